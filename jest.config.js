@@ -1,0 +1,27 @@
+// Two projects: unit specs (no I/O, beside the code) and integration specs (real Kafka + Postgres).
+const swc = ['@swc/jest', {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+}];
+const moduleNameMapper = {
+  '^@app/(contracts|messaging|persistence|edgar|config|observability|testing)$': '<rootDir>/libs/$1/src',
+};
+const common = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+      testTimeout: 120000,
+    },
+  ],
+};
