@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * Shared configuration pieces. Each app composes the pieces it needs into one schema, parses the
+ * environment once at start and reports every invalid variable at once.
+ */
+const csv = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x.length > 0));
+
+export const kafkaConfig = z.object({
+  KAFKA_BROKERS: csv.default(['127.0.0.1:9092']).describe('Comma-separated host:port list'),
+  KAFKA_CLIENT_ID: z.string().min(1).optional(),
+});
+
+export const databaseConfig = z.object({
+  DATABASE_URL: z.string().url().describe('postgres://user@host:port/db'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+export const edgarConfig = z.object({
+  EDGAR_USER_AGENT: z
+    .string()
+    .regex(/\S+ \S+@\S+/, 'must name the company and a contact e-mail, as SEC requires (e.g. "Acme Data ops@acme.example")')
+    .describe('Declared User-Agent sent to SEC'),
+  EDGAR_WWW_BASE_URL: z.string().url().default('https://www.sec.gov'),
+  EDGAR_DATA_BASE_URL: z.string().url().default('https://data.sec.gov'),
+  EDGAR_MAX_RPS: z.coerce.number().positive().max(10).default(10),
+  EDGAR_THROTTLE_PAUSE_MS: z.coerce.number().int().min(0).default(600_000),
+});
+
+export const logConfig = z.object({
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses `env` with `schema`, throwing one ConfigError naming every invalid variable. */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  return parsed.data;
+}

@@ -1,0 +1,6 @@
+export * from './provenance.schema';
+export * from './envelope.schema';
+export * from './company.schema';
+export * from './topics';
+export * from './ids';
+export * from './validate';

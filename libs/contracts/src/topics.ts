@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import { companyRecordV1 } from './company.schema';
+
+/**
+ * The topic registry: every topic with its key, producers, consumers, schema versions and
+ * dead-letter topic. Producers and consumers take topics from here, never from string literals.
+ */
+export interface TopicDefinition {
+  name: string;
+  dlq: string;
+  key: string;
+  producers: readonly string[];
+  consumers: readonly string[];
+  compacted: boolean;
+  partitions: number;
+  /** schema id (`<type>@<version>`) -> envelope schema; consumers accept every listed version. */
+  schemas: Readonly<Record<string, z.ZodType>>;
+}
+
+function topic(def: Omit<TopicDefinition, 'dlq'>): TopicDefinition {
+  return { ...def, dlq: `${def.name}.dlq` };
+}
+
+export const TOPICS = {
+  companies: topic({
+    name: 'edgar.companies.v1',
+    key: 'symbol <TICKER>:<MARKET>',
+    producers: ['ingest-sec'],
+    consumers: ['projector'],
+    compacted: true,
+    partitions: 3,
+    schemas: { 'company@1': companyRecordV1 },
+  }),
+} as const satisfies Record<string, TopicDefinition>;
+
+export type TopicName = (typeof TOPICS)[keyof typeof TOPICS]['name'];
+export const ALL_TOPICS: readonly TopicDefinition[] = Object.values(TOPICS);
