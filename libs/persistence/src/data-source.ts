@@ -1,0 +1,36 @@
+import { DataSource } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+export interface DatabaseSettings {
+  url: string;
+  poolSize?: number;
+  applicationName?: string;
+}
+
+/** The one DataSource definition, used by every app and by the migration CLI. Never synchronize. */
+export function createDataSource(settings: DatabaseSettings): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: settings.url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'typeorm_migrations',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    extra: { max: settings.poolSize ?? 10, application_name: settings.applicationName ?? 'filings-platform' },
+  });
+}
+
+/** Runs pending migrations; returns the names of those applied. */
+export async function runMigrations(settings: DatabaseSettings): Promise<string[]> {
+  const ds = createDataSource(settings);
+  await ds.initialize();
+  try {
+    const applied = await ds.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  } finally {
+    await ds.destroy();
+  }
+}

@@ -1,0 +1,34 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * An API key. The secret is never stored: only HMAC-SHA256(server secret, key), looked up by the
+ * public id embedded in the key and compared in constant time.
+ */
+@Entity({ name: 'api_keys' })
+export class ApiKeyEntity {
+  /** Public id embedded in the key (`sk_live_<public id>_<secret>`). */
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Index('api_keys_account_id_idx')
+  @Column({ name: 'account_id', type: 'text' })
+  accountId!: string;
+
+  @Column({ type: 'text' })
+  mode!: 'live' | 'test';
+
+  @Column({ name: 'secret_hash', type: 'text' })
+  secretHash!: string;
+
+  @Column({ type: 'text', nullable: true })
+  label!: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt!: Date | null;
+
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt!: Date | null;
+}

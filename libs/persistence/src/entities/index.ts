@@ -1,0 +1,9 @@
+import { AccountEntity } from './account.entity';
+import { ApiKeyEntity } from './api-key.entity';
+import { CompanyEntity } from './company.entity';
+
+export { AccountEntity, ApiKeyEntity, CompanyEntity };
+export type { Plan } from './account.entity';
+
+/** Every entity of the one DataSource; add new read models here. */
+export const ENTITIES = [CompanyEntity, AccountEntity, ApiKeyEntity];

@@ -1,0 +1,4 @@
+import { Initial1763770000000 } from './1763770000000-initial';
+
+/** Every migration, in order. Explicit imports: works the same from ts (tests) and js (dist). */
+export const MIGRATIONS = [Initial1763770000000];
