@@ -1,0 +1,244 @@
+#!/usr/bin/env bash
+# Local single-node Kafka (KRaft, broker + controller in one JVM) without Docker.
+#
+#   bash scripts/kafka.sh up       start it (idempotent), print the bootstrap address
+#   bash scripts/kafka.sh down     stop it (SIGTERM, then SIGKILL after KAFKA_STOP_TIMEOUT s)
+#   bash scripts/kafka.sh status   print running/stopped; exit 0 when running, 1 otherwise
+#
+# The broker jars are Apache Kafka's own, resolved from Maven Central into
+# .cache/kafka/<version>/libs (plus the logging backend the published POM lacks).
+#
+# Environment: KAFKA_VERSION (default below), KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093),
+# KAFKA_RUN_DIR (.run), KAFKA_CACHE_DIR (.cache/kafka), KAFKA_START_TIMEOUT (120),
+# KAFKA_STOP_TIMEOUT (30), KAFKA_HEAP_OPTS (-Xms128m -Xmx512m).
+#
+# Version choice (kafkajs 2.2.4 is the client; proven by libs/messaging/src/messaging.int-spec.ts:
+# produce, consume in a group, commit, restart + rejoin, DLQ, retries):
+#   4.1.1  VERSION_RESULT_PLACEHOLDER
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TEMPLATES="$ROOT/scripts/kafka"
+
+KAFKA_VERSION="${KAFKA_VERSION:-4.1.1}"
+KAFKA_PORT="${KAFKA_PORT:-9092}"
+KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
+KAFKA_RUN_DIR="${KAFKA_RUN_DIR:-$ROOT/.run}"
+KAFKA_CACHE_DIR="${KAFKA_CACHE_DIR:-$ROOT/.cache/kafka}"
+KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-120}"
+KAFKA_STOP_TIMEOUT="${KAFKA_STOP_TIMEOUT:-30}"
+KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms128m -Xmx512m}"
+DEPENDENCY_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
+# Any valid base64 UUID works; a fixed one keeps re-formatting deterministic.
+CLUSTER_ID="${KAFKA_CLUSTER_ID:-MkU3OEVBNTcwNTJENDM2Qg}"
+
+mkdir -p "$KAFKA_RUN_DIR"
+KAFKA_RUN_DIR="$(cd "$KAFKA_RUN_DIR" && pwd)"
+VERSION_DIR="$KAFKA_CACHE_DIR/$KAFKA_VERSION"
+LIBS_DIR="$VERSION_DIR/libs"
+NODE_DIR="$KAFKA_RUN_DIR/kafka-$KAFKA_PORT"
+DATA_DIR="$NODE_DIR/data"
+PROPS_FILE="$NODE_DIR/server.properties"
+PID_FILE="$KAFKA_RUN_DIR/kafka-$KAFKA_PORT.pid"
+LOG_FILE="$KAFKA_RUN_DIR/kafka-$KAFKA_PORT.log"
+LOCK_FILE="$KAFKA_RUN_DIR/kafka-$KAFKA_PORT.lock"
+BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+
+log() { echo "kafka.sh: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+major_version() { echo "${KAFKA_VERSION%%.*}"; }
+
+# True when something accepts TCP connections on 127.0.0.1:<port>.
+port_open() {
+  timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+}
+
+# Pid of our broker when it is alive (and really is a Kafka JVM, not a recycled pid).
+running_pid() {
+  [[ -f "$PID_FILE" ]] || return 1
+  local pid
+  pid="$(cat "$PID_FILE" 2>/dev/null || true)"
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  grep -q 'kafka.Kafka' "/proc/$pid/cmdline" 2>/dev/null || return 1
+  echo "$pid"
+}
+
+logging_dependencies() {
+  if (( $(major_version) >= 4 )); then
+    # Kafka 4.x logs through SLF4J 1.7 to log4j2; the published POM does not carry the backend.
+    cat <<'EOF'
+    <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><version>1.7.36</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-api</artifactId><version>2.24.3</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-core</artifactId><version>2.24.3</version></dependency>
+    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j-impl</artifactId><version>2.24.3</version></dependency>
+EOF
+  else
+    cat <<'EOF'
+    <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-reload4j</artifactId><version>1.7.36</version></dependency>
+    <dependency><groupId>ch.qos.reload4j</groupId><artifactId>reload4j</artifactId><version>1.2.25</version></dependency>
+EOF
+  fi
+}
+
+resolve_jars() {
+  if [[ -f "$LIBS_DIR/.complete" ]]; then
+    return 0
+  fi
+  command -v mvn >/dev/null || die "mvn not found: Maven is needed once to fetch the Kafka jars"
+  log "resolving Apache Kafka $KAFKA_VERSION jars with Maven into $LIBS_DIR"
+  mkdir -p "$VERSION_DIR"
+  rm -rf "$LIBS_DIR"
+  local deps
+  deps="$(logging_dependencies)"
+  # awk rather than sed: the replacement spans lines.
+  awk -v version="$KAFKA_VERSION" -v deps="$deps" '
+    { gsub(/@KAFKA_VERSION@/, version) }
+    /@LOGGING_DEPENDENCIES@/ { print deps; next }
+    { print }
+  ' "$TEMPLATES/pom.xml.tmpl" >"$VERSION_DIR/pom.xml"
+  local offline=()
+  # Second and later runs work without the network once ~/.m2 holds everything.
+  if [[ "${KAFKA_MAVEN_OFFLINE:-0}" == "1" ]]; then offline=(-o); fi
+  mvn -B -q "${offline[@]}" -f "$VERSION_DIR/pom.xml" \
+    "$DEPENDENCY_PLUGIN:copy-dependencies" \
+    -DincludeScope=runtime \
+    -DoutputDirectory="$LIBS_DIR" >&2 || die "Maven could not resolve Kafka $KAFKA_VERSION"
+  ls "$LIBS_DIR"/kafka_2.13-"$KAFKA_VERSION".jar >/dev/null 2>&1 || die "kafka_2.13-$KAFKA_VERSION.jar missing after resolution"
+  touch "$LIBS_DIR/.complete"
+  log "resolved $(find "$LIBS_DIR" -name '*.jar' | wc -l) jars"
+}
+
+write_config() {
+  mkdir -p "$NODE_DIR"
+  sed -e "s|@PORT@|$KAFKA_PORT|g" \
+      -e "s|@CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
+      -e "s|@DATA_DIR@|$DATA_DIR|g" \
+      "$TEMPLATES/server.properties.tmpl" >"$PROPS_FILE"
+}
+
+java_opts() {
+  # shellcheck disable=SC2206
+  local heap=($KAFKA_HEAP_OPTS)
+  JAVA_OPTS=("${heap[@]}" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true)
+  if (( $(major_version) >= 4 )); then
+    JAVA_OPTS+=("-Dlog4j2.configurationFile=$TEMPLATES/log4j2.properties")
+  else
+    JAVA_OPTS+=("-Dlog4j.configuration=file:$TEMPLATES/log4j.properties")
+  fi
+}
+
+format_storage() {
+  # A data dir formatted by another Kafka version (or never) is wiped and formatted afresh:
+  # this is throwaway local state, and metadata versions do not always downgrade.
+  local stamp="$NODE_DIR/formatted-version"
+  if [[ -f "$DATA_DIR/meta.properties" && -f "$stamp" && "$(cat "$stamp")" == "$KAFKA_VERSION" ]]; then
+    return 0
+  fi
+  rm -rf "$DATA_DIR"
+  mkdir -p "$DATA_DIR"
+  log "formatting storage in $DATA_DIR"
+  java "${JAVA_OPTS[@]}" -cp "$LIBS_DIR/*" kafka.tools.StorageTool format \
+    -t "$CLUSTER_ID" -c "$PROPS_FILE" >>"$LOG_FILE" 2>&1 || {
+      tail -n 30 "$LOG_FILE" >&2
+      die "storage format failed (log: $LOG_FILE)"
+    }
+  echo "$KAFKA_VERSION" >"$stamp"
+}
+
+wait_ready() {
+  local pid="$1" deadline=$((SECONDS + KAFKA_START_TIMEOUT))
+  while ! port_open "$KAFKA_PORT"; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      tail -n 40 "$LOG_FILE" >&2 || true
+      rm -f "$PID_FILE"
+      die "broker exited during start-up (log: $LOG_FILE)"
+    fi
+    if (( SECONDS >= deadline )); then
+      tail -n 40 "$LOG_FILE" >&2 || true
+      die "broker not ready on $BOOTSTRAP after ${KAFKA_START_TIMEOUT}s (pid $pid still running; log: $LOG_FILE)"
+    fi
+    sleep 0.5
+  done
+}
+
+cmd_up() {
+  local pid
+  if pid="$(running_pid)"; then
+    # Started before (possibly by a concurrent caller that is still waiting): wait for readiness.
+    wait_ready "$pid"
+    log "already running (pid $pid)"
+    echo "$BOOTSTRAP"
+    return 0
+  fi
+  if port_open "$KAFKA_PORT"; then
+    die "port $KAFKA_PORT is taken by a process this script did not start; set KAFKA_BROKERS to use it or KAFKA_PORT to pick another"
+  fi
+  command -v java >/dev/null || die "java not found (Kafka needs Java 17+)"
+  resolve_jars
+  write_config
+  java_opts
+  format_storage
+  log "starting Kafka $KAFKA_VERSION on $BOOTSTRAP (log: $LOG_FILE)"
+  # setsid: the broker outlives the shell (and a test runner's process group) that started it.
+  setsid java "${JAVA_OPTS[@]}" -cp "$LIBS_DIR/*" kafka.Kafka "$PROPS_FILE" \
+    </dev/null >>"$LOG_FILE" 2>&1 9>&- &
+  pid=$!
+  echo "$pid" >"$PID_FILE"
+  wait_ready "$pid"
+  log "ready (pid $pid)"
+  echo "$BOOTSTRAP"
+}
+
+cmd_down() {
+  local pid
+  if ! pid="$(running_pid)"; then
+    rm -f "$PID_FILE"
+    log "not running"
+    return 0
+  fi
+  log "stopping pid $pid"
+  kill -TERM "$pid" 2>/dev/null || true
+  local deadline=$((SECONDS + KAFKA_STOP_TIMEOUT))
+  while kill -0 "$pid" 2>/dev/null; do
+    if (( SECONDS >= deadline )); then
+      log "still running after ${KAFKA_STOP_TIMEOUT}s: SIGKILL"
+      kill -KILL "$pid" 2>/dev/null || true
+      break
+    fi
+    sleep 0.5
+  done
+  rm -f "$PID_FILE"
+  log "stopped"
+}
+
+cmd_status() {
+  local pid
+  if pid="$(running_pid)"; then
+    if port_open "$KAFKA_PORT"; then
+      echo "running (pid $pid, Kafka $(cat "$NODE_DIR/formatted-version" 2>/dev/null || echo '?'), bootstrap $BOOTSTRAP)"
+      return 0
+    fi
+    echo "starting (pid $pid, $BOOTSTRAP not answering yet)"
+    return 1
+  fi
+  echo "stopped"
+  return 1
+}
+
+main() {
+  local cmd="${1:-}"
+  case "$cmd" in
+    up|down)
+      # One caller at a time per port: parallel test workers may all call `up`.
+      exec 9>"$LOCK_FILE"
+      flock 9
+      "cmd_$cmd"
+      ;;
+    status) cmd_status ;;
+    *) echo "usage: $0 up|down|status" >&2; exit 2 ;;
+  esac
+}
+
+main "$@"
