@@ -1,0 +1,192 @@
+import { EdgarError } from './edgar.errors';
+import { RequestLimiter, sharedEdgarLimiter } from './request.limiter';
+
+/** Minimal structured logger (pino-compatible) so libs/edgar needs no logging dependency. */
+export interface EdgarLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+export interface EdgarClientOptions {
+  /** Declared User-Agent ("Company contact@company.example"), sent on every request, as SEC requires. */
+  userAgent: string;
+  wwwBaseUrl: string;
+  dataBaseUrl: string;
+  /** At most this many requests per second across the process (SEC's fair-access limit is 10). */
+  maxRps: number;
+  /** How long every request is held after a 403/429 (SEC blocks for about ten minutes). */
+  throttlePauseMs?: number;
+  /** Throttle pauses tolerated for one request before it fails with EDGAR_THROTTLED. */
+  maxThrottlePauses?: number;
+  /** Attempts on 5xx / network errors, the first included. */
+  maxAttempts?: number;
+  /** First backoff delay; doubled on each further attempt. */
+  backoffBaseMs?: number;
+  /** Per-request timeout. */
+  timeoutMs?: number;
+  logger?: EdgarLogger;
+  /** Tests inject their own limiter; by default the process-wide one is used. */
+  limiter?: RequestLimiter;
+}
+
+export interface EdgarResponse {
+  kind: 'ok';
+  url: string;
+  status: number;
+  bytes: Buffer;
+  fetchedAt: string;
+  etag?: string;
+  lastModified?: string;
+}
+
+export interface EdgarNotFound {
+  kind: 'not_found';
+  url: string;
+  status: 404;
+  fetchedAt: string;
+}
+
+export type EdgarFetchResult = EdgarResponse | EdgarNotFound;
+
+const silentLogger: EdgarLogger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * HTTP client for www.sec.gov and data.sec.gov. Every request goes through the shared limiter;
+ * 403/429 pause every request of the process, 5xx and network errors are retried with
+ * exponential backoff, 404 is a `not_found` result. Node's fetch decodes gzip/deflate itself.
+ */
+export class EdgarClient {
+  private readonly limiter: RequestLimiter;
+  private readonly logger: EdgarLogger;
+  private readonly throttlePauseMs: number;
+  private readonly maxThrottlePauses: number;
+  private readonly maxAttempts: number;
+  private readonly backoffBaseMs: number;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: EdgarClientOptions) {
+    if (!/\S+ \S+@\S+/.test(options.userAgent)) {
+      throw new RangeError('userAgent must name the company and a contact e-mail, as SEC requires');
+    }
+    this.limiter = options.limiter ?? sharedEdgarLimiter(options.maxRps);
+    if (options.limiter) options.limiter.lowerRate(options.maxRps);
+    this.logger = options.logger ?? silentLogger;
+    this.throttlePauseMs = options.throttlePauseMs ?? 600_000;
+    this.maxThrottlePauses = options.maxThrottlePauses ?? 3;
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.backoffBaseMs = options.backoffBaseMs ?? 500;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  /** GET a path of www.sec.gov, e.g. `/files/company_tickers_exchange.json`. */
+  getWww(path: string): Promise<EdgarFetchResult> {
+    return this.get(joinUrl(this.options.wwwBaseUrl, path));
+  }
+
+  /** GET a path of data.sec.gov, e.g. `/submissions/CIK0000789019.json`. */
+  getData(path: string): Promise<EdgarFetchResult> {
+    return this.get(joinUrl(this.options.dataBaseUrl, path));
+  }
+
+  /** The URL `getWww(path)` fetches (for provenance before or without fetching). */
+  wwwUrl(path: string): string {
+    return joinUrl(this.options.wwwBaseUrl, path);
+  }
+
+  /** The URL `getData(path)` fetches. */
+  dataUrl(path: string): string {
+    return joinUrl(this.options.dataBaseUrl, path);
+  }
+
+  private async get(url: string): Promise<EdgarFetchResult> {
+    let attempt = 0;
+    let pauses = 0;
+    for (;;) {
+      await this.limiter.acquire();
+      attempt += 1;
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          headers: { 'User-Agent': this.options.userAgent, 'Accept-Encoding': 'gzip, deflate' },
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+      } catch (error) {
+        if (attempt >= this.maxAttempts) {
+          throw new EdgarError('EDGAR_UNAVAILABLE', url, null, `GET ${url} failed after ${attempt} attempts: ${errorText(error)}`, { cause: error });
+        }
+        await this.backoff(url, attempt, null, errorText(error));
+        continue;
+      }
+      const fetchedAt = new Date().toISOString();
+      const { status } = response;
+
+      if (status === 403 || status === 429) {
+        await response.body?.cancel();
+        pauses += 1;
+        if (pauses > this.maxThrottlePauses) {
+          throw new EdgarError('EDGAR_THROTTLED', url, status, `GET ${url} still ${status} after ${this.maxThrottlePauses} throttle pauses`);
+        }
+        // Pause the whole process, not only this request: SEC counts every request from this host.
+        this.limiter.pauseFor(this.throttlePauseMs);
+        this.logger.warn({ url, status, pauseMs: this.throttlePauseMs, pause: pauses }, 'SEC throttled us: pausing all EDGAR requests');
+        continue;
+      }
+      if (status === 404) {
+        await response.body?.cancel();
+        this.logger.debug({ url }, 'EDGAR 404');
+        return { kind: 'not_found', url, status: 404, fetchedAt };
+      }
+      if (status >= 500) {
+        await response.body?.cancel();
+        if (attempt >= this.maxAttempts) {
+          throw new EdgarError('EDGAR_UNAVAILABLE', url, status, `GET ${url} answered ${status} after ${attempt} attempts`);
+        }
+        await this.backoff(url, attempt, status, `HTTP ${status}`);
+        continue;
+      }
+      if (status < 200 || status >= 300) {
+        await response.body?.cancel();
+        throw new EdgarError('EDGAR_HTTP_ERROR', url, status, `GET ${url} answered ${status}`);
+      }
+
+      let bytes: Buffer;
+      try {
+        bytes = Buffer.from(await response.arrayBuffer());
+      } catch (error) {
+        // The body broke off mid-transfer: a network error, retried like one.
+        if (attempt >= this.maxAttempts) {
+          throw new EdgarError('EDGAR_UNAVAILABLE', url, status, `GET ${url}: body failed after ${attempt} attempts: ${errorText(error)}`, { cause: error });
+        }
+        await this.backoff(url, attempt, status, errorText(error));
+        continue;
+      }
+      const result: EdgarResponse = { kind: 'ok', url, status, bytes, fetchedAt };
+      const etag = response.headers.get('etag');
+      const lastModified = response.headers.get('last-modified');
+      if (etag) result.etag = etag;
+      if (lastModified) result.lastModified = lastModified;
+      return result;
+    }
+  }
+
+  private async backoff(url: string, attempt: number, status: number | null, reason: string): Promise<void> {
+    const delayMs = this.backoffBaseMs * 2 ** (attempt - 1);
+    this.logger.warn({ url, status, attempt, delayMs, reason }, 'EDGAR request failed, retrying');
+    await sleep(delayMs);
+  }
+}
+
+function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}
