@@ -9,6 +9,7 @@ const csv = z
   .transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x.length > 0));
 
 export const kafkaConfig = z.object({
+  KAFKA_TOPIC_NAMESPACE: z.string().regex(/^[a-z0-9_-]*$/).default('').describe('Prefix of every topic name (isolates test runs and environments)'),
   KAFKA_BROKERS: csv.default(['127.0.0.1:9092']).describe('Comma-separated host:port list'),
   KAFKA_CLIENT_ID: z.string().min(1).optional(),
 });

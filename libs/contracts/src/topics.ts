@@ -35,3 +35,13 @@ export const TOPICS = {
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS]['name'];
 export const ALL_TOPICS: readonly TopicDefinition[] = Object.values(TOPICS);
+
+/**
+ * The same topic under a namespace prefix (`<ns>.<name>`), so test runs and environments sharing
+ * one broker never read each other's records. An empty namespace returns the topic unchanged.
+ */
+export function namespacedTopic(def: TopicDefinition, namespace: string): TopicDefinition {
+  if (!namespace) return def;
+  const name = `${namespace}.${def.name}`;
+  return { ...def, name, dlq: `${name}.dlq` };
+}

@@ -1,2 +1,4 @@
 export * from './data-source';
 export * from './entities';
+export * from './projections';
+export * from './repositories';

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { AccountEntity } from './account.entity';
 
 /**
  * An API key. The secret is never stored: only HMAC-SHA256(server secret, key), looked up by the
@@ -13,6 +14,10 @@ export class ApiKeyEntity {
   @Index('api_keys_account_id_idx')
   @Column({ name: 'account_id', type: 'text' })
   accountId!: string;
+
+  @ManyToOne(() => AccountEntity, { onDelete: 'NO ACTION' })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'api_keys_account_id_fkey' })
+  account?: AccountEntity;
 
   @Column({ type: 'text' })
   mode!: 'live' | 'test';

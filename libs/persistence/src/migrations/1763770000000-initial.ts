@@ -37,14 +37,14 @@ export class Initial1763770000000 implements MigrationInterface {
       CREATE TABLE accounts (
         id text PRIMARY KEY,
         name text NOT NULL,
-        plan text NOT NULL CHECK (plan IN ('free', 'builder', 'pro', 'enterprise')),
+        plan text NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`
       CREATE TABLE api_keys (
         id text PRIMARY KEY,
-        account_id text NOT NULL REFERENCES accounts (id),
-        mode text NOT NULL CHECK (mode IN ('live', 'test')),
+        account_id text NOT NULL CONSTRAINT api_keys_account_id_fkey REFERENCES accounts (id),
+        mode text NOT NULL,
         secret_hash text NOT NULL,
         label text,
         created_at timestamptz NOT NULL DEFAULT now(),

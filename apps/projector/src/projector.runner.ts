@@ -1,0 +1,53 @@
+import pino from 'pino';
+import { namespacedTopic, TOPICS } from '@app/contracts';
+import { ConsumerRunner, type ConsumerCounters } from '@app/messaging';
+import { createDataSource } from '@app/persistence';
+import type { ProjectorConfig } from './projector.config';
+import { ProjectorService } from './projector.service';
+
+export interface RunningProjector {
+  service: ProjectorService;
+  counters(): ConsumerCounters;
+  stop(): Promise<void>;
+}
+
+/** Topics the projector reads; each new read model adds its topic here. */
+export const PROJECTED_TOPICS = [TOPICS.companies];
+
+/** Connects Postgres and Kafka and starts projecting; `stop()` finishes the record in flight first. */
+export async function startProjector(config: ProjectorConfig): Promise<RunningProjector> {
+  const logger = pino({ name: 'projector', level: config.LOG_LEVEL });
+  const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'projector' });
+  await ds.initialize();
+  const service = new ProjectorService(ds);
+  const runner = new ConsumerRunner({
+    settings: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'projector', logger },
+    groupId: config.PROJECTOR_GROUP_ID,
+    topics: PROJECTED_TOPICS.map((t) => namespacedTopic(t, config.KAFKA_TOPIC_NAMESPACE)),
+    fromBeginning: true,
+    logger,
+    handle: async (envelope, meta) => {
+      const outcome = await service.handle(envelope);
+      if (outcome !== 'unchanged') logger.debug({ key: envelope.key, id: envelope.id, outcome, ...meta }, 'projected');
+    },
+  });
+  try {
+    await runner.start();
+  } catch (err) {
+    await ds.destroy();
+    throw err;
+  }
+  logger.info({ groupId: config.PROJECTOR_GROUP_ID, topics: PROJECTED_TOPICS.map((t) => t.name) }, 'projector started');
+  const progress = setInterval(() => logger.info({ ...runner.counters, ...service.counts }, 'projector progress'), 30_000);
+  progress.unref();
+  return {
+    service,
+    counters: () => runner.counters,
+    async stop() {
+      clearInterval(progress);
+      await runner.stop();
+      await ds.destroy();
+      logger.info({ ...runner.counters, ...service.counts }, 'projector stopped');
+    },
+  };
+}

