@@ -1,0 +1,156 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** One fixed route: a real EDGAR/IR path and the fixture file (relative to fixturesDir) served there. */
+export interface FixtureRoute {
+  path: string;
+  file: string;
+  contentType?: string;
+}
+
+/**
+ * Fixed routes at the paths the real sites use. Later ingestors add rows here (filing indexes
+ * under /Archives/edgar/data/..., cgi-bin pages, IR pages) instead of writing new servers.
+ */
+export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
+  { path: '/files/company_tickers_exchange.json', file: 'tickers/company_tickers_exchange.json' },
+  { path: '/files/company_tickers.json', file: 'tickers/company_tickers.json' },
+];
+
+export interface FixtureRequest {
+  method: string;
+  path: string;
+  userAgent: string | undefined;
+  acceptEncoding: string | undefined;
+  status: number;
+  at: number;
+}
+
+export interface FixtureServerOptions {
+  /** Defaults to FIXTURES_DIR, else `../shared/fixtures` next to the repository root. */
+  fixturesDir?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Extra routes on top of FIXTURE_ROUTES (a test's own files, or overrides). */
+  routes?: readonly FixtureRoute[];
+}
+
+export interface FixtureServer {
+  /** `http://127.0.0.1:<port>`: use it as both the www and the data base URL. */
+  url: string;
+  /** Every request seen, in order. */
+  readonly requests: readonly FixtureRequest[];
+  /** Paths this server can answer (fixed routes plus every submissions file found). */
+  paths(): string[];
+  /** Answer the next `times` requests for `path` with `status` (429/503/...), then serve normally. */
+  failNext(path: string, status: number, times?: number): void;
+  close(): Promise<void>;
+}
+
+/** The fixtures directory: FIXTURES_DIR, else `../shared/fixtures` relative to the repository root. */
+export function defaultFixturesDir(): string {
+  if (process.env.FIXTURES_DIR) return resolve(process.env.FIXTURES_DIR);
+  // libs/testing/src -> repository root is three levels up (also from dist/libs/testing/src, four).
+  for (const up of ['../../..', '../../../..']) {
+    const root = resolve(__dirname, up);
+    if (existsSync(join(root, 'package.json'))) return resolve(root, '../shared/fixtures');
+  }
+  return resolve(process.cwd(), '../shared/fixtures');
+}
+
+function contentTypeOf(file: string): string {
+  if (file.endsWith('.json')) return 'application/json';
+  if (file.endsWith('.xml')) return 'application/xml';
+  if (file.endsWith('.htm') || file.endsWith('.html')) return 'text/html; charset=utf-8';
+  if (file.endsWith('.pdf')) return 'application/pdf';
+  return 'text/plain; charset=utf-8';
+}
+
+/** Route table: fixed routes, then `/submissions/CIK##########.json` for every file in submissions/. */
+function buildRoutes(fixturesDir: string, extra: readonly FixtureRoute[]): Map<string, FixtureRoute> {
+  const routes = new Map<string, FixtureRoute>();
+  for (const route of FIXTURE_ROUTES) routes.set(route.path, route);
+  const submissionsDir = join(fixturesDir, 'submissions');
+  if (existsSync(submissionsDir)) {
+    for (const name of readdirSync(submissionsDir)) {
+      if (/^CIK\d{10}\.json$/.test(name)) routes.set(`/submissions/${name}`, { path: `/submissions/${name}`, file: `submissions/${name}` });
+    }
+  }
+  for (const route of extra) routes.set(route.path, route);
+  return routes;
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 serving real EDGAR files at the real EDGAR paths (www.sec.gov
+ * and data.sec.gov paths from one server). Gzips when asked, like SEC. 404 for anything else.
+ */
+export async function startFixtureServer(options: FixtureServerOptions = {}): Promise<FixtureServer> {
+  const fixturesDir = resolve(options.fixturesDir ?? defaultFixturesDir());
+  if (!existsSync(fixturesDir)) throw new Error(`fixtures directory not found: ${fixturesDir} (set FIXTURES_DIR)`);
+  const routes = buildRoutes(fixturesDir, options.routes ?? []);
+  const requests: FixtureRequest[] = [];
+  const failures = new Map<string, { status: number; remaining: number }>();
+  const cache = new Map<string, Buffer>();
+
+  const answer = (req: IncomingMessage, res: ServerResponse, path: string): number => {
+    const failure = failures.get(path);
+    if (failure && failure.remaining > 0) {
+      failure.remaining -= 1;
+      res.writeHead(failure.status, { 'content-type': 'text/plain' }).end(`injected ${failure.status}`);
+      return failure.status;
+    }
+    const route = req.method === 'GET' || req.method === 'HEAD' ? routes.get(path) : undefined;
+    if (!route) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      return 404;
+    }
+    let body = cache.get(route.file);
+    if (!body) {
+      body = readFileSync(join(fixturesDir, route.file));
+      cache.set(route.file, body);
+    }
+    const headers: Record<string, string> = { 'content-type': route.contentType ?? contentTypeOf(route.file) };
+    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      body = gzipSync(body);
+      headers['content-encoding'] = 'gzip';
+    }
+    res.writeHead(200, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return 200;
+  };
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://fixture.local').pathname;
+    const status = answer(req, res, path);
+    requests.push({
+      method: req.method ?? 'GET',
+      path,
+      userAgent: req.headers['user-agent'],
+      acceptEncoding: req.headers['accept-encoding'],
+      status,
+      at: Date.now(),
+    });
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    paths: () => [...routes.keys()].sort(),
+    failNext: (path, status, times = 1) => {
+      failures.set(path, { status, remaining: times });
+    },
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}
