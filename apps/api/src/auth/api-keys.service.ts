@@ -1,0 +1,115 @@
+import type { ApiKeyAuthRecord, ApiKeysRepository, ApiKeySummary, Plan } from '@app/persistence';
+import type { Logger } from '@app/observability';
+import { generateApiKey, hashApiKey, parseApiKey, verifyApiKey } from './api-key.format';
+
+/** The caller behind a valid key. */
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  plan: Plan;
+  mode: 'live' | 'test';
+}
+
+export type AuthResult =
+  | { ok: true; principal: Principal }
+  /** `known`: the key's id exists (revoked, or a wrong secret for it). */
+  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked'; known?: Principal };
+
+interface CacheEntry {
+  record: ApiKeyAuthRecord | null;
+  expiresAt: number;
+}
+
+const CACHE_MAX = 10_000;
+const LAST_USED_EVERY_MS = 60_000;
+
+/**
+ * Authenticates Bearer keys. Key records are cached in-process for `cacheTtlMs` (default 30 s), so
+ * a revocation takes effect on every process within that TTL. last_used_at is written at most
+ * once a minute per key per process, off the request path.
+ */
+export class ApiKeysService {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly lastTouched = new Map<string, number>();
+
+  constructor(
+    private readonly repo: ApiKeysRepository,
+    private readonly pepper: string,
+    private readonly logger: Logger,
+    private readonly cacheTtlMs = 30_000,
+  ) {}
+
+  async authenticate(authorization: string | undefined): Promise<AuthResult> {
+    if (authorization === undefined || authorization === '') return { ok: false, reason: 'missing' };
+    const m = /^Bearer +(\S+) *$/i.exec(authorization);
+    if (!m) return { ok: false, reason: 'malformed' };
+    const key = m[1]!;
+    const parsed = parseApiKey(key);
+    if (!parsed) return { ok: false, reason: 'malformed' };
+    const record = await this.lookup(parsed.publicId);
+    if (!record || record.mode !== parsed.mode) return { ok: false, reason: 'unknown' };
+    if (!verifyApiKey(this.pepper, key, record.secretHash)) return { ok: false, reason: 'unknown' };
+    const principal: Principal = { keyId: record.id, accountId: record.accountId, plan: record.plan, mode: record.mode };
+    if (record.revokedAt) return { ok: false, reason: 'revoked', known: principal };
+    this.touch(record.id);
+    return { ok: true, principal };
+  }
+
+  private async lookup(id: string): Promise<ApiKeyAuthRecord | null> {
+    const now = Date.now();
+    const hit = this.cache.get(id);
+    if (hit && hit.expiresAt > now) return hit.record;
+    const record = await this.repo.findForAuth(id);
+    if (this.cacheTtlMs > 0) {
+      if (this.cache.size >= CACHE_MAX) {
+        // Map iteration order is insertion order: drop the oldest entry.
+        const oldest = this.cache.keys().next();
+        if (!oldest.done) this.cache.delete(oldest.value);
+      }
+      this.cache.delete(id);
+      this.cache.set(id, { record, expiresAt: now + this.cacheTtlMs });
+    }
+    return record;
+  }
+
+  private touch(id: string): void {
+    const now = Date.now();
+    const last = this.lastTouched.get(id);
+    if (last !== undefined && now - last < LAST_USED_EVERY_MS) return;
+    if (this.lastTouched.size >= CACHE_MAX) this.lastTouched.clear();
+    this.lastTouched.set(id, now);
+    this.repo.touchLastUsed(id, new Date(now)).catch((err: unknown) => {
+      this.logger.warn({ err, keyId: id }, 'could not update api key last_used_at');
+    });
+  }
+
+  /** Forgets cached records (tests, and after a revocation in this process). */
+  invalidate(id?: string): void {
+    if (id === undefined) this.cache.clear();
+    else this.cache.delete(id);
+  }
+
+  // Management (the keys CLI)
+
+  async createKey(input: { accountId: string; mode: 'live' | 'test'; label: string | null }): Promise<{ id: string; key: string }> {
+    const generated = generateApiKey(input.mode);
+    await this.repo.insertKey({
+      id: generated.publicId,
+      accountId: input.accountId,
+      mode: input.mode,
+      secretHash: hashApiKey(this.pepper, generated.key),
+      label: input.label,
+    });
+    return { id: generated.publicId, key: generated.key };
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    const done = await this.repo.revoke(id);
+    this.invalidate(id);
+    return done;
+  }
+
+  listKeys(): Promise<ApiKeySummary[]> {
+    return this.repo.listKeys();
+  }
+}

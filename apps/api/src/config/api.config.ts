@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { databaseConfig, loadConfig, logConfig } from '@app/config';
+
+const int = (def: number) => z.coerce.number().int().min(1).default(def);
+
+/**
+ * The api app's environment. Plan limits have defaults and may be overridden per plan:
+ * PLAN_<FREE|BUILDER|PRO|ENTERPRISE>_{BURST_PER_SECOND,DAILY_QUOTA,MAX_LIMIT}.
+ */
+export const apiConfigSchema = databaseConfig.extend(logConfig.shape).extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  REDIS_URL: z.string().url().optional().describe('When set, rate-limit counters live in Redis (shared by every api process)'),
+  REDIS_KEY_PREFIX: z.string().default('rl:'),
+  API_KEY_PEPPER: z.string().min(32).describe('Server secret: API keys are stored as HMAC-SHA256(pepper, key)'),
+  CURSOR_SECRET: z.string().min(32).describe('Signs pagination cursors'),
+  DOCS_URL: z.string().url().default('https://docs.filings.example').transform((u) => u.replace(/\/+$/, '')),
+  PUBLIC_BASE_URL: z.string().url().default('http://localhost:3000').transform((u) => u.replace(/\/+$/, '')),
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  PLAN_FREE_BURST_PER_SECOND: int(5),
+  PLAN_FREE_DAILY_QUOTA: int(1_000),
+  PLAN_FREE_MAX_LIMIT: int(25),
+  PLAN_BUILDER_BURST_PER_SECOND: int(20),
+  PLAN_BUILDER_DAILY_QUOTA: int(50_000),
+  PLAN_BUILDER_MAX_LIMIT: int(500),
+  PLAN_PRO_BURST_PER_SECOND: int(50),
+  PLAN_PRO_DAILY_QUOTA: int(500_000),
+  PLAN_PRO_MAX_LIMIT: int(500),
+  PLAN_ENTERPRISE_BURST_PER_SECOND: int(200),
+  PLAN_ENTERPRISE_DAILY_QUOTA: int(5_000_000),
+  PLAN_ENTERPRISE_MAX_LIMIT: int(500),
+});
+
+export type ApiConfig = z.infer<typeof apiConfigSchema>;
+
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  return loadConfig(apiConfigSchema, env);
+}

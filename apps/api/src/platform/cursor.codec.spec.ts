@@ -1,0 +1,49 @@
+import { createHmac } from 'node:crypto';
+import { CursorCodec, filterHash } from './cursor.codec';
+
+const codec = new CursorCodec('s'.repeat(32));
+const f = filterHash('companies', { q: 'micro', markets: ['US'] });
+
+describe('CursorCodec', () => {
+  it('round-trips', () => {
+    const c = codec.encode({ k: 'MSFT:US', d: 'asc', f });
+    expect(c).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
+    expect(codec.decode(c, { f })).toEqual({ v: 1, k: 'MSFT:US', d: 'asc', f });
+    expect(codec.decode(c, { f, d: 'asc' })).not.toBeNull();
+  });
+
+  it('rejects a modified payload or signature', () => {
+    const c = codec.encode({ k: 'MSFT:US', d: 'asc', f });
+    const [body, sig] = c.split('.') as [string, string];
+    const forgedBody = Buffer.from(JSON.stringify({ v: 1, k: 'AAPL:US', d: 'asc', f })).toString('base64url');
+    expect(codec.decode(`${forgedBody}.${sig}`, { f })).toBeNull();
+    const flipped = sig.slice(0, -1) + (sig.endsWith('A') ? 'B' : 'A');
+    expect(codec.decode(`${body}.${flipped}`, { f })).toBeNull();
+    expect(codec.decode(`${body}.${sig}x`, { f })).toBeNull();
+  });
+
+  it('rejects a cursor signed with another secret', () => {
+    const other = new CursorCodec('t'.repeat(32)).encode({ k: 'MSFT:US', d: 'asc', f });
+    expect(codec.decode(other, { f })).toBeNull();
+  });
+
+  it('rejects a cursor used with other filters or another direction', () => {
+    const c = codec.encode({ k: 'MSFT:US', d: 'desc', f });
+    expect(codec.decode(c, { f: filterHash('companies', { q: 'apple', markets: ['US'] }) })).toBeNull();
+    expect(codec.decode(c, { f, d: 'asc' })).toBeNull();
+  });
+
+  it('hashes filters canonically (key order does not matter, values do)', () => {
+    expect(filterHash('companies', { a: 1, b: [2] })).toBe(filterHash('companies', { b: [2], a: 1 }));
+    expect(filterHash('companies', { a: 1 })).not.toBe(filterHash('documents', { a: 1 }));
+    expect(filterHash('companies', { a: 1, c: undefined })).toBe(filterHash('companies', { a: 1 }));
+  });
+
+  it('returns null on garbage, never throws', () => {
+    const body = Buffer.from('not json').toString('base64url');
+    const sig = createHmac('sha256', 's'.repeat(32)).update(body).digest().subarray(0, 16).toString('base64url');
+    for (const junk of ['', '.', 'abc', 'a.b.c', '\u0000', '%00', 'x'.repeat(5000), `${body}.${sig}`, '🙂.🙂']) {
+      expect(codec.decode(junk, { f })).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+/** What a cursor carries: the last sort key of the page, its direction and the filters it belongs to. */
+export interface CursorPayload {
+  v: 1;
+  /** Last sort key of the previous page (exclusive bound of the next one). */
+  k: string;
+  d: 'asc' | 'desc';
+  /** Hash of the endpoint and its normalized filters. */
+  f: string;
+}
+
+const MAC_BYTES = 16;
+const MAX_CURSOR_LENGTH = 1024;
+
+/** Canonical JSON (sorted object keys) so equal filters always hash alike. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A short, stable hash of an endpoint's filter set. */
+export function filterHash(endpoint: string, filters: Record<string, unknown>): string {
+  return createHash('sha256').update(canonical({ endpoint, filters })).digest('base64url').slice(0, 22);
+}
+
+/**
+ * Opaque, tamper-evident cursors: base64url(JSON payload) + '.' + base64url(HMAC-SHA256(secret,
+ * payload) truncated to 16 bytes). A forged, modified or foreign cursor decodes to null.
+ */
+export class CursorCodec {
+  constructor(private readonly secret: string) {}
+
+  private mac(payload: string): Buffer {
+    return createHmac('sha256', this.secret).update(payload).digest().subarray(0, MAC_BYTES);
+  }
+
+  encode(payload: Omit<CursorPayload, 'v'>): string {
+    const body = Buffer.from(JSON.stringify({ v: 1, k: payload.k, d: payload.d, f: payload.f })).toString('base64url');
+    return `${body}.${this.mac(body).toString('base64url')}`;
+  }
+
+  /** The payload when the cursor is genuine and was made for `expect.f` (and `expect.d` when given). */
+  decode(cursor: string, expect: { f: string; d?: 'asc' | 'desc' }): CursorPayload | null {
+    if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) return null;
+    const dot = cursor.indexOf('.');
+    if (dot <= 0 || dot !== cursor.lastIndexOf('.')) return null;
+    const body = cursor.slice(0, dot);
+    const sig = cursor.slice(dot + 1);
+    if (!/^[A-Za-z0-9_-]+$/.test(body) || !/^[A-Za-z0-9_-]+$/.test(sig)) return null;
+    // Compare the canonical text of the MAC: base64url's last character carries unused bits, so
+    // comparing decoded bytes would accept several spellings of one signature.
+    const given = Buffer.from(sig);
+    const expected = Buffer.from(this.mac(body).toString('base64url'));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    } catch {
+      return null;
+    }
+    if (parsed === null || typeof parsed !== 'object') return null;
+    const p = parsed as Record<string, unknown>;
+    if (p.v !== 1 || typeof p.k !== 'string' || (p.d !== 'asc' && p.d !== 'desc') || typeof p.f !== 'string') return null;
+    if (p.f !== expect.f) return null;
+    if (expect.d !== undefined && p.d !== expect.d) return null;
+    return { v: 1, k: p.k, d: p.d, f: p.f };
+  }
+}

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import type { ValidationItem } from './api.errors';
+
+/**
+ * Query parameters described once: the same descriptors drive validation (zod) and the OpenAPI
+ * document. zod issues are turned into Pydantic v2 items ({type, loc, msg, input, ctx}).
+ */
+export type ScalarSpec =
+  | { kind: 'string'; minLength?: number; maxLength?: number; pattern?: string }
+  | { kind: 'int'; minimum?: number; maximum?: number }
+  | { kind: 'bool' }
+  | { kind: 'enum'; values: readonly string[] };
+
+export type ParamSpec = (ScalarSpec | { kind: 'array'; items: ScalarSpec; maxItems?: number }) & {
+  description: string;
+  default?: unknown;
+};
+
+export type ParamSpecs = Record<string, ParamSpec>;
+
+const INT_RE = /^\s*[+-]?\d+\s*$/;
+const TRUE = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+const MAX_ARRAY_ITEMS = 100;
+
+function pyRepr(v: string): string {
+  return `'${v}'`;
+}
+
+function scalarSchema(spec: ScalarSpec): z.ZodType {
+  switch (spec.kind) {
+    case 'string': {
+      let s = z.string();
+      if (spec.minLength !== undefined) s = s.min(spec.minLength);
+      if (spec.maxLength !== undefined) s = s.max(spec.maxLength);
+      if (spec.pattern !== undefined) s = s.regex(new RegExp(spec.pattern));
+      return s;
+    }
+    case 'int': {
+      let n = z.number();
+      if (spec.minimum !== undefined) n = n.min(spec.minimum);
+      if (spec.maximum !== undefined) n = n.max(spec.maximum);
+      return z
+        .string()
+        .refine((s) => INT_RE.test(s), { params: { pydantic: 'int_parsing' }, abort: true })
+        .transform((s) => Number(s))
+        .pipe(n);
+    }
+    case 'bool':
+      return z
+        .string()
+        .refine((s) => TRUE.has(s.toLowerCase()) || FALSE.has(s.toLowerCase()), { params: { pydantic: 'bool_parsing' }, abort: true })
+        .transform((s) => TRUE.has(s.toLowerCase()));
+    case 'enum':
+      return z.enum(spec.values as [string, ...string[]]);
+  }
+}
+
+/** One zod issue as a Pydantic v2 item. */
+export function toPydanticItem(issue: z.core.$ZodIssue, loc: (string | number)[], input: unknown): ValidationItem {
+  switch (issue.code) {
+    case 'too_small':
+      if (issue.origin === 'string') {
+        const n = Number(issue.minimum);
+        return { type: 'string_too_short', loc, msg: `String should have at least ${n} character${n === 1 ? '' : 's'}`, input, ctx: { min_length: n } };
+      }
+      return { type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${Number(issue.minimum)}`, input, ctx: { ge: Number(issue.minimum) } };
+    case 'too_big':
+      if (issue.origin === 'string') {
+        const n = Number(issue.maximum);
+        return { type: 'string_too_long', loc, msg: `String should have at most ${n} character${n === 1 ? '' : 's'}`, input, ctx: { max_length: n } };
+      }
+      return { type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${Number(issue.maximum)}`, input, ctx: { le: Number(issue.maximum) } };
+    case 'invalid_format':
+      if (issue.format === 'regex' && 'pattern' in issue) {
+        // zod reports the RegExp's toString(); Pydantic shows the bare pattern.
+        const pattern = String(issue.pattern).replace(/^\/(.*)\/[a-z]*$/s, '$1');
+        return { type: 'string_pattern_mismatch', loc, msg: `String should match pattern '${pattern}'`, input, ctx: { pattern } };
+      }
+      return { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input, ctx: { error: issue.message } };
+    case 'invalid_value': {
+      const values = issue.values.map((v) => pyRepr(String(v)));
+      const expected = values.length <= 1 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+      return { type: 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected } };
+    }
+    case 'custom': {
+      const kind = (issue.params as { pydantic?: string } | undefined)?.pydantic;
+      if (kind === 'int_parsing') return { type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input };
+      if (kind === 'bool_parsing') return { type: 'bool_parsing', loc, msg: 'Input should be a valid boolean, unable to interpret input', input };
+      return { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input, ctx: { error: issue.message } };
+    }
+    case 'invalid_type':
+      return { type: 'string_type', loc, msg: 'Input should be a valid string', input };
+    default:
+      return { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input, ctx: { error: issue.message } };
+  }
+}
+
+export const missingItem = (loc: (string | number)[]): ValidationItem => ({ type: 'missing', loc, msg: 'Field required', input: null });
+
+export const valueErrorItem = (loc: (string | number)[], input: unknown, error: string): ValidationItem => ({
+  type: 'value_error',
+  loc,
+  msg: `Value error, ${error}`,
+  input,
+  ctx: { error },
+});
+
+interface Compiled {
+  name: string;
+  spec: ParamSpec;
+  schema: z.ZodType;
+}
+
+export type ParsedQuery = Record<string, unknown>;
+
+/**
+ * A compiled query parser. Unknown parameters are ignored; a scalar given several times takes
+ * the last value (as FastAPI does); arrays take repeated parameters and comma-separated values.
+ */
+export class QueryParser {
+  private readonly compiled: Compiled[];
+
+  constructor(readonly specs: ParamSpecs) {
+    this.compiled = Object.entries(specs).map(([name, spec]) => ({
+      name,
+      spec,
+      schema: spec.kind === 'array' ? scalarSchema(spec.items) : scalarSchema(spec),
+    }));
+  }
+
+  parse(query: Record<string, unknown>, items: ValidationItem[], locRoot = 'query'): ParsedQuery {
+    const out: ParsedQuery = {};
+    for (const { name, spec, schema } of this.compiled) {
+      const raw = query[name];
+      if (raw === undefined) {
+        if (spec.default !== undefined) out[name] = spec.default;
+        continue;
+      }
+      if (spec.kind === 'array') {
+        const values = (Array.isArray(raw) ? raw : [raw])
+          .flatMap((v) => String(v).split(','))
+          .map((v) => v.trim())
+          .filter((v) => v.length > 0);
+        const limit = spec.maxItems ?? MAX_ARRAY_ITEMS;
+        if (values.length > limit) {
+          items.push({ type: 'too_long', loc: [locRoot, name], msg: `List should have at most ${limit} items after validation, not ${values.length}`, input: values, ctx: { field_type: 'List', max_length: limit, actual_length: values.length } });
+          continue;
+        }
+        const parsed: unknown[] = [];
+        values.forEach((v, i) => {
+          const r = schema.safeParse(v);
+          if (r.success) parsed.push(r.data);
+          else items.push(toPydanticItem(r.error.issues[0]!, [locRoot, name, i], v));
+        });
+        out[name] = parsed;
+        continue;
+      }
+      const value = Array.isArray(raw) ? String(raw[raw.length - 1]) : String(raw);
+      const r = schema.safeParse(value);
+      if (r.success) out[name] = r.data;
+      else items.push(toPydanticItem(r.error.issues[0]!, [locRoot, name], value));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,144 @@
+import type Redis from 'ioredis';
+
+/**
+ * Two windows per key: a burst window (fixed one-second windows) and a daily quota (UTC day).
+ * The burst limit is checked first; a request refused by either window spends nothing, so a client
+ * hammering past its burst limit does not burn its daily quota.
+ * The X-RateLimit-* headers describe the daily quota (`limit`, `remaining`, `resetAt`); a 429 adds
+ * Retry-After for whichever window refused.
+ */
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Which window refused (when not allowed). */
+  refusedBy: 'burst' | 'daily' | null;
+  /** Daily quota. */
+  limit: number;
+  /** Daily requests left after this one. */
+  remaining: number;
+  /** Epoch seconds of the next daily reset (UTC midnight). */
+  resetAt: number;
+  /** Seconds to wait before retrying (when not allowed). */
+  retryAfter: number;
+}
+
+export interface RateLimitWindowLimits {
+  burstPerSecond: number;
+  dailyQuota: number;
+}
+
+export interface RateLimiter {
+  consume(keyId: string, limits: RateLimitWindowLimits, now?: number): Promise<RateLimitDecision>;
+  /** The daily state without consuming (for responses to known but refused keys). */
+  peek(keyId: string, limits: RateLimitWindowLimits, now?: number): Promise<RateLimitDecision>;
+  close(): Promise<void>;
+}
+
+const DAY_MS = 86_400_000;
+
+export function windows(now: number): { second: number; day: number; dayResetMs: number; secondResetMs: number } {
+  const second = Math.floor(now / 1000);
+  const day = Math.floor(now / DAY_MS);
+  return { second, day, dayResetMs: (day + 1) * DAY_MS, secondResetMs: (second + 1) * 1000 };
+}
+
+function decide(
+  outcome: 0 | 1 | 2,
+  dailyUsed: number,
+  limits: RateLimitWindowLimits,
+  now: number,
+): RateLimitDecision {
+  const w = windows(now);
+  const resetAt = Math.ceil(w.dayResetMs / 1000);
+  const remaining = Math.max(0, limits.dailyQuota - dailyUsed);
+  if (outcome === 0) return { allowed: true, refusedBy: null, limit: limits.dailyQuota, remaining, resetAt, retryAfter: 0 };
+  const refusedBy = outcome === 1 ? 'burst' : 'daily';
+  const waitMs = refusedBy === 'burst' ? w.secondResetMs - now : w.dayResetMs - now;
+  return { allowed: false, refusedBy, limit: limits.dailyQuota, remaining, resetAt, retryAfter: Math.max(1, Math.ceil(waitMs / 1000)) };
+}
+
+/** Single-process counters; same semantics as the Redis limiter. For one api process and tests. */
+export class InMemoryRateLimiter implements RateLimiter {
+  private readonly burst = new Map<string, { second: number; count: number }>();
+  private readonly daily = new Map<string, { day: number; count: number }>();
+
+  async consume(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): Promise<RateLimitDecision> {
+    const w = windows(now);
+    let b = this.burst.get(keyId);
+    if (!b || b.second !== w.second) {
+      b = { second: w.second, count: 0 };
+      this.burst.set(keyId, b);
+    }
+    let d = this.daily.get(keyId);
+    if (!d || d.day !== w.day) {
+      d = { day: w.day, count: 0 };
+      this.daily.set(keyId, d);
+    }
+    if (b.count >= limits.burstPerSecond) return decide(1, d.count, limits, now);
+    if (d.count >= limits.dailyQuota) return decide(2, d.count, limits, now);
+    b.count += 1;
+    d.count += 1;
+    return decide(0, d.count, limits, now);
+  }
+
+  async peek(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): Promise<RateLimitDecision> {
+    const d = this.daily.get(keyId);
+    return decide(0, d && d.day === windows(now).day ? d.count : 0, limits, now);
+  }
+
+  async close(): Promise<void> {
+    this.burst.clear();
+    this.daily.clear();
+  }
+}
+
+/**
+ * Burst check, daily check, then both increments, atomically in one script: one round trip per
+ * request, and correct across any number of api processes.
+ * KEYS: burst counter, daily counter. ARGV: burst limit, daily quota, burst ttl ms, daily ttl ms.
+ * Returns {outcome (0 ok, 1 burst, 2 daily), daily count}.
+ */
+const CONSUME_LUA = `
+local b = tonumber(redis.call('GET', KEYS[1]) or '0')
+local d = tonumber(redis.call('GET', KEYS[2]) or '0')
+if b >= tonumber(ARGV[1]) then return {1, d} end
+if d >= tonumber(ARGV[2]) then return {2, d} end
+if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+d = redis.call('INCR', KEYS[2])
+if d == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
+return {0, d}
+`;
+
+type RedisWithConsume = Redis & {
+  rlConsume(burstKey: string, dailyKey: string, burst: number, daily: number, burstTtl: number, dailyTtl: number): Promise<[number, number]>;
+};
+
+export class RedisRateLimiter implements RateLimiter {
+  private readonly redis: RedisWithConsume;
+
+  constructor(redis: Redis, private readonly prefix: string) {
+    redis.defineCommand('rlConsume', { numberOfKeys: 2, lua: CONSUME_LUA });
+    this.redis = redis as RedisWithConsume;
+  }
+
+  private keys(keyId: string, now: number): [string, string] {
+    const w = windows(now);
+    // Hash tags keep both counters of a key on one cluster slot.
+    return [`${this.prefix}{${keyId}}:s:${w.second}`, `${this.prefix}{${keyId}}:d:${w.day}`];
+  }
+
+  async consume(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): Promise<RateLimitDecision> {
+    const [burstKey, dailyKey] = this.keys(keyId, now);
+    const [outcome, used] = await this.redis.rlConsume(burstKey, dailyKey, limits.burstPerSecond, limits.dailyQuota, 2_000, DAY_MS + 60_000);
+    return decide(outcome as 0 | 1 | 2, used, limits, now);
+  }
+
+  async peek(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): Promise<RateLimitDecision> {
+    const [, dailyKey] = this.keys(keyId, now);
+    const used = Number((await this.redis.get(dailyKey)) ?? 0);
+    return decide(0, used, limits, now);
+  }
+
+  async close(): Promise<void> {
+    // The Redis connection belongs to whoever created it.
+  }
+}
