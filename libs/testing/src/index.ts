@@ -1,2 +1,4 @@
 export * from './postgres';
+export * from './kafka';
+export * from './eventually';
 export * from './fixture-server';

@@ -1,0 +1,13 @@
+import type { MessagingLogger } from './messaging.logger';
+
+export type KafkaLogLevel = 'nothing' | 'error' | 'warn' | 'info' | 'debug';
+
+/** How to reach Kafka. Use `127.0.0.1`, not `localhost` (Node may resolve it to ::1). */
+export interface KafkaSettings {
+  brokers: string[];
+  clientId: string;
+  /** Level of kafkajs' own logs; default `warn`. */
+  logLevel?: KafkaLogLevel;
+  /** Where kafkajs' own logs go; default stderr. */
+  logger?: MessagingLogger;
+}

@@ -1,0 +1,298 @@
+// Real broker (scripts/kafka.sh or KAFKA_BROKERS), real kafkajs: proves the client/broker pair
+// (produce, group join, commit, rejoin after restart) and the runner's DLQ and retry contract.
+import { contentHash, recordId, sourceId, TOPICS, type CompanyRecordV1, type TopicDefinition } from '@app/contracts';
+import { expectEventually, kafkaBrokersForTests, uniqueGroupId, uniqueTopic } from '@app/testing';
+import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import {
+  consumerLag,
+  ConsumerRunner,
+  ensureTopics,
+  InvalidRecordError,
+  PermanentError,
+  RecordProducer,
+  type ConsumerRunnerOptions,
+  type KafkaSettings,
+  type MessageMeta,
+} from './index';
+
+// testTimeout inside a jest project entry is ignored (it is a global option), so set it here.
+jest.setTimeout(120_000);
+
+const quietLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+let settings: KafkaSettings;
+let producer: RecordProducer;
+const runners: ConsumerRunner[] = [];
+
+beforeAll(async () => {
+  settings = { brokers: await kafkaBrokersForTests(), clientId: 'messaging-int-spec', logLevel: 'nothing' };
+  producer = new RecordProducer(settings);
+  await producer.connect();
+});
+
+afterEach(async () => {
+  await Promise.all(runners.splice(0).map((r) => r.stop()));
+});
+
+afterAll(async () => {
+  await producer.disconnect();
+});
+
+function company(ticker: string, name = `${ticker} Inc.`): CompanyRecordV1 {
+  const url = 'https://www.sec.gov/files/company_tickers_exchange.json';
+  const hash = contentHash(`${ticker}:${name}`);
+  const key = `symbol ${ticker}:US`;
+  return {
+    schema: 'company@1',
+    key,
+    id: recordId(key, hash),
+    observed_at: '2025-01-02T03:04:05.000Z',
+    produced_by: 'messaging-int-spec',
+    correlation_id: 'run_test',
+    provenance: {
+      src_id: sourceId(url, hash),
+      source_provider: 'sec',
+      source_url: url,
+      accession: null,
+      quote: null,
+      content_hash: hash,
+      extracted_at: '2025-01-02T03:04:05.000Z',
+    },
+    data: {
+      cik: '0000320193',
+      ticker,
+      market: 'US',
+      name,
+      listing_exchange: 'Nasdaq',
+      reference_source: { source_url: url, content_hash: hash },
+      detail: null,
+    },
+  };
+}
+
+/** A fresh single-partition copy of the real companies topic (so order across keys is total). */
+async function freshTopic(suffix: string): Promise<TopicDefinition> {
+  const topic = uniqueTopic({ ...TOPICS.companies, partitions: 1 }, suffix);
+  const created = await ensureTopics(settings, [topic]);
+  expect(created.sort()).toEqual([topic.dlq, topic.name].sort());
+  return topic;
+}
+
+function runner(options: Omit<ConsumerRunnerOptions, 'settings'>): ConsumerRunner {
+  const r = new ConsumerRunner({ settings, logger: quietLogger, fromBeginning: true, retry: { initialMs: 20, maxMs: 100 }, ...options });
+  runners.push(r);
+  return r;
+}
+
+/** Every message of a topic from the beginning, read with a throwaway group. */
+async function readAll(topic: string, expected: number): Promise<KafkaMessage[]> {
+  const consumer = new Kafka({ clientId: 'messaging-int-spec-reader', brokers: settings.brokers, logLevel: logLevel.NOTHING }).consumer({
+    groupId: uniqueGroupId('reader'),
+    maxWaitTimeInMs: 500,
+  });
+  const seen: KafkaMessage[] = [];
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => void seen.push(message) });
+    await expectEventually(() => expect(seen).toHaveLength(expected));
+  } finally {
+    await consumer.disconnect();
+  }
+  return seen;
+}
+
+async function committedOffset(groupId: string, topic: TopicDefinition): Promise<string | null> {
+  const lag = await consumerLag(settings, groupId, [topic]);
+  return lag[0]?.committed ?? null;
+}
+
+describe('messaging against the local broker', () => {
+  it('ensureTopics is idempotent and compacts compacted topics only', async () => {
+    const topic = await freshTopic('ensure');
+    expect(await ensureTopics(settings, [topic])).toEqual([]);
+    const admin = new Kafka({ clientId: 'messaging-int-spec-admin', brokers: settings.brokers, logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const { resources } = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [topic.name, topic.dlq].map((name) => ({ type: 2, name, configNames: ['cleanup.policy'] })),
+      });
+      const policy = Object.fromEntries(resources.map((r) => [r.resourceName, r.configEntries[0]?.configValue]));
+      expect(policy).toEqual({ [topic.name]: 'compact', [topic.dlq]: 'delete' });
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('commits what was handled: a restarted group member gets the uncommitted record, not the committed ones', async () => {
+    const topic = await freshTopic('restart');
+    const groupId = uniqueGroupId('restart');
+    const [a, b, c, d] = ['AAA', 'BBB', 'CCC', 'DDD'].map((t) => company(t));
+    await producer.publish(topic, [a!, b!, c!]);
+
+    const first: string[] = [];
+    const r1 = runner({
+      groupId,
+      topics: [topic],
+      handle: async (env) => {
+        // The broken dependency: CCC never gets through on this member.
+        if (env.key === c!.key) throw new Error('database unavailable');
+        first.push(env.key);
+      },
+    });
+    await r1.start();
+    await expectEventually(() => {
+      expect(first).toEqual([a!.key, b!.key]);
+      expect(r1.counters.retries).toBeGreaterThanOrEqual(2);
+    });
+    await r1.stop();
+    expect(r1.counters).toMatchObject({ processed: 2, dead_lettered: 0 });
+    expect(await committedOffset(groupId, topic)).toBe('2');
+
+    const second: Array<{ key: string; meta: MessageMeta }> = [];
+    const r2 = runner({ groupId, topics: [topic], handle: async (env, meta) => void second.push({ key: env.key, meta }) });
+    await r2.start();
+    await expectEventually(() => expect(second.map((s) => s.key)).toEqual([c!.key]));
+    expect(second[0]!.meta).toEqual({ topic: topic.name, partition: 0, offset: '2' });
+    await producer.publish(topic, [d!]);
+    await expectEventually(() => expect(second.map((s) => s.key)).toEqual([c!.key, d!.key]));
+    await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('4'));
+    await r2.stop();
+    expect((await r2.lag())[0]).toMatchObject({ committed: '4', high: '4', lag: 0 });
+  });
+
+  it('dead-letters malformed JSON and schema-invalid records with reason headers, and goes on', async () => {
+    const topic = await freshTopic('dlq');
+    const groupId = uniqueGroupId('dlq');
+    const valid = company('GOOD');
+    const invalid = JSON.stringify({ ...company('BAD'), data: { ...company('BAD').data, cik: '123' } });
+    await producer.publishRaw(topic.name, 'symbol JUNK:US', '{"schema": "company@1", oops');
+    await producer.publishRaw(topic.name, 'symbol BAD:US', invalid, { schema: 'company@1' });
+    await producer.publish(topic, [valid]);
+
+    const handled: string[] = [];
+    const r = runner({ groupId, topics: [topic], handle: async (env) => void handled.push(env.id) });
+    await r.start();
+    await expectEventually(() => expect(handled).toEqual([valid.id]));
+    await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('3'));
+    expect(r.counters).toMatchObject({ processed: 1, dead_lettered: 2, retries: 0 });
+
+    const dead = await readAll(topic.dlq, 2);
+    const byKey = new Map(dead.map((m) => [m.key!.toString(), m]));
+    const junk = byKey.get('symbol JUNK:US')!;
+    expect(junk.value!.toString()).toBe('{"schema": "company@1", oops');
+    expect(junk.headers!['dlq-reason']!.toString()).toMatch(/^invalid JSON/);
+    expect(junk.headers!['dlq-source-topic']!.toString()).toBe(topic.name);
+    expect(junk.headers!['dlq-source-partition']!.toString()).toBe('0');
+    expect(junk.headers!['dlq-source-offset']!.toString()).toBe('0');
+    expect(new Date(junk.headers!['dlq-failed-at']!.toString()).getTime()).not.toBeNaN();
+    const bad = byKey.get('symbol BAD:US')!;
+    expect(bad.value!.toString()).toBe(invalid);
+    expect(bad.headers!['dlq-reason']!.toString()).toMatch(/^invalid company@1: data\.cik/);
+    expect(bad.headers!['dlq-source-offset']!.toString()).toBe('1');
+    expect(bad.headers!.schema!.toString()).toBe('company@1');
+  });
+
+  it('retries a transient failure on the same record, then commits it once handled', async () => {
+    const topic = await freshTopic('transient');
+    const groupId = uniqueGroupId('transient');
+    const [x, y] = [company('XXX'), company('YYY')];
+    await producer.publish(topic, [x]);
+
+    let calls = 0;
+    const handled: string[] = [];
+    const r = runner({
+      groupId,
+      topics: [topic],
+      handle: async (env) => {
+        calls += 1;
+        if (calls <= 2) throw new Error(`transient #${calls}`);
+        handled.push(env.id);
+      },
+    });
+    await r.start();
+    await expectEventually(() => expect(handled).toEqual([x.id]));
+    await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('1'));
+    expect(calls).toBe(3);
+    expect(r.counters).toEqual({ processed: 1, dead_lettered: 0, retries: 2 });
+    await r.stop();
+
+    // A new member of the group starts after the committed record.
+    const again: string[] = [];
+    const r2 = runner({ groupId, topics: [topic], handle: async (env) => void again.push(env.id) });
+    await r2.start();
+    await producer.publish(topic, [y]);
+    await expectEventually(() => expect(again).toEqual([y.id]));
+  });
+
+  it('sends a PermanentError to the DLQ with the error and handles the next record', async () => {
+    const topic = await freshTopic('permanent');
+    const groupId = uniqueGroupId('permanent');
+    const [p, q] = [company('PPP'), company('QQQ')];
+    await producer.publish(topic, [p, q]);
+
+    const handled: string[] = [];
+    const r = runner({
+      groupId,
+      topics: [topic],
+      handle: async (env) => {
+        if (env.id === p.id) throw new PermanentError('ticker PPP is not in the ticker map');
+        handled.push(env.id);
+      },
+    });
+    await r.start();
+    await expectEventually(() => expect(handled).toEqual([q.id]));
+    await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('2'));
+    expect(r.counters).toEqual({ processed: 1, dead_lettered: 1, retries: 0 });
+
+    const [dead] = await readAll(topic.dlq, 1);
+    expect(dead!.key!.toString()).toBe(p.key);
+    expect(JSON.parse(dead!.value!.toString())).toEqual(p);
+    expect(dead!.headers!['dlq-reason']!.toString()).toBe('permanent: ticker PPP is not in the ticker map');
+    expect(dead!.headers!['record-id']!.toString()).toBe(p.id);
+  });
+
+  it('stop() lets the in-flight record finish and commits it', async () => {
+    const topic = await freshTopic('inflight');
+    const groupId = uniqueGroupId('inflight');
+    const s = company('SSS');
+    await producer.publish(topic, [s]);
+
+    let entered = false;
+    let finished = false;
+    const r = runner({
+      groupId,
+      topics: [topic],
+      handle: async () => {
+        entered = true;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        finished = true;
+      },
+    });
+    await r.start();
+    await expectEventually(() => expect(entered).toBe(true), { intervalMs: 10 });
+    await r.stop();
+    expect(finished).toBe(true);
+    expect(await committedOffset(groupId, topic)).toBe('1');
+    await r.stop(); // idempotent
+  });
+
+  it('the producer refuses a schema-invalid record and sends nothing of the batch', async () => {
+    const topic = await freshTopic('refuse');
+    const good = company('OKAY');
+    const bad = { ...company('NOPE'), data: { ...company('NOPE').data, ticker: '' } };
+    await expect(producer.publish(topic, [good, bad])).rejects.toThrow(InvalidRecordError);
+    await expect(producer.publish(topic, [good, bad])).rejects.toThrow(/#1 \(symbol NOPE:US\): invalid company@1: data\.ticker/);
+    const [end] = await consumerLag(settings, uniqueGroupId('nobody'), [topic]);
+    expect(end).toMatchObject({ high: '0', lag: 0 });
+
+    // The same producer still publishes valid records with their headers.
+    await producer.publish(topic, [good]);
+    const [message] = await readAll(topic.name, 1);
+    expect(message!.key!.toString()).toBe(good.key);
+    expect(message!.headers!['schema']!.toString()).toBe('company@1');
+    expect(message!.headers!['produced-by']!.toString()).toBe('messaging-int-spec');
+    expect(message!.headers!['correlation-id']!.toString()).toBe('run_test');
+  });
+});

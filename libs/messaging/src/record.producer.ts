@@ -1,0 +1,81 @@
+import { validateRecord, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import { CompressionTypes, Partitioners, type Message, type Producer } from 'kafkajs';
+import { createKafka } from './kafka.client';
+import type { KafkaSettings } from './kafka.settings';
+import { InvalidRecordError } from './permanent.error';
+
+/** Records per `send`: keeps requests well under the broker's default 1 MiB message batch limit. */
+export const PUBLISH_BATCH_SIZE = 500;
+
+/** Kafka headers of a record, from its envelope metadata. */
+export function recordHeaders(record: RecordEnvelope): Record<string, string> {
+  return {
+    schema: record.schema,
+    'record-id': record.id,
+    'produced-by': record.produced_by,
+    'correlation-id': record.correlation_id,
+  };
+}
+
+/**
+ * Idempotent producer (acks=all, one request in flight, so retries neither duplicate nor reorder).
+ * `publish` validates every record against its topic's schemas before anything is sent.
+ */
+export class RecordProducer {
+  private readonly producer: Producer;
+  private connected = false;
+
+  constructor(settings: KafkaSettings) {
+    this.producer = createKafka(settings).producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      // The Java-compatible murmur2 partitioner: same key, same partition as any other client.
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+  }
+
+  async connect(): Promise<void> {
+    if (this.connected) return;
+    await this.producer.connect();
+    this.connected = true;
+  }
+
+  async disconnect(): Promise<void> {
+    if (!this.connected) return;
+    this.connected = false;
+    await this.producer.disconnect();
+  }
+
+  /**
+   * Validates all records, then sends them in batches; throws InvalidRecordError (and sends
+   * nothing) when any record fails. Resolves once every record is acknowledged by the broker.
+   */
+  async publish(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void> {
+    const failures: Array<{ index: number; key: string | undefined; error: string }> = [];
+    records.forEach((record, index) => {
+      const result = validateRecord(topic, record);
+      if (!result.ok) failures.push({ index, key: typeof record?.key === 'string' ? record.key : undefined, error: result.error });
+    });
+    if (failures.length > 0) throw new InvalidRecordError(topic.name, failures);
+
+    for (let start = 0; start < records.length; start += PUBLISH_BATCH_SIZE) {
+      const messages: Message[] = records.slice(start, start + PUBLISH_BATCH_SIZE).map((record) => ({
+        key: record.key,
+        value: JSON.stringify(record),
+        headers: recordHeaders(record),
+      }));
+      await this.send(topic.name, messages);
+    }
+  }
+
+  /** Sends bytes as they are, without validation: for dead letters and tests only. */
+  async publishRaw(topicName: string, key: string | Buffer | null, value: string | Buffer | null, headers?: Record<string, string>): Promise<void> {
+    await this.send(topicName, [{ key, value, headers }]);
+  }
+
+  private async send(topic: string, messages: Message[]): Promise<void> {
+    if (!this.connected) throw new Error('RecordProducer is not connected: call connect() first');
+    await this.producer.send({ topic, acks: -1, compression: CompressionTypes.None, messages });
+  }
+}
