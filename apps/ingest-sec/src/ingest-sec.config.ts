@@ -20,7 +20,7 @@ function parseSelector(raw: string): CompanySelector {
 const selector = (what: string) =>
   z
     .string()
-    .refine((s) => s.trim().length > 0 && s.split(',').every((t) => t.trim() === '' || /^[A-Za-z0-9.\-]+$/.test(t.trim())), {
+    .refine((s) => s.trim().length > 0 && s.split(',').every((t) => t.trim() === '' || /^[A-Za-z0-9.-]+$/.test(t.trim())), {
       message: `${what}: "all", "none" or a comma list of tickers / CIKs`,
     })
     .transform(parseSelector);

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { contentHash, type CompanyRecordV1, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import {
+  EdgarClient,
+  EdgarError,
+  EdgarParseError,
+  TICKER_MAP_EXCHANGE_PATH,
+  TICKER_MAP_PATH,
+  parseSubmissions,
+  parseTickerMap,
+  parseTickerMapExchange,
+  submissionsPath,
+  type SubmissionsCompany,
+  type TickerMapEntry,
+} from '@app/edgar';
+import type { Logger } from '@app/observability';
+import { companyRecordOf, type FetchedSource } from './company.mapper';
+import { selects, type IngestSecConfig } from './ingest-sec.config';
+
+export const INGEST_SEC_CONFIG = Symbol('INGEST_SEC_CONFIG');
+export const COMPANIES_TOPIC = Symbol('COMPANIES_TOPIC');
+export const COMPANY_PUBLISHER = Symbol('COMPANY_PUBLISHER');
+export const INGEST_LOGGER = Symbol('INGEST_LOGGER');
+
+/** Where records go (RecordProducer in the app, an array in tests). */
+export interface RecordPublisher {
+  publish(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void>;
+}
+
+export interface IngestSecSummary {
+  runId: string;
+  tickerMapUrl: string;
+  tickerMapRows: number;
+  covered: number;
+  published: number;
+  withDetail: number;
+  submissionsNotFound: number;
+  /** Companies skipped because their submissions could not be fetched or parsed. */
+  errors: number;
+  durationMs: number;
+}
+
+type SubmissionsOutcome =
+  | { kind: 'ok'; source: FetchedSource; company: SubmissionsCompany }
+  | { kind: 'not_found' }
+  | { kind: 'skipped' }
+  | { kind: 'error'; error: string };
+
+/** Companies handled (fetched, mapped and published) per step. */
+const CHUNK = 200;
+
+/**
+ * One run: fetch the ticker map -> pure parse -> for covered companies whose detail is wanted,
+ * fetch + parse their submissions JSON -> pure map to company@1 -> publish. A 404 on submissions
+ * publishes the company without detail; any other failure skips that company (its last good
+ * record stays on the compacted topic) and counts as an error.
+ */
+@Injectable()
+export class IngestSecService {
+  constructor(
+    @Inject(INGEST_SEC_CONFIG) private readonly config: IngestSecConfig,
+    @Inject(EdgarClient) private readonly edgar: EdgarClient,
+    @Inject(COMPANY_PUBLISHER) private readonly publisher: RecordPublisher,
+    @Inject(COMPANIES_TOPIC) private readonly topic: TopicDefinition,
+    @Inject(INGEST_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async execute(command: { runId?: string } = {}): Promise<IngestSecSummary> {
+    const started = Date.now();
+    const runId = command.runId ?? `run_${randomUUID()}`;
+    const log = this.logger.child({ runId });
+    const { source: tickerMap, entries } = await this.fetchTickerMap(log);
+
+    const seen = new Set<string>();
+    const covered: TickerMapEntry[] = [];
+    for (const entry of entries) {
+      if (!selects(this.config.SEC_COVERAGE, entry.cik, entry.ticker)) continue;
+      if (seen.has(entry.ticker)) {
+        log.warn({ ticker: entry.ticker, cik: entry.cik }, 'duplicate ticker in the ticker map: first row kept');
+        continue;
+      }
+      seen.add(entry.ticker);
+      covered.push(entry);
+    }
+    log.info({ tickerMap: tickerMap.url, rows: entries.length, covered: covered.length }, 'ticker map read');
+
+    const summary: IngestSecSummary = {
+      runId,
+      tickerMapUrl: tickerMap.url,
+      tickerMapRows: entries.length,
+      covered: covered.length,
+      published: 0,
+      withDetail: 0,
+      submissionsNotFound: 0,
+      errors: 0,
+      durationMs: 0,
+    };
+    // Several tickers can share a CIK (BRK-A, BRK-B): one fetch per CIK per run.
+    const submissionsByCik = new Map<string, Promise<SubmissionsOutcome>>();
+    let lastProgress = 0;
+
+    for (let start = 0; start < covered.length; start += CHUNK) {
+      const chunk = covered.slice(start, start + CHUNK);
+      const outcomes = await this.mapLimit(chunk, this.config.SEC_CONCURRENCY, (entry) => {
+        let outcome = submissionsByCik.get(entry.cik);
+        if (!outcome) {
+          outcome = this.fetchSubmissions(entry, log);
+          submissionsByCik.set(entry.cik, outcome);
+        }
+        return outcome;
+      });
+
+      const extractedAt = new Date().toISOString();
+      const records: CompanyRecordV1[] = [];
+      chunk.forEach((entry, i) => {
+        const outcome = outcomes[i] ?? { kind: 'skipped' };
+        switch (outcome.kind) {
+          case 'error':
+            summary.errors += 1;
+            return;
+          case 'not_found':
+            summary.submissionsNotFound += 1;
+            records.push(companyRecordOf(entry, tickerMap, null, { runId, extractedAt }));
+            return;
+          case 'skipped':
+            records.push(companyRecordOf(entry, tickerMap, null, { runId, extractedAt }));
+            return;
+          case 'ok':
+            summary.withDetail += 1;
+            records.push(companyRecordOf(entry, tickerMap, outcome, { runId, extractedAt }));
+            return;
+        }
+      });
+      await this.publisher.publish(this.topic, records);
+      summary.published += records.length;
+
+      const handled = start + chunk.length;
+      if (Math.floor(handled / this.config.SEC_PROGRESS_EVERY) > Math.floor(lastProgress / this.config.SEC_PROGRESS_EVERY) || handled === covered.length) {
+        log.info({ handled, of: covered.length, published: summary.published, withDetail: summary.withDetail, errors: summary.errors }, 'progress');
+      }
+      lastProgress = handled;
+    }
+
+    summary.durationMs = Date.now() - started;
+    log.info({ ...summary, topic: this.topic.name }, 'ingest-sec run finished');
+    return summary;
+  }
+
+  /** The configured ticker map; `exchange` falls back to the plain map when it is 404 or not what SEC publishes. */
+  private async fetchTickerMap(log: Logger): Promise<{ source: FetchedSource; entries: TickerMapEntry[] }> {
+    if (this.config.SEC_TICKER_MAP === 'exchange') {
+      const result = await this.edgar.getWww(TICKER_MAP_EXCHANGE_PATH);
+      if (result.kind === 'ok') {
+        try {
+          return { source: sourceOf(result), entries: parseTickerMapExchange(result.bytes) };
+        } catch (error) {
+          if (!(error instanceof EdgarParseError)) throw error;
+          log.warn({ url: result.url, error: error.message }, 'exchange ticker map invalid: falling back to the plain map');
+        }
+      } else {
+        log.warn({ url: result.url }, 'exchange ticker map not found: falling back to the plain map');
+      }
+    }
+    const result = await this.edgar.getWww(TICKER_MAP_PATH);
+    if (result.kind === 'not_found') throw new Error(`ticker map not found at ${result.url}`);
+    return { source: sourceOf(result), entries: parseTickerMap(result.bytes) };
+  }
+
+  private async fetchSubmissions(entry: TickerMapEntry, log: Logger): Promise<SubmissionsOutcome> {
+    if (!selects(this.config.SEC_SUBMISSIONS, entry.cik, entry.ticker)) return { kind: 'skipped' };
+    try {
+      const result = await this.edgar.getData(submissionsPath(entry.cik));
+      if (result.kind === 'not_found') {
+        log.info({ cik: entry.cik, ticker: entry.ticker, url: result.url }, 'no submissions JSON (404): published without detail');
+        return { kind: 'not_found' };
+      }
+      return { kind: 'ok', source: sourceOf(result), company: parseSubmissions(result.bytes) };
+    } catch (error) {
+      if (!(error instanceof EdgarError) && !(error instanceof EdgarParseError)) throw error;
+      log.error({ cik: entry.cik, ticker: entry.ticker, code: error instanceof EdgarError ? error.code : 'PARSE', error: error.message }, 'submissions failed: company skipped');
+      return { kind: 'error', error: error.message };
+    }
+  }
+
+  private async mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+    const results = new Array<R>(items.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < items.length) {
+        const i = next;
+        next += 1;
+        results[i] = await fn(items[i] as T);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+    return results;
+  }
+}
+
+function sourceOf(result: { url: string; bytes: Buffer; fetchedAt: string }): FetchedSource {
+  return { url: result.url, contentHash: contentHash(result.bytes), fetchedAt: result.fetchedAt };
+}
