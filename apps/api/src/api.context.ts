@@ -1,0 +1,74 @@
+import Redis from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { createLogger, type Logger } from '@app/observability';
+import { ApiKeysRepository, CompaniesRepository, createDataSource } from '@app/persistence';
+import { ApiKeysService } from './auth/api-keys.service';
+import { CompaniesController } from './companies/companies.controller';
+import { CompaniesService } from './companies/companies.service';
+import type { ApiConfig } from './config/api.config';
+import { HealthController } from './health/health.controller';
+import { DocsController } from './openapi/docs.controller';
+import { ApiHttp } from './platform/api.http';
+import { CursorCodec } from './platform/cursor.codec';
+import type { BoundRoute } from './platform/route.registry';
+import { planTable } from './rate-limit/plans';
+import { InMemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limit/rate-limiter';
+
+export interface ApiContextOptions {
+  logger?: Logger;
+}
+
+/** Everything the api needs, wired by hand (plain constructors): shared by the Nest app and the plain Fastify build. */
+export interface ApiContext {
+  config: ApiConfig;
+  logger: Logger;
+  dataSource: DataSource;
+  redis: Redis | null;
+  keys: ApiKeysService;
+  limiter: RateLimiter;
+  http: ApiHttp;
+  routes: BoundRoute[];
+  close(): Promise<void>;
+}
+
+export async function createApiContext(config: ApiConfig, options: ApiContextOptions = {}): Promise<ApiContext> {
+  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, name: 'api' });
+  const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'api' });
+  await dataSource.initialize();
+  let redis: Redis | null = null;
+  try {
+    if (config.REDIS_URL) {
+      redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+      redis.on('error', (err: unknown) => logger.warn({ err }, 'redis error'));
+      await redis.connect();
+    }
+  } catch (err) {
+    await dataSource.destroy();
+    redis?.disconnect();
+    throw err;
+  }
+  const plans = planTable(config);
+  const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, config.REDIS_KEY_PREFIX) : new InMemoryRateLimiter();
+  const keys = new ApiKeysService(new ApiKeysRepository(dataSource), config.API_KEY_PEPPER, logger, config.AUTH_CACHE_TTL_MS);
+  const http = new ApiHttp({ docsUrl: config.DOCS_URL, keys, limiter, plans, logger });
+  const companies = new CompaniesController(new CompaniesService(new CompaniesRepository(dataSource)), new CursorCodec(config.CURSOR_SECRET), plans);
+  const routes = [...companies.routes(), ...new HealthController(dataSource, redis).routes(), ...new DocsController().routes()];
+  let closed = false;
+  return {
+    config,
+    logger,
+    dataSource,
+    redis,
+    keys,
+    limiter,
+    http,
+    routes,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await limiter.close();
+      if (redis) await redis.quit().catch(() => redis?.disconnect());
+      await dataSource.destroy();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { ParamSpecs } from '../platform/query.validation';
+
+export const SYMBOL_PATTERN = '^[A-Za-z0-9.\\-]{1,10}:[A-Za-z]{2,6}$';
+
+/** Query parameters of GET /v1/companies (validation and OpenAPI both come from here). */
+export const companiesListParams: ParamSpecs = {
+  q: { kind: 'string', minLength: 1, maxLength: 200, description: 'Case-insensitive substring of the name or the ticker' },
+  markets: { kind: 'array', items: { kind: 'string', pattern: '^[A-Za-z]{2,6}$' }, description: 'Market codes (e.g. US); repeat the parameter or separate with commas' },
+  sector: { kind: 'string', maxLength: 200, description: 'Accepted for compatibility; sector is not stored, so it has no effect on the data' },
+  tickers: { kind: 'array', items: { kind: 'string', pattern: '^[A-Za-z0-9.\\-]{1,10}$' }, description: 'Tickers (case-insensitive)' },
+  ciks: { kind: 'array', items: { kind: 'string', pattern: '^\\d{1,10}$' }, description: 'SEC CIKs, padded or not (320193 or 0000320193)' },
+  isins: { kind: 'array', items: { kind: 'string', pattern: '^[A-Za-z]{2}[A-Za-z0-9]{9}\\d$' }, description: 'ISINs' },
+  figis: { kind: 'array', items: { kind: 'string', pattern: '^[A-Za-z0-9]{12}$' }, description: 'FIGIs' },
+  issuer_ids: { kind: 'array', items: { kind: 'int', minimum: 1, maximum: 9_999_999_999 }, description: 'Issuer ids (the CIK as a number)' },
+  active_only: { kind: 'bool', default: true, description: "Only listings whose status is 'active'" },
+  cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' },
+  limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
+  direction: {
+    kind: 'enum',
+    values: ['asc', 'desc'],
+    description: 'Sort direction by symbol. Companies have no date field, so this list is sorted by symbol and defaults to asc (alphabetical)',
+  },
+};
+
+export const symbolParam: ParamSpecs = {
+  symbol: { kind: 'string', pattern: SYMBOL_PATTERN, description: '<TICKER>:<MARKET>, e.g. MSFT:US (case-insensitive)' },
+};
+
+export const provenanceSchema = z
+  .object({
+    src_id: z.string().describe('Source identifier, prefix src_'),
+    source_provider: z.string().describe('sec or issuer_page'),
+    source_url: z.string().nullable(),
+    citation_url: z.string().optional(),
+    accession: z.string().nullable(),
+    quote: z.string().nullable(),
+    content_hash: z.string().nullable(),
+    extracted_at: z.string().nullable(),
+  })
+  .describe('Where the data came from');
+
+export const companyReferenceSchema = z
+  .object({
+    symbol: z.string().describe('<TICKER>:<MARKET>'),
+    ticker: z.string(),
+    market: z.string().describe('Market code'),
+    name: z.string(),
+    cik: z.string().describe('10-digit zero-padded SEC CIK'),
+    isin: z.string().nullable(),
+    figi: z.string().nullable(),
+    issuer_id: z.number().int().describe('The CIK as a number'),
+  });
+
+export const companyDetailSchema = companyReferenceSchema
+  .extend({
+    website: z.string().nullable(),
+    country: z.string().nullable(),
+    listing_exchange: z.string().nullable(),
+    is_etf: z.boolean(),
+    is_fund: z.boolean(),
+    is_adr: z.boolean(),
+    status: z.string().describe("Observed value 'active'"),
+    sector: z.null().describe('Not stored by this service'),
+    industry: z.null().describe('Not stored by this service'),
+    employee_count: z.null().describe('Not stored by this service'),
+    description: z.string().nullable().describe('Null when no description has been captured (see _gaps)'),
+    description_provenance: provenanceSchema.nullable(),
+    provenance: provenanceSchema,
+    _gaps: z.array(z.string()).describe('Human-readable notes on every field this response cannot fill'),
+  });
+
+export const paginationSchema = z
+  .object({ next_cursor: z.string().nullable(), has_more: z.boolean() });
+
+export const companyListSchema = z
+  .object({ data: z.array(companyReferenceSchema), pagination: paginationSchema });
+
+export type CompanyReferenceBody = z.infer<typeof companyReferenceSchema>;
+export type CompanyDetailBody = z.infer<typeof companyDetailSchema>;
+export type CompanyListBody = z.infer<typeof companyListSchema>;

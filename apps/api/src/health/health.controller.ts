@@ -1,0 +1,60 @@
+import type { DataSource } from 'typeorm';
+import type Redis from 'ioredis';
+import { ApiError } from '../platform/api.errors';
+import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
+import { z } from 'zod';
+
+const healthSchema = z.object({ status: z.literal('ok') });
+const readySchema = z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.literal('ok')) });
+
+export const healthRoutes = {
+  healthz: { method: 'GET', url: '/healthz', operationId: 'healthz', summary: 'Liveness: the process is up', tags: ['health'], public: true, response: healthSchema },
+  readyz: {
+    method: 'GET',
+    url: '/readyz',
+    operationId: 'readyz',
+    summary: 'Readiness: Postgres answers SELECT 1 (and Redis PING when configured)',
+    tags: ['health'],
+    public: true,
+    response: readySchema,
+    errors: [503],
+  },
+} satisfies Record<string, RouteDefinition>;
+
+const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+
+export class HealthController {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly redis: Redis | null,
+  ) {}
+
+  routes(): BoundRoute[] {
+    return [
+      { definition: healthRoutes.healthz, handler: async () => ({ status: 'ok' }) },
+      { definition: healthRoutes.readyz, handler: () => this.ready() },
+    ];
+  }
+
+  async ready(): Promise<z.infer<typeof readySchema>> {
+    const failed: string[] = [];
+    const checks: Record<string, 'ok'> = {};
+    try {
+      await withTimeout(this.dataSource.query('SELECT 1'), 2_000);
+      checks.postgres = 'ok';
+    } catch {
+      failed.push('postgres');
+    }
+    if (this.redis) {
+      try {
+        await withTimeout(this.redis.ping(), 2_000);
+        checks.redis = 'ok';
+      } catch {
+        failed.push('redis');
+      }
+    }
+    if (failed.length) throw new ApiError(503, 'not-ready', 'Not ready', `Not ready: ${failed.join(', ')} unavailable.`);
+    return { status: 'ready', checks };
+  }
+}

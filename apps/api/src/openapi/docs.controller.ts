@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
+import { buildOpenApiDocument } from './openapi.document';
+import { ApiError } from '../platform/api.errors';
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+const HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Filings platform API</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css"><link rel="icon" href="/docs/favicon-32x32.png"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script><script src="/docs/init.js"></script></body></html>
+`;
+const INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true });\n`;
+
+const def = (url: string, operationId: string): RouteDefinition => ({ method: 'GET', url, operationId, summary: '', tags: [], public: true, hidden: true });
+
+/** /v1/openapi.json and the /docs page (swagger-ui-dist served from node_modules, no CDN). */
+export class DocsController {
+  private readonly document = JSON.stringify(buildOpenApiDocument());
+  private readonly assetDir = dirname(require.resolve('swagger-ui-dist/package.json'));
+  private readonly cache = new Map<string, Buffer>();
+
+  routes(): BoundRoute[] {
+    return [
+      { definition: def('/v1/openapi.json', 'openapi'), handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(this.document) },
+      { definition: def('/docs', 'docs'), handler: async (_req, reply) => reply.type('text/html; charset=utf-8').send(HTML) },
+      { definition: def('/docs/init.js', 'docsInit'), handler: async (_req, reply) => reply.type('application/javascript; charset=utf-8').send(INIT) },
+      {
+        definition: def('/docs/:asset', 'docsAsset'),
+        handler: async (req, reply) => {
+          const asset = (req.params as { asset: string }).asset;
+          const type = ASSETS[asset];
+          if (!type) throw new ApiError(404, 'not-found', 'Not found', `No docs asset '${asset}'.`);
+          let bytes = this.cache.get(asset);
+          if (!bytes) {
+            bytes = readFileSync(join(this.assetDir, asset));
+            this.cache.set(asset, bytes);
+          }
+          return reply.type(type).header('cache-control', 'public, max-age=3600').send(bytes);
+        },
+      },
+    ];
+  }
+}

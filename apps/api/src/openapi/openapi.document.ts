@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { companiesRoutes } from '../companies/companies.controller';
+import { companyDetailSchema, companyListSchema, companyReferenceSchema, paginationSchema, provenanceSchema } from '../companies/companies.schemas';
+import { healthRoutes } from '../health/health.controller';
+import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
+import { openApiPath, type RouteDefinition } from '../platform/route.registry';
+
+/** Every documented route, in document order. */
+export const DOCUMENTED_ROUTES: RouteDefinition[] = [companiesRoutes.list, companiesRoutes.get, healthRoutes.healthz, healthRoutes.readyz];
+
+const problemSchema = z
+  .object({
+    type: z.string().describe('<docs_url>/errors/<slug>: invalid-key, rate-limited, not-found, unknown-symbol, method-not-allowed, not-ready, internal-error'),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    request_id: z.string().describe('req_...; also sent as the X-Request-Id header'),
+    instance: z.string().describe('The request path'),
+  })
+  .describe('RFC 9457 problem (application/problem+json)');
+
+const validationItemSchema = z.object({
+  type: z.string().describe('Pydantic v2 error type: missing, string_too_short, string_too_long, string_pattern_mismatch, int_parsing, bool_parsing, less_than_equal, greater_than_equal, literal_error, value_error'),
+  loc: z.array(z.union([z.string(), z.number().int()])).describe("Where: ['query', 'limit'], ['path', 'symbol'], ['query', 'tickers', 0]"),
+  msg: z.string(),
+  input: z.unknown().describe('The offending value'),
+  ctx: z.record(z.string(), z.unknown()).optional().describe('Constraint values, e.g. {le: 500}'),
+});
+
+const validationProblemSchema = problemSchema
+  .extend({ detail: z.array(validationItemSchema) })
+  .describe('Invalid parameters (HTTP 422): detail is the list of Pydantic-style items');
+
+/** Named components: these become #/components/schemas/<name> and are referenced where nested. */
+function componentRegistry(): z.core.$ZodRegistry<{ id: string }> {
+  const registry = z.registry<{ id: string }>();
+  registry.add(provenanceSchema, { id: 'Provenance' });
+  registry.add(companyReferenceSchema, { id: 'CompanyReference' });
+  registry.add(companyDetailSchema, { id: 'CompanyDetail' });
+  registry.add(paginationSchema, { id: 'Pagination' });
+  registry.add(companyListSchema, { id: 'CompanyList' });
+  registry.add(problemSchema, { id: 'Problem' });
+  registry.add(validationItemSchema, { id: 'ValidationItem' });
+  registry.add(validationProblemSchema, { id: 'ValidationProblem' });
+  return registry;
+}
+
+type Json = Record<string, unknown>;
+
+function scalarJson(spec: ScalarSpec): Json {
+  switch (spec.kind) {
+    case 'string':
+      return { type: 'string', minLength: spec.minLength, maxLength: spec.maxLength, pattern: spec.pattern };
+    case 'int':
+      return { type: 'integer', minimum: spec.minimum, maximum: spec.maximum };
+    case 'bool':
+      return { type: 'boolean' };
+    case 'enum':
+      return { type: 'string', enum: [...spec.values] };
+  }
+}
+
+function paramJson(spec: ParamSpec): Json {
+  const base = spec.kind === 'array' ? { type: 'array', items: scalarJson(spec.items), maxItems: spec.maxItems ?? 100 } : scalarJson(spec);
+  return JSON.parse(JSON.stringify({ ...base, default: spec.default })) as Json;
+}
+
+function parameters(specs: ParamSpecs | undefined, where: 'query' | 'path'): Json[] {
+  return Object.entries(specs ?? {}).map(([name, spec]) => ({
+    name,
+    in: where,
+    required: where === 'path',
+    description: spec.description,
+    schema: paramJson(spec),
+    ...(spec.kind === 'array' ? { style: 'form', explode: true } : {}),
+  }));
+}
+
+const problemContent = (ref: string): Json => ({ 'application/problem+json': { schema: { $ref: `#/components/schemas/${ref}` } } });
+const rateHeaders: Json = {
+  'X-RateLimit-Limit': { description: "The key's daily quota (requests per UTC day)", schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the daily quota', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Epoch seconds of the next daily reset (00:00 UTC)', schema: { type: 'integer' } },
+  'X-Request-Id': { description: 'req_...; the request_id of any problem body', schema: { type: 'string' } },
+};
+
+/** The OpenAPI 3.1 document, generated from the route definitions and the zod schemas they validate with. */
+export function buildOpenApiDocument(): Json {
+  const { schemas } = z.toJSONSchema(componentRegistry(), { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12' }) as { schemas: Record<string, Json> };
+  for (const s of Object.values(schemas)) delete s.$schema;
+  const ids = new Map<z.ZodType, string>([
+    [companyListSchema, 'CompanyList'],
+    [companyDetailSchema, 'CompanyDetail'],
+  ]);
+  const paths: Record<string, Json> = {};
+  for (const route of DOCUMENTED_ROUTES) {
+    const responses: Json = {};
+    const id = route.response ? ids.get(route.response) : undefined;
+    const schema = id ? { $ref: `#/components/schemas/${id}` } : route.response ? (() => { const s = z.toJSONSchema(route.response) as Json; delete s.$schema; return s; })() : {};
+    responses['200'] = { description: 'OK', headers: route.public ? undefined : rateHeaders, content: { 'application/json': { schema } } };
+    if (!route.public) {
+      responses['401'] = { description: 'Missing or invalid API key (WWW-Authenticate: Bearer); type ends in /errors/invalid-key', content: problemContent('Problem') };
+      responses['429'] = {
+        description: 'Burst limit or daily quota exceeded; type ends in /errors/rate-limited',
+        headers: { ...rateHeaders, 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+        content: problemContent('Problem'),
+      };
+    }
+    if (route.query || route.path) responses['422'] = { description: 'Invalid parameters', content: problemContent('ValidationProblem') };
+    if (route.errors?.includes(404)) responses['404'] = { description: 'Unknown symbol; type ends in /errors/unknown-symbol', content: problemContent('Problem') };
+    if (route.errors?.includes(503)) responses['503'] = { description: 'A dependency is down; type ends in /errors/not-ready', content: problemContent('Problem') };
+    responses['500'] = { description: 'Internal error (no internals disclosed; quote request_id)', content: problemContent('Problem') };
+    const path = openApiPath(route.url);
+    paths[path] = {
+      ...(paths[path] ?? {}),
+      [route.method.toLowerCase()]: JSON.parse(JSON.stringify({
+        operationId: route.operationId,
+        summary: route.summary,
+        description: route.description,
+        tags: route.tags,
+        security: route.public ? [] : undefined,
+        parameters: [...parameters(route.path, 'path'), ...parameters(route.query, 'query')],
+        responses,
+      })) as Json,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Filings platform API',
+      version: '1.0.0',
+      description:
+        'Read-oriented JSON API over company reference data and filings. Every /v1 route needs `Authorization: Bearer sk_live_...` ' +
+        '(or `sk_test_...`, clamped to the free plan). Errors are RFC 9457 problems; invalid parameters answer 422 with Pydantic-style items. ' +
+        'X-RateLimit-* headers describe the daily quota; the per-second burst limit answers 429 with Retry-After.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    tags: [{ name: 'companies' }, { name: 'health' }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: sk_live_<id>_<secret> or sk_test_<id>_<secret>' } },
+      schemas,
+    },
+  };
+}
+
+/** The document as committed in apps/api/openapi.json. */
+export function renderOpenApiDocument(): string {
+  return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+}

@@ -1,0 +1,154 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from '@app/observability';
+import type { ApiKeysService, Principal } from '../auth/api-keys.service';
+import { effectivePlan, type PlanTable } from '../rate-limit/plans';
+import type { RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter';
+import { ApiError, ValidationError } from './api.errors';
+import { sendProblem } from './problem';
+import { pathRegex, type BoundRoute } from './route.registry';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    public?: boolean;
+  }
+}
+
+export interface HttpDeps {
+  docsUrl: string;
+  keys: ApiKeysService;
+  limiter: RateLimiter;
+  plans: PlanTable;
+  logger: Logger;
+}
+
+function rateHeaders(reply: FastifyReply, d: RateLimitDecision): void {
+  reply.header('x-ratelimit-limit', d.limit);
+  reply.header('x-ratelimit-remaining', d.remaining);
+  reply.header('x-ratelimit-reset', d.resetAt);
+}
+
+const AUTH_DETAIL = {
+  missing: 'An API key is required: send Authorization: Bearer sk_live_... (or sk_test_...).',
+  malformed: 'The Authorization header does not carry an API key of this service (Bearer sk_live_... or sk_test_...).',
+  unknown: 'The API key is not valid.',
+  revoked: 'The API key has been revoked.',
+} as const;
+
+/**
+ * The HTTP kernel shared by the Nest app and the plain Fastify build: request ids, auth and rate
+ * limits (one onRequest hook), request logs, routes, problem+json errors, 404/405.
+ */
+export class ApiHttp {
+  private readonly known: { regex: RegExp; methods: Set<string> }[] = [];
+
+  constructor(private readonly deps: HttpDeps) {}
+
+  register(app: FastifyInstance, routes: BoundRoute[]): void {
+    app.decorateRequest('principal', null);
+    app.addHook('onRequest', (request, reply) => this.onRequest(request, reply));
+    app.addHook('onResponse', (request, reply, done) => {
+      this.deps.logger.info(
+        {
+          request_id: request.id,
+          method: request.method,
+          url: request.url,
+          status: reply.statusCode,
+          duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+          key_id: request.principal?.keyId,
+        },
+        'request',
+      );
+      done();
+    });
+    for (const { definition, handler } of routes) {
+      const entry = this.known.find((k) => k.regex.source === pathRegex(definition.url).source);
+      if (entry) entry.methods.add(definition.method);
+      else this.known.push({ regex: pathRegex(definition.url), methods: new Set([definition.method, ...(definition.method === 'GET' ? ['HEAD'] : [])]) });
+      app.route({
+        method: definition.method,
+        url: definition.url,
+        config: { public: definition.public === true },
+        handler: async (request, reply) => {
+          try {
+            const body = await handler(request, reply);
+            return reply.sent ? reply : body;
+          } catch (err) {
+            return this.handleError(err, request, reply);
+          }
+        },
+      });
+    }
+  }
+
+  private async onRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    reply.header('x-request-id', request.id);
+    const url = request.url;
+    const isV1 = url.startsWith('/v1/') || url === '/v1' || url.startsWith('/v1?');
+    if (!isV1 || request.routeOptions.config.public === true) return;
+    const authorization = request.headers.authorization;
+    const auth = await this.deps.keys.authenticate(authorization);
+    if (!auth.ok) {
+      if (auth.known) {
+        const plan = this.deps.plans[effectivePlan(auth.known.plan, auth.known.mode)];
+        rateHeaders(reply, await this.deps.limiter.peek(auth.known.keyId, plan));
+      }
+      const challenge = auth.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"';
+      sendProblem(reply, this.deps.docsUrl, 401, 'invalid-key', 'Invalid API key', AUTH_DETAIL[auth.reason], { 'www-authenticate': challenge });
+      return reply;
+    }
+    request.principal = auth.principal;
+    const plan = this.deps.plans[effectivePlan(auth.principal.plan, auth.principal.mode)];
+    const decision = await this.deps.limiter.consume(auth.principal.keyId, plan);
+    rateHeaders(reply, decision);
+    if (!decision.allowed) {
+      const detail =
+        decision.refusedBy === 'burst'
+          ? `Burst limit of ${plan.burstPerSecond} requests per second exceeded for the ${plan.plan} plan.`
+          : `Daily quota of ${plan.dailyQuota} requests exceeded for the ${plan.plan} plan.`;
+      sendProblem(reply, this.deps.docsUrl, 429, 'rate-limited', 'Too many requests', detail, { 'retry-after': String(decision.retryAfter) });
+      return reply;
+    }
+  }
+
+  /** Every error, from routes or from the framework, ends here. 5xx internals never leave the process. */
+  handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const docs = this.deps.docsUrl;
+    if (err instanceof ValidationError) return sendProblem(reply, docs, 422, 'validation-error', 'Invalid request parameters', err.items);
+    if (err instanceof ApiError) return sendProblem(reply, docs, err.status, err.slug, err.title, err.detail, err.headers);
+    const status = httpStatusOf(err);
+    if (status === 404) return this.handleNotFound(request, reply);
+    if (status !== undefined && status >= 400 && status < 500) {
+      const slug = status === 413 ? 'payload-too-large' : status === 415 ? 'unsupported-media-type' : 'bad-request';
+      const title = status === 413 ? 'Payload too large' : status === 415 ? 'Unsupported media type' : 'Bad request';
+      const detail = err instanceof Error && /json/i.test(err.message) ? 'The request body is not valid JSON.' : title;
+      return sendProblem(reply, docs, status, slug, title, detail);
+    }
+    this.deps.logger.error({ err, request_id: request.id, method: request.method, url: request.url }, 'unhandled error');
+    return sendProblem(reply, docs, 500, 'internal-error', 'Internal error', `internal error; quote request id ${request.id} when reporting it`);
+  }
+
+  handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const q = request.url.indexOf('?');
+    const path = q === -1 ? request.url : request.url.slice(0, q);
+    const known = this.known.find((k) => k.regex.test(path));
+    if (known && !known.methods.has(request.method)) {
+      const allow = [...known.methods].join(', ');
+      return sendProblem(reply, this.deps.docsUrl, 405, 'method-not-allowed', 'Method not allowed', `${request.method} is not allowed here; allowed: ${allow}.`, { allow });
+    }
+    return sendProblem(reply, this.deps.docsUrl, 404, 'not-found', 'Not found', `No route ${request.method} ${path}.`);
+  }
+}
+
+/** Status of a framework error (Fastify's statusCode, Nest's getStatus()). */
+function httpStatusOf(err: unknown): number | undefined {
+  if (err === null || typeof err !== 'object') return undefined;
+  const e = err as Partial<FastifyError> & { getStatus?: () => unknown };
+  if (typeof e.getStatus === 'function') {
+    const s = e.getStatus();
+    if (typeof s === 'number') return s;
+  }
+  return typeof e.statusCode === 'number' ? e.statusCode : undefined;
+}

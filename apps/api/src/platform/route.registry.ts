@@ -1,0 +1,41 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { ParamSpecs } from './query.validation';
+
+/** Static description of one route: drives registration and the OpenAPI document. */
+export interface RouteDefinition {
+  method: 'GET' | 'POST';
+  /** Fastify path syntax (`/v1/companies/:symbol`). */
+  url: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** No Bearer key needed. */
+  public?: boolean;
+  query?: ParamSpecs;
+  path?: ParamSpecs;
+  response?: z.ZodType;
+  /** Not in the OpenAPI document (the docs page itself). */
+  hidden?: boolean;
+  /** Error statuses this route can answer besides the common ones. */
+  errors?: number[];
+}
+
+export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+export interface BoundRoute {
+  definition: RouteDefinition;
+  handler: RouteHandler;
+}
+
+/** `/v1/companies/:symbol` -> a regex over paths, used to answer 405 for a known path. */
+export function pathRegex(url: string): RegExp {
+  const escaped = url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${escaped.join('/')}/?$`);
+}
+
+/** OpenAPI path syntax. */
+export function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
