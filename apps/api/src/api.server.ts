@@ -9,6 +9,8 @@ export function fastifyOptions(): FastifyServerOptions {
     logger: false,
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
     bodyLimit: 64 * 1024,
+    // Long path parameters reach validation (422) instead of Fastify's bare 414.
+    maxParamLength: 2048,
     return503OnClosing: true,
   };
 }

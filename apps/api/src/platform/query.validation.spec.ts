@@ -43,6 +43,7 @@ describe('QueryParser', () => {
     [{ q: '' }, { type: 'string_too_short', loc: ['query', 'q'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 } }],
     [{ q: 'abcdef' }, { type: 'string_too_long', msg: 'String should have at most 5 characters', ctx: { max_length: 5 } }],
     [{ ciks: ['1', 'x'] }, { type: 'string_pattern_mismatch', loc: ['query', 'ciks', 1], msg: "String should match pattern '^\\d{1,10}$'", input: 'x', ctx: { pattern: '^\\d{1,10}$' } }],
+    [{ q: 'a\u0000' }, { type: 'value_error', loc: ['query', 'q'], msg: 'Value error, Input should not contain NUL characters' }],
     [{ issuer_ids: 'a' }, { type: 'int_parsing', loc: ['query', 'issuer_ids', 0] }],
   ])('%j -> pydantic item', (query, expected) => {
     const { items } = run(query);

@@ -30,7 +30,8 @@ function pyRepr(v: string): string {
 function scalarSchema(spec: ScalarSpec): z.ZodType {
   switch (spec.kind) {
     case 'string': {
-      let s = z.string();
+      // Postgres text cannot hold NUL: refuse it here rather than fail in the database.
+      let s = z.string().refine((v) => !v.includes('\u0000'), { message: 'Input should not contain NUL characters', abort: true });
       if (spec.minLength !== undefined) s = s.min(spec.minLength);
       if (spec.maxLength !== undefined) s = s.max(spec.maxLength);
       if (spec.pattern !== undefined) s = s.regex(new RegExp(spec.pattern));
@@ -84,6 +85,7 @@ export function toPydanticItem(issue: z.core.$ZodIssue, loc: (string | number)[]
       return { type: 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected } };
     }
     case 'custom': {
+      if (issue.message === 'Input should not contain NUL characters') return { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input, ctx: { error: issue.message } };
       const kind = (issue.params as { pydantic?: string } | undefined)?.pydantic;
       if (kind === 'int_parsing') return { type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input };
       if (kind === 'bool_parsing') return { type: 'bool_parsing', loc, msg: 'Input should be a valid boolean, unable to interpret input', input };
