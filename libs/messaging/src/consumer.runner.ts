@@ -67,6 +67,7 @@ export class ConsumerRunner {
   private readonly wakers = new Set<() => void>();
   private readonly stats: ConsumerCounters = { processed: 0, dead_lettered: 0, retries: 0 };
   private state: State = 'idle';
+  private crashed = false;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
   /** The record being processed (one at a time), awaited by stop() before disconnecting. */
@@ -85,6 +86,8 @@ export class ConsumerRunner {
     });
     this.dlqProducer = new RecordProducer(options.settings);
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
+      // kafkajs restarts itself after retriable crashes; otherwise the consumer is dead.
+      if (!payload.restart) this.crashed = true;
       this.logger.error({ groupId: options.groupId, err: payload.error, restart: payload.restart }, 'kafka consumer crashed');
     });
   }
@@ -92,6 +95,11 @@ export class ConsumerRunner {
   /** A copy of the counters, for metrics. */
   get counters(): ConsumerCounters {
     return { ...this.stats };
+  }
+
+  /** For health checks: started, not stopped, and not crashed beyond kafkajs' own restarts. */
+  get healthy(): boolean {
+    return this.state === 'running' && !this.crashed;
   }
 
   get groupId(): string {
