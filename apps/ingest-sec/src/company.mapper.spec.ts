@@ -116,3 +116,17 @@ describe('companyRecordOf', () => {
     }
   });
 });
+
+describe('committed example records (libs/contracts/src/examples)', () => {
+  const EXAMPLES = resolve(__dirname, '../../../libs/contracts/src/examples');
+  const ctxExample = { runId: 'run_example-fixtures', extractedAt: '2025-08-02T12:00:01.000Z' };
+  const tickerMapExample: FetchedSource = { ...tickerMap, url: 'https://www.sec.gov/files/company_tickers_exchange.json', fetchedAt: '2025-08-02T12:00:00.000Z' };
+
+  it('are what the mapper makes of the fixture files today', () => {
+    const msftSource: FetchedSource = { url: 'https://data.sec.gov/submissions/CIK0000789019.json', contentHash: contentHash(msftBytes), fetchedAt: '2025-08-02T12:00:00.500Z' };
+    const msft = companyRecordOf(entry('MSFT'), tickerMapExample, { source: msftSource, company: parseSubmissions(msftBytes) }, ctxExample);
+    const brk = companyRecordOf(entry('BRK-B'), tickerMapExample, null, ctxExample);
+    expect(JSON.parse(readFileSync(join(EXAMPLES, 'company@1.msft.json'), 'utf8'))).toEqual(msft);
+    expect(JSON.parse(readFileSync(join(EXAMPLES, 'company@1.brk-b.json'), 'utf8'))).toEqual(brk);
+  });
+});
