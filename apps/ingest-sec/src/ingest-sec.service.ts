@@ -143,7 +143,8 @@ export class IngestSecService {
     }
 
     summary.durationMs = Date.now() - started;
-    log.info({ ...summary, topic: this.topic.name }, 'ingest-sec run finished');
+    const { runId: _runId, ...totals } = summary;
+    log.info({ ...totals, topic: this.topic.name }, 'ingest-sec run finished');
     return summary;
   }
 
