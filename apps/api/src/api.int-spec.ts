@@ -36,6 +36,11 @@ async function newKey(plan: 'free' | 'builder' | 'pro' | 'enterprise', mode: 'li
 }
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+interface ListBody {
+  data: { symbol: string; ticker: string; market: string; name: string; cik: string; issuer_id: number }[];
+  pagination: { next_cursor: string | null; has_more: boolean };
+}
+const list = (r: { json<T>(): T }): ListBody => r.json<ListBody>();
 const get = (url: string, key?: string, server = a.server) => server.inject({ method: 'GET', url, headers: key ? auth(key) : {} });
 
 async function untilStartOfSecond(): Promise<void> {
@@ -153,10 +158,10 @@ describe('companies', () => {
   it('lists company references in the envelope, sorted by symbol asc by default', async () => {
     const r = await get('/v1/companies?limit=3', builderKey);
     expect(r.statusCode).toBe(200);
-    const body = r.json();
+    const body = list(r);
     expect(body.data).toHaveLength(3);
-    expect(Object.keys(body.data[0]).sort()).toEqual(['cik', 'figi', 'isin', 'issuer_id', 'market', 'name', 'symbol', 'ticker']);
-    expect(typeof body.data[0].issuer_id).toBe('number');
+    expect(Object.keys(body.data[0]!).sort()).toEqual(['cik', 'figi', 'isin', 'issuer_id', 'market', 'name', 'symbol', 'ticker']);
+    expect(typeof body.data[0]!.issuer_id).toBe('number');
     expect(body.pagination.has_more).toBe(true);
     expect(typeof body.pagination.next_cursor).toBe('string');
     expect(r.headers['x-ratelimit-limit']).toBeDefined();
@@ -165,20 +170,20 @@ describe('companies', () => {
   });
 
   it('filters: q, tickers (repeated and comma), ciks (unpadded), issuer_ids, markets, active_only, sector no-op', async () => {
-    const q = (await get('/v1/companies?q=zEbRa&limit=500', builderKey)).json().data;
+    const q = list(await get('/v1/companies?q=zEbRa&limit=500', builderKey)).data;
     expect(q.length).toBeGreaterThan(0);
-    expect(q.every((c: { name: string }) => c.name.includes('Zebra'))).toBe(true);
-    const t = (await get('/v1/companies?tickers=msft&tickers=T0001,T0002', builderKey)).json().data.map((c: { ticker: string }) => c.ticker);
+    expect(q.every((c) => c.name.includes('Zebra'))).toBe(true);
+    const t = list(await get('/v1/companies?tickers=msft&tickers=T0001,T0002', builderKey)).data.map((c) => c.ticker);
     expect(t).toEqual(['MSFT', 'T0001', 'T0002']);
-    const c = (await get('/v1/companies?ciks=789019&ciks=0000100001', builderKey)).json().data.map((x: { cik: string }) => x.cik);
+    const c = list(await get('/v1/companies?ciks=789019&ciks=0000100001', builderKey)).data.map((x) => x.cik);
     expect(c.sort()).toEqual(['0000100001', '0000789019']);
-    expect((await get('/v1/companies?issuer_ids=789019', builderKey)).json().data[0].symbol).toBe('MSFT:US');
-    const ca = (await get('/v1/companies?markets=ca&limit=500', builderKey)).json().data;
-    expect(ca.every((x: { market: string }) => x.market === 'CA')).toBe(true);
-    const inactive = (await get('/v1/companies?tickers=T0010', builderKey)).json().data;
+    expect(list(await get('/v1/companies?issuer_ids=789019', builderKey)).data[0]!.symbol).toBe('MSFT:US');
+    const ca = list(await get('/v1/companies?markets=ca&limit=500', builderKey)).data;
+    expect(ca.every((x) => x.market === 'CA')).toBe(true);
+    const inactive = list(await get('/v1/companies?tickers=T0010', builderKey)).data;
     expect(inactive).toEqual([]);
-    expect((await get('/v1/companies?tickers=T0010&active_only=false', builderKey)).json().data).toHaveLength(1);
-    expect((await get('/v1/companies?tickers=T0001&sector=Technology', builderKey)).json().data).toHaveLength(1);
+    expect(list(await get('/v1/companies?tickers=T0010&active_only=false', builderKey)).data).toHaveLength(1);
+    expect(list(await get('/v1/companies?tickers=T0001&sector=Technology', builderKey)).data).toHaveLength(1);
   });
 
   it('serves Microsoft detail with provenance and gaps', async () => {
@@ -267,8 +272,8 @@ describe('pagination', () => {
       const url = `/v1/companies?${query}&limit=${limit}&direction=${direction}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       const r = await get(url, builderKey);
       expect(r.statusCode).toBe(200);
-      const body = r.json();
-      seen.push(...body.data.map((c: { symbol: string }) => c.symbol));
+      const body = list(r);
+      seen.push(...body.data.map((c) => c.symbol));
       expect(body.pagination.has_more).toBe(body.pagination.next_cursor !== null);
       if (!body.pagination.has_more) return seen;
       cursor = body.pagination.next_cursor;
@@ -288,8 +293,8 @@ describe('pagination', () => {
     ['q=zebra', `WHERE status = 'active' AND name ILIKE '%zebra%'`, 1],
   ])('walks %s with limit %#: every row once, in order, both directions', async (query, where, limit) => {
     for (const direction of ['asc', 'desc'] as const) {
-      const seen = await walk(query, limit as number, direction);
-      expect(seen).toEqual(await expected(where as string, direction));
+      const seen = await walk(query, limit, direction);
+      expect(seen).toEqual(await expected(where, direction));
     }
   });
 

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { CompanyListFilter } from '@app/persistence';
 import type { Principal } from '../auth/api-keys.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';

@@ -93,7 +93,11 @@ export function toPydanticItem(issue: z.core.$ZodIssue, loc: (string | number)[]
     }
     case 'invalid_type':
       return { type: 'string_type', loc, msg: 'Input should be a valid string', input };
-    default:
+    case 'invalid_element':
+    case 'invalid_key':
+    case 'invalid_union':
+    case 'not_multiple_of':
+    case 'unrecognized_keys':
       return { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input, ctx: { error: issue.message } };
   }
 }
@@ -141,7 +145,7 @@ export class QueryParser {
       }
       if (spec.kind === 'array') {
         const values = (Array.isArray(raw) ? raw : [raw])
-          .flatMap((v) => String(v).split(','))
+          .flatMap((v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '').split(','))
           .map((v) => v.trim())
           .filter((v) => v.length > 0);
         const limit = spec.maxItems ?? MAX_ARRAY_ITEMS;
@@ -158,7 +162,8 @@ export class QueryParser {
         out[name] = parsed;
         continue;
       }
-      const value = Array.isArray(raw) ? String(raw[raw.length - 1]) : String(raw);
+      const last: unknown = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+      const value = typeof last === 'string' ? last : JSON.stringify(last) ?? '';
       const r = schema.safeParse(value);
       if (r.success) out[name] = r.data;
       else items.push(toPydanticItem(r.error.issues[0]!, [locRoot, name], value));
