@@ -40,14 +40,18 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
   logger.info({ groupId: config.PROJECTOR_GROUP_ID, topics: PROJECTED_TOPICS.map((t) => t.name) }, 'projector started');
   const progress = setInterval(() => logger.info({ ...runner.counters, ...service.counts }, 'projector progress'), 30_000);
   progress.unref();
+  let stopping: Promise<void> | undefined;
   return {
     service,
     counters: () => runner.counters,
-    async stop() {
-      clearInterval(progress);
-      await runner.stop();
-      await ds.destroy();
-      logger.info({ ...runner.counters, ...service.counts }, 'projector stopped');
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(progress);
+        await runner.stop();
+        await ds.destroy();
+        logger.info({ ...runner.counters, ...service.counts }, 'projector stopped');
+      })();
+      return stopping;
     },
   };
 }

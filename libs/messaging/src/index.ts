@@ -13,3 +13,5 @@ export type { DeadLetterSource } from './dead-letter.headers';
 export { decodeRecord } from './record.decoder';
 export { consumerLag } from './consumer-lag.query';
 export type { PartitionLag } from './consumer-lag.query';
+export { readTopic } from './topic.reader';
+export type { RawMessage } from './topic.reader';

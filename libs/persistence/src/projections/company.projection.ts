@@ -65,7 +65,7 @@ export async function projectCompany(ds: DataSource, envelope: RecordEnvelope<Co
     const v = row[c];
     return JSON_COLUMNS.has(c) && v !== null ? JSON.stringify(v) : v;
   });
-  const result = (await ds.query(UPSERT_SQL, params)) as Array<{ inserted: boolean }>;
+  const result = await ds.query<Array<{ inserted: boolean }>>(UPSERT_SQL, params);
   const first = result[0];
   if (!first) return 'unchanged';
   return first.inserted ? 'inserted' : 'updated';
