@@ -29,7 +29,7 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
-      testTimeout: 120000,
+      setupFilesAfterEnv: ['<rootDir>/jest/integration.setup.js'],
     },
   ],
 };

@@ -29,6 +29,10 @@ export interface ConsumerRunnerOptions {
   /** Where a group without committed offsets starts; default false (only new records). */
   fromBeginning?: boolean;
   logger?: MessagingLogger;
+  /** Commit the offsets of handled records once this many are pending; default 500. */
+  commitEvery?: number;
+  /** ... or once this long passed since the last commit; default 1000 ms. */
+  commitIntervalMs?: number;
   /**
    * Longest a fetch waits on the broker for new records; default 1000 ms. Also bounds how long
    * stop() waits for an idle fetch (kafkajs' own 5 s default made every stop take ~5 s).
@@ -52,7 +56,7 @@ const STOPPED = Symbol('stopped');
 
 /**
  * Consumes record topics in a consumer group with commit-after-effect:
- * decode -> validate -> handle -> commit offset+1. Undecodable or schema-invalid records and
+ * decode -> validate -> handle -> commit offset+1 (coalesced: see commit()). Undecodable or schema-invalid records and
  * PermanentErrors go to `<topic>.dlq` (the DLQ write is acknowledged before the commit);
  * any other failure is retried on the same record with exponential back-off, never committed
  * past, until it succeeds or stop() is called (then it is redelivered on the next start).
@@ -70,6 +74,13 @@ export class ConsumerRunner {
   private crashed = false;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
+  private readonly pending = new Map<string, { topic: string; partition: number; offset: string }>();
+  private readonly commitEvery: number;
+  private readonly commitIntervalMs: number;
+  private doneSinceCommit = 0;
+  private lastCommitAt = Date.now();
+  private flushing: Promise<void> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | undefined;
   /** The record being processed (one at a time), awaited by stop() before disconnecting. */
   private inFlight: Promise<void> = Promise.resolve();
 
@@ -78,6 +89,8 @@ export class ConsumerRunner {
     this.topicsByName = new Map(options.topics.map((t) => [t.name, t]));
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.logger = options.logger ?? stderrLogger;
+    this.commitEvery = options.commitEvery ?? 500;
+    this.commitIntervalMs = options.commitIntervalMs ?? 1000;
     const kafka = createKafka(options.settings);
     this.consumer = kafka.consumer({
       groupId: options.groupId,
@@ -143,6 +156,11 @@ export class ConsumerRunner {
       },
     });
     if (this.state === 'starting') this.state = 'running';
+    // Idle partitions still get their last offsets committed.
+    this.flushTimer = setInterval(() => {
+      this.flush().catch((err: unknown) => this.logger.warn({ groupId: this.options.groupId, err }, 'offset commit failed; will retry'));
+    }, this.commitIntervalMs);
+    this.flushTimer.unref();
     this.logger.info({ groupId: this.options.groupId, topics: [...this.topicsByName.keys()] }, 'consumer started');
   }
 
@@ -157,6 +175,10 @@ export class ConsumerRunner {
       // Finish (and commit) the in-flight record while the consumer still runs: kafkajs silently
       // drops commits once its runner is stopping, which disconnect() starts with.
       await this.inFlight;
+      clearInterval(this.flushTimer);
+      await this.flush().catch((err: unknown) =>
+        this.logger.warn({ groupId: this.options.groupId, err }, 'final offset commit failed: records since the last commit will be redelivered'),
+      );
       await this.consumer.disconnect();
       await this.dlqProducer.disconnect();
     }
@@ -263,7 +285,42 @@ export class ConsumerRunner {
     }
   }
 
+  /**
+   * Marks a record's effect as done. Its offset (+1) is committed with the next flush: once
+   * `commitEvery` records are done, once `commitIntervalMs` passed, and at stop(). Offsets only
+   * ever cover records whose effect completed, so after a crash at most that window is redelivered
+   * (effects are idempotent); one commit per record would cost a broker round trip per record.
+   */
   private async commit(meta: MessageMeta): Promise<void> {
-    await this.consumer.commitOffsets([{ topic: meta.topic, partition: meta.partition, offset: (BigInt(meta.offset) + 1n).toString() }]);
+    this.pending.set(`${meta.topic}\u0000${meta.partition}`, {
+      topic: meta.topic,
+      partition: meta.partition,
+      offset: (BigInt(meta.offset) + 1n).toString(),
+    });
+    this.doneSinceCommit += 1;
+    if (this.doneSinceCommit >= this.commitEvery || Date.now() - this.lastCommitAt >= this.commitIntervalMs) await this.flush();
+  }
+
+  /** Commits every pending offset; serialized so an older offset never lands after a newer one. */
+  private flush(): Promise<void> {
+    const run = async (): Promise<void> => {
+      if (this.pending.size === 0) return;
+      const offsets = [...this.pending.values()];
+      this.pending.clear();
+      this.doneSinceCommit = 0;
+      this.lastCommitAt = Date.now();
+      try {
+        await this.consumer.commitOffsets(offsets);
+      } catch (err) {
+        // Put them back unless a newer offset of the same partition is already waiting.
+        for (const o of offsets) {
+          const key = `${o.topic}\u0000${o.partition}`;
+          if (!this.pending.has(key)) this.pending.set(key, o);
+        }
+        throw err;
+      }
+    };
+    this.flushing = this.flushing.catch(() => undefined).then(run);
+    return this.flushing;
   }
 }
