@@ -1,5 +1,5 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { TOPICS, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import { namespacedTopic, TOPICS, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import { EdgarClient } from '@app/edgar';
 import { RecordProducer, ensureTopics, type KafkaSettings } from '@app/messaging';
 import { createLogger, type Logger } from '@app/observability';
@@ -31,7 +31,7 @@ export class KafkaRecordPublisher implements RecordPublisher, OnApplicationShutd
 
 export interface IngestSecModuleOptions {
   config: IngestSecConfig;
-  /** Defaults to TOPICS.companies; tests pass a unique copy. */
+  /** Defaults to TOPICS.companies under KAFKA_TOPIC_NAMESPACE; tests may pass a unique copy. */
   topic?: TopicDefinition;
   logger?: Logger;
 }
@@ -47,7 +47,7 @@ export class IngestSecModule {
       providers: [
         { provide: INGEST_SEC_CONFIG, useValue: config },
         { provide: INGEST_LOGGER, useValue: logger },
-        { provide: COMPANIES_TOPIC, useValue: options.topic ?? TOPICS.companies },
+        { provide: COMPANIES_TOPIC, useValue: options.topic ?? namespacedTopic(TOPICS.companies, config.KAFKA_TOPIC_NAMESPACE) },
         {
           provide: KAFKA_SETTINGS,
           useValue: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-sec' } satisfies KafkaSettings,
