@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', '.run/**', 'coverage/**', '*.config.js', '*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', '.run/**', 'coverage/**', '*.config.js', '*.mjs', 'jest/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
