@@ -10,7 +10,7 @@ const int = (def: number) => z.coerce.number().int().min(1).default(def);
 export const apiConfigSchema = databaseConfig.extend(logConfig.shape).extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
-  REDIS_URL: z.string().url().optional().describe('When set, rate-limit counters live in Redis (shared by every api process)'),
+  REDIS_URL: z.union([z.literal('').transform(() => undefined), z.string().url()]).optional().describe('When set, rate-limit counters live in Redis (shared by every api process)'),
   REDIS_KEY_PREFIX: z.string().default('rl:'),
   API_KEY_PEPPER: z.string().min(32).describe('Server secret: API keys are stored as HMAC-SHA256(pepper, key)'),
   CURSOR_SECRET: z.string().min(32).describe('Signs pagination cursors'),
