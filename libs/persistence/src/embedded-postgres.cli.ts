@@ -18,9 +18,11 @@ async function main(): Promise<void> {
     password: 'postgres',
     authMethod: 'password',
     persistent: true,
+    // Only the C locales exist on a minimal machine; the package's default en_US.UTF-8 messages fail initdb.
+    initdbFlags: ['--locale=C', '--lc-messages=C', '--encoding=UTF8'],
     // Postgres refuses to run as root; the package then runs it as a dedicated system user.
     createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
+    onLog: (m: string) => { if (process.env.EMBEDDED_PG_VERBOSE) console.log('[postgres]', m); },
     onError: (e: unknown) => console.error('[postgres]', e),
   });
   const fresh = !existsSync(resolve(dir, 'PG_VERSION'));
