@@ -1,0 +1,42 @@
+import Fastify from 'fastify';
+import { CompaniesRepository, createDataSource } from '@app/persistence';
+
+/**
+ * Baseline for the api bench: bare Fastify + the api's pg pool running the very same query for the api's defaults (active_only=true, asc)
+ * (`CompaniesRepository.list`, same SQL text and prepared statement, same limit + 1), and
+ * nothing else: no auth, rate limit, validation, cursor, mapping or request log.
+ * Env: DATABASE_URL, PORT, DATABASE_POOL_SIZE. `?after=<symbol>` starts a page after a symbol.
+ */
+async function main(): Promise<void> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is required');
+  // createDataSource only to get the pg Pool the api gets (same driver, same pool settings).
+  const dataSource = createDataSource({ url, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10), applicationName: 'bench-raw' });
+  await dataSource.initialize();
+  const companies = new CompaniesRepository(dataSource);
+  const server = Fastify({ logger: false });
+  server.get('/healthz', async () => ({ status: 'ok' }));
+  server.get('/v1/companies', async (request) => {
+    const q = request.query as { limit?: string; after?: string };
+    const limit = Number(q.limit ?? 50) || 50;
+    const rows = await companies.list({ filter: { activeOnly: true }, direction: 'asc', limit: limit + 1, after: q.after });
+    const hasMore = rows.length > limit;
+    if (hasMore) rows.length = limit;
+    return { data: rows, pagination: { next_cursor: null, has_more: hasMore } };
+  });
+  server.addHook('onClose', async () => dataSource.destroy());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+  await server.listen({ port: Number(process.env.PORT ?? 3001), host: '127.0.0.1' });
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
