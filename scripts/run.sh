@@ -73,20 +73,22 @@ start_bg api node dist/apps/api/src/main.js
 wait_tcp 127.0.0.1 "$PORT" 60 "api" || { tail -30 "$RUN_DIR/api.log" >&2; exit 1; }
 
 say "ingesting the sample (SEC ticker map + submissions of MSFT, TSLA, MUR) from the fixture EDGAR server"
-SEC_COVERAGE=all SEC_SUBMISSIONS=MSFT,TSLA,MUR node dist/apps/ingest-sec/src/main.js 2>&1 | tee "$RUN_DIR/ingest-sec.log" | tail -5
+SEC_COVERAGE=all SEC_SUBMISSIONS=MSFT,TSLA,MUR node dist/apps/ingest-sec/src/main.js >"$RUN_DIR/ingest-sec.log" 2>&1 \
+  || { tail -20 "$RUN_DIR/ingest-sec.log" >&2; say "ingest-sec failed"; exit 1; }
+grep -o "\"published\":[0-9]*,\"withDetail\":[0-9]*" "$RUN_DIR/ingest-sec.log" | tail -1 >&2
 
 KEY_OUTPUT="$(npm run --silent keys -- create --plan builder --account sample-run --label "scripts/run.sh")"
 API_KEY="$(grep -o 'sk_live_[A-Za-z0-9_-]*' <<<"$KEY_OUTPUT" | head -1)"
 [[ -n "$API_KEY" ]] || { echo "$KEY_OUTPUT" >&2; say "could not create an API key"; exit 1; }
 
-say "waiting for the projector to serve MSFT:US"
-for ((i = 0; i < 240; i++)); do
-  if curl -fsS -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US" 2>/dev/null | grep -q '"website"'; then
-    ready=1; break
-  fi
-  sleep 0.5
+say "waiting for the projector to catch up with the topic"
+for ((i = 0; i < 600; i++)); do
+  if node dist/apps/projector/src/lag.cli.js >"$RUN_DIR/projector-lag.txt" 2>&1; then ready=1; break; fi
+  sleep 1
 done
-[[ "${ready:-0}" == 1 ]] || { say "MSFT:US not served yet; see .run/projector.log"; exit 1; }
+[[ "${ready:-0}" == 1 ]] || { cat "$RUN_DIR/projector-lag.txt" >&2; say "the projector has not caught up; see .run/projector.log"; exit 1; }
+curl -fsS -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US" >/dev/null \
+  || { say "MSFT:US is not served; see .run/api.log and .run/projector.log"; exit 1; }
 
 cat <<TXT
 
