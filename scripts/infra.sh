@@ -17,8 +17,8 @@ wait_tcp() { # host port seconds what
 # node_modules from the lockfile (npm ci) when missing or older than the lockfile.
 ensure_node_modules() {
   if [[ ! -d "$ROOT/node_modules" || "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]]; then
-    say "installing dependencies (npm ci)"
-    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+    say "installing dependencies (npm install, from the lockfile)"
+    (cd "$ROOT" && npm install --no-audit --no-fund --loglevel=error)
   fi
 }
 
