@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 
 /*
- * The Nest composition root (createApiApp via main.ts) in a child process: Jest on Node 20 cannot
- * require Nest 12's ES modules, plain Node 20.19+ can. TypeScript is compiled on the fly with swc.
+ * The real entry point (main.ts: config from the environment, createApiApp, listen, SIGTERM) in a
+ * child process, as production starts it. TypeScript is compiled on the fly with swc.
  */
 const ROOT = resolve(__dirname, '..');
 const REGISTER = `

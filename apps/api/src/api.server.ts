@@ -17,8 +17,7 @@ export function fastifyOptions(): FastifyServerOptions {
 
 /**
  * The api on a plain Fastify instance: the same context, hooks, routes and error handling as the
- * Nest app (createApiApp), without Nest. Used where Nest cannot be loaded (Jest on Node 20 cannot
- * require Nest 12's ES modules) and wherever a bare server is wanted.
+ * Nest app (createApiApp), without Nest: the integration tests build it per test with inject().
  */
 export async function buildApiServer(config: ApiConfig, options: ApiContextOptions = {}): Promise<{ server: FastifyInstance; context: ApiContext }> {
   const context = await createApiContext(config, options);

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { ApiKeyAuthRecord, ApiKeysRepository, ApiKeySummary, Plan } from '@app/persistence';
 import type { Logger } from '@app/observability';
 import { generateApiKey, hashApiKey, parseApiKey, verifyApiKey } from './api-key.format';
@@ -18,6 +19,8 @@ export type AuthResult =
 interface CacheEntry {
   record: ApiKeyAuthRecord | null;
   expiresAt: number;
+  /** The key that last verified against this record: later requests compare bytes, not HMACs. */
+  verified?: Buffer;
 }
 
 const CACHE_MAX = 10_000;
@@ -46,20 +49,30 @@ export class ApiKeysService {
     const key = m[1]!;
     const parsed = parseApiKey(key);
     if (!parsed) return { ok: false, reason: 'malformed' };
-    const record = await this.lookup(parsed.publicId);
+    const entry = await this.lookup(parsed.publicId);
+    const record = entry.record;
     if (!record || record.mode !== parsed.mode) return { ok: false, reason: 'unknown' };
-    if (!verifyApiKey(this.pepper, key, record.secretHash)) return { ok: false, reason: 'unknown' };
+    if (!this.verify(entry, key, record.secretHash)) return { ok: false, reason: 'unknown' };
     const principal: Principal = { keyId: record.id, accountId: record.accountId, plan: record.plan, mode: record.mode };
     if (record.revokedAt) return { ok: false, reason: 'revoked', known: principal };
     this.touch(record.id);
     return { ok: true, principal };
   }
 
-  private async lookup(id: string): Promise<ApiKeyAuthRecord | null> {
+  /** HMAC check on first sight of a key per cache entry; then a constant-time byte comparison. */
+  private verify(entry: CacheEntry, key: string, secretHash: string): boolean {
+    const presented = Buffer.from(key);
+    if (entry.verified && entry.verified.length === presented.length && timingSafeEqual(entry.verified, presented)) return true;
+    if (!verifyApiKey(this.pepper, key, secretHash)) return false;
+    entry.verified = presented;
+    return true;
+  }
+
+  private async lookup(id: string): Promise<CacheEntry> {
     const now = Date.now();
     const hit = this.cache.get(id);
-    if (hit && hit.expiresAt > now) return hit.record;
-    const record = await this.repo.findForAuth(id);
+    if (hit && hit.expiresAt > now) return hit;
+    const entry: CacheEntry = { record: await this.repo.findForAuth(id), expiresAt: now + this.cacheTtlMs };
     if (this.cacheTtlMs > 0) {
       if (this.cache.size >= CACHE_MAX) {
         // Map iteration order is insertion order: drop the oldest entry.
@@ -67,9 +80,9 @@ export class ApiKeysService {
         if (!oldest.done) this.cache.delete(oldest.value);
       }
       this.cache.delete(id);
-      this.cache.set(id, { record, expiresAt: now + this.cacheTtlMs });
+      this.cache.set(id, entry);
     }
-    return record;
+    return entry;
   }
 
   private touch(id: string): void {

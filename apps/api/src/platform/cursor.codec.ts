@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /** What a cursor carries: the last sort key of the page, its direction and the filters it belongs to. */
 export interface CursorPayload {
@@ -25,9 +25,20 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
+// Most requests repeat a few filter sets (the default one above all): remember their hashes.
+const FILTER_HASH_CACHE_MAX = 1024;
+const filterHashes = new Map<string, string>();
+
 /** A short, stable hash of an endpoint's filter set. */
 export function filterHash(endpoint: string, filters: Record<string, unknown>): string {
-  return createHash('sha256').update(canonical({ endpoint, filters })).digest('base64url').slice(0, 22);
+  const text = canonical({ endpoint, filters });
+  let hash = filterHashes.get(text);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(text).digest('base64url').slice(0, 22);
+    if (filterHashes.size >= FILTER_HASH_CACHE_MAX) filterHashes.clear();
+    filterHashes.set(text, hash);
+  }
+  return hash;
 }
 
 /**
@@ -35,10 +46,15 @@ export function filterHash(endpoint: string, filters: Record<string, unknown>): 
  * payload) truncated to 16 bytes). A forged, modified or foreign cursor decodes to null.
  */
 export class CursorCodec {
-  constructor(private readonly secret: string) {}
+  /** Imported once: an HMAC over a raw string secret re-derives the key on every call. */
+  private readonly key: KeyObject;
+
+  constructor(secret: string) {
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
 
   private mac(payload: string): Buffer {
-    return createHmac('sha256', this.secret).update(payload).digest().subarray(0, MAC_BYTES);
+    return createHmac('sha256', this.key).update(payload).digest().subarray(0, MAC_BYTES);
   }
 
   encode(payload: Omit<CursorPayload, 'v'>): string {
