@@ -92,28 +92,66 @@ export class InMemoryRateLimiter implements RateLimiter {
 }
 
 /**
- * Burst check, daily check, then both increments, atomically in one script: one round trip per
- * request, and correct across any number of api processes.
- * KEYS: burst counter, daily counter. ARGV: burst limit, daily quota, burst ttl ms, daily ttl ms.
- * Returns {outcome (0 ok, 1 burst, 2 daily), daily count}.
+ * One script per Redis call, atomic: first give back the unspent tokens of this process's previous
+ * lease (same day), then check burst, then daily, then reserve `g` tokens of both windows, where g is
+ * at most the lease size and what is left of either window. A refused request reserves nothing.
+ * KEYS: burst counter, daily counter. ARGV: burst limit, daily quota, burst ttl ms, daily ttl ms,
+ * lease size, daily tokens to give back. Returns {outcome (0 ok, 1 burst, 2 daily), granted, daily count}.
  */
 const CONSUME_LUA = `
+local refund = tonumber(ARGV[6])
+if refund > 0 then redis.call('DECRBY', KEYS[2], refund) end
 local b = tonumber(redis.call('GET', KEYS[1]) or '0')
 local d = tonumber(redis.call('GET', KEYS[2]) or '0')
-if b >= tonumber(ARGV[1]) then return {1, d} end
-if d >= tonumber(ARGV[2]) then return {2, d} end
-if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-d = redis.call('INCR', KEYS[2])
-if d == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
-return {0, d}
+if b >= tonumber(ARGV[1]) then return {1, 0, d} end
+if d >= tonumber(ARGV[2]) then return {2, 0, d} end
+local g = math.min(tonumber(ARGV[5]), tonumber(ARGV[1]) - b, tonumber(ARGV[2]) - d)
+if redis.call('INCRBY', KEYS[1], g) == g then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+d = redis.call('INCRBY', KEYS[2], g)
+if d == g then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
+return {0, g, d}
 `;
 
 type RedisWithConsume = Redis & {
-  rlConsume(burstKey: string, dailyKey: string, burst: number, daily: number, burstTtl: number, dailyTtl: number): Promise<[number, number]>;
+  rlConsume(
+    burstKey: string,
+    dailyKey: string,
+    burst: number,
+    daily: number,
+    burstTtl: number,
+    dailyTtl: number,
+    leaseSize: number,
+    refund: number,
+  ): Promise<[number, number, number]>;
 };
 
+/** Tokens this process reserved in one Redis call and has not spent yet. */
+interface Lease {
+  second: number;
+  day: number;
+  left: number;
+  /** The day's global count right after the reservation (includes the whole lease). */
+  dailyCount: number;
+}
+
+/**
+ * Tokens reserved per Redis call: a tenth of the burst limit, at most 50. Plans with small bursts
+ * (free: 5/s) get 1, i.e. one exact round trip per request; large plans spare most round trips while
+ * holding back at most a tenth of a one-second window from the other processes.
+ */
+export function leaseSize(limits: RateLimitWindowLimits): number {
+  return Math.max(1, Math.min(50, Math.floor(limits.burstPerSecond / 10)));
+}
+
+/**
+ * Counters in Redis, shared by every api process. Each process reserves small leases of tokens
+ * (see leaseSize) and spends them locally; the global counts never exceed the limits, and unspent
+ * tokens go back to the daily counter with the next call of the same key and day.
+ */
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: RedisWithConsume;
+  private readonly leases = new Map<string, Lease>();
+  private readonly reserving = new Map<string, Promise<void>>();
 
   constructor(redis: Redis, private readonly prefix: string) {
     redis.defineCommand('rlConsume', { numberOfKeys: 2, lua: CONSUME_LUA });
@@ -127,9 +165,47 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async consume(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): Promise<RateLimitDecision> {
+    const w = windows(now);
+    for (;;) {
+      const lease = this.leases.get(keyId);
+      if (lease && lease.left > 0 && lease.second === w.second && lease.day === w.day) {
+        lease.left -= 1;
+        return decide(0, lease.dailyCount - lease.left, limits, now);
+      }
+      // One reservation per key at a time: concurrent requests wait for it and spend its lease,
+      // instead of each reserving a lease of its own and leaving most of them idle.
+      const pending = this.reserving.get(keyId);
+      if (!pending) break;
+      await pending;
+    }
+    const reservation = this.reserve(keyId, limits, now, w);
+    this.reserving.set(keyId, reservation.then(() => undefined, () => undefined));
+    try {
+      return await reservation;
+    } finally {
+      this.reserving.delete(keyId);
+    }
+  }
+
+  private async reserve(keyId: string, limits: RateLimitWindowLimits, now: number, w: ReturnType<typeof windows>): Promise<RateLimitDecision> {
+    const lease = this.leases.get(keyId);
+    // A lease of an earlier second of the same day gives its unspent tokens back to the day.
+    const refund = lease && lease.day === w.day && lease.second !== w.second ? lease.left : 0;
+    if (refund > 0 && lease) lease.left = 0;
     const [burstKey, dailyKey] = this.keys(keyId, now);
-    const [outcome, used] = await this.redis.rlConsume(burstKey, dailyKey, limits.burstPerSecond, limits.dailyQuota, 2_000, DAY_MS + 60_000);
-    return decide(outcome as 0 | 1 | 2, used, limits, now);
+    const [outcome, granted, count] = await this.redis.rlConsume(
+      burstKey,
+      dailyKey,
+      limits.burstPerSecond,
+      limits.dailyQuota,
+      2_000,
+      DAY_MS + 60_000,
+      leaseSize(limits),
+      refund,
+    );
+    if (outcome !== 0) return decide(outcome as 1 | 2, count, limits, now);
+    this.leases.set(keyId, { second: w.second, day: w.day, left: granted - 1, dailyCount: count });
+    return decide(0, count - (granted - 1), limits, now);
   }
 
   async peek(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): Promise<RateLimitDecision> {
@@ -139,6 +215,13 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
-    // The Redis connection belongs to whoever created it.
+    // The Redis connection belongs to whoever created it. Unspent tokens of the day go back.
+    const now = Date.now();
+    const day = windows(now).day;
+    const refunds = [...this.leases.entries()].filter(([, l]) => l.day === day && l.left > 0);
+    this.leases.clear();
+    await Promise.all(
+      refunds.map(([keyId, l]) => this.redis.decrby(this.keys(keyId, now)[1], l.left).catch(() => undefined)),
+    );
   }
 }
