@@ -1,4 +1,5 @@
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { stableStringify } from '@app/contracts';
 
 /** What a cursor carries: the last sort key of the page, its direction and the filters it belongs to. */
 export interface CursorPayload {
@@ -13,25 +14,14 @@ export interface CursorPayload {
 const MAC_BYTES = 16;
 const MAX_CURSOR_LENGTH = 1024;
 
-/** Canonical JSON (sorted object keys) so equal filters always hash alike. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 // Most requests repeat a few filter sets (the default one above all): remember their hashes.
 const FILTER_HASH_CACHE_MAX = 1024;
 const filterHashes = new Map<string, string>();
 
 /** A short, stable hash of an endpoint's filter set. */
 export function filterHash(endpoint: string, filters: Record<string, unknown>): string {
-  const text = canonical({ endpoint, filters });
+  // Canonical JSON (sorted keys): equal filters always hash alike.
+  const text = stableStringify({ endpoint, filters });
   let hash = filterHashes.get(text);
   if (hash === undefined) {
     hash = createHash('sha256').update(text).digest('base64url').slice(0, 22);
