@@ -9,7 +9,9 @@ export interface LoggerSettings {
 
 /**
  * The one pino factory: JSON lines on stdout, ISO timestamps, secrets redacted wherever a caller
- * logs headers by mistake.
+ * logs headers by mistake. Writes are asynchronous: under load, lines written while a write is in
+ * flight go out together (one syscall per request log line cost the api measurable throughput);
+ * pino flushes what is pending when the process exits.
  */
 export function createLogger(settings: LoggerSettings = {}): Logger {
   const options: LoggerOptions = {
@@ -18,5 +20,5 @@ export function createLogger(settings: LoggerSettings = {}): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'], censor: '[redacted]' },
   };
-  return pino(options);
+  return pino(options, pino.destination({ fd: 1, sync: false }));
 }

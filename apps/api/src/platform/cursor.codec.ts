@@ -1,4 +1,4 @@
-import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { stableStringify } from '@app/contracts';
 
 /** What a cursor carries: the last sort key of the page, its direction and the filters it belongs to. */
@@ -36,11 +36,10 @@ export function filterHash(endpoint: string, filters: Record<string, unknown>): 
  * payload) truncated to 16 bytes). A forged, modified or foreign cursor decodes to null.
  */
 export class CursorCodec {
-  /** Imported once: an HMAC over a raw string secret re-derives the key on every call. */
-  private readonly key: KeyObject;
+  private readonly key: Buffer;
 
   constructor(secret: string) {
-    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+    this.key = Buffer.from(secret, 'utf8');
   }
 
   private mac(payload: string): Buffer {
