@@ -105,6 +105,10 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     console.error(USAGE);
     process.exit(2);
   }
-  console.error(err instanceof ConfigError ? err.message : err);
+  if ((err as { code?: unknown }).code === '42P01') {
+    console.error('error: the database has no api_keys table yet: run `npm run db:migrate` first');
+  } else {
+    console.error(err instanceof ConfigError ? err.message : err);
+  }
   process.exit(1);
 });
