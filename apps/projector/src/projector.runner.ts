@@ -1,6 +1,6 @@
-import pino from 'pino';
 import { namespacedTopic, TOPICS } from '@app/contracts';
 import { ConsumerRunner, type ConsumerCounters } from '@app/messaging';
+import { createLogger } from '@app/observability';
 import { createDataSource } from '@app/persistence';
 import type { ProjectorConfig } from './projector.config';
 import { ProjectorService } from './projector.service';
@@ -16,7 +16,7 @@ export const PROJECTED_TOPICS = [TOPICS.companies];
 
 /** Connects Postgres and Kafka and starts projecting; `stop()` finishes the record in flight first. */
 export async function startProjector(config: ProjectorConfig): Promise<RunningProjector> {
-  const logger = pino({ name: 'projector', level: config.LOG_LEVEL });
+  const logger = createLogger({ name: 'projector', level: config.LOG_LEVEL });
   const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'projector' });
   await ds.initialize();
   const service = new ProjectorService(ds);
