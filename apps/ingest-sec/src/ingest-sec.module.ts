@@ -1,33 +1,9 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { namespacedTopic, TOPICS, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
-import { EdgarClient } from '@app/edgar';
-import { RecordProducer, ensureTopics, type KafkaSettings } from '@app/messaging';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { namespacedTopic, TOPICS, type TopicDefinition } from '@app/contracts';
 import { createLogger, type Logger } from '@app/observability';
 import type { IngestSecConfig } from './ingest-sec.config';
-import { COMPANIES_TOPIC, COMPANY_PUBLISHER, INGEST_LOGGER, INGEST_SEC_CONFIG, IngestSecService, type RecordPublisher } from './ingest-sec.service';
-
-const KAFKA_SETTINGS = Symbol('KAFKA_SETTINGS');
-
-/** RecordProducer behind the RecordPublisher port: creates the topic and connects on first use. */
-@Injectable()
-export class KafkaRecordPublisher implements RecordPublisher, OnApplicationShutdown {
-  private readonly producer: RecordProducer;
-  private ready: Promise<void> | undefined;
-
-  constructor(@Inject(KAFKA_SETTINGS) private readonly settings: KafkaSettings) {
-    this.producer = new RecordProducer(settings);
-  }
-
-  async publish(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void> {
-    this.ready ??= ensureTopics(this.settings, [topic]).then(() => this.producer.connect());
-    await this.ready;
-    await this.producer.publish(topic, records);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.producer.disconnect();
-  }
-}
+import { COMPANIES_TOPIC, INGEST_SEC_CONFIG, IngestSecService } from './ingest-sec.service';
+import { sharedIngestProviders } from './ingest.providers';
 
 export interface IngestSecModuleOptions {
   config: IngestSecConfig;
@@ -46,25 +22,8 @@ export class IngestSecModule {
       module: IngestSecModule,
       providers: [
         { provide: INGEST_SEC_CONFIG, useValue: config },
-        { provide: INGEST_LOGGER, useValue: logger },
         { provide: COMPANIES_TOPIC, useValue: options.topic ?? namespacedTopic(TOPICS.companies, config.KAFKA_TOPIC_NAMESPACE) },
-        {
-          provide: KAFKA_SETTINGS,
-          useValue: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-sec' } satisfies KafkaSettings,
-        },
-        {
-          provide: EdgarClient,
-          useFactory: () =>
-            new EdgarClient({
-              userAgent: config.EDGAR_USER_AGENT,
-              wwwBaseUrl: config.EDGAR_WWW_BASE_URL,
-              dataBaseUrl: config.EDGAR_DATA_BASE_URL,
-              maxRps: config.EDGAR_MAX_RPS,
-              throttlePauseMs: config.EDGAR_THROTTLE_PAUSE_MS,
-              logger: logger.child({ component: 'edgar' }),
-            }),
-        },
-        { provide: COMPANY_PUBLISHER, useClass: KafkaRecordPublisher },
+        ...sharedIngestProviders(config, logger),
         IngestSecService,
       ],
       exports: [IngestSecService],

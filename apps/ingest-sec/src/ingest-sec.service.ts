@@ -20,13 +20,9 @@ import { selects, type IngestSecConfig } from './ingest-sec.config';
 
 export const INGEST_SEC_CONFIG = Symbol('INGEST_SEC_CONFIG');
 export const COMPANIES_TOPIC = Symbol('COMPANIES_TOPIC');
-export const COMPANY_PUBLISHER = Symbol('COMPANY_PUBLISHER');
-export const INGEST_LOGGER = Symbol('INGEST_LOGGER');
+import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from './ingest.providers';
 
-/** Where records go (RecordProducer in the app, an array in tests). */
-export interface RecordPublisher {
-  publish(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void>;
-}
+export { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from './ingest.providers';
 
 export interface IngestSecSummary {
   runId: string;
@@ -61,7 +57,7 @@ export class IngestSecService {
   constructor(
     @Inject(INGEST_SEC_CONFIG) private readonly config: IngestSecConfig,
     @Inject(EdgarClient) private readonly edgar: EdgarClient,
-    @Inject(COMPANY_PUBLISHER) private readonly publisher: RecordPublisher,
+    @Inject(RECORD_PUBLISHER) private readonly publisher: RecordPublisher,
     @Inject(COMPANIES_TOPIC) private readonly topic: TopicDefinition,
     @Inject(INGEST_LOGGER) private readonly logger: Logger,
   ) {}
