@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { contentHash, type CompanyRecordV1, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import { contentHash, type CompanyRecordV1, type TopicDefinition } from '@app/contracts';
 import {
   EdgarClient,
   EdgarError,
