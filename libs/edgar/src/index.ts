@@ -5,3 +5,5 @@ export * from './request.limiter';
 export * from './ticker-map.parser';
 export * from './submissions.parser';
 export * from './edgar-country.mapper';
+export * from './filings';
+export * from './nport';

@@ -106,7 +106,7 @@ export function parseSubmissions(bytes: Uint8Array | string): SubmissionsCompany
 export function parseRecentFilings(bytes: Uint8Array | string): RecentFiling[] {
   const json = parseJsonBytes(bytes, SOURCE);
   if (!isRecord(json) || !isRecord(json.filings)) throw new EdgarParseError(SOURCE, 'no filings');
-  return recentFilingsOf(json.filings.recent);
+  return filingColumnsOf(json.filings.recent);
 }
 
 function companyOf(json: Record<string, unknown>, text: string): SubmissionsCompany {
@@ -184,7 +184,8 @@ function addressOf(value: unknown): EdgarAddress | null {
   return empty ? null : address;
 }
 
-function recentFilingsOf(recent: unknown): RecentFiling[] {
+/** The columnar block of `filings.recent` (or of an overflow file) zipped into one object per filing. */
+export function filingColumnsOf(recent: unknown): RecentFiling[] {
   if (!isRecord(recent)) return [];
   const column = (key: string): unknown[] => {
     const value = recent[key];

@@ -1,0 +1,68 @@
+/** Accession number forms: `0000950170-25-100235` (dashed) and `000095017025100235` (as in Archives paths). */
+export const ACCESSION_RE = /^\d{10}-\d{2}-\d{6}$/;
+
+/** Dashed accession from its 18-digit form, or null. */
+export function dashedAccession(digits: string): string | null {
+  if (ACCESSION_RE.test(digits)) return digits;
+  return /^\d{18}$/.test(digits) ? `${digits.slice(0, 10)}-${digits.slice(10, 12)}-${digits.slice(12)}` : null;
+}
+
+/**
+ * Path of a filing's document on www.sec.gov:
+ * `/Archives/edgar/data/<cik unpadded>/<accession without dashes>/<document>`.
+ */
+export function archivesDocumentPath(cik: string, accession: string, document: string): string {
+  return `/Archives/edgar/data/${String(Number(cik))}/${accession.replace(/-/g, '')}/${document.replace(/^\/+/, '')}`;
+}
+
+/** Path of the EDGAR daily form index of a date (YYYY-MM-DD): `/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx`. */
+export function dailyFormIndexPath(date: string): string {
+  const [y, m, d] = date.split('-');
+  const quarter = Math.floor((Number(m) - 1) / 3) + 1;
+  return `/Archives/edgar/daily-index/${y}/QTR${quarter}/form.${y}${m}${d}.idx`;
+}
+
+/** The "current events" listing of one form type (today's filings, by EDGAR's day). */
+export function currentEventsPath(form: string, daysBack = 0): string {
+  return `/cgi-bin/current?q1=${daysBack}&q2=0&q3=${encodeURIComponent(form)}`;
+}
+
+/** An overflow file of `filings.files` on data.sec.gov. */
+export function submissionsOverflowPath(name: string): string {
+  return `/submissions/${name}`;
+}
+
+/** True when the form is an amendment (`10-K/A`, `4/A`, `SC 13D/A`). */
+export function isAmendmentForm(form: string): boolean {
+  return /\/A$/i.test(form.trim());
+}
+
+const NY_PARTS = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/New_York',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/**
+ * `2017-08-09 15:24:40` as EDGAR prints it (US Eastern wall time, EDT or EST by date) to ISO UTC.
+ * Null when the text is not such a time.
+ */
+export function easternToIso(text: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(text.trim());
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const asUtc = Date.UTC(y, mo - 1, d, h, mi, s);
+  // The offset of New York at that instant (first guess: EST), refined once for DST edges.
+  let guess = asUtc + 5 * 3600_000;
+  for (let i = 0; i < 2; i++) {
+    const parts = Object.fromEntries(NY_PARTS.formatToParts(new Date(guess)).map((p) => [p.type, p.value]));
+    const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+    guess += asUtc - wall;
+  }
+  return new Date(guess).toISOString();
+}

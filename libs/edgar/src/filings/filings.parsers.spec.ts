@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseRecentFilings } from '../submissions.parser';
+import { parseCurrentEvents } from './current-events.parser';
+import { parseDailyFormIndex } from './daily-index.parser';
+import { parseFilingDirectory, parseFilingIndexPage } from './filing-index.parser';
+import { archivesDocumentPath, dailyFormIndexPath, dashedAccession, easternToIso, isAmendmentForm } from './filing-urls';
+import { itemsOf, parseSubmissionsOverflow } from './submissions-filings.parser';
+
+const FIXTURES = process.env.FIXTURES_DIR ?? resolve(__dirname, '../../../../../shared/fixtures');
+const read = (dir: string, file: string) => readFileSync(join(FIXTURES, dir, file));
+
+describe('submissions filings', () => {
+  it("reads MSFT's recent block: 1,010 filings, the 10-K of 2025-07-30 first", () => {
+    const filings = parseRecentFilings(read('submissions', 'CIK0000789019.json'));
+    expect(filings).toHaveLength(1010);
+    expect(filings[0]).toEqual({
+      accessionNumber: '0000950170-25-100235',
+      filingDate: '2025-07-30',
+      reportDate: '2025-06-30',
+      acceptanceDateTime: '2025-07-30T20:11:40.000Z',
+      act: '34',
+      form: '10-K',
+      fileNumber: '001-37845',
+      filmNumber: '251167157',
+      items: null,
+      coreType: 'XBRL',
+      size: 34889671,
+      isXBRL: true,
+      isInlineXBRL: true,
+      primaryDocument: 'msft-20250630.htm',
+      primaryDocDescription: '10-K',
+    });
+  });
+
+  it('reads an overflow file (same columns at the top level)', () => {
+    const json = JSON.parse(read('submissions', 'CIK0001318605.json').toString('utf8')) as { filings: { recent: unknown } };
+    const overflow = parseSubmissionsOverflow(JSON.stringify(json.filings.recent));
+    expect(overflow).toHaveLength(1001);
+    expect(overflow[0]).toMatchObject({
+      accessionNumber: '0001790565-22-000015',
+      filingDate: '2022-11-30',
+      reportDate: '2022-11-28',
+      form: '4',
+      act: null,
+      size: 8579,
+      isXBRL: false,
+      primaryDocument: 'xslF345X03/edgardoc.xml',
+      primaryDocDescription: 'PRIMARY DOCUMENT',
+    });
+    expect(() => parseSubmissionsOverflow('{"cik":"1"}')).toThrow(/accessionNumber/);
+  });
+
+  it('splits items', () => {
+    expect(itemsOf('2.02,9.01')).toEqual(['2.02', '9.01']);
+    expect(itemsOf(null)).toEqual([]);
+  });
+});
+
+describe('parseDailyFormIndex', () => {
+  const bytes = read('feeds', 'form.20200318.idx');
+  const entries = parseDailyFormIndex(bytes);
+
+  it('reads every row of form.20200318.idx', () => {
+    expect(entries).toHaveLength(4084);
+    expect(entries[0]).toEqual({
+      form: '1-A',
+      companyName: 'DLP Positive Note Fund LLC',
+      cik: '0001806014',
+      dateFiled: '2020-03-18',
+      fileName: 'edgar/data/1806014/0001140361-20-006155.txt',
+      accession: '0001140361-20-006155',
+      line: '1-A         DLP Positive Note Fund LLC                                    1806014     20200318    edgar/data/1806014/0001140361-20-006155.txt',
+    });
+  });
+
+  it('keeps form types with blanks and amendments, and quotes rows verbatim', () => {
+    expect(entries.find((e) => e.accession === '0001010549-20-000033')).toMatchObject({ form: '1-A POS', companyName: 'Belpointe REIT, Inc.', cik: '0001749817' });
+    expect(entries.find((e) => e.accession === '0001193125-20-076863')).toMatchObject({ form: '10-12B/A', companyName: 'MSG ENTERTAINMENT SPINCO, INC.' });
+    const msft = entries.filter((e) => e.cik === '0000789019');
+    expect(msft).toEqual([expect.objectContaining({ form: '4', companyName: 'MICROSOFT CORP', accession: '0001626431-20-000031' })]);
+    const text = bytes.toString('latin1');
+    for (const e of entries) expect(text.includes(e.line)).toBe(true);
+  });
+
+  it('rejects what is not a daily index', () => {
+    expect(() => parseDailyFormIndex('hello')).toThrow(/header/);
+  });
+});
+
+describe('parseCurrentEvents', () => {
+  const bytes = read('feeds', 'current-1eb469.html');
+  const listing = parseCurrentEvents(bytes);
+
+  it('reads the 24 10-K rows of 2021-04-16', () => {
+    expect(listing.date).toBe('2021-04-16');
+    expect(listing.entries).toHaveLength(24);
+    expect(listing.entries[0]).toEqual({
+      dateFiled: '2021-04-16',
+      form: '10-K',
+      cik: '0001096950',
+      companyName: 'ADVANCED CONTAINER TECHNOLOGIES, INC.',
+      accession: '0001721868-21-000228',
+      indexPath: '/Archives/edgar/data/1096950/0001721868-21-000228-index.html',
+      line: '04-16-2021   <a href="/Archives/edgar/data/1096950/0001721868-21-000228-index.html">10-K</a>          <a href="browse-edgar?action=getcompany&CIK=1096950">1096950</a>   ADVANCED CONTAINER TECHNOLOGIES, INC.',
+    });
+    expect(listing.entries.filter((e) => e.form === '10-K/A').map((e) => e.companyName)).toEqual([
+      'BorrowMoney.com, Inc.', 'GIVEMEPOWER CORP', 'INFINITE GROUP INC', 'Noble Corp', 'Noble Finance Co', 'Pipergy Inc.', 'TENAX THERAPEUTICS, INC.',
+    ]);
+    expect(listing.entries[23]).toMatchObject({ cik: '0001042187', companyName: 'Yunhong CTI Ltd.', accession: '0001437749-21-009071' });
+    const html = bytes.toString('utf8');
+    for (const e of listing.entries) expect(html.includes(e.line)).toBe(true);
+  });
+
+  it('rejects other pages', () => {
+    expect(() => parseCurrentEvents('<html><body>nothing</body></html>')).toThrow(/Current Events/);
+  });
+});
+
+describe('filing indexes', () => {
+  it('reads the directory listing index.json of DatChat 8-K 0001213900-24-004875', () => {
+    const dir = parseFilingDirectory(read('feeds', '0001213900-24-004875-index.json'));
+    expect(dir).toMatchObject({ path: '/Archives/edgar/data/1648960/000121390024004875', cik: '0001648960', accession: '0001213900-24-004875' });
+    expect(dir.items).toHaveLength(25);
+    expect(dir.items.find((i) => i.name === '0001213900-24-004875-xbrl.zip')).toEqual({ name: '0001213900-24-004875-xbrl.zip', type: 'compressed.gif', size: 101351, lastModified: '2024-01-19 16:21:45' });
+    expect(dir.likelyPrimaryDocument).toBe('ea191807-8k_datchat.htm');
+  });
+
+  it('reads the index page of Form 4 0001562180-17-002633', () => {
+    const page = parseFilingIndexPage(read('feeds', '0001562180-17-002633-index.htm'));
+    expect(page).toMatchObject({
+      accession: '0001562180-17-002633',
+      form: '4',
+      formDescription: 'Statement of changes in beneficial ownership of securities',
+      filingDate: '2017-08-09',
+      acceptedText: '2017-08-09 15:24:40',
+      // EDT: the page's Last-Modified header says 19:24:40 GMT.
+      acceptedAt: '2017-08-09T19:24:40.000Z',
+      periodOfReport: '2017-08-08',
+      filers: [
+        { name: 'INTERNATIONAL BUSINESS MACHINES CORP', role: 'Issuer', cik: '0000051143' },
+        { name: 'Rometty Virginia M', role: 'Reporting', cik: '0001333712' },
+      ],
+    });
+    expect(page.documents).toHaveLength(3);
+    expect(page.primaryDocument).toEqual({
+      seq: '1',
+      description: 'PRIMARY DOCUMENT',
+      document: 'primarydocument.xml',
+      href: '/Archives/edgar/data/51143/000156218017002633/primarydocument.xml',
+      type: '4',
+      size: 4465,
+    });
+  });
+});
+
+describe('filing urls', () => {
+  it('builds Archives paths and tells amendments', () => {
+    expect(archivesDocumentPath('0000789019', '0000950170-25-100235', 'msft-20250630.htm')).toBe('/Archives/edgar/data/789019/000095017025100235/msft-20250630.htm');
+    expect(dailyFormIndexPath('2020-03-18')).toBe('/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx');
+    expect(dailyFormIndexPath('2025-11-21')).toBe('/Archives/edgar/daily-index/2025/QTR4/form.20251121.idx');
+    expect(dashedAccession('000121390024004875')).toBe('0001213900-24-004875');
+    expect(isAmendmentForm('10-K/A')).toBe(true);
+    expect(isAmendmentForm('10-K')).toBe(false);
+    expect(easternToIso('2025-01-15 16:05:00')).toBe('2025-01-15T21:05:00.000Z');
+  });
+});

@@ -1,0 +1,5 @@
+export * from './filing-urls';
+export * from './submissions-filings.parser';
+export * from './daily-index.parser';
+export * from './current-events.parser';
+export * from './filing-index.parser';
