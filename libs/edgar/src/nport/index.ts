@@ -1,0 +1,3 @@
+export * from './nport.types';
+export * from './nport.parser';
+export * from './nport.matcher';

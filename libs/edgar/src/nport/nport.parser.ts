@@ -1,0 +1,269 @@
+import { StringDecoder } from 'node:string_decoder';
+import { Parser } from 'htmlparser2';
+import { EdgarParseError } from '../edgar.parse-error';
+import type { NportFund, NportHolding, NportParseSummary } from './nport.types';
+
+export interface NportParserHandlers {
+  /** The fund header, once, before the first holding (or at the end when the file has none). */
+  onFund?(fund: NportFund): void;
+  /** Each holding as soon as its `</invstOrSec>` is read: nothing else keeps it. */
+  onHolding(holding: NportHolding): void;
+}
+
+/** Bytes fed to the tokenizer per step by `parseNport` / `feedNport`. */
+export const NPORT_CHUNK_BYTES = 64 * 1024;
+
+const SOURCE = 'NPORT-P primary_doc.xml';
+
+const GEN_INFO: Record<string, keyof NportFund> = {
+  regName: 'registrantName',
+  regCik: 'registrantCik',
+  regLei: 'registrantLei',
+  seriesName: 'seriesName',
+  seriesId: 'seriesId',
+  seriesLei: 'seriesLei',
+  repPdEnd: 'reportPeriodEnd',
+  repPdDate: 'reportDate',
+};
+
+const HOLDING_TEXT = new Set([
+  'name', 'title', 'lei', 'cusip', 'balance', 'units', 'curCd', 'valUSD', 'pctVal', 'payoffProfile',
+  'assetCat', 'issuerCat', 'invCountry', 'fairValLevel', 'isRestrictedSec',
+]);
+
+/** Local name of an element: `nport:invstOrSec` and `invstOrSec` are the same element. */
+function local(name: string): string {
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+const ENTITY = /&(?:#(\d+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));/g;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** XML's five entities and character references (the tokenizer leaves text raw so quotes stay verbatim). */
+function decodeXml(raw: string): string {
+  if (!raw.includes('&')) return raw;
+  return raw.replace(ENTITY, (m, dec: string | undefined, hex: string | undefined, named: string | undefined) => {
+    if (dec) return String.fromCodePoint(Number(dec));
+    if (hex) return String.fromCodePoint(parseInt(hex, 16));
+    return named ? (NAMED[named] ?? m) : m;
+  });
+}
+
+/** Trimmed text, null when empty or `N/A` (how N-PORT says "not applicable"). */
+function clean(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  const v = decodeXml(raw).trim();
+  return v === '' || v.toUpperCase() === 'N/A' ? null : v;
+}
+
+function num(raw: string | undefined): number | null {
+  const v = clean(raw);
+  if (v === null) return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+function cikOf(raw: string | null): string | null {
+  return raw && /^\d{1,10}$/.test(raw) ? raw.padStart(10, '0') : raw;
+}
+
+function emptyFund(): NportFund {
+  return {
+    submissionType: null, registrantCik: null, registrantName: null, registrantLei: null, seriesId: null,
+    seriesName: null, seriesLei: null, classIds: [], classTickers: {}, reportPeriodEnd: null, reportDate: null,
+    totalAssets: null, netAssets: null,
+  };
+}
+
+interface OpenHolding {
+  depth: number;
+  text: Map<string, string>;
+  /** Raw (prefixed) tag names, for verbatim quotes. */
+  rawTag: Map<string, string>;
+  isin: string | null;
+  ticker: string | null;
+  otherIds: Array<{ value: string; description: string | null }>;
+  assetConditional: NportHolding['assetConditional'];
+  issuerConditional: NportHolding['issuerConditional'];
+}
+
+/**
+ * Streaming NPORT-P parser over htmlparser2's tokenizer (xmlMode): write bytes in any chunks,
+ * holdings come out one by one through `onHolding`, and only the holding being read is kept.
+ * Namespace prefixes are ignored, whitespace before `<?xml` and missing optional nodes are fine;
+ * only direct children of `invstOrSec` count (derivatives nest their own names and identifiers).
+ */
+export class NportStreamParser {
+  private readonly parser: Parser;
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly stack: string[] = [];
+  private readonly fund = emptyFund();
+  private filerCik: string | null = null;
+  private fundEmitted = false;
+  private sawRoot = false;
+  private holding: OpenHolding | null = null;
+  /** Text of the element being read (leaf elements only matter). */
+  private text = '';
+  private count = 0;
+  private ended = false;
+
+  constructor(private readonly handlers: NportParserHandlers) {
+    this.parser = new Parser(
+      {
+        onopentag: (name, attribs) => this.open(name, attribs),
+        ontext: (t) => {
+          this.text += t;
+        },
+        onclosetag: (name) => this.close(name),
+      },
+      { xmlMode: true, decodeEntities: false },
+    );
+  }
+
+  /** Feeds the next bytes (UTF-8; a character split across chunks is handled). */
+  write(chunk: Uint8Array | string): void {
+    this.parser.write(typeof chunk === 'string' ? chunk : this.decoder.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+  }
+
+  /** Ends the input; throws EdgarParseError when the bytes were not an N-PORT document. */
+  end(): NportParseSummary {
+    if (!this.ended) {
+      this.ended = true;
+      this.parser.write(this.decoder.end());
+      this.parser.end();
+    }
+    if (!this.sawRoot) throw new EdgarParseError(SOURCE, 'no edgarSubmission root element');
+    this.emitFund();
+    return { fund: this.fund, holdingCount: this.count };
+  }
+
+  private open(rawName: string, attribs: Record<string, string>): void {
+    const name = local(rawName);
+    const depth = this.stack.length;
+    const parent = this.stack[depth - 1];
+    this.stack.push(name);
+    this.text = '';
+    if (depth === 0) {
+      if (name !== 'edgarSubmission') throw new EdgarParseError(SOURCE, `root element is <${rawName}>, not edgarSubmission`);
+      this.sawRoot = true;
+      return;
+    }
+    const h = this.holding;
+    if (h) {
+      if (depth === h.depth + 1) {
+        h.rawTag.set(name, rawName);
+        if (name === 'assetConditional') h.assetConditional = { assetCat: clean(attribs.assetCat), description: clean(attribs.desc) };
+        else if (name === 'issuerConditional') h.issuerConditional = { issuerCat: clean(attribs.issuerCat), description: clean(attribs.desc) };
+      } else if (depth === h.depth + 2 && parent === 'identifiers') {
+        const value = clean(attribs.value);
+        if (name === 'isin') h.isin ??= value;
+        else if (name === 'ticker') h.ticker ??= value;
+        else if (name === 'other' && value !== null) h.otherIds.push({ value, description: clean(attribs.otherDesc) });
+      }
+      return;
+    }
+    if (name === 'invstOrSec' && parent === 'invstOrSecs') {
+      this.emitFund();
+      this.holding = { depth, text: new Map(), rawTag: new Map(), isin: null, ticker: null, otherIds: [], assetConditional: null, issuerConditional: null };
+    }
+  }
+
+  private close(rawName: string): void {
+    const name = local(rawName);
+    this.stack.pop();
+    const depth = this.stack.length;
+    const parent = this.stack[depth - 1];
+    const text = this.text;
+    this.text = '';
+    const h = this.holding;
+    if (h) {
+      if (depth === h.depth) {
+        this.holding = null;
+        this.handlers.onHolding(this.toHolding(h));
+        this.count += 1;
+      } else if (depth === h.depth + 1 && HOLDING_TEXT.has(name)) {
+        h.text.set(name, (h.text.get(name) ?? '') + text);
+      }
+      return;
+    }
+    if (parent === 'genInfo') {
+      const field = GEN_INFO[name];
+      if (field) (this.fund as unknown as Record<string, unknown>)[field] = clean(text);
+    } else if (parent === 'fundInfo') {
+      if (name === 'netAssets') this.fund.netAssets = num(text);
+      else if (name === 'totAssets') this.fund.totalAssets = num(text);
+    } else if (parent === 'seriesClassInfo') {
+      const v = clean(text);
+      if (v && name === 'classId') this.fund.classIds.push(v);
+      if (v && name === 'seriesId') this.fund.seriesId ??= v;
+    } else if (parent === 'issuerCredentials' && name === 'cik') {
+      this.filerCik ??= cikOf(clean(text));
+    } else if (parent === 'headerData' && name === 'submissionType') {
+      this.fund.submissionType = clean(text);
+    }
+  }
+
+  private emitFund(): void {
+    if (this.fundEmitted) return;
+    this.fundEmitted = true;
+    this.fund.registrantCik = cikOf(this.fund.registrantCik) ?? this.filerCik;
+    this.handlers.onFund?.(this.fund);
+  }
+
+  private toHolding(h: OpenHolding): NportHolding {
+    const t = (k: string) => clean(h.text.get(k));
+    const restricted = t('isRestrictedSec');
+    const quoteOf = (k: string): string | null => {
+      const raw = h.text.get(k);
+      const tag = h.rawTag.get(k);
+      return raw !== undefined && tag !== undefined && raw.trim() !== '' ? `<${tag}>${raw}</${tag}>` : null;
+    };
+    return {
+      index: this.count,
+      name: t('name'),
+      title: t('title'),
+      lei: t('lei'),
+      cusip: t('cusip'),
+      isin: h.isin,
+      ticker: h.ticker,
+      otherIds: h.otherIds,
+      balance: num(h.text.get('balance')),
+      units: t('units'),
+      curCd: t('curCd'),
+      valUsd: num(h.text.get('valUSD')),
+      pctVal: num(h.text.get('pctVal')),
+      payoffProfile: t('payoffProfile'),
+      assetCat: t('assetCat'),
+      assetConditional: h.assetConditional,
+      issuerCat: t('issuerCat'),
+      issuerConditional: h.issuerConditional,
+      invCountry: t('invCountry'),
+      fairValLevel: t('fairValLevel'),
+      isRestricted: restricted === null ? null : restricted.toUpperCase() === 'Y',
+      quote: quoteOf('name') ?? quoteOf('title') ?? quoteOf('cusip'),
+    };
+  }
+}
+
+/**
+ * Parses a whole N-PORT document held in one buffer, feeding it to the tokenizer in slices so the
+ * document is never also held as one string. Holdings go to `onHolding` as they are read.
+ */
+export function feedNport(bytes: Uint8Array, handlers: NportParserHandlers, chunkBytes = NPORT_CHUNK_BYTES): NportParseSummary {
+  const parser = new NportStreamParser(handlers);
+  for (let at = 0; at < bytes.byteLength; at += chunkBytes) parser.write(bytes.subarray(at, Math.min(at + chunkBytes, bytes.byteLength)));
+  return parser.end();
+}
+
+/** Convenience for small files and tests: the fund and every holding in an array. */
+export function parseNport(bytes: Uint8Array): { fund: NportFund; holdings: NportHolding[] } {
+  const holdings: NportHolding[] = [];
+  const { fund } = feedNport(bytes, { onHolding: (h) => holdings.push(h) });
+  return { fund, holdings };
+}
+
+/** `/Archives/edgar/data/<cik>/<accession without dashes>/primary_doc.xml`. */
+export function nportPrimaryDocPath(cik: string, accession: string): string {
+  return `/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}/primary_doc.xml`;
+}
