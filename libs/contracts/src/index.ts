@@ -5,3 +5,4 @@ export * from './topics';
 export * from './ids';
 export * from './validate';
 export * from './stable-json';
+export * from './filing.schema';

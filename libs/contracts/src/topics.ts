@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { companyRecordV1 } from './company.schema';
+import { filingRecordV1 } from './filing.schema';
 
 /**
  * The topic registry: every topic with its key, producers, consumers, schema versions and
@@ -30,6 +31,15 @@ export const TOPICS = {
     compacted: true,
     partitions: 3,
     schemas: { 'company@1': companyRecordV1 },
+  }),
+  filings: topic({
+    name: 'edgar.filings.v1',
+    key: 'accession number (0000950170-25-100235)',
+    producers: ['ingest-sec'],
+    consumers: ['projector'],
+    compacted: false,
+    partitions: 3,
+    schemas: { 'filing@1': filingRecordV1 },
   }),
 } as const satisfies Record<string, TopicDefinition>;
 

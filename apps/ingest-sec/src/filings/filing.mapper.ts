@@ -1,0 +1,112 @@
+import { contentHash, padCik, recordId, sourceId, stableStringify, type FilingData, type FilingRecordV1 } from '@app/contracts';
+import {
+  archivesDocumentPath,
+  isAmendmentForm,
+  itemsOf,
+  type CurrentEventsEntry,
+  type DailyIndexEntry,
+  type RecentFiling,
+} from '@app/edgar';
+import type { FetchedSource, MapContext } from '../company.mapper';
+
+/** Citation URLs always name www.sec.gov, wherever the bytes were fetched from (tests use a local server). */
+export const SEC_WWW = 'https://www.sec.gov';
+const PRODUCED_BY = 'ingest-sec';
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+const dateOrNull = (v: string | null): string | null => (v && DATE_RE.test(v) ? v : null);
+const isoOrNull = (v: string | null): string | null => (v && !Number.isNaN(Date.parse(v)) && /T/.test(v) ? new Date(v).toISOString() : null);
+
+function filingIndexUrl(cik: string, accession: string): string {
+  return `${SEC_WWW}${archivesDocumentPath(cik, accession, `${accession}-index.htm`)}`;
+}
+
+function envelope(data: FilingData, source: FetchedSource, quote: string, ctx: MapContext): FilingRecordV1 {
+  return {
+    schema: 'filing@1',
+    key: data.accession,
+    id: recordId(data.accession, contentHash(stableStringify(data))),
+    observed_at: source.fetchedAt,
+    produced_by: PRODUCED_BY,
+    correlation_id: ctx.runId,
+    provenance: {
+      src_id: sourceId(source.url, source.contentHash),
+      source_provider: 'sec',
+      source_url: source.url,
+      accession: data.accession,
+      quote,
+      content_hash: source.contentHash,
+      extracted_at: ctx.extractedAt,
+    },
+    data,
+  };
+}
+
+/**
+ * One filing of a submissions JSON (`filings.recent` or an overflow file) -> filing@1. Pure. Null
+ * when the row lacks a form or a filing date. The quote is the accession as a JSON string, which
+ * is how it stands in the fetched bytes.
+ */
+export function filingRecordFromSubmissions(
+  company: { cik: string; name: string },
+  f: RecentFiling,
+  source: FetchedSource,
+  ctx: MapContext,
+): FilingRecordV1 | null {
+  const filedDate = dateOrNull(f.filingDate);
+  if (!f.form || !filedDate) return null;
+  const cik = padCik(company.cik);
+  const data: FilingData = {
+    accession: f.accessionNumber,
+    cik,
+    company_name: company.name,
+    form: f.form,
+    filed_date: filedDate,
+    accepted_at: isoOrNull(f.acceptanceDateTime),
+    report_period: dateOrNull(f.reportDate),
+    primary_document_url: f.primaryDocument ? `${SEC_WWW}${archivesDocumentPath(cik, f.accessionNumber, f.primaryDocument)}` : filingIndexUrl(cik, f.accessionNumber),
+    primary_doc_description: f.primaryDocDescription,
+    items: itemsOf(f.items),
+    size: f.size !== null && Number.isInteger(f.size) && f.size >= 0 ? f.size : null,
+    is_xbrl: f.isXBRL,
+    is_inline_xbrl: f.isInlineXBRL,
+    is_amendment: isAmendmentForm(f.form),
+    amends_accession: null,
+    act: f.act,
+    file_number: f.fileNumber,
+    film_number: f.filmNumber,
+    source: 'submissions',
+  };
+  return envelope(data, source, JSON.stringify(f.accessionNumber), ctx);
+}
+
+/** A daily-index or current-events row -> filing@1 (fewer fields: those sources give no more). Pure. */
+export function filingRecordFromFeed(
+  kind: 'daily_index' | 'current_events',
+  e: DailyIndexEntry | CurrentEventsEntry,
+  source: FetchedSource,
+  ctx: MapContext,
+): FilingRecordV1 {
+  const data: FilingData = {
+    accession: e.accession,
+    cik: e.cik,
+    company_name: e.companyName,
+    form: e.form,
+    filed_date: e.dateFiled,
+    accepted_at: null,
+    report_period: null,
+    primary_document_url: filingIndexUrl(e.cik, e.accession),
+    primary_doc_description: null,
+    items: [],
+    size: null,
+    is_xbrl: null,
+    is_inline_xbrl: null,
+    is_amendment: isAmendmentForm(e.form),
+    amends_accession: null,
+    act: null,
+    file_number: null,
+    film_number: null,
+    source: kind,
+  };
+  return envelope(data, source, e.line, ctx);
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { envelopeSchema } from './envelope.schema';
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** edgar.filings.v1 data: one EDGAR filing (submission), keyed by its accession number. */
+export const filingDataSchema = z.object({
+  accession: z.string().regex(/^\d{10}-\d{2}-\d{6}$/).describe('SEC accession number, dashed (0000950170-25-100235); the natural key'),
+  cik: z.string().regex(/^\d{10}$/).describe('10-digit zero-padded CIK of the filer the record was read for (for co-registrant filings, the covered company)'),
+  company_name: z.string().min(1).describe('Filer name as the source prints it'),
+  form: z.string().min(1).describe('EDGAR form type as filed, e.g. 10-K, 8-K, 4, 10-K/A'),
+  filed_date: date.describe('Filing date (YYYY-MM-DD, EDGAR business day)'),
+  accepted_at: z.string().datetime({ offset: true }).nullable().describe('EDGAR acceptance time (ISO 8601, UTC); null when the source does not give it (daily index, current events listing)'),
+  report_period: date.nullable().describe('Period of report (YYYY-MM-DD); null when the source does not give it or the form has none'),
+  primary_document_url: z.string().url().nullable().describe(
+    'Absolute www.sec.gov URL of the primary document (/Archives/edgar/data/<cik unpadded>/<accession without dashes>/<document>); ' +
+      'for daily index and current events rows, which do not name it, the filing index page',
+  ),
+  primary_doc_description: z.string().nullable().describe('Description of the primary document, as in the submissions JSON'),
+  items: z.array(z.string()).describe('8-K item numbers (e.g. ["2.02", "9.01"]); empty when none or not given'),
+  size: z.number().int().nonnegative().nullable().describe('Size of the submission in bytes; null when not given'),
+  is_xbrl: z.boolean().nullable().describe('The filing carries XBRL; null when the source does not say'),
+  is_inline_xbrl: z.boolean().nullable().describe('The filing carries inline XBRL; null when the source does not say'),
+  is_amendment: z.boolean().describe('The form ends in /A'),
+  amends_accession: z.string().regex(/^\d{10}-\d{2}-\d{6}$/).nullable().describe(
+    'Accession of the filing this one amends, where known. None of the sources read (submissions JSON, daily index, ' +
+      'current events listing) states it: an amendment names its original only inside its own document, so this is null ' +
+      'unless a later source supplies it',
+  ),
+  act: z.string().nullable().describe('Securities act (33, 34, 40) when given'),
+  file_number: z.string().nullable().describe('SEC file number when given'),
+  film_number: z.string().nullable().describe('Film number when given'),
+  source: z.enum(['submissions', 'daily_index', 'current_events']).describe('Which EDGAR source the record was read from'),
+});
+
+export type FilingData = z.infer<typeof filingDataSchema>;
+
+export const filingRecordV1 = envelopeSchema('filing@1', filingDataSchema);
+export type FilingRecordV1 = z.infer<typeof filingRecordV1>;
