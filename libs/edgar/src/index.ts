@@ -6,5 +6,3 @@ export * from './ticker-map.parser';
 export * from './submissions.parser';
 export * from './edgar-country.mapper';
 export * from './filings';
-export * from './nport';
-export * from './nport';
