@@ -6,3 +6,4 @@ export * from './ticker-map.parser';
 export * from './submissions.parser';
 export * from './edgar-country.mapper';
 export * from './filings';
+export * from './ixbrl';
