@@ -1,9 +1,11 @@
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { CompanyEntity } from './company.entity';
+import { FilingEntity } from './filing.entity';
 
+export { FilingEntity };
 export { AccountEntity, ApiKeyEntity, CompanyEntity };
 export type { Plan } from './account.entity';
 
 /** Every entity of the one DataSource; add new read models here. */
-export const ENTITIES = [CompanyEntity, AccountEntity, ApiKeyEntity];
+export const ENTITIES = [CompanyEntity, FilingEntity, AccountEntity, ApiKeyEntity];

@@ -1,4 +1,5 @@
 import { Initial1763770000000 } from './1763770000000-initial';
+import { Filings1763780000000 } from './1763780000000-filings';
 
 /** Every migration, in order. Explicit imports: works the same from ts (tests) and js (dist). */
-export const MIGRATIONS = [Initial1763770000000];
+export const MIGRATIONS = [Initial1763770000000, Filings1763780000000];

@@ -1,1 +1,2 @@
 export * from './company.projection';
+export * from './filing.projection';

@@ -1,2 +1,3 @@
 export * from './api-keys.repository';
 export * from './companies.repository';
+export * from './filings.repository';
