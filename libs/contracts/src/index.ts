@@ -5,4 +5,5 @@ export * from './topics';
 export * from './ids';
 export * from './validate';
 export * from './stable-json';
+export * from './fund-holdings.schema';
 export * from './filing.schema';

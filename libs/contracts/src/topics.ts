@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { companyRecordV1 } from './company.schema';
+import { fundHoldingsRecordV1 } from './fund-holdings.schema';
 import { filingRecordV1 } from './filing.schema';
 
 /**
@@ -40,6 +41,17 @@ export const TOPICS = {
     compacted: false,
     partitions: 3,
     schemas: { 'filing@1': filingRecordV1 },
+  }),
+  fundHoldings: topic({
+    name: 'edgar.fund-holdings.v1',
+    // One filing is split into records of at most FUND_HOLDINGS_PER_RECORD holdings (Kafka's 1 MB
+    // message limit); all chunks of a fund share its key, so they stay ordered in one partition.
+    key: 'fund key: series id (S000013795) or CIK<10 digits> for a registrant without series',
+    producers: ['ingest-sec'],
+    consumers: ['projector'],
+    compacted: false,
+    partitions: 3,
+    schemas: { 'fund-holdings@1': fundHoldingsRecordV1 },
   }),
 } as const satisfies Record<string, TopicDefinition>;
 

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { contentHash, FUND_HOLDINGS_PER_RECORD, type FundHolding, type FundHoldingsRecordV1, type TopicDefinition } from '@app/contracts';
+import {
+  EdgarClient,
+  EdgarError,
+  EdgarParseError,
+  HoldingMatcher,
+  NPORT_CHUNK_BYTES,
+  NportStreamParser,
+  TICKER_MAP_EXCHANGE_PATH,
+  TICKER_MAP_PATH,
+  feedNport,
+  nportPrimaryDocPath,
+  parseSubmissions,
+  parseTickerMap,
+  parseTickerMapExchange,
+  submissionsPath,
+  type MatchableCompany,
+  type NportHolding,
+  type TickerMapEntry,
+} from '@app/edgar';
+import type { Logger } from '@app/observability';
+import type { FetchedSource } from '../company.mapper';
+import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
+import type { NportConfig, NportFilingRef } from './nport.config';
+import { fundHeaderOf, fundHoldingOf, fundHoldingsRecordOf } from './nport.mapper';
+
+export const NPORT_CONFIG = Symbol('NPORT_CONFIG');
+export const FUND_HOLDINGS_TOPIC = Symbol('FUND_HOLDINGS_TOPIC');
+
+export interface NportFilingOutcome {
+  cik: string;
+  accession: string;
+  status: 'published' | 'not_found' | 'error';
+  fundKey?: string;
+  holdings?: number;
+  matched?: number;
+  records?: number;
+  error?: string;
+}
+
+export interface NportIngestSummary {
+  runId: string;
+  filings: NportFilingOutcome[];
+  durationMs: number;
+}
+
+/**
+ * The N-PORT use case: fetch the ticker map (what holdings are matched against) and the LEIs of
+ * the companies asked for, then per filing fetch primary_doc.xml -> stream-parse -> match -> map
+ * -> publish fund-holdings@1 records of at most FUND_HOLDINGS_PER_RECORD holdings. The document
+ * is held once (the fetched bytes) and read twice in 64 KB slices: a first pass counts holdings
+ * (every record states the filing's total, so the projector can tell a complete filing), the
+ * second maps and publishes as each chunk fills. A filing that fails is reported and skipped.
+ */
+@Injectable()
+export class NportIngestService {
+  constructor(
+    @Inject(NPORT_CONFIG) private readonly config: NportConfig,
+    @Inject(EdgarClient) private readonly edgar: EdgarClient,
+    @Inject(RECORD_PUBLISHER) private readonly publisher: RecordPublisher,
+    @Inject(FUND_HOLDINGS_TOPIC) private readonly topic: TopicDefinition,
+    @Inject(INGEST_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async execute(command: { filings?: readonly NportFilingRef[]; runId?: string } = {}): Promise<NportIngestSummary> {
+    const started = Date.now();
+    const runId = command.runId ?? `run_${randomUUID()}`;
+    const log = this.logger.child({ runId, useCase: 'nport' });
+    const filings = command.filings ?? this.config.NPORT_FILINGS;
+    const entries = await this.fetchTickerMap(log);
+    const companies = await this.withLeis(entries, log);
+    const matcher = new HoldingMatcher(companies);
+    const tickerByCik = new Map<string, string>();
+    for (const e of entries) if (!tickerByCik.has(e.cik)) tickerByCik.set(e.cik, e.ticker);
+
+    const outcomes: NportFilingOutcome[] = [];
+    for (const filing of filings) outcomes.push(await this.ingestFiling(filing, matcher, tickerByCik, runId, log));
+    const summary = { runId, filings: outcomes, durationMs: Date.now() - started };
+    log.info({ filings: outcomes, durationMs: summary.durationMs, topic: this.topic.name }, 'N-PORT run finished');
+    return summary;
+  }
+
+  private async ingestFiling(filing: NportFilingRef, matcher: HoldingMatcher, tickerByCik: Map<string, string>, runId: string, log: Logger): Promise<NportFilingOutcome> {
+    const base = { cik: filing.cik, accession: filing.accession };
+    try {
+      const result = await this.edgar.getWww(nportPrimaryDocPath(filing.cik, filing.accession));
+      if (result.kind === 'not_found') {
+        log.warn({ ...base, url: result.url }, 'N-PORT primary_doc.xml not found');
+        return { ...base, status: 'not_found' };
+      }
+      const source: FetchedSource = { url: result.url, contentHash: contentHash(result.bytes), fetchedAt: result.fetchedAt };
+      // Pass 1: the header and the number of holdings, nothing kept.
+      const { fund, holdingCount } = feedNport(result.bytes, { onHolding: () => undefined });
+      const header = fundHeaderOf(fund, fund.registrantCik ? (tickerByCik.get(fund.registrantCik) ?? null) : null);
+      const count = Math.max(1, Math.ceil(holdingCount / FUND_HOLDINGS_PER_RECORD));
+      let chunkIndex = 0;
+      let matched = 0;
+      let batch: FundHolding[] = [];
+      const flush = async () => {
+        const extractedAt = new Date().toISOString();
+        const record = fundHoldingsRecordOf({ accession: filing.accession, fund: header, index: chunkIndex, count, holdingsTotal: holdingCount, holdings: batch }, source, { runId, extractedAt });
+        await this.publisher.publish(this.topic, [record satisfies FundHoldingsRecordV1]);
+        chunkIndex += 1;
+        batch = [];
+      };
+      // Pass 2: map and publish chunk by chunk (awaiting the publish between slices bounds memory).
+      const parser = new NportStreamParser({
+        onHolding: (h: NportHolding) => {
+          const match = matcher.match(h);
+          if (match) matched += 1;
+          batch.push(fundHoldingOf(h, match));
+        },
+      });
+      const bytes = result.bytes;
+      for (let at = 0; at < bytes.byteLength; at += NPORT_CHUNK_BYTES) {
+        parser.write(bytes.subarray(at, Math.min(at + NPORT_CHUNK_BYTES, bytes.byteLength)));
+        while (batch.length >= FUND_HOLDINGS_PER_RECORD) {
+          const rest = batch.splice(FUND_HOLDINGS_PER_RECORD);
+          await flush();
+          batch = rest;
+        }
+      }
+      parser.end();
+      if (batch.length > 0 || chunkIndex === 0) await flush();
+      log.info({ ...base, fund: header.key, holdings: holdingCount, matched, records: chunkIndex }, 'N-PORT filing published');
+      return { ...base, status: 'published', fundKey: header.key, holdings: holdingCount, matched, records: chunkIndex };
+    } catch (error) {
+      if (!(error instanceof EdgarError) && !(error instanceof EdgarParseError) && !(error instanceof RangeError)) throw error;
+      log.error({ ...base, error: error.message }, 'N-PORT filing failed: skipped');
+      return { ...base, status: 'error', error: error.message };
+    }
+  }
+
+  private async fetchTickerMap(log: Logger): Promise<TickerMapEntry[]> {
+    const exchange = await this.edgar.getWww(TICKER_MAP_EXCHANGE_PATH);
+    if (exchange.kind === 'ok') {
+      try {
+        return parseTickerMapExchange(exchange.bytes);
+      } catch (error) {
+        if (!(error instanceof EdgarParseError)) throw error;
+        log.warn({ error: error.message }, 'exchange ticker map invalid: using the plain map');
+      }
+    }
+    const plain = await this.edgar.getWww(TICKER_MAP_PATH);
+    if (plain.kind === 'not_found') throw new Error(`ticker map not found at ${plain.url}`);
+    return parseTickerMap(plain.bytes);
+  }
+
+  /** Ticker-map rows, with the LEI from the submissions JSON of the companies NPORT_LEI_COMPANIES names. */
+  private async withLeis(entries: TickerMapEntry[], log: Logger): Promise<MatchableCompany[]> {
+    const wanted = new Set(this.config.NPORT_LEI_COMPANIES);
+    const leis = new Map<string, string | null>();
+    for (const e of entries) {
+      if (leis.has(e.cik) || !(wanted.has(e.ticker.toUpperCase()) || wanted.has(e.cik) || wanted.has(String(Number(e.cik))))) continue;
+      leis.set(e.cik, null);
+      try {
+        const r = await this.edgar.getData(submissionsPath(e.cik));
+        if (r.kind === 'ok') leis.set(e.cik, parseSubmissions(r.bytes).lei);
+      } catch (error) {
+        if (!(error instanceof EdgarError) && !(error instanceof EdgarParseError)) throw error;
+        log.warn({ cik: e.cik, error: error.message }, 'submissions for LEI failed: matching without it');
+      }
+    }
+    return entries.map((e) => ({ cik: e.cik, ticker: e.ticker, name: e.name, lei: leis.get(e.cik) ?? null }));
+  }
+}
