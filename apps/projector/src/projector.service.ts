@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { CompanyData, RecordEnvelope } from '@app/contracts';
+import type { CompanyData, FilingData, RecordEnvelope } from '@app/contracts';
 import { PermanentError } from '@app/messaging';
-import { projectCompany, type ProjectionOutcome } from '@app/persistence';
+import { projectCompany, projectFiling, type ProjectionOutcome } from '@app/persistence';
 
 /** Postgres SQLSTATE classes that no retry can fix: bad data, not a database outage. */
 const PERMANENT_SQLSTATE_CLASSES = ['22', '23', '42'];
@@ -33,6 +33,8 @@ export class ProjectorService {
     switch (envelope.schema) {
       case 'company@1':
         return projectCompany(this.ds, envelope as RecordEnvelope<CompanyData>);
+      case 'filing@1':
+        return projectFiling(this.ds, envelope as RecordEnvelope<FilingData>);
       default:
         throw new PermanentError(`no projection for schema ${envelope.schema}`);
     }
