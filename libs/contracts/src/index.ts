@@ -7,3 +7,4 @@ export * from './validate';
 export * from './stable-json';
 export * from './fund-holdings.schema';
 export * from './filing.schema';
+export * from './segment.schema';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { companyRecordV1 } from './company.schema';
+import { segmentRecordV1 } from './segment.schema';
 import { fundHoldingsRecordV1 } from './fund-holdings.schema';
 import { filingRecordV1 } from './filing.schema';
 
@@ -52,6 +53,15 @@ export const TOPICS = {
     compacted: false,
     partitions: 3,
     schemas: { 'fund-holdings@1': fundHoldingsRecordV1 },
+  }),
+  segments: topic({
+    name: 'edgar.segments.v1',
+    key: '<accession>|<concept>|<axis>=<member>|<start date or empty>..<end date>: one fact of one filing',
+    producers: ['ingest-sec'],
+    consumers: ['projector'],
+    compacted: true,
+    partitions: 3,
+    schemas: { 'segment@1': segmentRecordV1 },
   }),
 } as const satisfies Record<string, TopicDefinition>;
 

@@ -1,4 +1,5 @@
 import { isTag, type Element } from 'domhandler';
+import { EdgarParseError } from '../edgar.parse-error';
 import { factValue, IxbrlFormatError } from './ixbrl.numbers';
 import { normalizeWhitespace, parseIxbrl, textContent, type IxContext, type IxDocument, type IxNumericFact } from './ixbrl.document';
 import {
@@ -209,6 +210,8 @@ export function extractSegments(bytes: Buffer | string): SegmentExtraction {
 }
 
 export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
+  // A document without a single xbrli:context is not inline XBRL (an HTML 10-Q of before 2019, a cover page).
+  if (doc.contexts.size === 0) throw new EdgarParseError('inline XBRL', 'no xbrli:context in the document: not an inline-XBRL filing');
   const info = documentInfoOf(doc);
   const calendar: FiscalCalendar = {
     yearEnd: parseFiscalYearEnd(info.fiscalYearEnd),

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { contentHash, type FilingData, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import { EdgarClient, EdgarParseError, extractSegments } from '@app/edgar';
+import type { Logger } from '@app/observability';
+import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
+import { documentPath, segmentRecordsOf, type SegmentFiling } from './segment.mapper';
+
+export const SEGMENTS_TOPIC = Symbol('SEGMENTS_TOPIC');
+
+/** One filing to read: the filing and its primary inline-XBRL document (path on www.sec.gov, or an sec.gov URL). */
+export type SegmentsFilingCommand = SegmentFiling & { document: string };
+
+export interface SegmentsSummary {
+  runId: string;
+  filings: number;
+  published: number;
+  notFound: number;
+  /** Documents that were fetched but could not be read as inline XBRL. */
+  unreadable: number;
+  durationMs: number;
+}
+
+/** Forms whose primary document carries the segment note. */
+const SEGMENT_FORMS = /^10-[QK](\/A)?$/;
+
+/**
+ * Segments use case: for each 10-Q / 10-K, fetch the primary inline-XBRL document -> pure
+ * extraction -> pure map to segment@1 (tier verified) -> publish on edgar.segments.v1.
+ */
+@Injectable()
+export class SegmentsService {
+  constructor(
+    @Inject(EdgarClient) private readonly edgar: EdgarClient,
+    @Inject(RECORD_PUBLISHER) private readonly publisher: RecordPublisher,
+    @Inject(SEGMENTS_TOPIC) private readonly topic: TopicDefinition,
+    @Inject(INGEST_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Whether a filing record is one this use case reads. */
+  static wants(filing: Pick<FilingData, 'form' | 'primary_document_url'>): boolean {
+    return SEGMENT_FORMS.test(filing.form) && !!filing.primary_document_url && /\.html?$/i.test(filing.primary_document_url);
+  }
+
+  /** The command for an edgar.filings.v1 record, or null when it is not a 10-Q / 10-K with a primary document. */
+  static commandOf(envelope: RecordEnvelope<FilingData>): SegmentsFilingCommand | null {
+    const f = envelope.data;
+    if (!SegmentsService.wants(f)) return null;
+    return { cik: f.cik, accession: f.accession, form: f.form, document: f.primary_document_url! };
+  }
+
+  async execute(command: { filings: readonly SegmentsFilingCommand[]; runId?: string }): Promise<SegmentsSummary> {
+    const started = Date.now();
+    const runId = command.runId ?? `run_${randomUUID()}`;
+    const log = this.logger.child({ runId, useCase: 'segments' });
+    const summary: SegmentsSummary = { runId, filings: command.filings.length, published: 0, notFound: 0, unreadable: 0, durationMs: 0 };
+    for (const filing of command.filings) {
+      const result = await this.edgar.getWww(documentPath(filing.document));
+      if (result.kind === 'not_found') {
+        summary.notFound += 1;
+        log.warn({ accession: filing.accession, url: result.url }, 'primary document not found (404): skipped');
+        continue;
+      }
+      let extraction;
+      try {
+        extraction = extractSegments(result.bytes);
+      } catch (error) {
+        if (error instanceof EdgarParseError) {
+          summary.unreadable += 1;
+          log.error({ accession: filing.accession, url: result.url, error: error.message }, 'document unreadable: skipped');
+          continue;
+        }
+        throw error;
+      }
+      const records = segmentRecordsOf(
+        extraction,
+        filing,
+        { url: result.url, contentHash: contentHash(result.bytes), fetchedAt: result.fetchedAt },
+        { runId, extractedAt: new Date().toISOString() },
+      );
+      await this.publisher.publish(this.topic, records);
+      summary.published += records.length;
+      log.info({ accession: filing.accession, url: result.url, facts: records.length, skipped: extraction.skipped }, 'segments published');
+    }
+    summary.durationMs = Date.now() - started;
+    log.info({ ...summary, topic: this.topic.name }, 'segments run finished');
+    return summary;
+  }
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { envelopeSchema } from './envelope.schema';
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const segmentPeriodSchema = z.object({
+  kind: z.enum(['quarter', 'ytd', 'annual', 'instant', 'other']).describe(
+    'From the context dates: quarter (75..105 days), ytd (6 or 9 months from the fiscal year start), annual (350..380 days), instant; other for any other duration',
+  ),
+  start_date: date.nullable().describe('Context start date (YYYY-MM-DD); null for instants'),
+  end_date: date.describe('Context end date, or the instant (YYYY-MM-DD)'),
+  calendar: z.string().regex(/^\d{4}-Q[1-4]$/).describe('Calendar quarter holding end_date minus 45 days (the middle of the last three months), e.g. 2025-Q1'),
+  fiscal: z.string().nullable().describe(
+    'Fiscal period as the filer counts it: FY<year>-Q<n> (quarter), FY<year>-Q<n>-YTD, FY<year> (annual); year anchored to dei:DocumentFiscalYearFocus, quarter index from the dates; null when the fiscal year end is unknown',
+  ),
+});
+
+/** edgar.segments.v1 data: one segment fact of a 10-Q / 10-K inline-XBRL document. */
+export const segmentDataSchema = z.object({
+  cik: z.string().regex(/^\d{10}$/).describe('10-digit zero-padded CIK of the filer'),
+  accession: z.string().regex(/^\d{10}-\d{2}-\d{6}$/).describe('Accession number of the filing the fact was read from'),
+  form: z.string().min(1).describe('Form of the filing (10-Q, 10-K, 10-Q/A, ...)'),
+  document_url: z.string().url().describe('URL of the inline-XBRL primary document read'),
+  metric_key: z.string().min(1).describe('Stable key: segment_<revenue|operating_income>.<segment|product_or_service|geography>'),
+  metric: z.enum(['revenue', 'operating_income']),
+  concept: z.string().min(1).describe('XBRL concept QName, e.g. us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax'),
+  axis: z.enum(['us-gaap:StatementBusinessSegmentsAxis', 'srt:ProductOrServiceAxis', 'srt:StatementGeographicalAxis']).describe('The segment axis of the context'),
+  dimension: z.enum(['segment', 'product_or_service', 'geography']).describe('The axis in plain words'),
+  member_qname: z.string().min(1).describe('Member QName on the axis, e.g. aapl:AmericasSegmentMember'),
+  member: z.string().min(1).describe("The member's name, as the issuer spells it in its tables where it can be matched"),
+  issuer_label: z.string().min(1).describe('Label of the table row holding the fact, as printed'),
+  context_id: z.string().min(1).describe('Id of the xbrli:context in the document'),
+  period: segmentPeriodSchema,
+  value: z.number().describe('Value as reported (format, scale and sign applied), in `unit`'),
+  unit: z.string().min(1).describe('Unit of the fact, e.g. USD'),
+  decimals: z.string().nullable().describe('The fact\'s decimals attribute as written (-6, INF)'),
+  scale: z.number().int().describe('The fact\'s scale attribute (6: the printed figure is in millions)'),
+  displayed: z.string().describe('The figure as displayed in the document, e.g. 40,315'),
+  tier: z.enum(['verified', 'derived_q4']).describe('verified: read from the document; derived_q4: annual minus nine-month year-to-date'),
+});
+
+export type SegmentData = z.infer<typeof segmentDataSchema>;
+export type SegmentPeriod = z.infer<typeof segmentPeriodSchema>;
+
+export const segmentRecordV1 = envelopeSchema('segment@1', segmentDataSchema);
+export type SegmentRecordV1 = z.infer<typeof segmentRecordV1>;
