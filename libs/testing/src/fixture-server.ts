@@ -18,6 +18,11 @@ export interface FixtureRoute {
 export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
   { path: '/files/company_tickers_exchange.json', file: 'tickers/company_tickers_exchange.json' },
   { path: '/files/company_tickers.json', file: 'tickers/company_tickers.json' },
+  // Inline-XBRL 10-Q primary documents at their Archive paths (accessions 0000320193-25-000057,
+  // 0001628280-25-035806, 0001045810-25-000209).
+  { path: '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm', file: 'xbrl/AAPL-aapl-20250329.htm' },
+  { path: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm', file: 'xbrl/TSLA-tsla-10-q-2025-07-24.html' },
+  { path: '/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm', file: 'xbrl/NVDA-nvda-10-q-2025-08-27.html' },
 ];
 
 export interface FixtureRequest {
