@@ -1,11 +1,13 @@
 import Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createLogger, type Logger } from '@app/observability';
-import { ApiKeysRepository, CompaniesRepository, createDataSource } from '@app/persistence';
+import { ApiKeysRepository, CompaniesRepository, createDataSource, FilingsRepository } from '@app/persistence';
 import { ApiKeysService } from './auth/api-keys.service';
 import { CompaniesController } from './companies/companies.controller';
 import { CompaniesService } from './companies/companies.service';
 import type { ApiConfig } from './config/api.config';
+import { FilingsController } from './filings/filings.controller';
+import { FilingsService } from './filings/filings.service';
 import { HealthController } from './health/health.controller';
 import { DocsController } from './openapi/docs.controller';
 import { ApiHttp } from './platform/api.http';
@@ -52,7 +54,13 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   const keys = new ApiKeysService(new ApiKeysRepository(dataSource), config.API_KEY_PEPPER, logger, config.AUTH_CACHE_TTL_MS);
   const http = new ApiHttp({ docsUrl: config.DOCS_URL, keys, limiter, plans, logger });
   const companies = new CompaniesController(new CompaniesService(new CompaniesRepository(dataSource)), new CursorCodec(config.CURSOR_SECRET), plans);
-  const routes = [...companies.routes(), ...new HealthController(dataSource, redis).routes(), ...new DocsController().routes()];
+  const filings = new FilingsController(
+    new FilingsService(new FilingsRepository(dataSource)),
+    new CompaniesService(new CompaniesRepository(dataSource)),
+    new CursorCodec(config.CURSOR_SECRET),
+    plans,
+  );
+  const routes = [...companies.routes(), ...filings.routes(), ...new HealthController(dataSource, redis).routes(), ...new DocsController().routes()];
   let closed = false;
   return {
     config,

@@ -13,6 +13,7 @@ export type ProblemSlug =
   | 'rate-limited'
   | 'not-found'
   | 'unknown-symbol'
+  | 'unknown-filing'
   | 'method-not-allowed'
   | 'validation-error'
   | 'bad-request'
