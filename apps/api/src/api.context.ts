@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createLogger, type Logger } from '@app/observability';
-import { ApiKeysRepository, CompaniesRepository, createDataSource, FilingsRepository } from '@app/persistence';
+import { ApiKeysRepository, CompaniesRepository, createDataSource, FilingsRepository, SegmentsRepository } from '@app/persistence';
 import { ApiKeysService } from './auth/api-keys.service';
 import { CompaniesController } from './companies/companies.controller';
 import { CompaniesService } from './companies/companies.service';
@@ -12,6 +12,8 @@ import { HealthController } from './health/health.controller';
 import { DocsController } from './openapi/docs.controller';
 import { ApiHttp } from './platform/api.http';
 import { CursorCodec } from './platform/cursor.codec';
+import { SegmentsController } from './segments/segments.controller';
+import { SegmentsService } from './segments/segments.service';
 import type { BoundRoute } from './platform/route.registry';
 import { planTable } from './rate-limit/plans';
 import { InMemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limit/rate-limiter';
@@ -60,7 +62,12 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     new CursorCodec(config.CURSOR_SECRET),
     plans,
   );
-  const routes = [...companies.routes(), ...filings.routes(), ...new HealthController(dataSource, redis).routes(), ...new DocsController().routes()];
+  const segments = new SegmentsController(
+    new SegmentsService(new SegmentsRepository(dataSource), new CompaniesService(new CompaniesRepository(dataSource))),
+    new CursorCodec(config.CURSOR_SECRET),
+    plans,
+  );
+  const routes = [...companies.routes(), ...segments.routes(), ...filings.routes(), ...new HealthController(dataSource, redis).routes(), ...new DocsController().routes()];
   let closed = false;
   return {
     config,

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { CompanyData, FilingData, RecordEnvelope } from '@app/contracts';
+import type { CompanyData, FilingData, RecordEnvelope, SegmentData } from '@app/contracts';
 import { PermanentError } from '@app/messaging';
-import { projectCompany, projectFiling, type ProjectionOutcome } from '@app/persistence';
+import { projectCompany, projectFiling, projectSegment, type ProjectionOutcome } from '@app/persistence';
 
 /** Postgres SQLSTATE classes that no retry can fix: bad data, not a database outage. */
 const PERMANENT_SQLSTATE_CLASSES = ['22', '23', '42'];
@@ -35,6 +35,8 @@ export class ProjectorService {
         return projectCompany(this.ds, envelope as RecordEnvelope<CompanyData>);
       case 'filing@1':
         return projectFiling(this.ds, envelope as RecordEnvelope<FilingData>);
+      case 'segment@1':
+        return projectSegment(this.ds, envelope as RecordEnvelope<SegmentData>);
       default:
         throw new PermanentError(`no projection for schema ${envelope.schema}`);
     }

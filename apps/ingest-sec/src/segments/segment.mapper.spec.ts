@@ -54,6 +54,6 @@ describe('segment@1 mapper on the AAPL 10-Q', () => {
     });
     expect(() => parseFilingArg('AAPL')).toThrow(RangeError);
     expect(documentPath(AAPL_URL)).toBe('/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm');
-    expect(segmentKey('0000320193-25-000057', { concept: 'c', axis: 'a', memberQName: 'm', period: { start_date: null, end_date: '2025-03-29' } })).toBe('0000320193-25-000057|c|a=m|..2025-03-29');
+    expect(segmentKey('0000320193-25-000057', { concept: 'c', axis: 'srt:ProductOrServiceAxis', memberQName: 'm', period: { start_date: null, end_date: '2025-03-29' } })).toBe('0000320193-25-000057|c|srt:ProductOrServiceAxis=m|..2025-03-29');
   });
 });

@@ -1,2 +1,3 @@
 export * from './company.projection';
 export * from './filing.projection';
+export * from './segment.projection';
