@@ -18,6 +18,11 @@ export interface FixtureRoute {
 export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
   { path: '/files/company_tickers_exchange.json', file: 'tickers/company_tickers_exchange.json' },
   { path: '/files/company_tickers.json', file: 'tickers/company_tickers.json' },
+  // Filings feeds. Routes match the path only, so /cgi-bin/current answers for any q1/q2/q3 query.
+  { path: '/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx', file: 'feeds/form.20200318.idx' },
+  { path: '/cgi-bin/current', file: 'feeds/current-1eb469.html' },
+  { path: '/Archives/edgar/data/1648960/000121390024004875/index.json', file: 'feeds/0001213900-24-004875-index.json' },
+  { path: '/Archives/edgar/data/51143/000156218017002633/0001562180-17-002633-index.htm', file: 'feeds/0001562180-17-002633-index.htm' },
   // Inline-XBRL 10-Q primary documents at their Archive paths (accessions 0000320193-25-000057,
   // 0001628280-25-035806, 0001045810-25-000209).
   { path: '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm', file: 'xbrl/AAPL-aapl-20250329.htm' },

@@ -1,0 +1,64 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError } from '@app/config';
+import { parseFilingsArgs, parseFilingsConfig, type FilingsConfig } from './filings/filings.config';
+import { FilingsBackfillService } from './filings/filings-backfill.service';
+import { FilingsLiveService } from './filings/filings-live.service';
+import { FilingsModule } from './filings/filings.module';
+
+/**
+ * Filings worker.
+ * `node dist/apps/ingest-sec/src/filings.main.js backfill --companies MSFT,TSLA --from 2024-01-01 --to 2025-12-31`
+ * `node dist/apps/ingest-sec/src/filings.main.js live [--once] [--date YYYY-MM-DD] [--interval 60]`
+ */
+async function bootstrap(): Promise<number> {
+  const command = parseFilingsArgs(process.argv.slice(2));
+  if ('error' in command) {
+    console.error(`ingest-sec filings: ${command.error}`);
+    return 2;
+  }
+  let config: FilingsConfig;
+  try {
+    config = parseFilingsConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`ingest-sec filings: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const app = await NestFactory.createApplicationContext(FilingsModule.forRoot({ config }), { logger: ['error', 'warn'] });
+  app.enableShutdownHooks();
+  try {
+    if (command.mode === 'backfill') {
+      let companies = command.companies;
+      if (companies.length === 0) {
+        const c = config.SEC_COVERAGE;
+        if (c.kind !== 'list') {
+          console.error('ingest-sec filings: backfill needs --companies (or SEC_COVERAGE as a list)');
+          return 2;
+        }
+        companies = [...c.tickers, ...c.ciks];
+      }
+      const summary = await app.get(FilingsBackfillService).execute({ companies, from: command.from, to: command.to });
+      console.log(JSON.stringify(summary, null, 2));
+      return summary.companies.every((c) => c.status === 'ok') ? 0 : 1;
+    }
+    const live = app.get(FilingsLiveService);
+    const stop = () => live.stop();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    await live.run({ once: command.once, date: command.date, intervalS: command.intervalS });
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
+
+bootstrap().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error('ingest-sec filings failed:', err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exit(1);
+  },
+);

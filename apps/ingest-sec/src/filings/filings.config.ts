@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { ConfigError } from '@app/config';
+import { ingestSecConfigSchema } from '../ingest-sec.config';
+
+/** Settings of the filings use case only (the shared EDGAR/Kafka/coverage ones come from ingestSecConfigSchema). */
+export const filingsSettingsSchema = z.object({
+  /** Live mode: seconds between polls. */
+  FILINGS_POLL_INTERVAL_S: z.coerce.number().int().min(5).default(60),
+  /** Live mode: form types asked of the current-events listing (one request each per poll). */
+  FILINGS_CURRENT_FORMS: z
+    .string()
+    .default('10-K,10-Q,8-K')
+    .transform((s) => s.split(',').map((f) => f.trim()).filter(Boolean)),
+  /** Live mode: accessions remembered for in-process dedupe (oldest forgotten first). */
+  FILINGS_DEDUPE_SIZE: z.coerce.number().int().min(100).default(50_000),
+});
+
+export type FilingsSettings = z.infer<typeof filingsSettingsSchema>;
+
+/** Parses both the shared ingest-sec environment and the filings settings; every invalid variable is reported at once. */
+export function parseFilingsConfig(env: NodeJS.ProcessEnv) {
+  const shared = ingestSecConfigSchema.safeParse(env);
+  const own = filingsSettingsSchema.safeParse(env);
+  if (!shared.success || !own.success) {
+    const issues = [...(shared.error?.issues ?? []), ...(own.error?.issues ?? [])];
+    throw new ConfigError(issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  return { ...shared.data, ...own.data };
+}
+
+export type FilingsConfig = ReturnType<typeof parseFilingsConfig>;
+
+/** Command line of `filings.main.ts`. */
+export type FilingsCommand =
+  | { mode: 'backfill'; companies: string[]; from: string; to: string }
+  | { mode: 'live'; once: boolean; date?: string; intervalS?: number };
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * `backfill [--companies MSFT,TSLA,789019] --from 2024-01-01 --to 2025-12-31` (no --companies: the SEC_COVERAGE list)
+ * | `live [--once] [--date D] [--interval S]`.
+ */
+
+export function parseFilingsArgs(argv: readonly string[]): FilingsCommand | { error: string } {
+  const [mode, ...rest] = argv;
+  const opts = new Map<string, string | true>();
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (!a.startsWith('--')) return { error: `unexpected argument ${JSON.stringify(a)}` };
+    const next = rest[i + 1];
+    if (next !== undefined && !next.startsWith('--')) {
+      opts.set(a.slice(2), next);
+      i++;
+    } else opts.set(a.slice(2), true);
+  }
+  const str = (k: string): string | undefined => (typeof opts.get(k) === 'string' ? (opts.get(k) as string) : undefined);
+  if (mode === 'backfill') {
+    const companies = (str('companies') ?? '').split(',').map((c) => c.trim()).filter(Boolean);
+    const from = str('from') ?? '1993-01-01';
+    const to = str('to') ?? new Date().toISOString().slice(0, 10);
+    if (!DATE_RE.test(from) || !DATE_RE.test(to) || from > to) return { error: '--from/--to must be YYYY-MM-DD dates, from <= to' };
+    return { mode: 'backfill', companies, from, to };
+  }
+  if (mode === 'live') {
+    const date = str('date');
+    if (date !== undefined && !DATE_RE.test(date)) return { error: '--date must be YYYY-MM-DD' };
+    const interval = str('interval');
+    if (interval !== undefined && !/^\d+$/.test(interval)) return { error: '--interval must be seconds' };
+    return { mode: 'live', once: opts.has('once'), ...(date ? { date } : {}), ...(interval ? { intervalS: Number(interval) } : {}) };
+  }
+  return { error: 'usage: filings backfill --companies MSFT,TSLA --from 2024-01-01 --to 2025-12-31 | filings live [--once] [--date YYYY-MM-DD] [--interval 60]' };
+}
