@@ -6,6 +6,7 @@ import { ApiKeysService } from './auth/api-keys.service';
 import { CompaniesController } from './companies/companies.controller';
 import { CompaniesService } from './companies/companies.service';
 import type { ApiConfig } from './config/api.config';
+import { createFundExposureController } from './fund-exposure/fund-exposure.controller';
 import { FilingsController } from './filings/filings.controller';
 import { FilingsService } from './filings/filings.service';
 import { HealthController } from './health/health.controller';
@@ -67,7 +68,8 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     new CursorCodec(config.CURSOR_SECRET),
     plans,
   );
-  const routes = [...companies.routes(), ...segments.routes(), ...filings.routes(), ...new HealthController(dataSource, redis).routes(), ...new DocsController().routes()];
+  const fundExposure = createFundExposureController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans);
+  const routes = [...companies.routes(), ...segments.routes(), ...filings.routes(), ...fundExposure.routes(), ...new HealthController(dataSource, redis).routes(), ...new DocsController().routes()];
   let closed = false;
   return {
     config,

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { CompanyData, FilingData, RecordEnvelope, SegmentData } from '@app/contracts';
+import type { CompanyData, FundHoldingsData, FilingData, RecordEnvelope, SegmentData } from '@app/contracts';
 import { PermanentError } from '@app/messaging';
-import { projectCompany, projectFiling, projectSegment, type ProjectionOutcome } from '@app/persistence';
+import { projectCompany, projectFundHoldings, projectFiling, projectSegment, type ProjectionOutcome } from '@app/persistence';
 
 /** Postgres SQLSTATE classes that no retry can fix: bad data, not a database outage. */
 const PERMANENT_SQLSTATE_CLASSES = ['22', '23', '42'];
@@ -31,6 +31,8 @@ export class ProjectorService {
 
   private async project(envelope: RecordEnvelope): Promise<ProjectionOutcome> {
     switch (envelope.schema) {
+      case 'fund-holdings@1':
+        return projectFundHoldings(this.ds, envelope as RecordEnvelope<FundHoldingsData>);
       case 'company@1':
         return projectCompany(this.ds, envelope as RecordEnvelope<CompanyData>);
       case 'filing@1':

@@ -7,3 +7,4 @@ export * from './submissions.parser';
 export * from './edgar-country.mapper';
 export * from './filings';
 export * from './ixbrl';
+export * from './nport';

@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { CompanyData, FundHoldingsData, RecordEnvelope } from '@app/contracts';
+import { createLogger } from '@app/observability';
+import { projectCompany, projectFundHoldings } from '@app/persistence';
+import { createTestDatabase, type TestDatabase } from '@app/testing';
+import type { ApiContext } from '../api.context';
+import { buildApiServer } from '../api.server';
+import { apiConfigSchema } from '../config/api.config';
+
+// Real records (libs/contracts/src/examples, made by the N-PORT mapper from the fixtures) projected
+// into a fresh database, then read through the real api on Fastify.
+const EXAMPLES = resolve(__dirname, '../../../../libs/contracts/src/examples');
+const example = <T>(file: string) => JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as RecordEnvelope<T>;
+const adx = example<FundHoldingsData>('fund-holdings@1.adx.json');
+const msftCompany = example<CompanyData>('company@1.msft.json');
+
+let db: TestDatabase;
+let api: { server: FastifyInstance; context: ApiContext };
+let key: string;
+let freeKey: string;
+
+interface Body {
+  data: Array<Record<string, unknown> & { fund_name: string; weight: number; shares: number | null; market_value: { raw: number }; provenance: { quote: string; accession: string } }>;
+  pagination: { next_cursor: string | null; has_more: boolean };
+  company: { symbol: string; cik: string };
+  alpha: boolean;
+  fund_count: number;
+  _gaps: string[];
+  detail?: Array<{ type: string; loc: unknown[]; ctx?: Record<string, unknown> }>;
+}
+const get = async (url: string, k = key) => {
+  const r = await api.server.inject({ method: 'GET', url, headers: { authorization: `Bearer ${k}` } });
+  return { status: r.statusCode, body: r.json<Body>() };
+};
+
+/** A copy of the ADX record as another fund / filing: `holdings` replaced, header fields overridden. */
+function variant(over: { key: string; accession: string; reportDate: string; name: string; isEtf?: boolean; holdings: FundHoldingsData['holdings']; chunk?: FundHoldingsData['chunk'] }): RecordEnvelope<FundHoldingsData> {
+  return {
+    ...adx,
+    key: over.key,
+    id: `rec_${over.accession.replace(/-/g, '').padEnd(32, '0').slice(0, 32)}`,
+    provenance: { ...adx.provenance, accession: over.accession },
+    data: {
+      ...adx.data,
+      accession: over.accession,
+      fund: { ...adx.data.fund, key: over.key, series_id: over.key, series_name: over.name, fund_ticker: null, is_etf: over.isEtf ?? false, report_date: over.reportDate },
+      chunk: over.chunk ?? { index: 0, count: 1, holdings_total: over.holdings.length },
+      holdings: over.holdings,
+    },
+  };
+}
+const adxMsft = adx.data.holdings.find((h) => h.cusip === '594918104')!;
+
+beforeAll(async () => {
+  db = await createTestDatabase('fundexp');
+  const config = apiConfigSchema.parse({
+    DATABASE_URL: db.url,
+    API_KEY_PEPPER: 'pepper-'.repeat(6),
+    CURSOR_SECRET: 'cursor-'.repeat(6),
+    LOG_LEVEL: 'silent',
+    PLAN_BUILDER_BURST_PER_SECOND: '1000000',
+  });
+  api = await buildApiServer(config, { logger: createLogger({ level: 'silent' }) });
+  const ds = api.context.dataSource;
+  await projectCompany(ds, msftCompany);
+  expect(await projectFundHoldings(ds, adx)).toBe('inserted');
+  // A second fund (an ETF by name) holding fewer Microsoft shares.
+  await projectFundHoldings(ds, variant({ key: 'S000000001', accession: '0000000001-23-000001', reportDate: '2023-06-30', name: 'Example Tech ETF', isEtf: true, holdings: [{ ...adxMsft, index: 0, balance: 1000, val_usd: 340540, pct_val: 12.5 }] }));
+  await ds.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_b', 'b', 'builder'), ('acct_f', 'f', 'free')`);
+  key = (await api.context.keys.createKey({ accountId: 'acct_b', mode: 'live', label: 't' })).key;
+  freeKey = (await api.context.keys.createKey({ accountId: 'acct_f', mode: 'live', label: 't' })).key;
+}, 120_000);
+
+afterAll(async () => {
+  await api?.server.close();
+  await api?.context.close();
+  await db?.drop();
+});
+
+describe('GET /v1/companies/{symbol}/fund-exposure', () => {
+  it("serves ADX's Microsoft holding with its real shares, value, weight, date and provenance", async () => {
+    const { status, body } = await get('/v1/companies/MSFT:US/fund-exposure?sort=value');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ alpha: true, fund_count: 2, company: { symbol: 'MSFT:US', cik: '0000789019' }, pagination: { has_more: false, next_cursor: null } });
+    expect(body._gaps.join(' ')).toMatch(/unit investment trusts do not file N-PORT/);
+    expect(body.data[0]).toEqual({
+      fund_ticker: 'ADX',
+      fund_name: 'Adams Diversified Equity Fund, Inc.',
+      weight: 0.072998,
+      weight_pct: 7.2998,
+      shares: 517700,
+      market_value: { raw: 176297558, normalized: 176297558, unit: 'USD', original_unit: 'USD', conversion_factor: 1 },
+      as_of_date: '2023-06-30',
+      provenance: { ...adx.provenance, quote: '<name>Microsoft Corporation</name>' },
+    });
+  });
+
+  it('sorts by weight by default, pages with a cursor, and filters ETFs', async () => {
+    const first = await get('/v1/companies/msft:us/fund-exposure?limit=1');
+    expect(first.body.data.map((d) => d.fund_name)).toEqual(['Example Tech ETF']);
+    expect(first.body.pagination.has_more).toBe(true);
+    const second = await get(`/v1/companies/MSFT:US/fund-exposure?limit=1&cursor=${first.body.pagination.next_cursor}`);
+    expect(second.body.data.map((d) => d.fund_name)).toEqual(['Adams Diversified Equity Fund, Inc.']);
+    expect(second.body.pagination).toEqual({ has_more: false, next_cursor: null });
+    const etfs = await get('/v1/companies/MSFT:US/fund-exposure?etfs_only=true');
+    expect(etfs.body.data.map((d) => d.fund_name)).toEqual(['Example Tech ETF']);
+    expect(etfs.body.fund_count).toBe(1);
+    // A cursor is bound to its filters.
+    expect((await get(`/v1/companies/MSFT:US/fund-exposure?limit=1&sort=value&cursor=${first.body.pagination.next_cursor}`)).status).toBe(422);
+  });
+
+  it('answers 422 in the Pydantic form for a bad sort, limit above the plan cap, and 404 for an unknown symbol', async () => {
+    const bad = await get('/v1/companies/MSFT:US/fund-exposure?sort=shares');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toEqual([{ type: 'string_pattern_mismatch', loc: ['query', 'sort'], msg: "String should match pattern '^(weight|value)$'", input: 'shares', ctx: { pattern: '^(weight|value)$' } }]);
+    const capped = await get('/v1/companies/MSFT:US/fund-exposure?limit=26', freeKey);
+    expect(capped.status).toBe(422);
+    expect(capped.body.detail?.[0]).toMatchObject({ type: 'less_than_equal', ctx: { le: 25 } });
+    expect((await get('/v1/companies/NOPE:US/fund-exposure')).status).toBe(404);
+  });
+
+  it('a newer complete filing of the fund supersedes the older one; an incomplete one does not yet; a replay does not regress', async () => {
+    const ds = api.context.dataSource;
+    const newer = (chunk: number, holdings: FundHoldingsData['holdings']) =>
+      ({ ...variant({ key: 'CIK0000002230', accession: '0000002230-23-990002', reportDate: '2023-09-30', name: 'unused', holdings, chunk: { index: chunk, count: 2, holdings_total: 2 } }),
+        data: { ...adx.data, accession: '0000002230-23-990002', fund: { ...adx.data.fund, report_date: '2023-09-30' }, chunk: { index: chunk, count: 2, holdings_total: 2 }, holdings } }) as RecordEnvelope<FundHoldingsData>;
+    await projectFundHoldings(ds, newer(0, [{ ...adxMsft, index: 0, balance: 500000, val_usd: 157000000, pct_val: 6.5 }]));
+    let adxRow = (await get('/v1/companies/MSFT:US/fund-exposure?sort=value')).body.data[0]!;
+    expect(adxRow).toMatchObject({ shares: 517700, as_of_date: '2023-06-30' });
+    await projectFundHoldings(ds, newer(1, [{ ...adx.data.holdings[0]!, index: 1 }]));
+    adxRow = (await get('/v1/companies/MSFT:US/fund-exposure?sort=value')).body.data[0]!;
+    expect(adxRow).toMatchObject({ shares: 500000, as_of_date: '2023-09-30', weight_pct: 6.5 });
+    const [{ n }] = await ds.query<[{ n: number }]>(`SELECT count(*)::int AS n FROM fund_holdings WHERE fund_key = 'CIK0000002230'`);
+    expect(n).toBe(2);
+    expect(await projectFundHoldings(ds, adx)).toBe('unchanged');
+    expect((await get('/v1/companies/MSFT:US/fund-exposure?sort=value')).body.data[0]).toMatchObject({ as_of_date: '2023-09-30' });
+  });
+});

@@ -1,0 +1,37 @@
+import type { FundExposureRow } from '@app/persistence';
+import type { FundExposureEntryBody } from './fund-exposure.schemas';
+
+/** A decimal text divided by 100 exactly ("7.2998" -> 0.072998), without binary rounding on the way. */
+export function percentToFraction(text: string): number {
+  const m = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  if (!m) return Number(text) / 100;
+  const [, sign, int = '', frac = ''] = m;
+  const digits = `${int.padStart(3, '0')}${frac}`;
+  const point = digits.length - frac.length - 2;
+  return Number(`${sign}${digits.slice(0, point)}.${digits.slice(point)}`);
+}
+
+/** Read model -> the spec's fund exposure entry. */
+export function toFundExposureEntry(row: FundExposureRow): FundExposureEntryBody {
+  const value = row.valUsd === null ? 0 : Number(row.valUsd);
+  const shares = row.units === 'NS' && row.balance !== null && Number.isInteger(Number(row.balance)) ? Number(row.balance) : null;
+  return {
+    fund_ticker: row.fundTicker,
+    fund_name: row.fundName ?? row.fundKey,
+    weight: percentToFraction(row.pctVal),
+    weight_pct: Number(row.pctVal),
+    shares,
+    market_value: { raw: value, normalized: value, unit: 'USD', original_unit: 'USD', conversion_factor: 1 },
+    as_of_date: row.reportDate,
+    provenance: row.provenance,
+  };
+}
+
+export const FUND_EXPOSURE_GAPS: readonly string[] = [
+  'unit investment trusts do not file N-PORT (e.g. SPDR S&P 500 ETF Trust, Invesco QQQ Trust): their holdings are missing',
+  'only N-PORT filings ingested so far are included; each fund shows its latest complete report (as_of_date)',
+  'only common equity (N-PORT assetCat EC) counts: bonds, preferred shares and derivatives of the issuer are left out',
+  'is_etf: N-PORT carries no ETF flag; a fund counts as an ETF only when its series or registrant name says ETF',
+  'fund_ticker: null when the filing gives no class ticker and the fund is not itself a listed registrant',
+  'holdings are matched to the company at ingestion by ISIN/CUSIP, LEI, ticker or normalized issuer name; unmatched holdings are not shown',
+];
