@@ -18,6 +18,13 @@ export interface FixtureRoute {
 export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
   { path: '/files/company_tickers_exchange.json', file: 'tickers/company_tickers_exchange.json' },
   { path: '/files/company_tickers.json', file: 'tickers/company_tickers.json' },
+  // N-PORT primary_doc.xml. The fixtures' real accession numbers are not recorded in SOURCES.md and
+  // could not be looked up offline, so they are served under fixture accessions in the real path
+  // shape (/Archives/edgar/data/<cik>/<accession without dashes>/primary_doc.xml): ADX (CIK 2230,
+  // period 2023-06-30) as 0000002230-23-990001, Goldman Sachs Trust (CIK 822977, S000013795,
+  // 2023-03-31) as 0000822977-23-990001.
+  { path: '/Archives/edgar/data/2230/000000223023990001/primary_doc.xml', file: 'nport/ADX-CIK0000002230-primary_doc.xml' },
+  { path: '/Archives/edgar/data/822977/000082297723990001/primary_doc.xml', file: 'nport/GSTRUST-S000013795-NPORT_Sample_7.xml' },
   // Filings feeds. Routes match the path only, so /cgi-bin/current answers for any q1/q2/q3 query.
   { path: '/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx', file: 'feeds/form.20200318.idx' },
   { path: '/cgi-bin/current', file: 'feeds/current-1eb469.html' },
