@@ -1,5 +1,5 @@
 import { namespacedTopic, TOPICS } from '@app/contracts';
-import { ConsumerRunner, type ConsumerCounters } from '@app/messaging';
+import { ConsumerRunner, ensureTopics, type ConsumerCounters } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import { createDataSource } from '@app/persistence';
 import type { ProjectorConfig } from './projector.config';
@@ -32,6 +32,8 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
     },
   });
   try {
+    // The broker does not auto-create topics: a topic no producer has written to yet would fail the subscription.
+    await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'projector' }, PROJECTED_TOPICS.map((t) => namespacedTopic(t, config.KAFKA_TOPIC_NAMESPACE)));
     await runner.start();
   } catch (err) {
     await ds.destroy();
