@@ -103,8 +103,9 @@ export class NportStreamParser {
   private fundEmitted = false;
   private sawRoot = false;
   private holding: OpenHolding | null = null;
-  /** Text of the element being read (leaf elements only matter). */
+  /** Text of the element being read, gathered only when that element is one we keep. */
   private text = '';
+  private capture = false;
   private count = 0;
   private ended = false;
 
@@ -113,7 +114,7 @@ export class NportStreamParser {
       {
         onopentag: (name, attribs) => this.open(name, attribs),
         ontext: (t) => {
-          this.text += t;
+          if (this.capture) this.text += t;
         },
         onclosetag: (name) => this.close(name),
       },
@@ -144,6 +145,7 @@ export class NportStreamParser {
     const parent = this.stack[depth - 1];
     this.stack.push(name);
     this.text = '';
+    this.capture = this.wanted(name, parent, depth);
     if (depth === 0) {
       if (name !== 'edgarSubmission') throw new EdgarParseError(SOURCE, `root element is <${rawName}>, not edgarSubmission`);
       this.sawRoot = true;
@@ -169,13 +171,34 @@ export class NportStreamParser {
     }
   }
 
+  /** Whether the text of an element about to be read is kept (everything else is skipped cheaply). */
+  private wanted(name: string, parent: string | undefined, depth: number): boolean {
+    const h = this.holding;
+    if (h) return depth === h.depth + 1 && HOLDING_TEXT.has(name);
+    switch (parent ?? '') {
+      case 'genInfo':
+        return name in GEN_INFO;
+      case 'fundInfo':
+        return name === 'netAssets' || name === 'totAssets';
+      case 'seriesClassInfo':
+        return name === 'classId' || name === 'seriesId';
+      case 'issuerCredentials':
+        return name === 'cik';
+      case 'headerData':
+        return name === 'submissionType';
+      default:
+        return false;
+    }
+  }
+
   private close(rawName: string): void {
     const name = local(rawName);
     this.stack.pop();
     const depth = this.stack.length;
     const parent = this.stack[depth - 1];
-    const text = this.text;
+    const text = this.capture ? this.text : '';
     this.text = '';
+    this.capture = false;
     const h = this.holding;
     if (h) {
       if (depth === h.depth) {
