@@ -102,6 +102,14 @@ describe('filings live', () => {
     const next = await live.poll({ date: '2020-03-19' });
     expect(next).toMatchObject({ dailyIndex: 'not_published', published: 0 });
   });
+
+  it("without a date reads today's and yesterday's daily index", async () => {
+    const live = new FilingsLiveService(config('MSFT'), edgar, new ArrayPublisher(), TOPICS.filings, logger);
+    const summary = await live.poll();
+    expect(summary).toMatchObject({ dailyIndex: 'not_published', previousDailyIndex: 'not_published', published: 0 });
+    const today = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    expect(fixtures.requests.some((r) => r.path.endsWith(`/form.${today}.idx`))).toBe(true);
+  });
 });
 
 describe('command line', () => {

@@ -25,6 +25,8 @@ export interface PollSummary {
   runId: string;
   date: string;
   dailyIndex: 'ok' | 'not_published' | 'error';
+  /** Without an explicit date, the previous day's index is read too (it lands late at night, after many polls of 'today'). */
+  previousDailyIndex?: 'ok' | 'not_published' | 'error';
   currentEvents: Record<string, 'ok' | 'not_found' | 'error'>;
   /** Rows read from both sources (covered or not). */
   seen: number;
@@ -124,19 +126,24 @@ export class FilingsLiveService implements OnApplicationShutdown {
       records.push(record);
     };
 
-    const index = await this.fetch(() => this.edgar.getWww(dailyFormIndexPath(date)), log);
-    if (index === 'error') summary.dailyIndex = 'error';
-    else if (index.kind === 'not_found') summary.dailyIndex = 'not_published';
-    else {
+    const readIndex = async (day: string): Promise<PollSummary['dailyIndex']> => {
+      const index = await this.fetch(() => this.edgar.getWww(dailyFormIndexPath(day)), log);
+      if (index === 'error') return 'error';
+      if (index.kind === 'not_found') return 'not_published';
       try {
         const source = sourceOf(index);
         for (const e of parseDailyFormIndex(index.bytes)) take(filingRecordFromFeed('daily_index', e, source, { runId, extractedAt }));
+        return 'ok';
       } catch (error) {
         if (!(error instanceof EdgarParseError)) throw error;
-        summary.dailyIndex = 'error';
         log.error({ url: index.url, error: error.message }, 'daily index unreadable');
+        return 'error';
       }
+    };
+    if (options.date === undefined) {
+      summary.previousDailyIndex = await readIndex(new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10));
     }
+    summary.dailyIndex = await readIndex(date);
 
     for (const form of this.config.FILINGS_CURRENT_FORMS) {
       const page = await this.fetch(() => this.edgar.getWww(currentEventsPath(form)), log);
