@@ -12,6 +12,7 @@ import {
   TICKER_MAP_PATH,
   feedNport,
   nportPrimaryDocPath,
+  parseRecentFilings,
   parseSubmissions,
   parseTickerMap,
   parseTickerMapExchange,
@@ -64,11 +65,11 @@ export class NportIngestService {
     @Inject(INGEST_LOGGER) private readonly logger: Logger,
   ) {}
 
-  async execute(command: { filings?: readonly NportFilingRef[]; runId?: string } = {}): Promise<NportIngestSummary> {
+  async execute(command: { filings?: readonly NportFilingRef[]; discover?: readonly string[]; runId?: string } = {}): Promise<NportIngestSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, useCase: 'nport' });
-    const filings = command.filings ?? this.config.NPORT_FILINGS;
+    const filings = [...(command.filings ?? this.config.NPORT_FILINGS), ...(await this.discover(command.discover ?? this.config.NPORT_DISCOVER, log))];
     const entries = await this.fetchTickerMap(log);
     const companies = await this.withLeis(entries, log);
     const matcher = new HoldingMatcher(companies);
@@ -131,6 +132,31 @@ export class NportIngestService {
       log.error({ ...base, error: error.message }, 'N-PORT filing failed: skipped');
       return { ...base, status: 'error', error: error.message };
     }
+  }
+
+  /** The latest NPORT-P (or /A) filings of each registrant, from its submissions JSON's recent filings. */
+  private async discover(ciks: readonly string[], log: Logger): Promise<NportFilingRef[]> {
+    const out: NportFilingRef[] = [];
+    for (const cik of ciks) {
+      try {
+        const r = await this.edgar.getData(submissionsPath(cik));
+        if (r.kind === 'not_found') {
+          log.warn({ cik, url: r.url }, 'no submissions JSON: nothing discovered');
+          continue;
+        }
+        const nports = parseRecentFilings(r.bytes)
+          .filter((f) => f.form === 'NPORT-P' || f.form === 'NPORT-P/A')
+          .sort((a, b) => (b.reportDate ?? '').localeCompare(a.reportDate ?? '') || (b.filingDate ?? '').localeCompare(a.filingDate ?? ''));
+        // A trust files one NPORT-P per series per month: keep every filing of the latest report dates.
+        const dates = [...new Set(nports.map((f) => f.reportDate ?? ''))].slice(0, this.config.NPORT_DISCOVER_LATEST);
+        for (const f of nports) if (dates.includes(f.reportDate ?? '')) out.push({ cik, accession: f.accessionNumber });
+        log.info({ cik, found: nports.length, taken: out.length }, 'N-PORT filings discovered');
+      } catch (error) {
+        if (!(error instanceof EdgarError) && !(error instanceof EdgarParseError)) throw error;
+        log.error({ cik, error: error.message }, 'N-PORT discovery failed for this registrant');
+      }
+    }
+    return out;
   }
 
   private async fetchTickerMap(log: Logger): Promise<TickerMapEntry[]> {

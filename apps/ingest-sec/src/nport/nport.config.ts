@@ -32,6 +32,17 @@ export const nportConfigSchema = edgarConfig
      * CIKs or tickers whose submissions JSON is fetched for the issuer's LEI, so holdings can match
      * by LEI (SEC rarely fills it); empty: match by ticker and issuer name only.
      */
+    /**
+     * Fund registrant CIKs whose latest NPORT-P filings are found in their submissions JSON
+     * (`filings.recent`) and ingested, on top of NPORT_FILINGS.
+     */
+    NPORT_DISCOVER: z
+      .string()
+      .default('')
+      .refine((s) => s.split(',').map((t) => t.trim()).filter(Boolean).every((t) => /^\d{1,10}$/.test(t)), { message: 'a comma list of CIKs' })
+      .transform((s) => s.split(',').map((t) => t.trim()).filter(Boolean).map((t) => t.padStart(10, '0'))),
+    /** How many of each discovered registrant's latest NPORT-P filings (one per series and month). */
+    NPORT_DISCOVER_LATEST: z.coerce.number().int().min(1).max(100).default(1),
     NPORT_LEI_COMPANIES: z.string().default('').transform((s) => s.split(',').map((t) => t.trim().toUpperCase()).filter(Boolean)),
   });
 
