@@ -35,7 +35,8 @@ describe('periods', () => {
 });
 
 describe('deriveQ4', () => {
-  // Real figures: Apple Americas net sales, fiscal 2024 (10-K: 167,045) and nine months to 2024-06-29 (10-Q: 125,381).
+  // Apple's Americas net sales as reported for fiscal 2024 (10-K: $167,045M) and the nine months to 2024-06-29
+  // (Q3 10-Q: $125,381M); neither filing is among the fixtures, so this tests the arithmetic only.
   it('is the annual figure minus the nine months from the same start', () => {
     expect(deriveQ4(
       { start_date: '2023-10-01', end_date: '2024-09-28', value: 167_045_000_000 },
