@@ -78,6 +78,31 @@ describe('segment_observations read model', () => {
   });
 });
 
+describe('derived fourth quarters', () => {
+  // Synthetic records built from the real example's shape: the SQL path of the derivation (the
+  // arithmetic itself is unit-tested in libs/edgar). Apple reported Americas net sales of $167,045M
+  // for fiscal 2024 and $125,381M for its first nine months. Cleaned up afterwards.
+  const annual = { ...americas, key: 'test-annual', data: { ...americas.data, form: '10-K', value: 167_045_000_000, period: { kind: 'annual' as const, start_date: '2023-10-01', end_date: '2024-09-28', calendar: '2024-Q3', fiscal: 'FY2024' } } };
+  const nine = { ...americas, key: 'test-nine', data: { ...americas.data, value: 125_381_000_000, period: { kind: 'ytd' as const, start_date: '2023-10-01', end_date: '2024-06-29', calendar: '2024-Q2', fiscal: 'FY2024-Q3-YTD' } } };
+
+  afterAll(async () => {
+    await api.context.dataSource.query(`DELETE FROM segment_observations WHERE record_key LIKE 'test-%'`);
+  });
+
+  it('derives Q4 = annual - nine months as a separate derived_q4 row, whichever lands first', async () => {
+    const ds = api.context.dataSource;
+    await projectSegment(ds, annual);
+    expect(await ds.query(`SELECT 1 FROM segment_observations WHERE tier = 'derived_q4'`)).toEqual([]);
+    await projectSegment(ds, nine);
+    await projectSegment(ds, nine);
+    const rows = await ds.query<Array<Record<string, string>>>(
+      `SELECT record_key, value::text AS value, period_kind, to_char(period_start, 'YYYY-MM-DD') AS start, to_char(period_end, 'YYYY-MM-DD') AS "end", period_fiscal, tier
+         FROM segment_observations WHERE tier = 'derived_q4'`,
+    );
+    expect(rows).toEqual([{ record_key: 'test-annual#derived_q4', value: '41664000000', period_kind: 'quarter', start: '2024-06-30', end: '2024-09-28', period_fiscal: 'FY2024-Q4', tier: 'derived_q4' }]);
+  });
+});
+
 describe('GET /v1/companies/{symbol}/segments', () => {
   it('serves the observations with the company, gaps and provenance (as_reported by default)', async () => {
     const r = await get('/v1/companies/aapl:us/segments');

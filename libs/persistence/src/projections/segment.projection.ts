@@ -56,12 +56,47 @@ const UPSERT_SQL = `
     AND segment_observations.observed_at <= EXCLUDED.observed_at
   RETURNING (xmax = 0) AS inserted`;
 
-/** Upserts one segment record idempotently: same record twice -> one row, unchanged hash -> no write. */
+/*
+ * Derived fourth quarters: annual (10-K) minus the nine-month year to date (third-quarter 10-Q) of
+ * the same concept, axis and member starting the same day. A separate row per annual row, keyed
+ * `<annual key>#derived_q4`, tier derived_q4, never verified; its provenance is the annual fact's
+ * (the quote is the annual row). Whichever of the two facts lands last derives it; a restated
+ * nine-month figure from a later filing (newest observed) wins. Idempotent like every projection.
+ */
+const DERIVE_Q4_SQL = `
+  INSERT INTO segment_observations (${COLUMNS.join(', ')}, updated_at)
+  SELECT DISTINCT ON (a.record_key)
+         a.record_key || '#derived_q4', a.cik, a.accession, a.form, a.document_url, a.metric_key, a.metric, a.concept,
+         a.axis, a.dimension, a.member_qname, a.member, a.issuer_label, a.context_id, 'quarter', y.period_end + 1,
+         a.period_end, a.period_calendar, CASE WHEN a.period_fiscal IS NULL THEN NULL ELSE a.period_fiscal || '-Q4' END,
+         a.value - y.value, a.unit, a.decimals, a.scale, '', 'derived_q4', a.provenance, a.record_id,
+         md5(a.data_hash || '|' || y.data_hash), greatest(a.observed_at, y.observed_at), now()
+    FROM segment_observations a
+    JOIN segment_observations y
+      ON y.cik = a.cik AND y.concept = a.concept AND y.axis = a.axis AND y.member_qname = a.member_qname
+     AND y.unit = a.unit AND y.period_start = a.period_start AND y.period_kind = 'ytd' AND y.tier = 'verified'
+     AND y.period_end - y.period_start BETWEEN 254 AND 284 AND y.period_end < a.period_end
+   WHERE a.cik = $1 AND a.concept = $2 AND a.axis = $3 AND a.member_qname = $4 AND a.period_start = $5
+     AND a.period_kind = 'annual' AND a.tier = 'verified'
+   ORDER BY a.record_key, y.observed_at DESC, y.record_key DESC
+  ON CONFLICT (record_key) DO UPDATE SET
+    ${COLUMNS.filter((c) => c !== 'record_key').map((c) => `${c} = EXCLUDED.${c}`).join(',\n    ')},
+    updated_at = now()
+  WHERE segment_observations.data_hash IS DISTINCT FROM EXCLUDED.data_hash`;
+
+/**
+ * Upserts one segment record idempotently: same record twice -> one row, unchanged hash -> no
+ * write. An annual or nine-month fact then (re)derives the fourth quarter it completes, if any.
+ */
 export async function projectSegment(ds: DataSource, envelope: RecordEnvelope<SegmentData>): Promise<ProjectionOutcome> {
   const row = segmentRow(envelope);
   const params = COLUMNS.map((c) => (c === 'provenance' ? JSON.stringify(row[c]) : row[c]));
   const result = await ds.query<Array<{ inserted: boolean }>>(UPSERT_SQL, params);
   const first = result[0];
+  const d = envelope.data;
+  if (first && d.tier === 'verified' && d.period.start_date && (d.period.kind === 'annual' || d.period.kind === 'ytd')) {
+    await ds.query(DERIVE_Q4_SQL, [d.cik, d.concept, d.axis, d.member_qname, d.period.start_date]);
+  }
   if (!first) return 'unchanged';
   return first.inserted ? 'inserted' : 'updated';
 }
