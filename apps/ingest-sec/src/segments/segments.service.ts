@@ -39,7 +39,9 @@ export class SegmentsService {
 
   /** Whether a filing record is one this use case reads. */
   static wants(filing: Pick<FilingData, 'form' | 'primary_document_url'>): boolean {
-    return SEGMENT_FORMS.test(filing.form) && !!filing.primary_document_url && /\.html?$/i.test(filing.primary_document_url);
+    const url = filing.primary_document_url;
+    // Daily-index and current-events rows name the filing index page, not the document: skip those.
+    return SEGMENT_FORMS.test(filing.form) && !!url && /\.html?$/i.test(url) && !/-index\.html?$/i.test(url);
   }
 
   /** The command for an edgar.filings.v1 record, or null when it is not a 10-Q / 10-K with a primary document. */

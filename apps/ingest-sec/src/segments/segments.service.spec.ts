@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TOPICS, type FilingData, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import type { EdgarClient, EdgarFetchResult } from '@app/edgar';
+import { createLogger } from '@app/observability';
+import { defaultFixturesDir } from '@app/testing';
+import type { RecordPublisher } from '../ingest.providers';
+import { SegmentsService } from './segments.service';
+
+const AAPL = '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm';
+const bytes = readFileSync(join(defaultFixturesDir(), 'xbrl', 'AAPL-aapl-20250329.htm'));
+
+function setup(documents: Record<string, Buffer>) {
+  const paths: string[] = [];
+  const edgar = {
+    getWww: (path: string): Promise<EdgarFetchResult> => {
+      paths.push(path);
+      const body = documents[path];
+      const url = `https://www.sec.gov${path}`;
+      return Promise.resolve(body ? { kind: 'ok', url, status: 200, bytes: body, fetchedAt: '2025-05-02T12:00:00.000Z' } : { kind: 'not_found', url, status: 404, fetchedAt: '2025-05-02T12:00:00.000Z' });
+    },
+  } as unknown as EdgarClient;
+  const published: Array<{ topic: TopicDefinition; records: readonly RecordEnvelope[] }> = [];
+  const publisher: RecordPublisher = { publish: (topic, records) => Promise.resolve(void published.push({ topic, records })) };
+  const service = new SegmentsService(edgar, publisher, TOPICS.segments, createLogger({ level: 'silent' }));
+  return { service, paths, published };
+}
+
+describe('SegmentsService', () => {
+  it('fetches the primary document, extracts and publishes segment@1 records; a 404 is counted and skipped', async () => {
+    const { service, paths, published } = setup({ [AAPL]: bytes });
+    const summary = await service.execute({
+      runId: 'run_test',
+      filings: [
+        { cik: '320193', accession: '0000320193-25-000057', form: '10-Q', document: `https://www.sec.gov${AAPL}` },
+        { cik: '320193', accession: '0000320193-25-000099', form: '10-Q', document: '/Archives/edgar/data/320193/000032019325000099/missing.htm' },
+      ],
+    });
+    expect(paths).toEqual([AAPL, '/Archives/edgar/data/320193/000032019325000099/missing.htm']);
+    expect(summary).toMatchObject({ filings: 2, published: 64, notFound: 1, unreadable: 0 });
+    expect(published).toHaveLength(1);
+    expect(published[0]!.topic.name).toBe('edgar.segments.v1');
+    expect(published[0]!.records.every((r) => r.schema === 'segment@1' && r.correlation_id === 'run_test')).toBe(true);
+  });
+
+  it('counts a document without inline XBRL as unreadable', async () => {
+    const { service } = setup({ '/x.htm': Buffer.from('<html><body><table><tr><td>Net sales</td></tr></table></body></html>') });
+    expect(await service.execute({ filings: [{ cik: '1', accession: '0000000001-25-000001', form: '10-Q', document: '/x.htm' }] })).toMatchObject({ unreadable: 1, published: 0 });
+  });
+
+  it('takes 10-Q and 10-K filing records with a primary document, nothing else', () => {
+    const record = (form: string, url: string | null) => ({ data: { cik: '0000320193', accession: '0000320193-25-000057', form, primary_document_url: url } }) as unknown as RecordEnvelope<FilingData>;
+    expect(SegmentsService.commandOf(record('10-Q', `https://www.sec.gov${AAPL}`))).toEqual({ cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', document: `https://www.sec.gov${AAPL}` });
+    expect(SegmentsService.commandOf(record('10-K/A', `https://www.sec.gov${AAPL}`))).not.toBeNull();
+    expect(SegmentsService.commandOf(record('8-K', `https://www.sec.gov${AAPL}`))).toBeNull();
+    expect(SegmentsService.commandOf(record('10-Q', null))).toBeNull();
+    expect(SegmentsService.commandOf(record('10-Q', 'https://www.sec.gov/Archives/edgar/data/320193/000032019325000057/0000320193-25-000057-index.htm'))).toBeNull();
+  });
+});
