@@ -1,16 +1,25 @@
 import { z } from 'zod';
 import { companiesRoutes } from '../companies/companies.controller';
 import { companyDetailSchema, companyListSchema, companyReferenceSchema, paginationSchema, provenanceSchema } from '../companies/companies.schemas';
+import { filingsRoutes } from '../filings/filings.controller';
+import { fundExposureRoutes } from '../fund-exposure/fund-exposure.controller';
 import { healthRoutes } from '../health/health.controller';
+import { segmentsRoutes } from '../segments/segments.controller';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
 
 /** Every documented route, in document order. */
-export const DOCUMENTED_ROUTES: RouteDefinition[] = [companiesRoutes.list, companiesRoutes.get, healthRoutes.healthz, healthRoutes.readyz];
+export const DOCUMENTED_ROUTES: RouteDefinition[] = [
+  ...Object.values(companiesRoutes),
+  ...Object.values(segmentsRoutes),
+  ...Object.values(fundExposureRoutes),
+  ...Object.values(filingsRoutes),
+  ...Object.values(healthRoutes),
+];
 
 const problemSchema = z
   .object({
-    type: z.string().describe('<docs_url>/errors/<slug>: invalid-key, rate-limited, not-found, unknown-symbol, method-not-allowed, not-ready, internal-error'),
+    type: z.string().describe('<docs_url>/errors/<slug>: invalid-key, rate-limited, not-found, unknown-symbol, unknown-filing, method-not-allowed, not-ready, internal-error'),
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
@@ -107,7 +116,10 @@ export function buildOpenApiDocument(): Json {
       };
     }
     if (route.query || route.path) responses['422'] = { description: 'Invalid parameters', content: problemContent('ValidationProblem') };
-    if (route.errors?.includes(404)) responses['404'] = { description: 'Unknown symbol; type ends in /errors/unknown-symbol', content: problemContent('Problem') };
+    if (route.errors?.includes(404)) {
+      const what = route.url.includes(':accession') ? 'Unknown filing; type ends in /errors/unknown-filing' : 'Unknown symbol; type ends in /errors/unknown-symbol';
+      responses['404'] = { description: what, content: problemContent('Problem') };
+    }
     if (route.errors?.includes(503)) responses['503'] = { description: 'A dependency is down; type ends in /errors/not-ready', content: problemContent('Problem') };
     responses['500'] = { description: 'Internal error (no internals disclosed; quote request_id)', content: problemContent('Problem') };
     const path = openApiPath(route.url);
