@@ -77,6 +77,24 @@ SEC_COVERAGE=all SEC_SUBMISSIONS=MSFT,TSLA,MUR node dist/apps/ingest-sec/src/mai
   || { tail -20 "$RUN_DIR/ingest-sec.log" >&2; say "ingest-sec failed"; exit 1; }
 grep -o "\"published\":[0-9]*,\"withDetail\":[0-9]*" "$RUN_DIR/ingest-sec.log" | tail -1 >&2
 
+run_ingest() { # name, command...: one ingest run, its log under .run/, its summary line on the terminal
+  local name="$1"; shift
+  "$@" >"$RUN_DIR/$name.log" 2>&1 || { tail -20 "$RUN_DIR/$name.log" >&2; say "$name failed"; exit 1; }
+  say "$name done (log .run/$name.log)"
+}
+
+say "ingesting filings: MSFT, TSLA and MUR from their submissions; the 2020-03-18 daily form index (live mode, one poll)"
+run_ingest ingest-filings-backfill node dist/apps/ingest-sec/src/filings.main.js backfill --companies MSFT,TSLA,MUR
+SEC_COVERAGE=all run_ingest ingest-filings-live node dist/apps/ingest-sec/src/filings.main.js live --once --date 2020-03-18
+say "ingesting segment figures from the AAPL, TSLA and NVDA 10-Q inline XBRL"
+run_ingest ingest-segments node dist/apps/ingest-sec/src/segments.main.js \
+  --filing 320193:0000320193-25-000057:/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm \
+  --filing 1318605:0001628280-25-035806:/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm \
+  --filing 1045810:0001045810-25-000209:/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm
+say "ingesting N-PORT holdings of ADX and the Goldman Sachs Bond Fund"
+SEC_COVERAGE=all run_ingest ingest-nport node dist/apps/ingest-sec/src/nport.main.js \
+  --filing 2230:0000002230-23-990001 --filing 822977:0000822977-23-990001
+
 KEY_OUTPUT="$(npm run --silent keys -- create --plan builder --account sample-run --label "scripts/run.sh")"
 API_KEY="$(grep -o 'sk_live_[A-Za-z0-9_-]*' <<<"$KEY_OUTPUT" | head -1)"
 [[ -n "$API_KEY" ]] || { echo "$KEY_OUTPUT" >&2; say "could not create an API key"; exit 1; }
@@ -98,6 +116,9 @@ The pipeline is running on the bundled sample.
 
   curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/companies/MSFT:US
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies?limit=5"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/filings?forms=10-K&limit=3"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/AAPL:US/segments?unit=million"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/fund-exposure"
 
 Logs are in .run/; stop everything with: npm run stop
 TXT
