@@ -8,3 +8,4 @@ export * from './edgar-country.mapper';
 export * from './filings';
 export * from './ixbrl';
 export * from './nport';
+export * from './xbrl-instance';

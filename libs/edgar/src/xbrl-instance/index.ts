@@ -1,0 +1,2 @@
+export * from './instance.parser';
+export * from './instance.segments';

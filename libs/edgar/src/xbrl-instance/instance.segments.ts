@@ -1,0 +1,140 @@
+import { EdgarParseError } from '../edgar.parse-error';
+import { calendarQuarter, periodKind, type PeriodKind } from '../ixbrl/ixbrl.periods';
+import {
+  metricKeyOf,
+  SEGMENT_AXES,
+  SEGMENT_CONCEPTS,
+  type SegmentAxis,
+  type SegmentDimension,
+  type SegmentMetric,
+} from '../ixbrl/segment.extractor';
+import { canonicalDecimal, parseInstance, type InstanceContext, type InstanceDocument } from './instance.parser';
+
+/**
+ * Segment facts of a plain XBRL instance document (the `*_htm.xml` SEC publishes beside an inline
+ * filing, or a pre-inline instance).
+ *
+ * Selection is the inline extractor's (segment.extractor.ts): a fact of a revenue or operating-income
+ * concept (SEGMENT_CONCEPTS) whose context has exactly one dimension and that dimension is on one of
+ * SEGMENT_AXES (`srt:ConsolidationItemsAxis = us-gaap:OperatingSegmentsMember` is allowed beside it as
+ * a qualifier). Contexts with more dimensions are counted in `skipped.multiDimension`.
+ *
+ * Values: an instance holds the value itself (no `format`, `scale` or `sign`), so `value` is the
+ * text as an exact canonical decimal string and `number` its Number; `decimals` is kept as written.
+ *
+ * Dedup: facts with the same concept, axis, member, period and unit are one observation (the first
+ * in document order is kept); a repeat with the same value counts in `skipped.duplicates`, with a
+ * different value in `skipped.conflicts`.
+ */
+
+export interface InstanceSegmentPeriod {
+  /** YYYY-MM-DD, null for an instant. */
+  start: string | null;
+  /** YYYY-MM-DD, the end date of a duration or the instant. */
+  end: string;
+  kind: PeriodKind;
+  /** `<year>-Q<n>` (see calendarQuarter). */
+  calendar: string;
+}
+
+export interface InstanceSegmentFact {
+  concept: string;
+  metric: SegmentMetric;
+  metricKey: string;
+  axis: SegmentAxis;
+  dimension: SegmentDimension;
+  /** Member QName, e.g. `tsla:AutomotiveSegmentMember`, `country:US`. */
+  member: string;
+  period: InstanceSegmentPeriod;
+  /** Exact canonical decimal string, e.g. `22486000000`. */
+  value: string;
+  /** `value` as a number. */
+  number: number;
+  /** `USD`, `USD/shares`, ... (the unit id when the unit is not declared). */
+  unit: string;
+  decimals: string | null;
+  contextId: string;
+  /** Entity identifier of the context (the CIK). */
+  entity: string | null;
+  factId: string | null;
+}
+
+export interface InstanceSegmentExtraction {
+  facts: InstanceSegmentFact[];
+  skipped: { multiDimension: number; duplicates: number; conflicts: number; nil: number; unreadable: number; missingContext: number };
+}
+
+function isQualifier(d: { axis: string; member: string }): boolean {
+  return d.axis === 'srt:ConsolidationItemsAxis' && d.member === 'us-gaap:OperatingSegmentsMember';
+}
+
+function segmentAxisOf(ctx: InstanceContext): { axis: SegmentAxis; member: string } | 'none' | 'multi' {
+  const onAxis = ctx.dimensions.filter((d) => d.axis in SEGMENT_AXES);
+  if (onAxis.length === 0) return 'none';
+  if (ctx.dimensions.filter((d) => !isQualifier(d)).length > 1) return 'multi';
+  const d = onAxis[0]!;
+  return { axis: d.axis as SegmentAxis, member: d.member };
+}
+
+/** Parses the instance and extracts its segment facts. Pure. */
+export function extractInstanceSegments(bytes: Buffer | Uint8Array | string): InstanceSegmentExtraction {
+  return extractInstanceSegmentsFrom(parseInstance(bytes));
+}
+
+export function extractInstanceSegmentsFrom(doc: InstanceDocument): InstanceSegmentExtraction {
+  if (doc.contexts.size === 0) throw new EdgarParseError('XBRL instance', 'no xbrli:context in the document');
+  const skipped = { multiDimension: 0, duplicates: 0, conflicts: 0, nil: 0, unreadable: 0, missingContext: 0 };
+  const facts: InstanceSegmentFact[] = [];
+  const seen = new Map<string, string>();
+  for (const fact of doc.facts) {
+    if (!(fact.concept in SEGMENT_CONCEPTS)) continue;
+    const ctx = doc.contexts.get(fact.contextRef);
+    if (!ctx) {
+      skipped.missingContext += 1;
+      continue;
+    }
+    const on = segmentAxisOf(ctx);
+    if (on === 'none') continue;
+    if (on === 'multi') {
+      skipped.multiDimension += 1;
+      continue;
+    }
+    if (fact.nil) {
+      skipped.nil += 1;
+      continue;
+    }
+    const value = canonicalDecimal(fact.text);
+    if (value === null) {
+      skipped.unreadable += 1;
+      continue;
+    }
+    const unit = fact.unitRef ? (doc.units.get(fact.unitRef) ?? fact.unitRef) : '';
+    const key = [fact.concept, on.axis, on.member, ctx.startDate ?? '', ctx.endDate, unit].join('|');
+    const prior = seen.get(key);
+    if (prior !== undefined) {
+      if (prior === value) skipped.duplicates += 1;
+      else skipped.conflicts += 1;
+      continue;
+    }
+    seen.set(key, value);
+    const metric = SEGMENT_CONCEPTS[fact.concept as keyof typeof SEGMENT_CONCEPTS];
+    const dimension = SEGMENT_AXES[on.axis];
+    facts.push({
+      concept: fact.concept,
+      metric,
+      metricKey: metricKeyOf(metric, dimension),
+      axis: on.axis,
+      dimension,
+      member: on.member,
+      period: { start: ctx.startDate, end: ctx.endDate, kind: periodKind(ctx), calendar: calendarQuarter(ctx.endDate) },
+      value,
+      number: Number(value),
+      unit,
+      decimals: fact.decimals,
+      contextId: ctx.id,
+      entity: ctx.entity,
+      factId: fact.id,
+    });
+  }
+  return { facts, skipped };
+}
