@@ -9,3 +9,4 @@ export * from './filings';
 export * from './ixbrl';
 export * from './nport';
 export * from './xbrl-instance';
+export * from './companyfacts';
