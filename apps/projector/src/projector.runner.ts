@@ -20,10 +20,11 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
   const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'projector' });
   await ds.initialize();
   const service = new ProjectorService(ds);
+  const topics = PROJECTED_TOPICS.map((t) => namespacedTopic(t, config.KAFKA_TOPIC_NAMESPACE));
   const runner = new ConsumerRunner({
     settings: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'projector', logger },
     groupId: config.PROJECTOR_GROUP_ID,
-    topics: PROJECTED_TOPICS.map((t) => namespacedTopic(t, config.KAFKA_TOPIC_NAMESPACE)),
+    topics,
     fromBeginning: true,
     logger,
     handle: async (envelope, meta) => {
@@ -33,7 +34,7 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
   });
   try {
     // The broker does not auto-create topics: a topic no producer has written to yet would fail the subscription.
-    await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'projector' }, PROJECTED_TOPICS.map((t) => namespacedTopic(t, config.KAFKA_TOPIC_NAMESPACE)));
+    await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'projector', logger }, topics);
     await runner.start();
   } catch (err) {
     await ds.destroy();
