@@ -5,7 +5,7 @@ import { CursorCodec, filterHash } from '../platform/cursor.codec';
 import { QueryParser, valueErrorItem } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import type { PlanTable } from '../rate-limit/plans';
-import { effectivePlan } from '../rate-limit/plans';
+import { planLimitItem } from '../rate-limit/plans';
 import { toCompanyDetail, toCompanyReference } from './companies.mapper';
 import { companiesListParams, companyDetailSchema, companyListSchema, symbolParam, type CompanyDetailBody, type CompanyListBody } from './companies.schemas';
 import type { CompaniesService } from './companies.service';
@@ -60,17 +60,9 @@ export class CompaniesController {
   async list(query: Record<string, unknown>, principal: Principal): Promise<CompanyListBody> {
     const items: ValidationItem[] = [];
     const p = listParser.parse(query, items);
-    const cap = this.plans[effectivePlan(principal.plan, principal.mode)].maxLimit;
     const limit = p.limit as number;
-    if (items.length === 0 && limit > cap) {
-      items.push({
-        type: 'less_than_equal',
-        loc: ['query', 'limit'],
-        msg: `Input should be less than or equal to ${cap}`,
-        input: String(query.limit),
-        ctx: { le: cap, reason: `the ${principal.mode === 'test' ? 'sk_test_ key (free plan limits)' : `${principal.plan} plan`} caps limit at ${cap}` },
-      });
-    }
+    const overCap = items.length === 0 ? planLimitItem(limit, query.limit, this.plans, principal) : null;
+    if (overCap) items.push(overCap);
     if (items.length) throw new ValidationError(items);
 
     const filter: CompanyListFilter = {

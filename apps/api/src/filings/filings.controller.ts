@@ -6,7 +6,7 @@ import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
 import { QueryParser, valueErrorItem, type ParsedQuery } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
-import { effectivePlan, type PlanTable } from '../rate-limit/plans';
+import { planLimitItem, type PlanTable } from '../rate-limit/plans';
 import { toFiling } from './filings.mapper';
 import {
   accessionParam,
@@ -141,17 +141,9 @@ export class FilingsController {
     if (from && to && isCalendarDate(from) && isCalendarDate(to) && from > to) {
       items.push(valueErrorItem(['query', 'filed_to'], to, 'filed_to must not be before filed_from'));
     }
-    const cap = this.plans[effectivePlan(principal.plan, principal.mode)].maxLimit;
     const limit = p.limit as number | undefined;
-    if (items.length === 0 && limit !== undefined && limit > cap) {
-      items.push({
-        type: 'less_than_equal',
-        loc: ['query', 'limit'],
-        msg: `Input should be less than or equal to ${cap}`,
-        input: String(query.limit),
-        ctx: { le: cap, reason: `the ${principal.mode === 'test' ? 'sk_test_ key (free plan limits)' : `${principal.plan} plan`} caps limit at ${cap}` },
-      });
-    }
+    const overCap = items.length === 0 ? planLimitItem(limit, query.limit, this.plans, principal) : null;
+    if (overCap) items.push(overCap);
   }
 
   private filterOf(p: ParsedQuery): FilingListFilter {

@@ -8,7 +8,7 @@ import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
 import { QueryParser, valueErrorItem } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
-import { effectivePlan, type PlanTable } from '../rate-limit/plans';
+import { planLimitItem, type PlanTable } from '../rate-limit/plans';
 import { FUND_EXPOSURE_GAPS, toFundExposureEntry } from './fund-exposure.mapper';
 import { fundExposureParams, fundExposureSchema, type FundExposureBody } from './fund-exposure.schemas';
 import { FundExposureService } from './fund-exposure.service';
@@ -56,17 +56,9 @@ export class FundExposureController {
     const items: ValidationItem[] = [];
     const path = symbolParser.parse(params, items, 'path');
     const p = queryParser.parse(query, items);
-    const cap = this.plans[effectivePlan(principal.plan, principal.mode)].maxLimit;
     const limit = p.limit as number;
-    if (items.length === 0 && limit > cap) {
-      items.push({
-        type: 'less_than_equal',
-        loc: ['query', 'limit'],
-        msg: `Input should be less than or equal to ${cap}`,
-        input: String(query.limit),
-        ctx: { le: cap, reason: `the ${principal.mode === 'test' ? 'sk_test_ key (free plan limits)' : `${principal.plan} plan`} caps limit at ${cap}` },
-      });
-    }
+    const overCap = items.length === 0 ? planLimitItem(limit, query.limit, this.plans, principal) : null;
+    if (overCap) items.push(overCap);
     if (items.length) throw new ValidationError(items);
     const company = await this.companies.get(path.symbol as string);
     const sort = p.sort as FundExposureSort;

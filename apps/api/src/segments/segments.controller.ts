@@ -5,7 +5,7 @@ import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
 import { QueryParser, valueErrorItem } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
-import { effectivePlan, type PlanTable } from '../rate-limit/plans';
+import { planLimitItem, type PlanTable } from '../rate-limit/plans';
 import { segmentGaps, toSegmentObservation } from './segments.mapper';
 import { segmentsPathParams, segmentsQueryParams, segmentsResponseSchema, type SegmentsResponseBody, type SegmentUnit } from './segments.schemas';
 import type { SegmentsService } from './segments.service';
@@ -70,17 +70,9 @@ export class SegmentsController {
     const items: ValidationItem[] = [];
     const path = pathParser.parse(params, items, 'path');
     const p = queryParser.parse(query, items);
-    const cap = this.plans[effectivePlan(principal.plan, principal.mode)].maxLimit;
     const limit = p.limit as number;
-    if (items.length === 0 && limit > cap) {
-      items.push({
-        type: 'less_than_equal',
-        loc: ['query', 'limit'],
-        msg: `Input should be less than or equal to ${cap}`,
-        input: String(query.limit),
-        ctx: { le: cap, reason: `the ${principal.mode === 'test' ? 'sk_test_ key (free plan limits)' : `${principal.plan} plan`} caps limit at ${cap}` },
-      });
-    }
+    const overCap = items.length === 0 ? planLimitItem(limit, query.limit, this.plans, principal) : null;
+    if (overCap) items.push(overCap);
     if (items.length) throw new ValidationError(items);
 
     const symbol = (path.symbol as string).toUpperCase();
