@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { CompanyDetail, Provenance } from '@app/contracts';
+import { statementNamer } from './statement-names';
 
 /** One listing as the list endpoint reads it (read model, camelCase; not an API shape). */
 export interface CompanyListing {
@@ -114,13 +115,4 @@ export class CompaniesRepository {
   }
 }
 
-const names = new Map<string, string>();
-/** Stable prepared-statement name per SQL text (a bounded set: one per filter combination). */
-function statementName(text: string): string {
-  let name = names.get(text);
-  if (!name) {
-    name = `companies_list_${names.size}`;
-    names.set(text, name);
-  }
-  return name;
-}
+const statementName = statementNamer('companies_list');

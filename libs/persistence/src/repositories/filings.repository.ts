@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { Provenance } from '@app/contracts';
+import { statementNamer } from './statement-names';
 
 /** One filing as the read side returns it (read model, camelCase; not an API shape). */
 export interface FilingRecord {
@@ -98,13 +99,4 @@ export class FilingsRepository {
   }
 }
 
-const names = new Map<string, string>();
-/** Stable prepared-statement name per SQL text (a bounded set: one per filter combination). */
-function statementName(text: string): string {
-  let name = names.get(text);
-  if (!name) {
-    name = `filings_list_${names.size}`;
-    names.set(text, name);
-  }
-  return name;
-}
+const statementName = statementNamer('filings_list');
