@@ -204,6 +204,39 @@ function segmentAxisOf(ctx: IxContext): { axis: SegmentAxis; member: string } | 
   return { axis: d.axis as SegmentAxis, member: d.member };
 }
 
+/**
+ * The facts of segment concepts whose context sits on exactly one segment axis (nil facts and
+ * facts of unknown or multi-dimension contexts are counted in `skipped`). Shared by the inline-XBRL
+ * and the plain-instance extractors.
+ */
+export function selectSegmentFacts<F extends { concept: string; contextRef: string; nil: boolean }>(
+  facts: Iterable<F>,
+  contexts: ReadonlyMap<string, IxContext>,
+  skipped: { missingContext: number; multiDimension: number; nil: number },
+): Array<{ fact: F; ctx: IxContext; axis: SegmentAxis; member: string }> {
+  const selected: Array<{ fact: F; ctx: IxContext; axis: SegmentAxis; member: string }> = [];
+  for (const fact of facts) {
+    if (!(fact.concept in SEGMENT_CONCEPTS)) continue;
+    const ctx = contexts.get(fact.contextRef);
+    if (!ctx) {
+      skipped.missingContext += 1;
+      continue;
+    }
+    const on = segmentAxisOf(ctx);
+    if (on === 'none') continue;
+    if (on === 'multi') {
+      skipped.multiDimension += 1;
+      continue;
+    }
+    if (fact.nil) {
+      skipped.nil += 1;
+      continue;
+    }
+    selected.push({ fact, ctx, ...on });
+  }
+  return selected;
+}
+
 /** Parses the document and extracts its segment facts. Pure. */
 export function extractSegments(bytes: Buffer | string): SegmentExtraction {
   return extractSegmentsFrom(parseIxbrl(bytes));
@@ -229,26 +262,7 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
     return r;
   };
 
-  const selected: Array<{ fact: IxNumericFact; ctx: IxContext; axis: SegmentAxis; member: string }> = [];
-  for (const fact of doc.facts) {
-    if (!(fact.concept in SEGMENT_CONCEPTS)) continue;
-    const ctx = doc.contexts.get(fact.contextRef);
-    if (!ctx) {
-      skipped.missingContext += 1;
-      continue;
-    }
-    const on = segmentAxisOf(ctx);
-    if (on === 'none') continue;
-    if (on === 'multi') {
-      skipped.multiDimension += 1;
-      continue;
-    }
-    if (fact.nil) {
-      skipped.nil += 1;
-      continue;
-    }
-    selected.push({ fact, ctx, ...on });
-  }
+  const selected = selectSegmentFacts<IxNumericFact>(doc.facts, doc.contexts, skipped);
 
   // Issuer spellings of member names: every row label of the document, by its letters.
   let labels: Map<string, string> | undefined;

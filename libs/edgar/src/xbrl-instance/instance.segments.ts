@@ -2,13 +2,14 @@ import { EdgarParseError } from '../edgar.parse-error';
 import { calendarQuarter, periodKind, type PeriodKind } from '../ixbrl/ixbrl.periods';
 import {
   metricKeyOf,
+  selectSegmentFacts,
   SEGMENT_AXES,
   SEGMENT_CONCEPTS,
   type SegmentAxis,
   type SegmentDimension,
   type SegmentMetric,
 } from '../ixbrl/segment.extractor';
-import { canonicalDecimal, parseInstance, type InstanceContext, type InstanceDocument } from './instance.parser';
+import { canonicalDecimal, parseInstance, type InstanceDocument } from './instance.parser';
 
 /**
  * Segment facts of a plain XBRL instance document (the `*_htm.xml` SEC publishes beside an inline
@@ -64,18 +65,6 @@ export interface InstanceSegmentExtraction {
   skipped: { multiDimension: number; duplicates: number; conflicts: number; nil: number; unreadable: number; missingContext: number };
 }
 
-function isQualifier(d: { axis: string; member: string }): boolean {
-  return d.axis === 'srt:ConsolidationItemsAxis' && d.member === 'us-gaap:OperatingSegmentsMember';
-}
-
-function segmentAxisOf(ctx: InstanceContext): { axis: SegmentAxis; member: string } | 'none' | 'multi' {
-  const onAxis = ctx.dimensions.filter((d) => d.axis in SEGMENT_AXES);
-  if (onAxis.length === 0) return 'none';
-  if (ctx.dimensions.filter((d) => !isQualifier(d)).length > 1) return 'multi';
-  const d = onAxis[0]!;
-  return { axis: d.axis as SegmentAxis, member: d.member };
-}
-
 /** Parses the instance and extracts its segment facts. Pure. */
 export function extractInstanceSegments(bytes: Buffer | Uint8Array | string): InstanceSegmentExtraction {
   return extractInstanceSegmentsFrom(parseInstance(bytes));
@@ -86,23 +75,7 @@ export function extractInstanceSegmentsFrom(doc: InstanceDocument): InstanceSegm
   const skipped = { multiDimension: 0, duplicates: 0, conflicts: 0, nil: 0, unreadable: 0, missingContext: 0 };
   const facts: InstanceSegmentFact[] = [];
   const seen = new Map<string, string>();
-  for (const fact of doc.facts) {
-    if (!(fact.concept in SEGMENT_CONCEPTS)) continue;
-    const ctx = doc.contexts.get(fact.contextRef);
-    if (!ctx) {
-      skipped.missingContext += 1;
-      continue;
-    }
-    const on = segmentAxisOf(ctx);
-    if (on === 'none') continue;
-    if (on === 'multi') {
-      skipped.multiDimension += 1;
-      continue;
-    }
-    if (fact.nil) {
-      skipped.nil += 1;
-      continue;
-    }
+  for (const { fact, ctx, ...on } of selectSegmentFacts(doc.facts, doc.contexts, skipped)) {
     const value = canonicalDecimal(fact.text);
     if (value === null) {
       skipped.unreadable += 1;
