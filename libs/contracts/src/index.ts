@@ -8,3 +8,4 @@ export * from './stable-json';
 export * from './fund-holdings.schema';
 export * from './filing.schema';
 export * from './segment.schema';
+export * from './issuer-pages.schema';

@@ -3,6 +3,7 @@ import { companyRecordV1 } from './company.schema';
 import { segmentRecordV1 } from './segment.schema';
 import { fundHoldingsRecordV1 } from './fund-holdings.schema';
 import { filingRecordV1 } from './filing.schema';
+import { companyDescriptionRecordV1, documentTextRecordV1, issuerDocumentRecordV1, issuerRosterRecordV1 } from './issuer-pages.schema';
 
 /**
  * The topic registry: every topic with its key, producers, consumers, schema versions and
@@ -62,6 +63,44 @@ export const TOPICS = {
     compacted: true,
     partitions: 3,
     schemas: { 'segment@1': segmentRecordV1 },
+  }),
+  issuerRoster: topic({
+    name: 'ir.roster.v1',
+    key: '<cik>|<category>: the whole roster of one category of one issuer, as its IR site shows it',
+    producers: ['ingest-ir'],
+    consumers: ['projector'],
+    compacted: true,
+    partitions: 3,
+    schemas: { 'ir-roster@1': issuerRosterRecordV1 },
+  }),
+  issuerDocuments: topic({
+    name: 'ir.documents.v1',
+    key: 'absolute URL of the document',
+    producers: ['ingest-ir'],
+    consumers: ['projector', 'ingest-decks'],
+    compacted: true,
+    partitions: 3,
+    schemas: { 'ir-document@1': issuerDocumentRecordV1 },
+  }),
+  companyDescriptions: topic({
+    name: 'ir.descriptions.v1',
+    key: 'cik (10 digits)',
+    producers: ['ingest-ir'],
+    consumers: ['projector'],
+    compacted: true,
+    partitions: 3,
+    schemas: { 'company-description@1': companyDescriptionRecordV1 },
+  }),
+  documentTexts: topic({
+    name: 'ir.document-texts.v1',
+    // A long document is split into parts of whole pages; all parts share the key, so they stay
+    // ordered in one partition (not compacted: every part of the latest version must remain).
+    key: 'absolute URL of the document (the key of its ir.documents.v1 record)',
+    producers: ['ingest-decks'],
+    consumers: ['projector'],
+    compacted: false,
+    partitions: 3,
+    schemas: { 'document-text@1': documentTextRecordV1 },
   }),
 } as const satisfies Record<string, TopicDefinition>;
 

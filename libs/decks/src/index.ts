@@ -1,0 +1,1 @@
+// Pure PDF text extraction (pdfjs-dist legacy build), document text with page offsets, captions, language, classification.
