@@ -10,3 +10,4 @@ export * from './ixbrl';
 export * from './nport';
 export * from './xbrl-instance';
 export * from './companyfacts';
+export * from './form4';
