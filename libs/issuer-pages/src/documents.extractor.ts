@@ -1,0 +1,141 @@
+import type { DocumentKind } from '@app/contracts';
+import { firstDate } from './dates';
+import type { PageLink, PageModel } from './page-text';
+import { isHeadingLike } from './text-cues';
+
+export interface DocumentEvent {
+  /** `<cik>|<date or empty>|<normalized title>` */
+  key: string;
+  title: string;
+  date: string | null;
+}
+
+/** One document link read from a page; `quote` is verbatim page text (the line holding the link). */
+export interface DocumentLink {
+  url: string;
+  title: string;
+  kind: DocumentKind;
+  published_on: string | null;
+  is_pdf: boolean;
+  event: DocumentEvent | null;
+  quote: string;
+}
+
+/** File types that are documents whatever the link says (decks, reports, releases, recordings). */
+const DOCUMENT_FILE = /\.(?:pdf|pptx?|docx?|xlsx?|mp3|m3u8?|mp4|wav|m4a|wma|wmv)$/i;
+const MEDIA_FILE = /\.(?:mp3|m3u8?|mp4|wav|m4a|wma|wmv)$/i;
+
+/**
+ * Kind from the link's title and URL, then from the section heading it is listed under. Order
+ * matters: a recording is a webcast whatever its title says; a line that "announces results"
+ * is a press release even though it names a quarter or a fiscal year.
+ */
+const KIND_CUES: ReadonlyArray<{ kind: DocumentKind; pattern: RegExp }> = [
+  { kind: 'webcast', pattern: /\b(?:webcast|replay|audio|podcast|recording)\b/i },
+  { kind: 'press_release', pattern: /\b(?:press releases?|news releases?|announces?|reports? (?:\w+ )?results|earnings release)\b/i },
+  { kind: 'proxy_statement', pattern: /\b(?:proxy|def ?14a)\b/i },
+  { kind: 'annual_report', pattern: /\b(?:annual reports?|10-?k|20-?f)\b/i },
+  { kind: 'quarterly_report', pattern: /\b(?:quarterly reports?|10-?q)\b/i },
+  { kind: 'presentation', pattern: /\b(?:presentations?|investor deck|slides?|slide deck|investor day)\b/i },
+];
+
+/** The kind a text names, or null. */
+export function kindFromText(text: string): DocumentKind | null {
+  return KIND_CUES.find((c) => c.pattern.test(text))?.kind ?? null;
+}
+
+/** IR events a line or heading can name (earnings calls, results, meetings, conferences). */
+const EVENT_CUE = /\b(?:conference call|earnings call|webcast|results|annual (?:shareholder |stockholder |general )?meeting|investor day|conference)\b/i;
+const CALL_CUE = /\b(?:conference call|earnings call|webcast)\b/i;
+
+/** Lowercase words of a title joined by single spaces: the title part of an event key. */
+export function normalizeTitle(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+export function eventKey(cik: string, date: string | null, title: string): string {
+  return `${cik}|${date ?? ''}|${normalizeTitle(title)}`;
+}
+
+/** A title without the date printed in front of it ("9/28/2017-FRP Holdings ..." -> "FRP Holdings ..."). */
+function withoutLeadingDate(text: string): string {
+  const date = firstDate(text);
+  if (!date || date.index > 1) return text;
+  const rest = text.slice(date.index + date.text.length).replace(/^[\s:|–—-]+/, '').trim();
+  return rest || text;
+}
+
+function fileName(url: string): string {
+  const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+  return last.replace(/\.[a-z0-9]+$/i, '').replace(/[_-]+/g, ' ').trim() || url;
+}
+
+/** The nearest heading-like line above `line` (an h1-h6, or a short line ending in ":"), or null. */
+function sectionHeading(page: PageModel, line: number): string | null {
+  for (let i = line - 1; i >= 0; i -= 1) {
+    if (page.linkOnlyLines.has(i)) continue;
+    const text = page.lines[i]!;
+    if (page.headingLevels.has(i) || (isHeadingLike(text) && text.endsWith(':'))) return text.replace(/:$/, '');
+  }
+  return null;
+}
+
+/** A link is a document when its URL is a document file, or its line is dated and names a document. */
+function isDocumentLink(link: PageLink, line: string): link is PageLink & { url: string } {
+  if (!link.url) return false;
+  const path = new URL(link.url).pathname;
+  if (DOCUMENT_FILE.test(path)) return true;
+  return link.text.length > 0 && firstDate(line) !== null && kindFromText(link.text) !== null;
+}
+
+/**
+ * Documents linked from a page, in page order, one per URL (the first listing wins).
+ * - title: the link text without a leading date; else the line's text, an image's alt, the file name.
+ * - published_on: the first full date on the link's line (or on the line just above, when that
+ *   line is only a date); month-only dates ("September 2017") give null.
+ * - event: a heading above the link that names an IR event groups its links; in a flat dated
+ *   list, lines naming an event on the same date are one event, titled by the line naming the
+ *   call (so a results release and the call's recording of 05/04/2016 share one event).
+ */
+export function extractDocuments(page: PageModel, cik: string): DocumentLink[] {
+  const docs: DocumentLink[] = [];
+  const seen = new Set<string>();
+  for (const link of page.links) {
+    const line = page.lines[link.line] ?? link.text;
+    if (!isDocumentLink(link, line) || seen.has(link.url)) continue;
+    seen.add(link.url);
+    const heading = sectionHeading(page, link.line);
+    const above = page.lines[link.line - 1];
+    const date = firstDate(line) ?? (above && firstDate(above)?.text === above ? firstDate(above) : null);
+    const rawTitle = link.text || (line !== link.text ? line : '') || link.imageAlt || fileName(link.url);
+    const title = withoutLeadingDate(rawTitle);
+    const path = new URL(link.url).pathname;
+    const kind = MEDIA_FILE.test(path) ? 'webcast' : (kindFromText(`${title} ${path}`) ?? (heading ? kindFromText(heading) : null) ?? 'other');
+    let event: DocumentEvent | null = null;
+    if (heading && EVENT_CUE.test(heading)) {
+      const headingDate = firstDate(heading)?.date ?? null;
+      event = { key: eventKey(cik, headingDate, heading), title: heading, date: headingDate };
+    } else if (EVENT_CUE.test(title)) {
+      event = { key: eventKey(cik, date?.date ?? null, title), title, date: date?.date ?? null };
+    }
+    docs.push({ url: link.url, title, kind, published_on: date?.date ?? null, is_pdf: /\.pdf$/i.test(path), event, quote: page.lines[link.line] ? line : title });
+  }
+  return groupSameDayEvents(docs);
+}
+
+/** Line events of one date become one event, titled by the line naming a call (else the first). */
+function groupSameDayEvents(docs: DocumentLink[]): DocumentLink[] {
+  const byDate = new Map<string, DocumentLink[]>();
+  for (const doc of docs) {
+    if (!doc.event?.date || doc.event.title !== doc.title) continue;
+    const group = byDate.get(doc.event.date) ?? [];
+    group.push(doc);
+    byDate.set(doc.event.date, group);
+  }
+  for (const group of byDate.values()) {
+    if (group.length < 2) continue;
+    const lead = group.find((d) => CALL_CUE.test(d.title)) ?? group[0]!;
+    for (const doc of group) doc.event = lead.event;
+  }
+  return docs;
+}
