@@ -1,5 +1,5 @@
 import { load, type CheerioAPI } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
+import type { AnyNode, Document, Element, Text } from 'domhandler';
 
 /**
  * The visible text of a page as lines, the model every extractor reads.
@@ -80,6 +80,21 @@ export function absoluteUrl(href: string, pageUrl: string): string | null {
   }
 }
 
+// Node kinds compared as strings: domhandler's ElementType enum is not a dependency of ours.
+// Script and style elements have kinds of their own ('script', 'style'), so they are never walked.
+function isText(node: AnyNode): node is Text {
+  const kind: string = node.type;
+  return kind === 'text';
+}
+function isElement(node: AnyNode): node is Element {
+  const kind: string = node.type;
+  return kind === 'tag';
+}
+function isDocument(node: AnyNode): node is Document {
+  const kind: string = node.type;
+  return kind === 'root';
+}
+
 /** Walks the DOM once, building lines and recording where links and headings fall. */
 class LineBuilder {
   readonly lines: string[] = [];
@@ -99,12 +114,11 @@ class LineBuilder {
   }
 
   walk(node: AnyNode): void {
-    if (node.type === 'text') {
+    if (isText(node)) {
       this.buffer += node.data;
       return;
     }
-    if (node.type !== 'tag' && node.type !== 'root') return;
-    if (node.type === 'tag') {
+    if (isElement(node)) {
       const tag = node.name.toLowerCase();
       if (SKIPPED.has(tag) || isHidden(node)) return;
       if (tag === 'br') {
@@ -118,7 +132,7 @@ class LineBuilder {
       if (tag === 'a') {
         // The anchor's last line is the one holding its last text (flushed or still buffered).
         const end = collapseWhitespace(this.buffer) ? this.pendingLine() : Math.max(start, this.lines.length - 1);
-        const img = node.children.find((c): c is Element => c.type === 'tag' && c.name === 'img');
+        const img = node.children.find((c): c is Element => isElement(c) && c.name === 'img');
         this.links.push({ el: node, href: node.attribs.href ?? '', line: start, endLine: end, imageAlt: img?.attribs.alt?.trim() || null });
       }
       if (block) this.flush();
@@ -126,7 +140,7 @@ class LineBuilder {
       if (heading) for (let i = start; i < this.lines.length; i += 1) this.headingLevels.set(i, Number(heading[1]));
       return;
     }
-    for (const child of node.children) this.walk(child);
+    if (isDocument(node)) for (const child of node.children) this.walk(child);
   }
 }
 

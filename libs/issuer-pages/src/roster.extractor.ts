@@ -87,8 +87,10 @@ function sectionsAfter(page: PageModel, cue: RegExp): Array<{ heading: number; s
   const sections = [];
   for (let i = 0; i < page.lines.length; i += 1) {
     if (!isSectionStart(page, i, cue)) continue;
+    // An h2 cue ends at the next h1/h2 (h3 names inside it stay); a cue that is not an h-element ends at any heading.
+    const level = page.headingLevels.get(i) ?? 6;
     let end = i + 1;
-    while (end < page.lines.length && end - i <= MAX_SECTION_LINES && !page.headingLevels.has(end)) end += 1;
+    while (end < page.lines.length && end - i <= MAX_SECTION_LINES && (page.headingLevels.get(end) ?? 7) > level) end += 1;
     sections.push({ heading: i, start: i + 1, end });
   }
   return sections;
