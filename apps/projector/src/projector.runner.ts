@@ -12,7 +12,16 @@ export interface RunningProjector {
 }
 
 /** Topics the projector reads; each new read model adds its topic here. */
-export const PROJECTED_TOPICS = [TOPICS.companies, TOPICS.fundHoldings, TOPICS.filings, TOPICS.segments];
+export const PROJECTED_TOPICS = [
+  TOPICS.companies,
+  TOPICS.fundHoldings,
+  TOPICS.filings,
+  TOPICS.segments,
+  TOPICS.issuerRoster,
+  TOPICS.issuerDocuments,
+  TOPICS.companyDescriptions,
+  TOPICS.documentTexts,
+];
 
 /** Connects Postgres and Kafka and starts projecting; `stop()` finishes the record in flight first. */
 export async function startProjector(config: ProjectorConfig): Promise<RunningProjector> {

@@ -1,7 +1,27 @@
 import type { DataSource } from 'typeorm';
-import type { CompanyData, FundHoldingsData, FilingData, RecordEnvelope, SegmentData } from '@app/contracts';
+import type {
+  CompanyData,
+  CompanyDescriptionData,
+  DocumentTextData,
+  FundHoldingsData,
+  FilingData,
+  IssuerDocumentData,
+  IssuerRosterData,
+  RecordEnvelope,
+  SegmentData,
+} from '@app/contracts';
 import { PermanentError } from '@app/messaging';
-import { projectCompany, projectFundHoldings, projectFiling, projectSegment, type ProjectionOutcome } from '@app/persistence';
+import {
+  projectCompany,
+  projectCompanyDescription,
+  projectDocumentText,
+  projectFundHoldings,
+  projectFiling,
+  projectIssuerDocument,
+  projectIssuerRoster,
+  projectSegment,
+  type ProjectionOutcome,
+} from '@app/persistence';
 
 /** Postgres SQLSTATE classes that no retry can fix: bad data, not a database outage. */
 const PERMANENT_SQLSTATE_CLASSES = ['22', '23', '42'];
@@ -39,6 +59,14 @@ export class ProjectorService {
         return projectFiling(this.ds, envelope as RecordEnvelope<FilingData>);
       case 'segment@1':
         return projectSegment(this.ds, envelope as RecordEnvelope<SegmentData>);
+      case 'ir-roster@1':
+        return projectIssuerRoster(this.ds, envelope as RecordEnvelope<IssuerRosterData>);
+      case 'company-description@1':
+        return projectCompanyDescription(this.ds, envelope as RecordEnvelope<CompanyDescriptionData>);
+      case 'ir-document@1':
+        return projectIssuerDocument(this.ds, envelope as RecordEnvelope<IssuerDocumentData>);
+      case 'document-text@1':
+        return projectDocumentText(this.ds, envelope as RecordEnvelope<DocumentTextData>);
       default:
         throw new PermanentError(`no projection for schema ${envelope.schema}`);
     }

@@ -5,12 +5,22 @@ import { FilingEntity } from './filing.entity';
 import { SegmentObservationEntity } from './segment-observation.entity';
 import { FundHoldingEntity } from './fund-holding.entity';
 import { FundEntity } from './fund.entity';
+import { RosterEntryEntity } from './roster-entry.entity';
+import { CompanyDescriptionEntity } from './company-description.entity';
+import { IrEventEntity } from './ir-event.entity';
+import { DocumentEntity } from './document.entity';
+import { DocumentPageEntity } from './document-page.entity';
 
 export { FilingEntity };
 export { SegmentObservationEntity };
 export { FundEntity, FundHoldingEntity };
 export { AccountEntity, ApiKeyEntity, CompanyEntity };
+export { RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity };
+export type { PdfInfo } from './document.entity';
 export type { Plan } from './account.entity';
 
 /** Every entity of the one DataSource; add new read models here. */
-export const ENTITIES = [CompanyEntity, FilingEntity, SegmentObservationEntity, AccountEntity, ApiKeyEntity, FundEntity, FundHoldingEntity];
+export const ENTITIES = [
+  CompanyEntity, FilingEntity, SegmentObservationEntity, AccountEntity, ApiKeyEntity, FundEntity, FundHoldingEntity,
+  RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity,
+];

@@ -15,6 +15,17 @@ export interface CompanyListing {
   issuerId: number;
 }
 
+/** The issuer's own description of itself, read from its IR pages (company_descriptions). */
+export interface IssuerDescription {
+  description: string;
+  srcId: string;
+  sourceUrl: string;
+  quote: string;
+  contentHash: string;
+  /** ISO 8601, UTC. */
+  extractedAt: string | null;
+}
+
 /** Everything stored about one listing. */
 export interface CompanyRecord extends CompanyListing {
   listingExchange: string | null;
@@ -27,6 +38,8 @@ export interface CompanyRecord extends CompanyListing {
   description: string | null;
   descriptionProvenance: Provenance | null;
   secDetail: CompanyDetail | null;
+  /** Null until the issuer's IR pages have given a description. */
+  issuerDescription: IssuerDescription | null;
   provenance: Provenance;
   observedAt: Date;
   updatedAt: Date;
@@ -58,7 +71,10 @@ const LIST_COLUMNS = `symbol, ticker, market, name, cik, isin, figi, issuer_id::
 const DETAIL_COLUMNS = `${LIST_COLUMNS}, listing_exchange AS "listingExchange", website, country,
   is_etf AS "isEtf", is_fund AS "isFund", is_adr AS "isAdr", status, description,
   description_provenance AS "descriptionProvenance", sec_detail AS "secDetail", provenance,
-  observed_at AS "observedAt", updated_at AS "updatedAt"`;
+  observed_at AS "observedAt", updated_at AS "updatedAt",
+  (SELECT jsonb_build_object('description', cd.description, 'srcId', cd.src_id, 'sourceUrl', cd.source_url, 'quote', cd.quote,
+     'contentHash', cd.content_hash, 'extractedAt', to_char(cd.extracted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+   FROM company_descriptions cd WHERE cd.cik = companies.cik) AS "issuerDescription"`;
 
 /** Escapes LIKE wildcards so `q` is a plain substring. */
 function likePattern(q: string): string {
@@ -104,7 +120,7 @@ export class CompaniesRepository {
     return result.rows;
   }
 
-  /** One listing by its exact symbol ('MSFT:US'), or null. */
+  /** One listing by its exact symbol ('MSFT:US'), or null; with the issuer's own description when captured. */
   async findBySymbol(symbol: string): Promise<CompanyRecord | null> {
     const result = await this.pool.query<CompanyRecord>({
       name: 'companies_by_symbol',

@@ -3,3 +3,5 @@ export * from './companies.repository';
 export * from './fund-exposure.repository';
 export * from './filings.repository';
 export * from './segments.repository';
+export * from './roster.repository';
+export * from './documents.repository';

@@ -1,0 +1,283 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import {
+  companyDescriptionRecordV1,
+  contentHash,
+  documentTextRecordV1,
+  issuerDocumentRecordV1,
+  issuerRosterRecordV1,
+  recordId,
+  stableStringify,
+  type CompanyDescriptionData,
+  type DocumentTextData,
+  type IssuerDocumentData,
+  type IssuerRosterData,
+  type RecordEnvelope,
+} from '@app/contracts';
+import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { createDataSource } from '../data-source';
+import { CompaniesRepository } from '../repositories/companies.repository';
+import { DocumentsRepository } from '../repositories/documents.repository';
+import { RosterRepository } from '../repositories/roster.repository';
+import { projectCompanyDescription } from './company-description.projection';
+import { projectDocumentText } from './document-text.projection';
+import { projectIssuerDocument } from './ir-document.projection';
+import { projectIssuerRoster } from './ir-roster.projection';
+
+/** Records shaped per the contract from the FRPH fixture pages and the FRPH Annual Meeting 2015 deck. */
+interface IssuerPageRecords {
+  rosterExecutives: RecordEnvelope<IssuerRosterData>;
+  rosterIr: RecordEnvelope<IssuerRosterData>;
+  description: RecordEnvelope<CompanyDescriptionData>;
+  documentSeptember2017: RecordEnvelope<IssuerDocumentData>;
+  documentAnnualMeeting2015: RecordEnvelope<IssuerDocumentData>;
+  documentQ4Release2016: RecordEnvelope<IssuerDocumentData>;
+  documentTextAnnualMeeting2015: RecordEnvelope<DocumentTextData>[];
+}
+
+const records = JSON.parse(readFileSync(join(__dirname, 'examples/issuer-pages.records.json'), 'utf8')) as IssuerPageRecords;
+const CIK = '0000844059';
+
+/** The same record with other data, observed at another time: a new deterministic id. */
+function variant<D>(e: RecordEnvelope<D>, data: D, observedAt: string): RecordEnvelope<D> {
+  return { ...e, data, observed_at: observedAt, id: recordId(e.key, contentHash(stableStringify(data))) };
+}
+
+let db: TestDatabase;
+let ds: DataSource;
+
+beforeAll(async () => {
+  db = await createTestDatabase('issuer_pages_proj');
+  ds = createDataSource({ url: db.url });
+  await ds.initialize();
+}, 60_000);
+
+afterAll(async () => {
+  await ds?.destroy();
+  await db?.drop();
+});
+
+async function reset(): Promise<void> {
+  await ds.query('TRUNCATE roster_entries, company_descriptions, document_pages, documents, ir_events, companies RESTART IDENTITY CASCADE');
+}
+
+describe('issuer pages read models', () => {
+  it('entities and migrations agree (what db:check asks)', async () => {
+    const pending = await ds.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it('the example records satisfy the contract', () => {
+    issuerRosterRecordV1.parse(records.rosterExecutives);
+    issuerRosterRecordV1.parse(records.rosterIr);
+    companyDescriptionRecordV1.parse(records.description);
+    for (const d of [records.documentSeptember2017, records.documentAnnualMeeting2015, records.documentQ4Release2016]) issuerDocumentRecordV1.parse(d);
+    for (const t of records.documentTextAnnualMeeting2015) documentTextRecordV1.parse(t);
+  });
+});
+
+describe('ir-roster@1', () => {
+  beforeAll(reset);
+  const list = (currentOnly: boolean, category = 'executives') => new RosterRepository(ds).list({ cik: CIK, category, currentOnly, limit: 50 });
+
+  it('projects a roster once: the same record twice changes nothing', async () => {
+    expect(await projectIssuerRoster(ds, records.rosterExecutives)).toBe('inserted');
+    const before = await ds.query('SELECT * FROM roster_entries ORDER BY id');
+    expect(await projectIssuerRoster(ds, records.rosterExecutives)).toBe('unchanged');
+    expect(await ds.query('SELECT * FROM roster_entries ORDER BY id')).toEqual(before);
+    const rows = await list(true);
+    expect(rows.map((r) => [r.rank, r.name, r.role])).toEqual([
+      [1, 'John D. Baker II', 'Executive Chairman'],
+      [2, 'Thompson S. Baker', 'Chief Executive Officer'],
+      [3, 'John D. Milton Jr.', 'Executive Vice President, Treasurer, Chief Financial Officer and Secretary'],
+      [4, 'David H. deVilliers Jr.', 'President'],
+      [5, 'John D. Klopfenstein', 'Controller and Chief Accounting Officer'],
+    ]);
+    expect(rows[0]).toMatchObject({
+      sourceProvider: 'issuer_page',
+      isCurrent: true,
+      sourceUrl: 'https://www.frpholdings.com/executive-team.html',
+      quote: 'John D. Baker II Executive Chairman',
+      contentHash: 'sha256:a45110794b38560e35233e9f13d93d4a5bee1f589f75b5dd7e00928ee2473236',
+      accession: null,
+    });
+    expect(rows[0]!.srcId).toMatch(/^src_/);
+  });
+
+  it('a newer roster replaces the issuer_page roster; SEC entries and other categories stay; an older one never comes back', async () => {
+    await projectIssuerRoster(ds, records.rosterIr);
+    await ds.query(
+      `INSERT INTO roster_entries (cik, category, source_provider, person_key, name, role, affiliation, rank, is_current, src_id,
+         source_url, accession, record_id, record_observed_at, first_seen_at, last_seen_at)
+       VALUES ($1, 'executives', 'sec', 'john d baker ii', 'John D. Baker II', 'Director', 'FRP Holdings, Inc.', 1, true, 'src_form4',
+         'https://www.sec.gov/Archives/edgar/data/844059/x.xml', '0000844059-25-000001', 'rec_form4', now(), now(), now())`,
+      [CIK],
+    );
+    const d = records.rosterExecutives.data;
+    const entries = d.entries
+      .filter((e) => e.name !== 'John D. Klopfenstein')
+      .map((e) => (e.name === 'David H. deVilliers Jr.' ? { ...e, role: 'President and Chief Operating Officer' } : e));
+    const newer = variant(records.rosterExecutives, { ...d, entries }, '2026-02-15T10:00:00.000Z');
+    expect(await projectIssuerRoster(ds, newer)).toBe('updated');
+    expect(await projectIssuerRoster(ds, newer)).toBe('unchanged');
+
+    const current = await list(true);
+    expect(current.filter((r) => r.sourceProvider === 'issuer_page').map((r) => r.name)).toEqual([
+      'John D. Baker II', 'Thompson S. Baker', 'John D. Milton Jr.', 'David H. deVilliers Jr.',
+    ]);
+    expect(current.find((r) => r.name === 'David H. deVilliers Jr.')!.role).toBe('President and Chief Operating Officer');
+    expect(current.filter((r) => r.sourceProvider === 'sec').map((r) => r.role)).toEqual(['Director']);
+    const all = await list(false);
+    expect(all.find((r) => r.name === 'John D. Klopfenstein')).toMatchObject({ isCurrent: false, quote: 'John D. Klopfenstein Controller and Chief Accounting Officer' });
+    const baker = all.find((r) => r.name === 'John D. Baker II' && r.sourceProvider === 'issuer_page')!;
+    expect(baker.firstSeenAt.toISOString()).toBe('2026-01-15T10:00:00.000Z');
+    expect(baker.lastSeenAt.toISOString()).toBe('2026-02-15T10:00:00.000Z');
+
+    // A replay of the first roster (older) changes nothing.
+    expect(await projectIssuerRoster(ds, records.rosterExecutives)).toBe('unchanged');
+    expect((await list(false)).find((r) => r.name === 'John D. Klopfenstein')!.isCurrent).toBe(false);
+    // An empty roster retires everyone of the key, and an older replay does not bring them back.
+    const empty = variant(records.rosterExecutives, { ...d, entries: [] }, '2026-03-15T10:00:00.000Z');
+    expect(await projectIssuerRoster(ds, empty)).toBe('updated');
+    expect(await projectIssuerRoster(ds, newer)).toBe('unchanged');
+    expect((await list(true)).map((r) => r.sourceProvider)).toEqual(['sec']);
+    const ir = await list(true, 'ir');
+    expect(ir.map((r) => [r.name, r.affiliation, r.phone])).toEqual([
+      ['John Milton', 'FRP Holdings, Inc.', '(877) 704-1776'],
+      ['David H. deVilliers', 'FRP Development Corp', '(410) 771-4100'],
+    ]);
+  });
+});
+
+describe('company-description@1', () => {
+  beforeAll(reset);
+
+  it('is kept by CIK apart from companies, idempotent and never regressed; the companies detail reads it', async () => {
+    expect(await projectCompanyDescription(ds, records.description)).toBe('inserted');
+    expect(await projectCompanyDescription(ds, records.description)).toBe('unchanged');
+    const d = records.description.data;
+    const newer = variant(records.description, { ...d, description: `${d.description} (updated)` }, '2026-02-15T10:00:00.000Z');
+    expect(await projectCompanyDescription(ds, newer)).toBe('updated');
+    expect(await projectCompanyDescription(ds, records.description)).toBe('unchanged');
+    // The company arrives after its description: the detail still finds it.
+    await ds.query(
+      `INSERT INTO companies (symbol, ticker, market, cik, name, issuer_id, provenance, record_id, data_hash, observed_at)
+       VALUES ('FRPH:US', 'FRPH', 'US', $1, 'FRP HOLDINGS, INC.', 844059, $2::jsonb, 'rec_frph', 'h', now())`,
+      [CIK, JSON.stringify(records.description.provenance)],
+    );
+    const company = await new CompaniesRepository(ds).findBySymbol('FRPH:US');
+    expect(company!.issuerDescription).toEqual({
+      description: newer.data.description,
+      srcId: expect.stringMatching(/^src_/) as string,
+      sourceUrl: 'https://www.frpholdings.com/executive-team.html',
+      quote: d.citation.quote,
+      contentHash: d.citation.content_hash,
+      extractedAt: '2026-01-15T10:00:02.000Z',
+    });
+    expect(company!.description).toBeNull();
+  });
+});
+
+describe('ir-document@1 and document-text@1', () => {
+  const [part0, part1] = records.documentTextAnnualMeeting2015 as [RecordEnvelope<DocumentTextData>, RecordEnvelope<DocumentTextData>];
+  const link = records.documentAnnualMeeting2015;
+  const url = link.data.url;
+
+  /** Every column but the generated id and the wall-clock updated_at. */
+  async function snapshot(): Promise<unknown> {
+    const docs = await ds.query<Array<Record<string, unknown>>>('SELECT * FROM documents ORDER BY url');
+    const pages = await ds.query<Array<Record<string, unknown>>>(
+      'SELECT d.url, p.page_index, p.char_start, p.char_end, p.text, p.vision_caption, p.content_hash FROM document_pages p JOIN documents d ON d.id = p.document_id ORDER BY d.url, p.page_index',
+    );
+    const events = await ds.query<unknown[]>('SELECT event_key, title, event_date FROM ir_events ORDER BY event_key');
+    return { docs: docs.map(({ id: _id, updated_at: _u, event_id: e, ...rest }) => ({ ...rest, has_event: e !== null })), pages, events };
+  }
+
+  it('projects the same state whichever topic arrives first, and replays change nothing', async () => {
+    await reset();
+    expect(await projectIssuerDocument(ds, link)).toBe('inserted');
+    expect(await projectDocumentText(ds, part0)).toBe('updated');
+    expect(await projectDocumentText(ds, part1)).toBe('updated');
+    const linkFirst = await snapshot();
+    for (const r of [part1, part0]) expect(await projectDocumentText(ds, r)).toBe('unchanged');
+    expect(await projectIssuerDocument(ds, link)).toBe('unchanged');
+    expect(await snapshot()).toEqual(linkFirst);
+
+    await reset();
+    expect(await projectDocumentText(ds, part0)).toBe('inserted');
+    expect(await projectDocumentText(ds, part1)).toBe('updated');
+    const [textOnly] = await ds.query<Array<Record<string, unknown>>>('SELECT title, kind, doc_type, published_at_source, sort_at FROM documents');
+    expect(textOnly).toMatchObject({ title: part0.data.title, kind: null, doc_type: 'slide_deck', published_at_source: 'pdf_metadata' });
+    expect((textOnly!.sort_at as Date).toISOString()).toBe('2015-02-19T15:42:41.000Z');
+    expect(await projectIssuerDocument(ds, link)).toBe('updated');
+    expect(await snapshot()).toEqual(linkFirst);
+  });
+
+  it('stores the pages so that the joined text slices back to every page', async () => {
+    const repo = new DocumentsRepository(ds);
+    const [doc] = await repo.list({ filter: {}, direction: 'desc', limit: 10 });
+    expect(doc).toMatchObject({
+      url,
+      ticker: 'FRPH',
+      title: 'Annual Meeting - 2015 Annual Shareholder Meeting',
+      kind: 'presentation',
+      docType: 'slide_deck',
+      docGroup: 'slide_deck',
+      language: 'en',
+      pageCount: 36,
+      publishedAt: null,
+      publishedAtSource: 'pdf_metadata',
+      foundOn: 'https://www.frpholdings.com/frppresent.html',
+      textContentHash: 'sha256:cbb8e00fa0b3395e5481783f1e27f41322ab56234f17c713b0329bd1b3777575',
+      textQuote: 'Annual Shareholder Meeting',
+      pdfBytes: 4147418,
+    });
+    expect(doc!.eventId).not.toBeNull();
+    const pages = await repo.listPages(doc!.id, undefined, null);
+    expect(pages).toHaveLength(36);
+    const text = pages.map((p) => p.text).join(doc!.pageSeparator!);
+    expect(text).toHaveLength(doc!.textLength!);
+    for (const p of pages) expect(text.slice(p.charStart, p.charEnd)).toBe(p.text);
+    expect(pages[0]).toMatchObject({ pageIndex: 0, quote: 'Annual Shareholder Meeting', captionSource: 'layout@1', width: 792, height: 612 });
+  });
+
+  it('a new PDF version replaces every page; parts and replays of the old version never come back', async () => {
+    const version2Hash = 'sha256:dfe8b72984ad400c0000000000000000000000000000000000000000000000aa';
+    const pages = part0.data.pages.slice(0, 2);
+    const textLength = pages[1]!.char_end;
+    const v2data: DocumentTextData = { ...part0.data, page_count: 2, text_length: textLength, part: { index: 0, count: 1 }, pages };
+    const v2 = { ...variant(part0, v2data, '2026-03-01T00:00:00.000Z'), provenance: { ...part0.provenance, content_hash: version2Hash } };
+    expect(await projectDocumentText(ds, v2)).toBe('updated');
+    const stored = async () => ds.query<Array<{ page_index: number; content_hash: string }>>('SELECT page_index, content_hash FROM document_pages ORDER BY page_index');
+    expect(await stored()).toEqual([
+      { page_index: 0, content_hash: version2Hash },
+      { page_index: 1, content_hash: version2Hash },
+    ]);
+    // A redelivered part 1 of the old version is dropped, and so is the old part 0 (older).
+    expect(await projectDocumentText(ds, part1)).toBe('unchanged');
+    expect(await projectDocumentText(ds, part0)).toBe('unchanged');
+    expect(await projectDocumentText(ds, v2)).toBe('unchanged');
+    expect(await stored()).toHaveLength(2);
+    const [doc] = await ds.query<Array<{ page_count: number; text_content_hash: string; text_observed_at: Date }>>('SELECT page_count, text_content_hash, text_observed_at FROM documents');
+    expect(doc).toMatchObject({ page_count: 2, text_content_hash: version2Hash });
+    expect(doc!.text_observed_at.toISOString()).toBe('2026-03-01T00:00:00.000Z');
+    // The link keeps owning the title while the text changes versions.
+    expect((await ds.query<Array<{ title: string }>>('SELECT title FROM documents'))[0]!.title).toBe(link.data.title);
+  });
+
+  it('orders by the IR page date, else the PDF date, else first sight; the link kind gives the doc type until text arrives', async () => {
+    await projectIssuerDocument(ds, records.documentSeptember2017);
+    await projectIssuerDocument(ds, records.documentQ4Release2016);
+    const repo = new DocumentsRepository(ds);
+    const rows = await repo.list({ filter: {}, direction: 'desc', limit: 10 });
+    expect(rows.map((r) => [r.title, r.docType, r.docGroup, r.publishedAtSource, r.sortAt.toISOString()])).toEqual([
+      ['FRP Holdings Inc. Investor Presentation September 2017', 'slide_deck', 'slide_deck', 'ir_page', '2017-09-28T00:00:00.000Z'],
+      [records.documentQ4Release2016.data.title, 'press_release', 'press_release', 'ir_page', '2016-11-22T00:00:00.000Z'],
+      ['Annual Meeting - 2015 Annual Shareholder Meeting', 'slide_deck', 'slide_deck', 'pdf_metadata', '2015-02-19T15:42:41.000Z'],
+    ]);
+    const second = await repo.list({ filter: { docTypes: ['press_release', 'slide_deck'] }, direction: 'desc', limit: 10, after: { sortKey: rows[0]!.sortKey, id: rows[0]!.id } });
+    expect(second.map((r) => r.id)).toEqual([rows[1]!.id, rows[2]!.id]);
+    expect(await repo.list({ filter: { symbols: ['FRPH:US'] }, direction: 'asc', limit: 10 })).toEqual([]);
+  });
+});
