@@ -8,3 +8,4 @@ export * from './description.extractor';
 export * from './site-links.extractor';
 export * from './robots.parser';
 export * from './issuer-page.extractor';
+export * from './polite.fetcher';

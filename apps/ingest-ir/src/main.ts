@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError } from '@app/config';
+import { padCik } from '@app/contracts';
+import { loadIngestIrConfig, type IngestIrConfig } from './ingest-ir.config';
+import { IngestIrModule } from './ingest-ir.module';
+import { IngestIrService } from './ingest-ir.service';
+
+/**
+ * Worker: one crawl of every registry site (or `--site <cik>`, repeatable), then exit:
+ * 0 all sites published or unchanged, 1 a site failed, 2 configuration error.
+ * `IR_USER_AGENT="FilingsPlatformBot/1.0 (+ops@filings.example)" IR_SITES_FILE=ir-sites.json node dist/apps/ingest-ir/main.js`
+ */
+async function bootstrap(): Promise<number> {
+  const ciks: string[] = [];
+  const args = process.argv.slice(2);
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] !== '--site') continue;
+    const cik = args[i + 1] ?? '';
+    if (!/^\d{1,10}$/.test(cik)) {
+      console.error(`ingest-ir: --site wants a CIK, got ${JSON.stringify(cik)}`);
+      return 2;
+    }
+    ciks.push(padCik(cik));
+    i += 1;
+  }
+  let config: IngestIrConfig;
+  try {
+    config = loadIngestIrConfig(process.env, (path) => readFileSync(path, 'utf8'));
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`ingest-ir: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const unknown = ciks.filter((c) => !config.sites.some((s) => s.cik === c));
+  if (config.sites.length === 0 || unknown.length > 0) {
+    console.error(unknown.length > 0 ? `ingest-ir: --site ${unknown.join(', ')} not in the registry` : 'ingest-ir: no sites (set IR_SITES or IR_SITES_FILE)');
+    return 2;
+  }
+  const app = await NestFactory.createApplicationContext(IngestIrModule.forRoot({ config }), { logger: ['error', 'warn'] });
+  app.enableShutdownHooks();
+  try {
+    const summary = await app.get(IngestIrService).execute(ciks.length > 0 ? { ciks } : {});
+    return summary.sites.every((s) => s.status !== 'failed') ? 0 : 1;
+  } finally {
+    await app.close();
+  }
+}
+
+bootstrap().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error('ingest-ir failed:', err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exit(1);
+  },
+);
