@@ -6,6 +6,8 @@ import { ApiKeysService } from './auth/api-keys.service';
 import { CompaniesController } from './companies/companies.controller';
 import { CompaniesService } from './companies/companies.service';
 import type { ApiConfig } from './config/api.config';
+import { createDocumentsController } from './documents/documents.controller';
+import { createExecutivesController } from './executives/executives.controller';
 import { createFundExposureController } from './fund-exposure/fund-exposure.controller';
 import { FilingsController } from './filings/filings.controller';
 import { FilingsService } from './filings/filings.service';
@@ -69,7 +71,18 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     plans,
   );
   const fundExposure = createFundExposureController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans);
-  const routes = [...companies.routes(), ...segments.routes(), ...filings.routes(), ...fundExposure.routes(), ...new HealthController(dataSource, redis).routes(), ...new DocsController().routes()];
+  const executives = createExecutivesController(dataSource, plans);
+  const documents = createDocumentsController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans);
+  const routes = [
+    ...companies.routes(),
+    ...segments.routes(),
+    ...filings.routes(),
+    ...fundExposure.routes(),
+    ...executives.routes(),
+    ...documents.routes(),
+    ...new HealthController(dataSource, redis).routes(),
+    ...new DocsController().routes(),
+  ];
   let closed = false;
   return {
     config,

@@ -1,3 +1,4 @@
+import type { Provenance } from '@app/contracts';
 import type { CompanyListing, CompanyRecord } from '@app/persistence';
 import type { CompanyDetailBody, CompanyReferenceBody } from './companies.schemas';
 
@@ -20,9 +21,22 @@ export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
   const sec = c.secDetail;
   const website = c.website ?? sec?.website ?? null;
   const country = c.country ?? sec?.country ?? null;
-  const description = c.description ?? null;
+  // The issuer's own description (its IR pages) when captured, else SEC's (usually empty).
+  const issuer = c.issuerDescription;
+  const description = issuer?.description ?? c.description ?? null;
+  const descriptionProvenance: Provenance | null = issuer
+    ? {
+        src_id: issuer.srcId,
+        source_provider: 'issuer_page',
+        source_url: issuer.sourceUrl,
+        accession: null,
+        quote: issuer.quote,
+        content_hash: issuer.contentHash,
+        extracted_at: issuer.extractedAt,
+      }
+    : c.descriptionProvenance;
   const gaps: string[] = [];
-  if (!sec) gaps.push('detail: SEC submissions not fetched yet; website, country, description and flags unavailable');
+  if (!sec) gaps.push(`detail: SEC submissions not fetched yet; website, country, ${issuer ? '' : 'description '}and flags unavailable`);
   else {
     if (website === null) gaps.push('website: SEC submissions list no website for this issuer');
     if (country === null) gaps.push('country: SEC submissions give no country for this issuer');
@@ -45,7 +59,7 @@ export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
     industry: null,
     employee_count: null,
     description,
-    description_provenance: description === null ? null : c.descriptionProvenance,
+    description_provenance: description === null ? null : descriptionProvenance,
     provenance: c.provenance,
     _gaps: gaps,
   };

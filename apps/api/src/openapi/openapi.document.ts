@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { companiesRoutes } from '../companies/companies.controller';
 import { companyDetailSchema, companyListSchema, companyReferenceSchema, paginationSchema, provenanceSchema } from '../companies/companies.schemas';
+import { documentsRoutes } from '../documents/documents.controller';
+import { executivesRoutes } from '../executives/executives.controller';
 import { filingsRoutes } from '../filings/filings.controller';
 import { fundExposureRoutes } from '../fund-exposure/fund-exposure.controller';
 import { healthRoutes } from '../health/health.controller';
@@ -13,13 +15,15 @@ export const DOCUMENTED_ROUTES: RouteDefinition[] = [
   ...Object.values(companiesRoutes),
   ...Object.values(segmentsRoutes),
   ...Object.values(fundExposureRoutes),
+  ...Object.values(executivesRoutes),
   ...Object.values(filingsRoutes),
+  ...Object.values(documentsRoutes),
   ...Object.values(healthRoutes),
 ];
 
 const problemSchema = z
   .object({
-    type: z.string().describe('<docs_url>/errors/<slug>: invalid-key, rate-limited, not-found, unknown-symbol, unknown-filing, method-not-allowed, not-ready, internal-error'),
+    type: z.string().describe('<docs_url>/errors/<slug>: invalid-key, rate-limited, not-found, unknown-symbol, unknown-filing, unknown-document, unknown-page, document-text-unavailable, method-not-allowed, not-ready, internal-error'),
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
