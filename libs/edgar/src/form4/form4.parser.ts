@@ -37,10 +37,14 @@ function decodeXml(raw: string): string {
   });
 }
 
+const INNER_WHITESPACE_RUN = /\s\s|[\t\n\r\f\v]/;
+
 /** Decoded text with whitespace runs collapsed and trimmed; null when nothing is left. */
 function clean(raw: string | undefined): string | null {
   if (raw === undefined) return null;
-  const v = decodeXml(raw).replace(/\s+/g, ' ').trim();
+  let v = decodeXml(raw).trim();
+  // Most values are one short word; only prose (footnotes, remarks) has runs to collapse.
+  if (INNER_WHITESPACE_RUN.test(v)) v = v.replace(/\s+/g, ' ');
   return v === '' ? null : v;
 }
 
@@ -157,8 +161,6 @@ class OwnershipReader {
   private readonly parser: Parser;
   /** Local names of the open elements; stack[0] is the root. */
   private readonly stack: string[] = [];
-  /** Offset of each open tag's `>`, to tell a self-closing tag from an implied (missing) close tag. */
-  private readonly openTagEnds: number[] = [];
   private readonly draft: OwnershipDraft = {
     documentFields: new Map(),
     issuerFields: new Map(),
@@ -180,7 +182,9 @@ class OwnershipReader {
   constructor(private readonly xml: string, private readonly source: string) {
     this.parser = new Parser(
       {
-        onopentag: (name, attribs) => this.open(local(name), attribs),
+        // onopentagname + onattribute rather than onopentag: no attribute object for every tag.
+        onopentagname: (name) => this.open(local(name)),
+        onattribute: (name, value) => this.attribute(name, value),
         ontext: (t) => {
           // CDATA text arrives raw; escape `&` so the one decoding step in clean() gives it back unchanged.
           if (this.textDepth >= 0) this.text += this.inCdata ? t.replace(/&/g, '&amp;') : t;
@@ -207,7 +211,7 @@ class OwnershipReader {
     throw new EdgarParseError(this.source, `malformed ownership XML: ${message}`);
   }
 
-  private open(name: string, attribs: Record<string, string>): void {
+  private open(name: string): void {
     const depth = this.stack.length;
     const parent = this.stack[depth - 1];
     if (depth === 0) {
@@ -216,19 +220,10 @@ class OwnershipReader {
       this.sawRoot = true;
     }
     this.stack.push(name);
-    this.openTagEnds.push(this.parser.endIndex);
     this.text = '';
     this.textDepth = depth;
 
-    const row = this.row;
-    if (row) {
-      if (name === 'footnoteId') {
-        const id = clean(attribs.id);
-        // The field that cites the footnote is the element holding <footnoteId>.
-        if (id !== null && parent !== undefined) (row.footnoteIds[parent] ??= []).push(id);
-      }
-      return;
-    }
+    if (this.row) return;
     if (depth === 1) {
       if (name === 'reportingOwner') this.draft.owners.push(new Map());
       else if (name === 'ownerSignature') this.draft.signatures.push({ name: null, date: null });
@@ -245,18 +240,37 @@ class OwnershipReader {
           footnoteIds: {},
           quote: '',
         };
-      } else if (name === 'footnote' && parent === 'footnotes') {
-        this.footnoteId = clean(attribs.id);
       }
     }
   }
 
+  /** An attribute of the element just opened: only footnote ids matter. */
+  private attribute(name: string, value: string): void {
+    if (name !== 'id') return;
+    const depth = this.stack.length;
+    const element = this.stack[depth - 1];
+    const row = this.row;
+    if (row && element === 'footnoteId') {
+      const id = clean(value);
+      // The field that cites the footnote is the element holding <footnoteId>.
+      const field = this.stack[depth - 2];
+      if (id !== null && field !== undefined) (row.footnoteIds[field] ??= []).push(id);
+    } else if (!row && element === 'footnote' && depth === 3 && this.stack[1] === 'footnotes') {
+      this.footnoteId = clean(value);
+    }
+  }
+
+  /** Whether the tag that just ended is self-closing (`<footnoteId id="F1"/>`): its `>` follows a `/`. */
+  private endsSelfClosingTag(): boolean {
+    const end = this.parser.endIndex;
+    return this.xml.charCodeAt(end) === 0x3e && this.xml.charCodeAt(end - 1) === 0x2f;
+  }
+
   private close(name: string, isImplied: boolean): void {
-    const openTagEnd = this.openTagEnds.pop();
     this.stack.pop();
     const depth = this.stack.length;
-    // A self-closing tag closes at its own `>`; any other implied close is a missing end tag.
-    if (isImplied && this.parser.endIndex !== openTagEnd) this.malformed(`<${name}> is not closed`);
+    // htmlparser2 reports a self-closing tag's close as implied too; any other implied close is a missing end tag.
+    if (isImplied && !this.endsSelfClosingTag()) this.malformed(`<${name}> is not closed`);
     const isLeaf = this.textDepth === depth;
     const text = isLeaf ? this.text : '';
     this.text = '';
