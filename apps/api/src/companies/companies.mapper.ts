@@ -36,7 +36,7 @@ export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
       }
     : c.descriptionProvenance;
   const gaps: string[] = [];
-  if (!sec) gaps.push(`detail: SEC submissions not fetched yet; website, country, ${issuer ? '' : 'description '}and flags unavailable`);
+  if (!sec) gaps.push(`detail: SEC submissions not fetched yet; ${issuer ? 'website, country' : 'website, country, description'} and flags unavailable`);
   else {
     if (website === null) gaps.push('website: SEC submissions list no website for this issuer');
     if (country === null) gaps.push('country: SEC submissions give no country for this issuer');

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import {
@@ -66,6 +66,23 @@ describe('issuer pages read models', () => {
   it('entities and migrations agree (what db:check asks)', async () => {
     const pending = await ds.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it("projects the contract's own example records of these schemas (made by the ingestors from the fixtures) idempotently", async () => {
+    await reset();
+    const dir = join(__dirname, '../../../contracts/src/examples');
+    const project = {
+      'ir-roster@1': projectIssuerRoster,
+      'company-description@1': projectCompanyDescription,
+      'ir-document@1': projectIssuerDocument,
+      'document-text@1': projectDocumentText,
+    } as Record<string, (ds: DataSource, e: RecordEnvelope<never>) => Promise<string>>;
+    const examples = readdirSync(dir)
+      .filter((f) => Object.keys(project).some((schema) => f.startsWith(`${schema}.`)))
+      .sort()
+      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as RecordEnvelope<never>);
+    for (const e of examples) expect([e.schema, await project[e.schema]!(ds, e)]).toEqual([e.schema, 'inserted']);
+    for (const e of examples) expect([e.schema, await project[e.schema]!(ds, e)]).toEqual([e.schema, 'unchanged']);
   });
 
   it('the example records satisfy the contract', () => {
