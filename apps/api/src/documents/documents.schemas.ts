@@ -11,7 +11,9 @@ export const documentsListParams: ParamSpecs = {
   symbols: {
     kind: 'array',
     items: { kind: 'string', pattern: SYMBOL_PATTERN },
-    description: "<TICKER>:<MARKET> symbols (case-insensitive): documents of the listed companies' issuers; repeat the parameter or separate with commas",
+    description:
+      "<TICKER>:<MARKET> symbols (case-insensitive): documents of the listed companies' issuers (by CIK); a symbol no company is listed under matches nothing. " +
+      'Repeat the parameter or separate with commas',
   },
   doc_types: { kind: 'array', items: { kind: 'enum', values: DOC_TYPES }, description: 'Document types; repeat the parameter or separate with commas' },
   cursor: cursorParam,

@@ -127,7 +127,7 @@ export class DocumentEntity {
   @Column({ name: 'text_extracted_at', type: 'timestamptz', nullable: true })
   textExtractedAt!: Date | null;
 
-  /** The last document-text record (part) applied. */
+  /** The document-text record (a part 0) that last wrote these text columns: a replay of it writes nothing. */
   @Column({ name: 'text_record_id', type: 'text', nullable: true })
   textRecordId!: string | null;
 
