@@ -5,7 +5,7 @@ import { extractIssuerPage, type IssuerPageExtract } from './issuer-page.extract
 import { pageText } from './page-text';
 
 const FRPH = { cik: '0000844059', name: 'FRP Holdings, Inc.', ticker: 'FRPH' };
-const BRAI = { cik: '0001889123', name: 'Braiin Limited', ticker: 'BRAI' };
+const BRAI = { cik: '0009999001', name: 'Braiin Limited', ticker: 'BRAI' };
 const FRPH_SITE = 'http://www.frpholdings.com';
 
 function fixture(file: string): Buffer {

@@ -180,7 +180,7 @@ export class PoliteFetcher {
     if (!response.body) return Buffer.alloc(0);
     const chunks: Buffer[] = [];
     let size = 0;
-    const reader = response.body.getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;

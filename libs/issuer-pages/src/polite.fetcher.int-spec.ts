@@ -1,0 +1,85 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PoliteFetcher } from './polite.fetcher';
+
+const UA = 'FilingsPlatformBot/1.0 (+ops@filings.example)';
+
+/** A small site: robots.txt, an ETag'd page, a flaky page, a huge page. */
+async function startSite(robots: { status: number; body?: string }) {
+  const seen: Array<{ path: string; ifNoneMatch: string | undefined; userAgent: string | undefined }> = [];
+  let flaky = 2;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = req.url ?? '/';
+    seen.push({ path, ifNoneMatch: req.headers['if-none-match'], userAgent: req.headers['user-agent'] });
+    if (path === '/robots.txt') return void res.writeHead(robots.status).end(robots.body ?? '');
+    if (path === '/ir.html') {
+      if (req.headers['if-none-match'] === '"v1"') return void res.writeHead(304).end();
+      return void res.writeHead(200, { etag: '"v1"', 'content-type': 'text/html' }).end('<p>IR</p>');
+    }
+    if (path === '/flaky.html') return void (flaky-- > 0 ? res.writeHead(503).end() : res.writeHead(200).end('<p>ok</p>'));
+    if (path === '/huge.html') return void res.writeHead(200).end('x'.repeat(5000));
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('PoliteFetcher against a local site', () => {
+  it('honours robots.txt (asked once), sends the User-Agent, does conditional GET, retries 5xx, limits size', async () => {
+    const site = await startSite({ status: 200, body: 'User-agent: *\nDisallow: /private\n' });
+    const fetcher = new PoliteFetcher({ userAgent: UA, maxRpsPerHost: 20, backoffBaseMs: 10, maxBytes: 1024 });
+    try {
+      expect(await fetcher.fetch(`${site.url}/private/x.html`)).toEqual({ kind: 'disallowed', url: `${site.url}/private/x.html` });
+      const first = await fetcher.fetch(`${site.url}/ir.html`);
+      expect(first).toMatchObject({ kind: 'ok', status: 200, unchanged: false, validators: { etag: '"v1"' } });
+      if (first.kind !== 'ok') throw new Error('expected ok');
+      expect(first.bytes.toString()).toBe('<p>IR</p>');
+      expect(await fetcher.fetch(`${site.url}/ir.html`, first.validators)).toMatchObject({ kind: 'not_modified' });
+      expect(await fetcher.fetch(`${site.url}/ir.html`, { contentHash: first.contentHash })).toMatchObject({ kind: 'ok', unchanged: true });
+      expect(await fetcher.fetch(`${site.url}/flaky.html`)).toMatchObject({ kind: 'ok', status: 200 });
+      await expect(fetcher.fetch(`${site.url}/huge.html`)).rejects.toMatchObject({ code: 'TOO_LARGE' });
+      expect(await fetcher.fetch(`${site.url}/missing.html`)).toMatchObject({ kind: 'not_found', status: 404 });
+      expect(site.seen.filter((r) => r.path === '/robots.txt')).toHaveLength(1);
+      expect(site.seen.filter((r) => r.path === '/private/x.html')).toHaveLength(0);
+      expect(site.seen.filter((r) => r.path === '/flaky.html')).toHaveLength(3);
+      expect(site.seen.every((r) => r.userAgent === UA)).toBe(true);
+      expect(site.seen.filter((r) => r.path === '/ir.html').map((r) => r.ifNoneMatch)).toEqual([undefined, '"v1"', undefined]);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('allows all without robots.txt (404), disallows all when robots.txt fails (5xx)', async () => {
+    const missing = await startSite({ status: 404 });
+    const broken = await startSite({ status: 500 });
+    try {
+      expect(await new PoliteFetcher({ userAgent: UA, maxRpsPerHost: 20 }).fetch(`${missing.url}/ir.html`)).toMatchObject({ kind: 'ok' });
+      const fetcher = new PoliteFetcher({ userAgent: UA, maxRpsPerHost: 20, maxAttempts: 2, backoffBaseMs: 5 });
+      expect(await fetcher.fetch(`${broken.url}/ir.html`)).toMatchObject({ kind: 'disallowed' });
+      expect(broken.seen.filter((r) => r.path === '/ir.html')).toHaveLength(0);
+    } finally {
+      await missing.close();
+      await broken.close();
+    }
+  });
+
+  it('spaces requests to one host by the rate limit', async () => {
+    const site = await startSite({ status: 404 });
+    const fetcher = new PoliteFetcher({ userAgent: UA, maxRpsPerHost: 5 });
+    try {
+      const started = Date.now();
+      for (let i = 0; i < 3; i += 1) await fetcher.fetch(`${site.url}/ir.html`);
+      // robots.txt + 3 pages = 4 requests, 200 ms apart.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(590);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('treats a host whose robots.txt cannot be reached as disallowed (nothing else is requested)', async () => {
+    const fetcher = new PoliteFetcher({ userAgent: UA, maxAttempts: 1, timeoutMs: 500 });
+    // Port 9 (discard) on localhost is closed: robots.txt fails -> the host is disallowed, nothing thrown.
+    expect(await fetcher.fetch('http://127.0.0.1:9/ir.html')).toMatchObject({ kind: 'disallowed' });
+  });
+});
