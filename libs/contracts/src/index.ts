@@ -9,3 +9,4 @@ export * from './fund-holdings.schema';
 export * from './filing.schema';
 export * from './segment.schema';
 export * from './issuer-pages.schema';
+export * from './form4.schema';

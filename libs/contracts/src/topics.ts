@@ -4,6 +4,7 @@ import { segmentRecordV1 } from './segment.schema';
 import { fundHoldingsRecordV1 } from './fund-holdings.schema';
 import { filingRecordV1 } from './filing.schema';
 import { companyDescriptionRecordV1, documentTextRecordV1, issuerDocumentRecordV1, issuerRosterRecordV1 } from './issuer-pages.schema';
+import { form4RecordV1 } from './form4.schema';
 
 /**
  * The topic registry: every topic with its key, producers, consumers, schema versions and
@@ -101,6 +102,16 @@ export const TOPICS = {
     compacted: false,
     partitions: 3,
     schemas: { 'document-text@1': documentTextRecordV1 },
+  }),
+  form4: topic({
+    name: 'edgar.form4.v1',
+    // One record per filing (at most FORM4_MAX_ROWS rows, under Kafka's 1 MB message limit).
+    key: 'accession number',
+    producers: ['ingest-form4'],
+    consumers: ['projector', 'webhooks'],
+    compacted: true,
+    partitions: 3,
+    schemas: { 'form4@1': form4RecordV1 },
   }),
 } as const satisfies Record<string, TopicDefinition>;
 
