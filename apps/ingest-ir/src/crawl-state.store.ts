@@ -20,8 +20,12 @@ interface StateFile {
 export class CrawlStateStore {
   private readonly pages = new Map<string, PageState>();
 
-  constructor(private readonly path?: string) {
-    if (path && existsSync(path)) {
+  /** Throws when the file exists but cannot be read or parsed, unless `ignoreExisting` (it is then overwritten on save). */
+  constructor(
+    private readonly path?: string,
+    options: { ignoreExisting?: boolean } = {},
+  ) {
+    if (path && !options.ignoreExisting && existsSync(path)) {
       const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<StateFile>;
       if (parsed.version === 1 && parsed.pages) for (const [url, state] of Object.entries(parsed.pages)) this.pages.set(url, state);
     }

@@ -71,7 +71,17 @@ export class IngestIrService {
       maxBytes: config.IR_MAX_PAGE_BYTES,
       logger: logger.child({ component: 'ir-fetcher' }),
     });
-    this.state = new CrawlStateStore(config.IR_STATE_FILE);
+    this.state = IngestIrService.openState(config.IR_STATE_FILE, logger);
+  }
+
+  /** The state only saves requests: an unreadable state file is reported and the crawl starts fresh. */
+  private static openState(path: string | undefined, logger: Logger): CrawlStateStore {
+    try {
+      return new CrawlStateStore(path);
+    } catch (error) {
+      logger.warn({ path, error: error instanceof Error ? error.message : String(error) }, 'IR state file unreadable: starting without it');
+      return new CrawlStateStore(path, { ignoreExisting: true });
+    }
   }
 
   async execute(command: { ciks?: readonly string[]; runId?: string } = {}): Promise<IrIngestSummary> {
