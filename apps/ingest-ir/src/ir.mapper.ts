@@ -125,8 +125,8 @@ export function rosterRecordsOf(site: IrSite, pages: readonly ReadPage[], ctx: M
 /**
  * One ir-document@1 per document URL. A document listed on several pages is taken from the
  * listing that says most (a date, then an event), else the first in crawl order. Registry
- * documents not linked from any page follow, cited to the landing page's registry entry: their
- * quote is the configured title (see the report: the contract has no "from configuration" source).
+ * documents linked from no page read follow, `listed_on: 'registry'` with no page citation:
+ * nothing on a page shows them, so nothing is quoted.
  */
 export function documentRecordsOf(site: IrSite, pages: readonly ReadPage[], ctx: MapContext, landing: ReadPage): IssuerDocumentRecordV1[] {
   const best = new Map<string, { doc: IssuerPageExtract['documents'][number]; page: ReadPage }>();
@@ -148,6 +148,7 @@ export function documentRecordsOf(site: IrSite, pages: readonly ReadPage[], ctx:
       published_on: doc.published_on,
       is_pdf: doc.is_pdf,
       event: doc.event,
+      listed_on: 'ir_page',
       citation: citation(page, doc.quote),
     };
     records.push(documentRecord(data, page, doc.quote, ctx));
@@ -165,7 +166,8 @@ export function documentRecordsOf(site: IrSite, pages: readonly ReadPage[], ctx:
       published_on: known.published_on ?? null,
       is_pdf: /\.pdf$/i.test(url.pathname),
       event: null,
-      citation: citation(landing, known.title),
+      listed_on: 'registry',
+      citation: null,
     };
     records.push(documentRecord(data, landing, null, ctx));
   }

@@ -60,7 +60,10 @@ export const issuerDocumentDataSchema = z.object({
     })
     .nullable()
     .describe('The IR event (earnings call, annual meeting, conference) the page groups the document under'),
-  citation: pageCitationSchema,
+  listed_on: z
+    .enum(['ir_page', 'registry'])
+    .describe('ir_page: linked from a crawled IR page; registry: a known document URL configured in the IR registry, linked from no page read'),
+  citation: pageCitationSchema.nullable().describe('The IR page line linking the document; null for a registry document (no page shows it)'),
 });
 
 /** ir.descriptions.v1 data: the issuer's own description of itself. Key: the CIK. */
