@@ -42,6 +42,13 @@ export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
   { path: '/executive-team.html', file: 'ir-pages/FRPH-executive-team.html' },
   { path: '/frppresent.html', file: 'ir-pages/FRPH-frppresent.html' },
   { path: '/investors', file: 'ir-pages/BRAI-investors.html', contentType: 'text/html; charset=utf-8' },
+  // FRPH PDFs (frpholdings.github.io, commit 3c0d459b): the annual-meeting deck both where the 2018
+  // presentations page links it (assets/) and where the repository keeps it (assets/presentations/);
+  // the January 2015 deck and the 2019 annual report, linked from no saved page, at their repository paths.
+  { path: '/assets/Annual_Meeting_-_2015_FINAL2.pdf', file: 'decks/FRPH-Annual_Meeting_-_2015_FINAL2.pdf' },
+  { path: '/assets/presentations/Annual_Meeting_-_2015_FINAL2.pdf', file: 'decks/FRPH-Annual_Meeting_-_2015_FINAL2.pdf' },
+  { path: '/assets/presentations/1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf', file: 'decks/FRPH-1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf' },
+  { path: '/assets/FRP_2019_Annual_Report.pdf', file: 'decks/FRPH-FRP_2019_Annual_Report.pdf' },
 ];
 
 export interface FixtureRequest {
