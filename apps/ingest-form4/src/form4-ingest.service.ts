@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { contentHash, padCik, type FilingData, type TopicDefinition } from '@app/contracts';
+import {
+  EdgarClient,
+  EdgarError,
+  EdgarParseError,
+  TICKER_MAP_EXCHANGE_PATH,
+  TICKER_MAP_PATH,
+  parseForm4,
+  parseRecentFilings,
+  parseTickerMap,
+  parseTickerMapExchange,
+  submissionsPath,
+  type TickerMapEntry,
+} from '@app/edgar';
+import { PermanentError } from '@app/messaging';
+import type { Logger } from '@app/observability';
+import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from './ingest-form4.providers';
+import type { Form4FilingRef, IngestForm4Config, IssuerSelector } from './ingest-form4.config';
+import { completeSubmissionPath, form4RecordOf, isXmlDocument, ownershipXmlPath, type Form4Listing } from './form4.mapper';
+
+export const FORM4_CONFIG = Symbol('FORM4_CONFIG');
+export const FORM4_TOPIC = Symbol('FORM4_TOPIC');
+
+/** Where a filing to read came from: explicit filings are always published, found ones only for covered issuers. */
+export type Form4FilingOrigin = 'explicit' | 'submissions' | 'filings_topic';
+
+export interface Form4FilingTask {
+  ref: Form4FilingRef;
+  origin: Form4FilingOrigin;
+  listing: Form4Listing;
+}
+
+export type Form4FilingStatus = 'published' | 'not_found' | 'failed' | 'skipped';
+
+export interface Form4FilingOutcome {
+  cik: string;
+  accession: string;
+  origin: Form4FilingOrigin;
+  status: Form4FilingStatus;
+  url?: string;
+  issuerCik?: string;
+  rows?: number;
+  recordId?: string;
+  error?: string;
+}
+
+export interface Form4IngestSummary {
+  runId: string;
+  counts: Record<Form4FilingStatus, number> & { filings: number; discovery_errors: number };
+  filings: Form4FilingOutcome[];
+  durationMs: number;
+}
+
+/** Covered issuers by CIK (tickers resolved through SEC's ticker map). */
+type IssuerCoverage = { kind: 'all' } | { kind: 'set'; ciks: ReadonlySet<string> };
+
+const FORM4_FORMS = new Set(['4', '4/A']);
+
+/** ISO time from the submissions JSON / filing@1 acceptance time, null when it is not one. */
+function isoOrNull(value: string | null | undefined): string | null {
+  if (!value || !/^\d{4}-\d{2}-\d{2}T/.test(value)) return null;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+/**
+ * The Form 4 use case: per filing, fetch the ownership XML (else the complete submission .txt) ->
+ * pure parse -> pure map -> publish one form4@1 record keyed by the accession. Filings come from
+ * explicit references, from covered issuers' submissions JSON, or (follow mode) from filing@1
+ * records. A filing that fails is reported and the run goes on.
+ */
+@Injectable()
+export class Form4IngestService {
+  private coverage: Promise<IssuerCoverage> | undefined;
+  private tickerMap: Promise<TickerMapEntry[]> | undefined;
+
+  constructor(
+    @Inject(FORM4_CONFIG) private readonly config: IngestForm4Config,
+    @Inject(EdgarClient) private readonly edgar: EdgarClient,
+    @Inject(RECORD_PUBLISHER) private readonly publisher: RecordPublisher,
+    @Inject(FORM4_TOPIC) private readonly topic: TopicDefinition,
+    @Inject(INGEST_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** A filing@1 record -> the Form 4 filing to read, or null when it is not a Form 4 / 4/A. */
+  static taskOfFilingRecord(filing: FilingData): Form4FilingTask | null {
+    if (!FORM4_FORMS.has(filing.form.trim().toUpperCase())) return null;
+    const document = filing.primary_document_url && isXmlDocument(filing.primary_document_url) ? filing.primary_document_url : null;
+    return {
+      ref: { cik: filing.cik, accession: filing.accession, document },
+      origin: 'filings_topic',
+      listing: { filedDate: filing.filed_date, acceptedAt: filing.accepted_at },
+    };
+  }
+
+  /** One run: the explicit filings, then those found in the submissions of FORM4_SUBMISSIONS. */
+  async execute(command: { filings?: readonly Form4FilingRef[]; discover?: IssuerSelector; runId?: string } = {}): Promise<Form4IngestSummary> {
+    const started = Date.now();
+    const runId = command.runId ?? `run_${randomUUID()}`;
+    const log = this.logger.child({ runId, useCase: 'form4' });
+    const explicit = (command.filings ?? this.config.FORM4_FILINGS).map((ref): Form4FilingTask => ({ ref, origin: 'explicit', listing: { filedDate: null, acceptedAt: null } }));
+    const discovered = await this.discover(command.discover ?? this.config.FORM4_SUBMISSIONS, log);
+    const tasks = [...explicit, ...discovered.tasks];
+    log.info({ explicit: explicit.length, discovered: discovered.tasks.length, topic: this.topic.name }, 'Form 4 run started');
+
+    const outcomes: Form4FilingOutcome[] = [];
+    for (const task of tasks) {
+      outcomes.push(await this.ingestOne(task, runId, log));
+      if (outcomes.length % this.config.FORM4_PROGRESS_EVERY === 0) log.info({ done: outcomes.length, of: tasks.length }, 'Form 4 progress');
+    }
+    const counts = { filings: outcomes.length, published: 0, not_found: 0, failed: 0, skipped: 0, discovery_errors: discovered.errors };
+    for (const o of outcomes) counts[o.status] += 1;
+    const summary: Form4IngestSummary = { runId, counts, filings: outcomes, durationMs: Date.now() - started };
+    log.info({ ...counts, durationMs: summary.durationMs }, 'Form 4 run finished');
+    return summary;
+  }
+
+  /**
+   * Follow mode's effect for one filing@1 record. Not a Form 4 of a covered issuer: nothing. A
+   * filing that cannot be read (missing, unparsable, too large) throws PermanentError, so the
+   * consumer dead-letters the filing record with the reason; EDGAR or Kafka being unavailable
+   * throws as is, so the same record is retried.
+   */
+  async handleFilingRecord(filing: FilingData, runId: string): Promise<Form4FilingOutcome | null> {
+    const task = Form4IngestService.taskOfFilingRecord(filing);
+    if (!task || !(await this.covers(task.ref.cik))) return null;
+    const log = this.logger.child({ runId, useCase: 'form4-follow' });
+    let outcome: Form4FilingOutcome;
+    try {
+      outcome = await this.readAndPublish(task, runId, log);
+    } catch (error) {
+      if (error instanceof EdgarParseError || error instanceof RangeError || (error instanceof EdgarError && error.code === 'EDGAR_HTTP_ERROR')) {
+        throw new PermanentError(`Form 4 ${task.ref.accession}: ${error.message}`, { cause: error });
+      }
+      throw error;
+    }
+    if (outcome.status === 'not_found') throw new PermanentError(`Form 4 ${task.ref.accession}: ${outcome.error ?? 'not found'}`);
+    return outcome;
+  }
+
+  private async ingestOne(task: Form4FilingTask, runId: string, log: Logger): Promise<Form4FilingOutcome> {
+    try {
+      return await this.readAndPublish(task, runId, log);
+    } catch (error) {
+      if (!(error instanceof EdgarError) && !(error instanceof EdgarParseError) && !(error instanceof RangeError)) throw error;
+      log.error({ accession: task.ref.accession, cik: task.ref.cik, error: error.message }, 'Form 4 filing failed: skipped');
+      return { cik: task.ref.cik, accession: task.ref.accession, origin: task.origin, status: 'failed', error: error.message };
+    }
+  }
+
+  /** Fetch -> parse -> map -> publish one filing. Throws EdgarError, EdgarParseError, RangeError (bounds). */
+  private async readAndPublish(task: Form4FilingTask, runId: string, log: Logger): Promise<Form4FilingOutcome> {
+    const { ref } = task;
+    const base = { cik: ref.cik, accession: ref.accession, origin: task.origin };
+    const fetched = await this.fetchOwnershipDocument(ref);
+    if (fetched.kind === 'not_found') {
+      const error = `not found at ${fetched.urls.join(' nor ')}`;
+      log.warn({ ...base, urls: fetched.urls }, 'Form 4 not found');
+      return { ...base, status: 'not_found', error };
+    }
+    const doc = parseForm4(fetched.bytes, { url: fetched.url, accession: ref.accession });
+    if (task.origin !== 'explicit' && !(await this.covers(doc.issuer.cik))) {
+      log.info({ ...base, issuerCik: doc.issuer.cik }, 'Form 4 of an issuer not covered: skipped');
+      return { ...base, status: 'skipped', url: fetched.url, issuerCik: doc.issuer.cik };
+    }
+    const source = { url: fetched.url, contentHash: contentHash(fetched.bytes), fetchedAt: fetched.fetchedAt, text: fetched.bytes.toString('utf8') };
+    const record = form4RecordOf(doc, source, task.listing, { runId, extractedAt: new Date().toISOString() });
+    await this.publisher.publish(this.topic, [record]);
+    log.info({ ...base, issuerCik: doc.issuer.cik, form: doc.documentType, rows: doc.rows.length, url: fetched.url }, 'Form 4 published');
+    return { ...base, status: 'published', url: fetched.url, issuerCik: doc.issuer.cik, rows: doc.rows.length, recordId: record.id };
+  }
+
+  /** The ownership XML at its primary document path, else the complete submission `.txt` (the parser reads its SGML wrapper). */
+  private async fetchOwnershipDocument(ref: Form4FilingRef): Promise<{ kind: 'ok'; url: string; bytes: Buffer; fetchedAt: string } | { kind: 'not_found'; urls: string[] }> {
+    const urls: string[] = [];
+    if (ref.document && isXmlDocument(ref.document)) {
+      const xml = await this.edgar.getWww(ownershipXmlPath(ref.cik, ref.accession, ref.document));
+      if (xml.kind === 'ok') return xml;
+      urls.push(xml.url);
+    }
+    const txt = await this.edgar.getWww(completeSubmissionPath(ref.cik, ref.accession));
+    if (txt.kind === 'ok') return txt;
+    urls.push(txt.url);
+    return { kind: 'not_found', urls };
+  }
+
+  /** Form 4 / 4/A filings in the submissions JSON of each selected issuer: within FORM4_FROM..FORM4_TO, newest FORM4_LATEST. */
+  private async discover(selector: IssuerSelector, log: Logger): Promise<{ tasks: Form4FilingTask[]; errors: number }> {
+    if (selector.kind !== 'list') return { tasks: [], errors: 0 };
+    const ciks = new Set(selector.ciks);
+    let errors = 0;
+    if (selector.tickers.size > 0) {
+      const found = new Set<string>();
+      for (const e of await this.fetchTickerMap()) {
+        if (selector.tickers.has(e.ticker.toUpperCase())) {
+          ciks.add(e.cik);
+          found.add(e.ticker.toUpperCase());
+        }
+      }
+      const unknown = [...selector.tickers].filter((t) => !found.has(t));
+      if (unknown.length > 0) {
+        errors += unknown.length;
+        log.error({ tickers: unknown }, 'tickers not in the SEC ticker map: not discovered');
+      }
+    }
+    const { FORM4_FROM: from, FORM4_TO: to, FORM4_LATEST: latest } = this.config;
+    const tasks: Form4FilingTask[] = [];
+    for (const cik of ciks) {
+      try {
+        const r = await this.edgar.getData(submissionsPath(cik));
+        if (r.kind === 'not_found') {
+          errors += 1;
+          log.error({ cik, url: r.url }, 'no submissions JSON: nothing discovered for this issuer');
+          continue;
+        }
+        const form4s = parseRecentFilings(r.bytes)
+          .filter((f) => FORM4_FORMS.has((f.form ?? '').trim().toUpperCase()))
+          .filter((f) => (!from || (f.filingDate ?? '') >= from) && (!to || (f.filingDate ?? '') <= to))
+          .sort((a, b) => (b.filingDate ?? '').localeCompare(a.filingDate ?? '') || b.accessionNumber.localeCompare(a.accessionNumber))
+          .slice(0, latest);
+        for (const f of form4s) {
+          tasks.push({
+            ref: { cik: padCik(cik), accession: f.accessionNumber, document: f.primaryDocument },
+            origin: 'submissions',
+            listing: { filedDate: f.filingDate, acceptedAt: isoOrNull(f.acceptanceDateTime) },
+          });
+        }
+        log.info({ cik, found: form4s.length }, 'Form 4 filings discovered');
+      } catch (error) {
+        if (!(error instanceof EdgarError) && !(error instanceof EdgarParseError)) throw error;
+        errors += 1;
+        log.error({ cik, error: error.message }, 'Form 4 discovery failed for this issuer');
+      }
+    }
+    return { tasks, errors };
+  }
+
+  private async covers(cik: string): Promise<boolean> {
+    this.coverage ??= this.resolveCoverage(this.config.FORM4_ISSUERS);
+    const coverage = await this.coverage;
+    return coverage.kind === 'all' || coverage.ciks.has(cik);
+  }
+
+  private async resolveCoverage(selector: IssuerSelector): Promise<IssuerCoverage> {
+    switch (selector.kind) {
+      case 'all':
+        return { kind: 'all' };
+      case 'none':
+        return { kind: 'set', ciks: new Set() };
+      case 'list': {
+        const ciks = new Set(selector.ciks);
+        if (selector.tickers.size > 0) {
+          for (const e of await this.fetchTickerMap()) if (selector.tickers.has(e.ticker.toUpperCase())) ciks.add(e.cik);
+        }
+        return { kind: 'set', ciks };
+      }
+    }
+  }
+
+  /** SEC's ticker map (the exchange one, else the plain one), fetched once per process. */
+  private fetchTickerMap(): Promise<TickerMapEntry[]> {
+    this.tickerMap ??= (async () => {
+      const exchange = await this.edgar.getWww(TICKER_MAP_EXCHANGE_PATH);
+      if (exchange.kind === 'ok') {
+        try {
+          return parseTickerMapExchange(exchange.bytes);
+        } catch (error) {
+          if (!(error instanceof EdgarParseError)) throw error;
+          this.logger.warn({ error: error.message }, 'exchange ticker map invalid: using the plain map');
+        }
+      }
+      const plain = await this.edgar.getWww(TICKER_MAP_PATH);
+      if (plain.kind === 'not_found') throw new EdgarError('EDGAR_HTTP_ERROR', plain.url, 404, `ticker map not found at ${plain.url}`);
+      return parseTickerMap(plain.bytes);
+    })();
+    // A failed fetch is not cached: the next call tries again.
+    void this.tickerMap.catch(() => (this.tickerMap = undefined));
+    return this.tickerMap;
+  }
+}

@@ -1,0 +1,70 @@
+import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import type { RecordEnvelope, TopicDefinition } from '@app/contracts';
+import { EdgarClient } from '@app/edgar';
+import { RecordProducer, ensureTopics, type KafkaSettings } from '@app/messaging';
+import type { Logger } from '@app/observability';
+import type { IngestForm4Config } from './ingest-form4.config';
+
+// The same wiring as apps/ingest-sec's ingest.providers.ts: apps do not import each other.
+export const INGEST_LOGGER = Symbol('INGEST_LOGGER');
+export const KAFKA_SETTINGS = Symbol('KAFKA_SETTINGS');
+export const RECORD_PUBLISHER = Symbol('RECORD_PUBLISHER');
+
+/** Where records go (RecordProducer in the app, an array in tests). */
+export interface RecordPublisher {
+  publish(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void>;
+}
+
+/** RecordProducer behind the RecordPublisher port: creates each topic and connects on first use. */
+@Injectable()
+export class KafkaRecordPublisher implements RecordPublisher, OnApplicationShutdown {
+  private readonly producer: RecordProducer;
+  private connected: Promise<void> | undefined;
+  private readonly ensured = new Map<string, Promise<unknown>>();
+
+  constructor(@Inject(KAFKA_SETTINGS) private readonly settings: KafkaSettings) {
+    this.producer = new RecordProducer(settings);
+  }
+
+  async publish(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void> {
+    let ensured = this.ensured.get(topic.name);
+    if (!ensured) {
+      ensured = ensureTopics(this.settings, [topic]);
+      this.ensured.set(topic.name, ensured);
+    }
+    await ensured;
+    this.connected ??= this.producer.connect();
+    await this.connected;
+    await this.producer.publish(topic, records);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.producer.disconnect();
+  }
+}
+
+/** Kafka settings of the app (producer, and the follow consumer). */
+export function kafkaSettingsOf(config: IngestForm4Config, logger?: Logger): KafkaSettings {
+  return { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-form4', ...(logger ? { logger } : {}) };
+}
+
+/** Logger, EDGAR client (declared User-Agent, shared rate limit) and Kafka publisher. */
+export function ingestForm4Providers(config: IngestForm4Config, logger: Logger): Provider[] {
+  return [
+    { provide: INGEST_LOGGER, useValue: logger },
+    { provide: KAFKA_SETTINGS, useValue: kafkaSettingsOf(config) },
+    {
+      provide: EdgarClient,
+      useFactory: () =>
+        new EdgarClient({
+          userAgent: config.EDGAR_USER_AGENT,
+          wwwBaseUrl: config.EDGAR_WWW_BASE_URL,
+          dataBaseUrl: config.EDGAR_DATA_BASE_URL,
+          maxRps: config.EDGAR_MAX_RPS,
+          throttlePauseMs: config.EDGAR_THROTTLE_PAUSE_MS,
+          logger: logger.child({ component: 'edgar' }),
+        }),
+    },
+    { provide: RECORD_PUBLISHER, useClass: KafkaRecordPublisher },
+  ];
+}

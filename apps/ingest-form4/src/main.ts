@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { namespacedTopic, TOPICS } from '@app/contracts';
+import { ConfigError, loadConfig } from '@app/config';
+import { createLogger } from '@app/observability';
+import { USAGE, ingestForm4ConfigSchema, parseForm4Args, type IngestForm4Config } from './ingest-form4.config';
+import { kafkaSettingsOf } from './ingest-form4.providers';
+import { IngestForm4Module } from './ingest-form4.module';
+import { Form4IngestService } from './form4-ingest.service';
+import { followFilings } from './form4-follow.runner';
+
+/**
+ * Worker: Form 4 / 4/A ownership XML -> form4@1 on edgar.form4.v1.
+ * Exit 0 when every filing was published (or skipped as not covered), 1 when some failed or were
+ * not found, 2 on a configuration or usage error.
+ */
+async function bootstrap(): Promise<number> {
+  const command = parseForm4Args(process.argv.slice(2));
+  if ('error' in command) {
+    console.error(`ingest-form4: ${command.error}\n${USAGE}`);
+    return 2;
+  }
+  let config: IngestForm4Config;
+  try {
+    config = loadConfig(ingestForm4ConfigSchema);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`ingest-form4: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const filings = [...config.FORM4_FILINGS, ...command.filings];
+  if (filings.length === 0 && config.FORM4_SUBMISSIONS.kind !== 'list' && !command.follow) {
+    console.error(`ingest-form4: nothing to do (no --filing, FORM4_FILINGS, FORM4_SUBMISSIONS or --follow)\n${USAGE}`);
+    return 2;
+  }
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'ingest-form4' });
+  const app = await NestFactory.createApplicationContext(IngestForm4Module.forRoot({ config, logger }), { logger: ['error', 'warn'] });
+  app.enableShutdownHooks();
+  const service = app.get(Form4IngestService);
+  try {
+    const summary = await service.execute({ filings });
+    console.log(JSON.stringify({ ...summary.counts, durationMs: summary.durationMs, failed: summary.filings.filter((f) => f.status === 'failed' || f.status === 'not_found') }, null, 2));
+    let code = summary.counts.failed + summary.counts.not_found + summary.counts.discovery_errors > 0 ? 1 : 0;
+    if (!command.follow) return code;
+
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const followed = await followFilings(service, {
+      settings: kafkaSettingsOf(config, logger),
+      groupId: config.FORM4_GROUP_ID,
+      filingsTopic: namespacedTopic(TOPICS.filings, config.KAFKA_TOPIC_NAMESPACE),
+      once: command.once,
+      signal: stop.signal,
+      logger,
+      runId: summary.runId,
+    });
+    console.log(JSON.stringify(followed, null, 2));
+    if (followed.dead_lettered > 0) code = 1;
+    return code;
+  } finally {
+    await app.close();
+  }
+}
+
+bootstrap().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error('ingest-form4 failed:', err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exit(1);
+  },
+);
