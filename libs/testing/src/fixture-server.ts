@@ -42,6 +42,21 @@ export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
   { path: '/executive-team.html', file: 'ir-pages/FRPH-executive-team.html' },
   { path: '/frppresent.html', file: 'ir-pages/FRPH-frppresent.html' },
   { path: '/investors', file: 'ir-pages/BRAI-investors.html', contentType: 'text/html; charset=utf-8' },
+  // Form 4 ownership documents at their Archive paths, under the issuer's CIK. Accessions are the
+  // real ones (file names, SGML headers); the bare XML files are served under the primary document's
+  // name without its xslF345X0n/ rendering folder, the complete submissions (DKNG, BETR) at
+  // /Archives/edgar/data/<cik>/<accession>.txt. SNOW and SCWO carry no accession anywhere, so they
+  // are served under fixture accessions in the real path shape: SNOW (CIK 1640147, period
+  // 2022-12-13) as 0001640147-22-990001, SCWO (CIK 933972, period 2025-04-30) as 0000933972-25-990001.
+  { path: '/Archives/edgar/data/789019/000106299324016587/form4.xml', file: 'form4/MSFT-0001062993-24-016587-form4.xml' },
+  { path: '/Archives/edgar/data/1572616/000095017024012830/ownership.xml', file: 'form4/GUTS-0000950170-24-012830-ownership.xml' },
+  { path: '/Archives/edgar/data/1321655/000132165524000181/wk-form4_1727395357.xml', file: 'form4/PLTR-0001321655-24-000181-wk-form4_1727395357.xml' },
+  { path: '/Archives/edgar/data/1512673/000106299323020702/form4.xml', file: 'form4/SQ-0001062993-23-020702-form4.xml' },
+  { path: '/Archives/edgar/data/1318605/000089924321044060/doc4.xml', file: 'form4/TSLA-0000899243-21-044060-doc4.xml' },
+  { path: '/Archives/edgar/data/1883685/0001104659-25-025206.txt', file: 'form4/DKNG-0001104659-25-025206.txt' },
+  { path: '/Archives/edgar/data/1835856/0001493152-25-009612.txt', file: 'form4/BETR-0001493152-25-009612.txt' },
+  { path: '/Archives/edgar/data/1640147/000164014722990001/form4.snow.xml', file: 'form4/SNOW-form4.snow.xml' },
+  { path: '/Archives/edgar/data/933972/000093397225990001/374WaterForm4.xml', file: 'form4/SCWO-374WaterForm4.xml' },
   // FRPH PDFs (frpholdings.github.io, commit 3c0d459b): the annual-meeting deck both where the 2018
   // presentations page links it (assets/) and where the repository keeps it (assets/presentations/);
   // the January 2015 deck and the 2019 annual report, linked from no saved page, at their repository paths.
