@@ -1,0 +1,29 @@
+import { parseArgs } from './cli.args';
+
+describe('parseArgs', () => {
+  it('consumes by default, drains with --once', () => {
+    expect(parseArgs([])).toEqual({ mode: 'consume' });
+    expect(parseArgs(['--once'])).toEqual({ mode: 'once' });
+  });
+
+  it('reads one PDF link with --url', () => {
+    expect(parseArgs(['--url', 'https://www.frpholdings.com/assets/Annual_Meeting_-_2015_FINAL2.pdf', '--cik', '844059', '--ticker', 'frph', '--kind', 'presentation'])).toEqual({
+      mode: 'url',
+      link: { url: 'https://www.frpholdings.com/assets/Annual_Meeting_-_2015_FINAL2.pdf', cik: '0000844059', ticker: 'FRPH', title: null, kind: 'presentation' },
+    });
+    expect(parseArgs(['--url', 'http://127.0.0.1:8080/a.pdf', '--cik', '1', '--title', 'Q3 deck'])).toMatchObject({ link: { title: 'Q3 deck', kind: null, ticker: null } });
+  });
+
+  it.each([
+    [['--url', 'https://x.example/a.pdf'], /--cik/],
+    [['--cik', '1'], /--url is required/],
+    [['--url', 'ftp://x.example/a.pdf', '--cik', '1'], /http\(s\) URL/],
+    [['--url', 'https://x.example/a.pdf', '--cik', '1', '--kind', 'deck'], /--kind wants one of presentation, press_release/],
+    [['--once', '--url', 'https://x.example/a.pdf', '--cik', '1'], /one or the other/],
+    [['--url'], /--url needs a value/],
+    [['--verbose'], /unknown argument "--verbose"/],
+  ])('rejects %j', (args, message) => {
+    const parsed = parseArgs(args);
+    expect('error' in parsed && parsed.error).toMatch(message);
+  });
+});

@@ -1,0 +1,16 @@
+import { ConfigError, loadConfig } from '@app/config';
+import { ingestDecksConfigSchema } from './ingest-decks.config';
+
+describe('ingestDecksConfigSchema', () => {
+  it('needs a declared User-Agent and defaults the rest', () => {
+    expect(loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: 'Acme Data ops@acme.example' })).toMatchObject({
+      DECKS_MAX_BYTES: 52_428_800,
+      DECKS_FETCH_TIMEOUT_MS: 60_000,
+      DECKS_FETCH_ATTEMPTS: 3,
+      DECKS_GROUP_ID: 'ingest-decks',
+      KAFKA_TOPIC_NAMESPACE: '',
+    });
+    expect(() => loadConfig(ingestDecksConfigSchema, {})).toThrow(ConfigError);
+    expect(() => loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: 'curl/8', DECKS_MAX_BYTES: '0' })).toThrow(/DECKS_USER_AGENT: must name the company[\s\S]*DECKS_MAX_BYTES/);
+  });
+});

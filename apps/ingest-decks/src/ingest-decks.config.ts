@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { kafkaConfig, logConfig } from '@app/config';
+
+export const ingestDecksConfigSchema = kafkaConfig.extend(logConfig.shape).extend({
+  DECKS_USER_AGENT: z
+    .string()
+    .regex(/\S+ \S+@\S+/, 'must name the company and a contact e-mail (e.g. "Acme Data ops@acme.example")')
+    .describe('Declared User-Agent sent to issuer sites when downloading PDFs'),
+  DECKS_MAX_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024).describe('Largest PDF downloaded (bytes); a larger one is dead-lettered'),
+  DECKS_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000).describe('Whole download (headers and body) of one PDF'),
+  DECKS_FETCH_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3).describe('Tries of a download failing with 5xx/429/timeout/network before it is dead-lettered'),
+  DECKS_GROUP_ID: z.string().min(1).default('ingest-decks').describe('Consumer group on ir.documents.v1'),
+});
+
+export type IngestDecksConfig = z.infer<typeof ingestDecksConfigSchema>;

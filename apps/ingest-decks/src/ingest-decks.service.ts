@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { contentHash, type TopicDefinition } from '@app/contracts';
+import { DecksError, extractPdf } from '@app/decks';
+import type { Logger } from '@app/observability';
+import { documentTextRecordsOf, type DeckLink } from './document-text.mapper';
+import type { IngestDecksConfig } from './ingest-decks.config';
+import { PdfFetchError, PdfFetcher, type FetchedPdf } from './pdf.fetcher';
+import { RECORD_PUBLISHER, type RecordPublisher } from './record.publisher';
+
+export const DECKS_CONFIG = Symbol('DECKS_CONFIG');
+export const DECKS_LOGGER = Symbol('DECKS_LOGGER');
+export const DOCUMENT_TEXTS_TOPIC = Symbol('DOCUMENT_TEXTS_TOPIC');
+
+/** Why a PDF will never make records: the consumer dead-letters its ir-document with this reason. */
+export type DeckRejection = 'not_found' | 'http_error' | 'content_type' | 'too_large' | 'fetch_failed' | 'pdf_unreadable' | 'no_pages' | 'page_too_large';
+
+export class DeckRejectedError extends Error {
+  constructor(
+    readonly code: DeckRejection,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'DeckRejectedError';
+  }
+}
+
+export type DeckOutcome =
+  | { status: 'published'; url: string; contentHash: string; pages: number; records: number; docType: string }
+  | { status: 'unchanged'; url: string; contentHash: string };
+
+/**
+ * The ingest-decks use case for one PDF link: download (declared User-Agent, time and size
+ * limits, PDF content type) -> hash -> skip when this URL with these bytes was already published
+ * by this process -> extract (pure, @app/decks) -> map -> publish each part. A PDF that can never
+ * make records throws DeckRejectedError (the consumer dead-letters it); a download failing with a
+ * transient error is tried DECKS_FETCH_ATTEMPTS times, then rejected as fetch_failed, so one dead
+ * site does not hold up its partition (a replay from the DLQ tries it again). Anything else
+ * (Kafka down) propagates, for the consumer to retry.
+ */
+@Injectable()
+export class IngestDecksService {
+  /** URL -> content hash last published by this process. Ids are deterministic anyway: this only saves the work. */
+  private readonly published = new Map<string, string>();
+  private readonly fetcher: PdfFetcher;
+
+  constructor(
+    @Inject(DECKS_CONFIG) private readonly config: IngestDecksConfig,
+    @Inject(RECORD_PUBLISHER) private readonly publisher: RecordPublisher,
+    @Inject(DOCUMENT_TEXTS_TOPIC) private readonly topic: TopicDefinition,
+    @Inject(DECKS_LOGGER) private readonly logger: Logger,
+  ) {
+    this.fetcher = new PdfFetcher({ userAgent: config.DECKS_USER_AGENT, timeoutMs: config.DECKS_FETCH_TIMEOUT_MS, maxBytes: config.DECKS_MAX_BYTES });
+  }
+
+  async execute(command: { link: DeckLink; runId?: string }): Promise<DeckOutcome> {
+    const { link } = command;
+    const runId = command.runId ?? `run_${randomUUID()}`;
+    const log = this.logger.child({ runId, url: link.url, cik: link.cik });
+
+    const fetched = await this.download(link.url, log);
+    const hash = contentHash(fetched.bytes);
+    if (this.published.get(link.url) === hash) {
+      log.debug({ contentHash: hash }, 'unchanged since last published: skipped');
+      return { status: 'unchanged', url: link.url, contentHash: hash };
+    }
+
+    let records;
+    try {
+      const pdf = await extractPdf(fetched.bytes);
+      if (pdf.pageCount === 0) throw new DeckRejectedError('no_pages', `${link.url}: the PDF has no pages`);
+      records = documentTextRecordsOf(link, { bytes: fetched.bytes.byteLength, contentHash: hash, fetchedAt: fetched.fetchedAt }, pdf, { runId, extractedAt: new Date() });
+    } catch (error) {
+      if (error instanceof DecksError) throw new DeckRejectedError(error.code, `${link.url}: ${error.message}`, { cause: error });
+      throw error;
+    }
+    // One publish per part: parts of one key share a partition, and one batch of several ~1 MB
+    // parts would exceed the broker's request limit.
+    for (const record of records) await this.publisher.publish(this.topic, [record]);
+    this.published.set(link.url, hash);
+    const first = records[0]!.data;
+    log.info({ contentHash: hash, pages: first.page_count, parts: records.length, docType: first.doc_type, language: first.language }, 'document text published');
+    return { status: 'published', url: link.url, contentHash: hash, pages: first.page_count, records: records.length, docType: first.doc_type };
+  }
+
+  private async download(url: string, log: Logger): Promise<FetchedPdf> {
+    const attempts = this.config.DECKS_FETCH_ATTEMPTS;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.fetcher.fetch(url);
+      } catch (error) {
+        if (!(error instanceof PdfFetchError)) throw error;
+        if (error.kind !== 'transient') throw new DeckRejectedError(error.kind, error.message, { cause: error });
+        if (attempt >= attempts) throw new DeckRejectedError('fetch_failed', `${error.message} (${attempts} attempts)`, { cause: error });
+        const delayMs = 500 * 2 ** (attempt - 1);
+        log.warn({ attempt, delayMs, reason: error.message }, 'download failed: retrying');
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, loadConfig } from '@app/config';
+import { parseArgs, USAGE } from './cli.args';
+import { ingestDecksConfigSchema } from './ingest-decks.config';
+import { IngestDecksModule } from './ingest-decks.module';
+import { DeckRejectedError, IngestDecksService } from './ingest-decks.service';
+import { IrDocumentsConsumer } from './ir-documents.consumer';
+
+/**
+ * Worker: slide-deck PDFs linked from IR pages -> document-text@1 records.
+ *   node dist/apps/ingest-decks/src/main.js              long-running consumer of ir.documents.v1
+ *   node dist/apps/ingest-decks/src/main.js --once       drain the topic to its current end, then exit
+ *   node dist/apps/ingest-decks/src/main.js --url <pdf> --cik <cik> [--ticker --title --kind]
+ * Returns the exit code, or null while the consumer keeps running (SIGTERM stops it gracefully).
+ */
+async function bootstrap(): Promise<number | null> {
+  const command = parseArgs(process.argv.slice(2));
+  if ('error' in command) {
+    console.error(`ingest-decks: ${command.error}\n${USAGE}`);
+    return 2;
+  }
+  let config;
+  try {
+    config = loadConfig(ingestDecksConfigSchema);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`ingest-decks: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const app = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config }), { logger: ['error', 'warn'] });
+  app.enableShutdownHooks();
+
+  switch (command.mode) {
+    case 'consume':
+      await app.get(IrDocumentsConsumer).start();
+      return null;
+    case 'once':
+      try {
+        console.log(JSON.stringify(await app.get(IrDocumentsConsumer).drain()));
+        return 0;
+      } finally {
+        await app.close();
+      }
+    case 'url':
+      try {
+        console.log(JSON.stringify(await app.get(IngestDecksService).execute({ link: command.link })));
+        return 0;
+      } catch (error) {
+        if (!(error instanceof DeckRejectedError)) throw error;
+        console.error(`ingest-decks: rejected (${error.code}): ${error.message}`);
+        return 1;
+      } finally {
+        await app.close();
+      }
+  }
+}
+
+bootstrap().then(
+  (code) => {
+    if (code !== null) process.exit(code);
+  },
+  (err: unknown) => {
+    console.error('ingest-decks failed:', err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exit(1);
+  },
+);
