@@ -9,7 +9,7 @@ const DECK = join(defaultFixturesDir(), 'decks', 'FRPH-Annual_Meeting_-_2015_FIN
 const EXAMPLE = join(__dirname, '..', '..', '..', 'libs', 'contracts', 'src', 'examples', 'document-text@1.frph-2015-presentation.json');
 
 const LINK: DeckLink = {
-  url: 'https://www.frpholdings.com/assets/Annual_Meeting_-_2015_FINAL2.pdf',
+  url: 'http://www.frpholdings.com/assets/Annual_Meeting_-_2015_FINAL2.pdf',
   cik: '0000844059',
   ticker: 'FRPH',
   title: 'Annual Meeting - 2015 Annual Shareholder Meeting',
