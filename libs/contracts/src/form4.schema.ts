@@ -8,12 +8,12 @@ const accession = z.string().regex(/^\d{10}-\d{2}-\d{6}$/);
 const xmlDate = z.string().min(1);
 
 /**
- * Bounds that keep one form4@1 record under Kafka's 1 MB message limit. A real Form 4 has at most
- * a few hundred rows (TSLA's 2021 filing with 31 rows is ~70 KB of XML); a row's JSON with its
- * verbatim XML quote is 1-3 KB, so 400 rows stay well below the byte bound. The producer refuses a
- * bigger filing with an error naming these bounds instead of splitting it.
+ * Bounds that keep one form4@1 record under Kafka's 1 MB message limit. A Form 4 rarely has more
+ * than a few dozen rows (TSLA's 2021 filing, 31 rows, maps to a 105 KB record); a row's JSON with
+ * its verbatim XML quote is 2.8-3.8 KB in the fixtures, so 200 rows stay under the byte bound. The
+ * producer refuses a filing above either bound with an error naming them, instead of splitting it.
  */
-export const FORM4_MAX_ROWS = 400;
+export const FORM4_MAX_ROWS = 200;
 export const FORM4_MAX_RECORD_BYTES = 900_000;
 
 export const FORM4_CODE_CLASSIFICATIONS = [
