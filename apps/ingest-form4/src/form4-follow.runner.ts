@@ -74,7 +74,7 @@ export async function followFilings(service: Form4IngestService, options: Form4F
   } finally {
     await runner.stop();
   }
-  const summary = { runId, ...runner.counters, published, ignored };
-  log.info(summary, 'Form 4 follow stopped');
-  return summary;
+  const counts = { ...runner.counters, published, ignored };
+  log.info(counts, 'Form 4 follow stopped');
+  return { runId, ...counts };
 }

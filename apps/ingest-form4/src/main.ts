@@ -41,7 +41,8 @@ async function bootstrap(): Promise<number> {
   const service = app.get(Form4IngestService);
   try {
     const summary = await service.execute({ filings });
-    console.log(JSON.stringify({ ...summary.counts, durationMs: summary.durationMs, failed: summary.filings.filter((f) => f.status === 'failed' || f.status === 'not_found') }, null, 2));
+    const problems = summary.filings.filter((f) => f.status === 'failed' || f.status === 'not_found');
+    console.log(JSON.stringify({ runId: summary.runId, ...summary.counts, durationMs: summary.durationMs, problems }, null, 2));
     let code = summary.counts.failed + summary.counts.not_found + summary.counts.discovery_errors > 0 ? 1 : 0;
     if (!command.follow) return code;
 
