@@ -28,7 +28,7 @@ export interface DrainSummary extends DeckCounts, ConsumerCounters {
 }
 
 /**
- * The Kafka edge: consumes ir-document@1 records (group DECKS_GROUP_ID, from the beginning of the
+ * The Kafka edge: consumes ir-document@1 records (group `groupId`, from the beginning of the
  * compacted topic for a new group), hands PDF links to IngestDecksService and maps its
  * DeckRejectedError to PermanentError, so ConsumerRunner dead-letters the record with the reason
  * and commits. Other failures (Kafka down) are retried by the runner without committing.
@@ -47,6 +47,12 @@ export class IrDocumentsConsumer implements BeforeApplicationShutdown {
     @Inject(DECKS_LOGGER) private readonly logger: Logger,
   ) {}
 
+  /** DECKS_GROUP_ID, under KAFKA_TOPIC_NAMESPACE like the topics: namespaces sharing a broker share no group either. */
+  get groupId(): string {
+    const namespace = this.config.KAFKA_TOPIC_NAMESPACE;
+    return namespace ? `${namespace}.${this.config.DECKS_GROUP_ID}` : this.config.DECKS_GROUP_ID;
+  }
+
   get summary(): DrainSummary {
     return { runId: this.runId, ...this.counts, ...(this.runner?.counters ?? { processed: 0, dead_lettered: 0, retries: 0 }) };
   }
@@ -57,7 +63,7 @@ export class IrDocumentsConsumer implements BeforeApplicationShutdown {
     await ensureTopics(this.settings, [this.topic]);
     this.runner ??= new ConsumerRunner({
       settings: this.settings,
-      groupId: this.config.DECKS_GROUP_ID,
+      groupId: this.groupId,
       topics: [this.topic],
       fromBeginning: true,
       logger: this.logger,
@@ -76,7 +82,7 @@ export class IrDocumentsConsumer implements BeforeApplicationShutdown {
     const runner = this.runner!;
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, pollMs));
-      if (!runner.healthy) throw new Error(`consumer ${this.config.DECKS_GROUP_ID} is not running (crashed?)`);
+      if (!runner.healthy) throw new Error(`consumer ${this.groupId} is not running (crashed?)`);
       const lag = await runner.lag();
       if (lag.every((p) => p.lag === 0)) break;
     }

@@ -3,6 +3,9 @@ import { dirname, join } from 'node:path';
 
 export type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
+/** A variable, not a literal: pdfjs ships no types for its worker, and only its presence matters. */
+const WORKER_MODULE: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+
 let loading: Promise<PdfJs> | undefined;
 
 /**
@@ -15,7 +18,7 @@ let loading: Promise<PdfJs> | undefined;
 export function loadPdfJs(): Promise<PdfJs> {
   loading ??= (async () => {
     provideDomGlobals();
-    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]);
+    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(WORKER_MODULE) as Promise<unknown>]);
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
     return pdfjs;
   })();
