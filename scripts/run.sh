@@ -95,6 +95,19 @@ say "ingesting N-PORT holdings of ADX and the Goldman Sachs Bond Fund"
 SEC_COVERAGE=all run_ingest ingest-nport node dist/apps/ingest-sec/src/nport.main.js \
   --filing 2230:0000002230-23-990001 --filing 822977:0000822977-23-990001
 
+say "crawling FRP Holdings' IR site (the saved copy in the sample) and extracting the text of its PDFs"
+# The registry: FRPH's landing page, plus two PDFs the saved pages do not link (the January 2015
+# deck and the 2019 annual report); both ingestors send a declared User-Agent.
+export IR_SITES="[{\"cik\":\"844059\",\"ticker\":\"FRPH\",\"name\":\"FRP Holdings, Inc.\",\"landing_url\":\"http://127.0.0.1:$FIXTURE_PORT/investor-relations.html\",
+  \"pages\":{\"contact\":\"http://127.0.0.1:$FIXTURE_PORT/contactus.html\",\"management\":\"http://127.0.0.1:$FIXTURE_PORT/executive-team.html\",\"presentations\":\"http://127.0.0.1:$FIXTURE_PORT/frppresent.html\"},
+  \"documents\":[{\"url\":\"http://127.0.0.1:$FIXTURE_PORT/assets/presentations/1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf\",\"title\":\"FRP Holdings Inc Presentation Pre-Spin-Off, January 12, 2015\",\"kind\":\"presentation\"},
+               {\"url\":\"http://127.0.0.1:$FIXTURE_PORT/assets/FRP_2019_Annual_Report.pdf\",\"title\":\"FRP Holdings 2019 Annual Report\",\"kind\":\"annual_report\"}]}]"
+export IR_USER_AGENT="${IR_USER_AGENT:-$EDGAR_USER_AGENT}" DECKS_USER_AGENT="${DECKS_USER_AGENT:-$EDGAR_USER_AGENT}"
+export IR_MAX_RPS_PER_HOST=10
+run_ingest ingest-ir node dist/apps/ingest-ir/src/main.js
+# PDFs the saved pages link but the sample does not hold answer 404 and go to ir.documents.v1.dlq with the reason.
+run_ingest ingest-decks node dist/apps/ingest-decks/src/main.js --once
+
 KEY_OUTPUT="$(npm run --silent keys -- create --plan builder --account sample-run --label "scripts/run.sh")"
 API_KEY="$(grep -o 'sk_live_[A-Za-z0-9_-]*' <<<"$KEY_OUTPUT" | head -1)"
 [[ -n "$API_KEY" ]] || { echo "$KEY_OUTPUT" >&2; say "could not create an API key"; exit 1; }
@@ -119,6 +132,9 @@ The pipeline is running on the bundled sample.
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/filings?forms=10-K&limit=3"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/AAPL:US/segments?unit=million"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/fund-exposure"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/FRPH:US/executives?category=ir"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents?symbols=FRPH:US"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents/1/pages?page=0"
 
 Logs are in .run/; stop everything with: npm run stop
 TXT
