@@ -8,3 +8,4 @@ export { layoutCaptioner, type CaptionablePage, type PageCaptioner } from './pag
 export { detectLanguage, DETECTED_LANGUAGES, MIN_WORDS_FOR_LANGUAGE, type DetectedLanguage } from './language.detector';
 export { classifyDocument, type ClassifiablePage, type ClassifyInput, type DocumentClass } from './document.classifier';
 export { toDocumentParts, type DocumentPart } from './document-parts.splitter';
+export { loadPdfJs, pdfjsDocumentParams, type PdfJs } from './pdfjs.loader';

@@ -1,6 +1,6 @@
 import { DecksError } from './decks.errors';
 import { pdfDateToIso } from './pdf-date.parser';
-import { loadPdfJs, pdfjsDataUrls } from './pdfjs.loader';
+import { loadPdfJs, pdfjsDocumentParams } from './pdfjs.loader';
 import { layoutPage, type LaidOutLine, type PlacedRun, type TextRotation } from './text-layout';
 
 export interface PdfInfo {
@@ -51,19 +51,12 @@ const round2 = (n: number): number => Math.round(n * 100) / 100;
  * Text of every page of a PDF, in reading order (see text-layout.ts), with the Info dictionary.
  * Pure over the bytes: no network, no fonts loaded, no eval, no canvas. Pages are read one at a
  * time and released, the document is destroyed at the end, so memory stays about one page plus
- * the file. The bytes are copied first: pdfjs transfers (detaches) the buffer it is given.
+ * the file (twice: the caller's bytes are copied, pdfjs detaches the buffer it is given).
  * Throws DecksError('pdf_unreadable') when pdfjs cannot open the file or read one of its pages.
  */
 export async function extractPdf(bytes: Uint8Array): Promise<ExtractedPdf> {
   const pdfjs = await loadPdfJs();
-  const task = pdfjs.getDocument({
-    data: new Uint8Array(bytes),
-    ...pdfjsDataUrls(),
-    disableFontFace: true,
-    useSystemFonts: false,
-    isEvalSupported: false,
-    verbosity: pdfjs.VerbosityLevel.ERRORS,
-  });
+  const task = pdfjs.getDocument(pdfjsDocumentParams(bytes));
   try {
     const doc = await task.promise;
     const metadata = await doc.getMetadata();

@@ -42,7 +42,23 @@ function provideDomGlobals(): void {
 }
 
 /** Directories of pdfjs' own data files (trailing slash required): CMaps for CJK fonts, the 14 standard fonts' metrics. */
-export function pdfjsDataUrls(): { cMapUrl: string; standardFontDataUrl: string } {
+function pdfjsDataUrls(): { cMapUrl: string; standardFontDataUrl: string } {
   const root = dirname(require.resolve('pdfjs-dist/package.json'));
   return { cMapUrl: `${join(root, 'cmaps')}/`, standardFontDataUrl: `${join(root, 'standard_fonts')}/` };
+}
+
+/**
+ * The getDocument parameters of every extraction (the bench's plain-pdfjs baseline uses them too):
+ * no font faces, no system fonts, no eval, errors-only logging. The bytes are copied: pdfjs
+ * transfers (detaches) the buffer it is given.
+ */
+export function pdfjsDocumentParams(bytes: Uint8Array) {
+  return {
+    data: new Uint8Array(bytes),
+    ...pdfjsDataUrls(),
+    disableFontFace: true,
+    useSystemFonts: false,
+    isEvalSupported: false,
+    verbosity: 0, // VerbosityLevel.ERRORS
+  };
 }
