@@ -1,11 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { namespacedTopic, TOPICS, type TopicDefinition } from '@app/contracts';
-import type { KafkaSettings } from '@app/messaging';
+import { KafkaRecordPublisher, type KafkaSettings } from '@app/messaging';
 import { createLogger, type Logger } from '@app/observability';
 import type { IngestDecksConfig } from './ingest-decks.config';
 import { DECKS_CONFIG, DECKS_LOGGER, DOCUMENT_TEXTS_TOPIC, IngestDecksService } from './ingest-decks.service';
 import { IR_DOCUMENTS_TOPIC, IrDocumentsConsumer } from './ir-documents.consumer';
-import { KAFKA_SETTINGS, KafkaRecordPublisher, RECORD_PUBLISHER } from './record.publisher';
+import { KAFKA_SETTINGS, RECORD_PUBLISHER } from './record.publisher';
 
 export interface IngestDecksModuleOptions {
   config: IngestDecksConfig;
@@ -31,7 +31,7 @@ export class IngestDecksModule {
         { provide: KAFKA_SETTINGS, useValue: settings },
         { provide: IR_DOCUMENTS_TOPIC, useValue: options.sourceTopic ?? namespacedTopic(TOPICS.issuerDocuments, config.KAFKA_TOPIC_NAMESPACE) },
         { provide: DOCUMENT_TEXTS_TOPIC, useValue: options.targetTopic ?? namespacedTopic(TOPICS.documentTexts, config.KAFKA_TOPIC_NAMESPACE) },
-        { provide: RECORD_PUBLISHER, useClass: KafkaRecordPublisher },
+        { provide: RECORD_PUBLISHER, useFactory: () => new KafkaRecordPublisher(settings) },
         IngestDecksService,
         IrDocumentsConsumer,
       ],

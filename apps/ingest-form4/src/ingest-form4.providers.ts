@@ -1,7 +1,6 @@
-import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import type { RecordEnvelope, TopicDefinition } from '@app/contracts';
+import type { Provider } from '@nestjs/common';
 import { EdgarClient } from '@app/edgar';
-import { RecordProducer, ensureTopics, type KafkaSettings } from '@app/messaging';
+import { KafkaRecordPublisher, type KafkaSettings } from '@app/messaging';
 import type { Logger } from '@app/observability';
 import type { IngestForm4Config } from './ingest-form4.config';
 
@@ -9,39 +8,7 @@ import type { IngestForm4Config } from './ingest-form4.config';
 export const INGEST_LOGGER = Symbol('INGEST_LOGGER');
 export const KAFKA_SETTINGS = Symbol('KAFKA_SETTINGS');
 export const RECORD_PUBLISHER = Symbol('RECORD_PUBLISHER');
-
-/** Where records go (RecordProducer in the app, an array in tests). */
-export interface RecordPublisher {
-  publish(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void>;
-}
-
-/** RecordProducer behind the RecordPublisher port: creates each topic and connects on first use. */
-@Injectable()
-export class KafkaRecordPublisher implements RecordPublisher, OnApplicationShutdown {
-  private readonly producer: RecordProducer;
-  private connected: Promise<void> | undefined;
-  private readonly ensured = new Map<string, Promise<unknown>>();
-
-  constructor(@Inject(KAFKA_SETTINGS) private readonly settings: KafkaSettings) {
-    this.producer = new RecordProducer(settings);
-  }
-
-  async publish(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void> {
-    let ensured = this.ensured.get(topic.name);
-    if (!ensured) {
-      ensured = ensureTopics(this.settings, [topic]);
-      this.ensured.set(topic.name, ensured);
-    }
-    await ensured;
-    this.connected ??= this.producer.connect();
-    await this.connected;
-    await this.producer.publish(topic, records);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.producer.disconnect();
-  }
-}
+export type { RecordPublisher } from '@app/messaging';
 
 /** Kafka settings of the app (producer, and the follow consumer). */
 export function kafkaSettingsOf(config: IngestForm4Config, logger?: Logger): KafkaSettings {
@@ -65,6 +32,6 @@ export function ingestForm4Providers(config: IngestForm4Config, logger: Logger):
           logger: logger.child({ component: 'edgar' }),
         }),
     },
-    { provide: RECORD_PUBLISHER, useClass: KafkaRecordPublisher },
+    { provide: RECORD_PUBLISHER, useFactory: (settings: KafkaSettings) => new KafkaRecordPublisher(settings), inject: [KAFKA_SETTINGS] },
   ];
 }

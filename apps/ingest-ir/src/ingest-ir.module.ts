@@ -1,10 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { namespacedTopic, TOPICS } from '@app/contracts';
-import type { KafkaSettings } from '@app/messaging';
+import { KafkaRecordPublisher } from '@app/messaging';
 import { createLogger, type Logger } from '@app/observability';
 import type { IngestIrConfig } from './ingest-ir.config';
 import { IngestIrService, IR_CONFIG, IR_LOGGER, IR_TOPICS, RECORD_PUBLISHER, type IrTopics } from './ingest-ir.service';
-import { KAFKA_SETTINGS, KafkaRecordPublisher } from './kafka-record.publisher';
 
 export interface IngestIrModuleOptions {
   config: IngestIrConfig;
@@ -31,8 +30,7 @@ export class IngestIrModule {
         { provide: IR_CONFIG, useValue: config },
         { provide: IR_LOGGER, useValue: logger },
         { provide: IR_TOPICS, useValue: topics },
-        { provide: KAFKA_SETTINGS, useValue: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-ir' } satisfies KafkaSettings },
-        { provide: RECORD_PUBLISHER, useClass: KafkaRecordPublisher },
+        { provide: RECORD_PUBLISHER, useFactory: () => new KafkaRecordPublisher({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-ir' }) },
         IngestIrService,
       ],
       exports: [IngestIrService],

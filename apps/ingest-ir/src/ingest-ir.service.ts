@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { RecordEnvelope, TopicDefinition } from '@app/contracts';
+import type { TopicDefinition } from '@app/contracts';
 import { extractIssuerPage, IrFetchError, PoliteFetcher, type IssuerIdentity, type PageFetchResult, type SiteLinks } from '@app/issuer-pages';
+import type { RecordPublisher } from '@app/messaging';
 import type { Logger } from '@app/observability';
 import { CrawlStateStore } from './crawl-state.store';
 import type { IngestIrConfig, IrSite } from './ingest-ir.config';
@@ -11,11 +12,8 @@ export const IR_CONFIG = Symbol('IR_CONFIG');
 export const IR_LOGGER = Symbol('IR_LOGGER');
 export const IR_TOPICS = Symbol('IR_TOPICS');
 export const RECORD_PUBLISHER = Symbol('RECORD_PUBLISHER');
+export type { RecordPublisher };
 
-/** Where records go (Kafka in the app, an array in tests). */
-export interface RecordPublisher {
-  publish(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void>;
-}
 
 export interface IrTopics {
   roster: TopicDefinition;

@@ -3,6 +3,8 @@ export type { KafkaSettings, KafkaLogLevel } from './kafka.settings';
 export type { MessagingLogger } from './messaging.logger';
 export { ensureTopics, topicConfigs } from './topics.admin';
 export { RecordProducer, recordHeaders, PUBLISH_BATCH_SIZE } from './record.producer';
+export { KafkaRecordPublisher } from './record.publisher';
+export type { RecordPublisher } from './record.publisher';
 export { ConsumerRunner } from './consumer.runner';
 export type { ConsumerRunnerOptions, ConsumerCounters, MessageMeta, RecordHandler } from './consumer.runner';
 export { PermanentError, InvalidRecordError } from './permanent.error';
