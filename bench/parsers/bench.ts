@@ -5,19 +5,28 @@ import { runNportBench } from './nport.bench';
 
 /*
  * `npm run bench:parsers`: the parser benches side by side in one run: the inline-XBRL segment
- * extraction bench (ixbrl.bench.js, when built) in a child process, then the N-PORT bench.
+ * extraction bench, the N-PORT bench, the Form 4 bench and the slide-deck PDF bench (each
+ * standalone script in a child process).
  */
+
+/** Runs one standalone bench script of this folder in a child process; false when it failed. */
+function runScript(title: string, script: string): boolean {
+  const path = join(__dirname, script);
+  if (!existsSync(path)) {
+    console.log(`${title}: ${path} not built, skipped`);
+    return true;
+  }
+  console.log(`\n${title}`);
+  return spawnSync(process.execPath, [path], { stdio: 'inherit' }).status === 0;
+}
+
 async function main(): Promise<number> {
   let code = 0;
-  const ixbrl = join(__dirname, 'ixbrl.bench.js');
-  if (existsSync(ixbrl)) {
-    console.log('iXBRL segment extraction');
-    const r = spawnSync(process.execPath, [ixbrl], { stdio: 'inherit' });
-    if (r.status !== 0) code = 1;
-  } else {
-    console.log(`iXBRL segment extraction: ${ixbrl} not built, skipped`);
-  }
+  if (!runScript('iXBRL segment extraction', 'ixbrl.bench.js')) code = 1;
+  console.log('\nN-PORT holdings');
   if (!(await runNportBench())) code = 1;
+  if (!runScript('Form 4 ownership documents', 'form4.bench.js')) code = 1;
+  if (!runScript('Slide-deck PDF text', 'decks.bench.js')) code = 1;
   return code;
 }
 
