@@ -91,6 +91,8 @@ export async function extractPdf(bytes: Uint8Array): Promise<ExtractedPdf> {
       } finally {
         page.cleanup();
       }
+      // pdfjs runs its worker on this thread: let timers and sockets (Kafka, HTTP) in between pages.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return { pageCount: doc.numPages, info, pages };
   } catch (error) {
