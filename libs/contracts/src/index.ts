@@ -10,3 +10,4 @@ export * from './filing.schema';
 export * from './segment.schema';
 export * from './issuer-pages.schema';
 export * from './form4.schema';
+export * from './webhook-events';

@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import { TOPICS, type TopicDefinition } from './topics';
+
+/**
+ * The webhook event sources: which record topic makes which event, and the entity an event is
+ * about. One event per source entity: the id is derived from the event type and the entity's
+ * natural key only (never from the record id or content hash), so re-ingesting or replaying a
+ * topic yields the same event id and never a second event.
+ */
+export interface WebhookEventSource {
+  type: 'filing.created' | 'form4.filed' | 'ir_document.created';
+  topic: TopicDefinition;
+  /** The record schema that makes the event. */
+  schema: string;
+  /** What identifies the entity: the record key (accession, document URL). */
+  entity: string;
+}
+
+export const WEBHOOK_EVENT_SOURCES: readonly WebhookEventSource[] = [
+  { type: 'filing.created', topic: TOPICS.filings, schema: 'filing@1', entity: 'accession number' },
+  { type: 'form4.filed', topic: TOPICS.form4, schema: 'form4@1', entity: 'accession number' },
+  // A document is first seen when its link is found on an IR page (or configured); the PDF text
+  // arriving later, or the link found again, is the same document and makes no new event.
+  { type: 'ir_document.created', topic: TOPICS.issuerDocuments, schema: 'ir-document@1', entity: 'absolute document URL' },
+];
+
+/** `evt_` + 32 hex: stable for (event type, entity key). */
+export function webhookEventId(type: WebhookEventSource['type'], entityKey: string): string {
+  return `evt_${createHash('sha256').update(`${type}\n${entityKey}`).digest('hex').slice(0, 32)}`;
+}
+
+/** The event a record makes, if any: its type and stable id (the caller keeps first-seen state). */
+export function webhookEventOf(schema: string, recordKey: string): { type: WebhookEventSource['type']; id: string } | null {
+  const source = WEBHOOK_EVENT_SOURCES.find((s) => s.schema === schema);
+  return source ? { type: source.type, id: webhookEventId(source.type, recordKey) } : null;
+}
