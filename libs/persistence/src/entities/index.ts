@@ -10,17 +10,21 @@ import { CompanyDescriptionEntity } from './company-description.entity';
 import { IrEventEntity } from './ir-event.entity';
 import { DocumentEntity } from './document.entity';
 import { DocumentPageEntity } from './document-page.entity';
+import { Form4FilingEntity } from './form4-filing.entity';
+import { InsiderTransactionEntity } from './insider-transaction.entity';
 
 export { FilingEntity };
 export { SegmentObservationEntity };
 export { FundEntity, FundHoldingEntity };
 export { AccountEntity, ApiKeyEntity, CompanyEntity };
 export { RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity };
+export { Form4FilingEntity, InsiderTransactionEntity };
 export type { PdfInfo } from './document.entity';
 export type { Plan } from './account.entity';
 
 /** Every entity of the one DataSource; add new read models here. */
 export const ENTITIES = [
   CompanyEntity, FilingEntity, SegmentObservationEntity, AccountEntity, ApiKeyEntity, FundEntity, FundHoldingEntity,
-  RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity,
+  RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity, Form4FilingEntity,
+  InsiderTransactionEntity,
 ];

@@ -2,8 +2,8 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * Read model of one person on one roster of an issuer (executives, IR contacts, analysts), per
- * source: an issuer's IR page (ir.roster.v1) today, SEC Form 4 reporting owners later. Each source
- * keeps its own rows, keyed by the normalized name, so one source never erases the other's people.
+ * source: an issuer's IR page (ir.roster.v1) and SEC Form 4 reporting owners (edgar.form4.v1,
+ * executives only). Each source keeps its own rows, so one source never erases the other's people.
  * A person no longer listed stays with `is_current = false`. Written only by the projector.
  */
 @Entity({ name: 'roster_entries' })
@@ -24,7 +24,11 @@ export class RosterEntryEntity {
   @Column({ name: 'source_provider', type: 'text' })
   sourceProvider!: string;
 
-  /** The name lower-cased, without accents, punctuation or repeated spaces: the person's identity within one roster. */
+  /**
+   * The person's identity within one roster and source: on issuer pages the name lower-cased,
+   * without accents, punctuation or repeated spaces; on SEC rows `cik:<owner CIK>` (else `name:` and
+   * the normalized name), since a reporting owner's CIK outlives spellings of the name.
+   */
   @Column({ name: 'person_key', type: 'text' })
   personKey!: string;
 
@@ -82,4 +86,12 @@ export class RosterEntryEntity {
   /** observed_at of the latest record that listed the person. */
   @Column({ name: 'last_seen_at', type: 'timestamptz' })
   lastSeenAt!: Date;
+
+  /**
+   * SEC rows: filing date of the latest Form 4 that shows the person as officer or director. The
+   * API counts the entry current while that date is within 18 months and `is_current` (no later
+   * Form 4 of the person shows them without the flag) holds. Null on issuer-page rows.
+   */
+  @Column({ name: 'last_filed_at', type: 'date', nullable: true })
+  lastFiledAt!: string | null;
 }

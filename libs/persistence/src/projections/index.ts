@@ -6,3 +6,4 @@ export * from './ir-roster.projection';
 export * from './company-description.projection';
 export * from './ir-document.projection';
 export * from './document-text.projection';
+export * from './form4.projection';

@@ -126,9 +126,9 @@ describe('ir-roster@1', () => {
     await projectIssuerRoster(ds, records.rosterIr);
     await ds.query(
       `INSERT INTO roster_entries (cik, category, source_provider, person_key, name, role, affiliation, rank, is_current, src_id,
-         source_url, accession, record_id, record_observed_at, first_seen_at, last_seen_at)
-       VALUES ($1, 'executives', 'sec', 'john d baker ii', 'John D. Baker II', 'Director', 'FRP Holdings, Inc.', 1, true, 'src_form4',
-         'https://www.sec.gov/Archives/edgar/data/844059/x.xml', '0000844059-25-000001', 'rec_form4', now(), now(), now())`,
+         source_url, accession, record_id, record_observed_at, first_seen_at, last_seen_at, last_filed_at)
+       VALUES ($1, 'executives', 'sec', 'cik:0001000001', 'John D. Baker II', 'Director', 'FRP Holdings, Inc.', 1, true, 'src_form4',
+         'https://www.sec.gov/Archives/edgar/data/844059/x.xml', '0000844059-25-000001', 'rec_form4', now(), now(), now(), current_date)`,
       [CIK],
     );
     const d = records.rosterExecutives.data;

@@ -5,3 +5,4 @@ export * from './filings.repository';
 export * from './segments.repository';
 export * from './roster.repository';
 export * from './documents.repository';
+export * from './insider-transactions.repository';
