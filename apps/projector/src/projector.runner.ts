@@ -21,6 +21,7 @@ export const PROJECTED_TOPICS = [
   TOPICS.issuerDocuments,
   TOPICS.companyDescriptions,
   TOPICS.documentTexts,
+  TOPICS.form4,
 ];
 
 /** Connects Postgres and Kafka and starts projecting; `stop()` finishes the record in flight first. */

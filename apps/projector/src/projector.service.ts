@@ -5,6 +5,7 @@ import type {
   DocumentTextData,
   FundHoldingsData,
   FilingData,
+  Form4Data,
   IssuerDocumentData,
   IssuerRosterData,
   RecordEnvelope,
@@ -17,6 +18,7 @@ import {
   projectDocumentText,
   projectFundHoldings,
   projectFiling,
+  projectForm4,
   projectIssuerDocument,
   projectIssuerRoster,
   projectSegment,
@@ -67,6 +69,8 @@ export class ProjectorService {
         return projectIssuerDocument(this.ds, envelope as RecordEnvelope<IssuerDocumentData>);
       case 'document-text@1':
         return projectDocumentText(this.ds, envelope as RecordEnvelope<DocumentTextData>);
+      case 'form4@1':
+        return projectForm4(this.ds, envelope as RecordEnvelope<Form4Data>);
       default:
         throw new PermanentError(`no projection for schema ${envelope.schema}`);
     }
