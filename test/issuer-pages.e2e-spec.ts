@@ -232,7 +232,7 @@ describe('IR pages + PDFs -> Kafka -> projector -> /v1/documents and the executi
     expect(detail.status).toBe(200);
     expect(detail.body.page_count).toBe(deck.pages);
     expect(detail.body.provenance.content_hash).toBe(sha256(fixtureBytes(deck.file)));
-    expect(new URL(detail.body.provenance.citation_url!).pathname).toBe(deck.path);
+    expect(new URL(detail.body.provenance.citation_url).pathname).toBe(deck.path);
 
     const text = await get<DocumentTextBody>(`/v1/documents/${listed.id}/text`);
     expect(text.status).toBe(200);
