@@ -12,6 +12,7 @@ import { createFundExposureController } from './fund-exposure/fund-exposure.cont
 import { FilingsController } from './filings/filings.controller';
 import { FilingsService } from './filings/filings.service';
 import { HealthController } from './health/health.controller';
+import { createInsidersController } from './insiders/insiders.controller';
 import { DocsController } from './openapi/docs.controller';
 import { ApiHttp } from './platform/api.http';
 import { CursorCodec } from './platform/cursor.codec';
@@ -73,12 +74,14 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   const fundExposure = createFundExposureController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans);
   const executives = createExecutivesController(dataSource, plans);
   const documents = createDocumentsController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans);
+  const insiders = createInsidersController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans);
   const routes = [
     ...companies.routes(),
     ...segments.routes(),
     ...filings.routes(),
     ...fundExposure.routes(),
     ...executives.routes(),
+    ...insiders.routes(),
     ...documents.routes(),
     ...new HealthController(dataSource, redis).routes(),
     ...new DocsController().routes(),

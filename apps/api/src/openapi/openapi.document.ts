@@ -6,6 +6,7 @@ import { executivesRoutes } from '../executives/executives.controller';
 import { filingsRoutes } from '../filings/filings.controller';
 import { fundExposureRoutes } from '../fund-exposure/fund-exposure.controller';
 import { healthRoutes } from '../health/health.controller';
+import { insidersRoutes } from '../insiders/insiders.controller';
 import { segmentsRoutes } from '../segments/segments.controller';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
@@ -16,6 +17,7 @@ export const DOCUMENTED_ROUTES: RouteDefinition[] = [
   ...Object.values(segmentsRoutes),
   ...Object.values(fundExposureRoutes),
   ...Object.values(executivesRoutes),
+  ...Object.values(insidersRoutes),
   ...Object.values(filingsRoutes),
   ...Object.values(documentsRoutes),
   ...Object.values(healthRoutes),
