@@ -20,8 +20,13 @@ export const executivesRoutes = {
     summary: "A company's executives, IR contacts or analysts",
     description:
       "The issuer's roster of one category, by rank then name, with the company reference; no pagination (`limit` caps the list). " +
-      "Entries come from the issuer's own IR pages (source_provider issuer_page); each source keeps its own entries. " +
-      'A person the latest roster no longer lists stays with is_current false (shown with current_only=false). ' +
+      "Entries come from the issuer's own IR pages (source_provider issuer_page) and, for executives, from the reporting owners " +
+      'of Forms 4 filed as officer or director (source_provider sec: name as filed, role the officer title or Director, provenance the filing). ' +
+      'One entry per person: when both sources know a person (same words of the name, in any order), the issuer page entry is shown, unless the page ' +
+      'no longer lists them while a later Form 4 shows them as officer or director. Executives are ranked by position: the issuer page\'s order, then people ' +
+      'only Form 4 shows by seniority, directors last. An issuer-page person the latest roster no longer lists has is_current false; an SEC person ' +
+      'is current while a Form 4 filed in the last 18 months shows them as officer or director and no later one shows them without it ' +
+      '(current_only=false shows the others). ' +
       "`limit` above the plan's cap answers 422 less_than_equal with the cap in ctx.",
     tags: ['companies'],
     path: symbolParam,

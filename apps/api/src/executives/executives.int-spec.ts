@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { contentHash, recordId, stableStringify, type CompanyDescriptionData, type IssuerRosterData, type RecordEnvelope } from '@app/contracts';
+import { contentHash, recordId, stableStringify, type CompanyDescriptionData, type Form4Data, type IssuerRosterData, type RecordEnvelope } from '@app/contracts';
 import { createLogger } from '@app/observability';
-import { projectCompanyDescription, projectIssuerRoster } from '@app/persistence';
+import { projectCompanyDescription, projectForm4, projectIssuerRoster } from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
@@ -145,5 +145,91 @@ describe('GET /v1/companies/{symbol} with an issuer description', () => {
     const msft = (await get('/v1/companies/MSFT:US')).json<{ description: null; _gaps: string[] }>();
     expect(msft.description).toBeNull();
     expect(msft._gaps.some((g) => g.startsWith('description:'))).toBe(true);
+  });
+});
+
+describe('GET /v1/companies/{symbol}/executives with Form 4 reporting owners (source_provider sec)', () => {
+  /** Records made by the ingest-form4 mapper from the TSLA and DKNG Form 4 fixtures. */
+  const form4 = JSON.parse(
+    readFileSync(join(__dirname, '../../../../libs/persistence/src/projections/examples/form4.records.json'), 'utf8'),
+  ) as Record<'tsla' | 'dkng', RecordEnvelope<Form4Data>>;
+  const DKNG = '0001883685';
+  const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+
+  /** The DKNG Form 4 filed again recently (a new accession, filing date and owners): the window is relative to today. */
+  function recentDkng(accession: string, filed: Date, owners = form4.dkng.data.reporting_owners): RecordEnvelope<Form4Data> {
+    const data = { ...form4.dkng.data, accession, filed_date: day(filed), period_of_report: day(filed), reporting_owners: owners };
+    return { ...form4.dkng, key: accession, data, observed_at: filed.toISOString(), id: recordId(accession, contentHash(stableStringify(data))) };
+  }
+
+  /** The FRPH roster record re-keyed to DKNG with the given people (test data: the quotes are FRPH's). */
+  function dkngPage(names: Array<[string, string]>, observedAt: Date): RecordEnvelope<IssuerRosterData> {
+    const template = executives.data.entries[0]!;
+    const entries = names.map(([name, role], i) => ({ ...template, name, role, affiliation: 'DraftKings Inc.', rank: i + 1 }));
+    const data = { ...executives.data, cik: DKNG, ticker: 'DKNG', entries };
+    return { ...executives, key: `${DKNG}|executives`, data, observed_at: observedAt.toISOString(), id: recordId(`${DKNG}|executives`, contentHash(stableStringify(data))) };
+  }
+
+  beforeAll(async () => {
+    const ds = a.context.dataSource;
+    await ds.query(
+      `INSERT INTO companies (symbol, ticker, market, cik, name, issuer_id, provenance, record_id, data_hash, observed_at)
+       VALUES ('TSLA:US', 'TSLA', 'US', '0001318605', 'Tesla, Inc.', 1318605, $1::jsonb, 'rec_tsla', 'h', now()),
+              ('DKNG:US', 'DKNG', 'US', $2, 'DraftKings Inc.', 1883685, $1::jsonb, 'rec_dkng', 'h', now())`,
+      [JSON.stringify(form4.tsla.provenance), DKNG],
+    );
+    await projectForm4(ds, form4.tsla);
+    await projectForm4(ds, form4.dkng);
+    await projectForm4(ds, recentDkng('0001104659-26-000101', daysAgo(30)));
+    const director = { ...form4.dkng.data.reporting_owners[0]!, cik: '0001999999', name: 'Levin Harry Evans', is_director: true, is_officer: false, officer_title: null };
+    await projectForm4(ds, recentDkng('0001104659-26-000102', daysAgo(20), [director]));
+    await projectIssuerRoster(ds, dkngPage([['Jason D. Robins', 'Chief Executive Officer'], ['R. Stanton Dodge', 'Chief Legal Officer']], daysAgo(90)));
+  });
+
+  it('serves SEC entries with the filing as provenance; a Form 4 older than 18 months is not current', async () => {
+    expect((await get('/v1/companies/TSLA:US/executives')).json<Body>().data).toEqual([]);
+    const all = (await get('/v1/companies/TSLA:US/executives?current_only=false')).json<Body>();
+    expect(all.data).toEqual([
+      {
+        name: 'Musk Elon',
+        role: 'CEO, Director',
+        category: 'executives',
+        affiliation: 'Tesla, Inc.',
+        rank: 1,
+        is_current: false,
+        email: null,
+        phone: null,
+        provenance: {
+          src_id: form4.tsla.provenance.src_id,
+          source_provider: 'sec',
+          source_url: form4.tsla.data.source_url,
+          accession: '0000899243-21-044060',
+          quote: 'CEO',
+          content_hash: form4.tsla.provenance.content_hash,
+          extracted_at: '2025-08-02T12:00:01.000Z',
+        },
+      },
+    ]);
+  });
+
+  it('one entry per person: the issuer page wins for a person it lists, SEC-only people follow by seniority', async () => {
+    const body = (await get('/v1/companies/DKNG:US/executives')).json<Body>();
+    expect(body.data.map((e) => [e.rank, e.name, e.role, (e.provenance as { source_provider: string }).source_provider, e.is_current])).toEqual([
+      [1, 'Jason D. Robins', 'Chief Executive Officer', 'issuer_page', true],
+      [2, 'R. Stanton Dodge', 'Chief Legal Officer', 'issuer_page', true],
+      [3, 'Levin Harry Evans', 'Director', 'sec', true],
+    ]);
+  });
+
+  it('a person the page dropped stays current through a later Form 4 as officer', async () => {
+    await projectIssuerRoster(a.context.dataSource, dkngPage([['Jason D. Robins', 'Chief Executive Officer']], daysAgo(60)));
+    const body = (await get('/v1/companies/DKNG:US/executives')).json<Body>();
+    expect(body.data.map((e) => [e.rank, e.name, (e.provenance as { source_provider: string; accession: string | null }).accession])).toEqual([
+      [1, 'Jason D. Robins', null],
+      [2, 'Dodge R Stanton', '0001104659-26-000101'],
+      [3, 'Levin Harry Evans', '0001104659-26-000102'],
+    ]);
+    expect((await get('/v1/companies/DKNG:US/executives?limit=1')).json<Body>().data.map((e) => e.name)).toEqual(['Jason D. Robins']);
   });
 });
