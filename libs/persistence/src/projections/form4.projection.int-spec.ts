@@ -13,9 +13,10 @@ import { FORM4_DIRECTOR_RANK, projectForm4 } from './form4.projection';
  * from the DKNG fixture with the edits listed under `notes` in the file.
  */
 type Form4Record = RecordEnvelope<Form4Data>;
-const records = JSON.parse(readFileSync(join(__dirname, 'examples/form4.records.json'), 'utf8')) as Record<string, Form4Record> & { notes: unknown };
-const FIXTURE_NAMES = ['betr', 'dkng', 'guts', 'msft', 'pltr', 'scwo', 'snow', 'sq', 'tsla'];
-const { tsla, betr, dkng, dkngAmendment, dkngHoldingsAmendment } = records as Record<string, Form4Record>;
+const FIXTURE_NAMES = ['betr', 'dkng', 'guts', 'msft', 'pltr', 'scwo', 'snow', 'sq', 'tsla'] as const;
+type RecordName = (typeof FIXTURE_NAMES)[number] | 'dkngAmendment' | 'dkngHoldingsAmendment';
+const records = JSON.parse(readFileSync(join(__dirname, 'examples/form4.records.json'), 'utf8')) as Record<RecordName, Form4Record>;
+const { tsla, betr, dkng, dkngAmendment, dkngHoldingsAmendment } = records;
 
 /** The same record with other data, observed at another time: a new deterministic id. */
 function variant(e: Form4Record, data: Form4Data, observedAt: string): Form4Record {
@@ -61,17 +62,17 @@ describe('form4@1 read models', () => {
   });
 
   it('the example records satisfy the contract', () => {
-    for (const name of [...FIXTURE_NAMES, 'dkngAmendment', 'dkngHoldingsAmendment']) form4RecordV1.parse(records[name]);
+    for (const name of [...FIXTURE_NAMES, 'dkngAmendment', 'dkngHoldingsAmendment'] as const) form4RecordV1.parse(records[name]);
   });
 
   it('projects every fixture once: the same records again change nothing', async () => {
     await reset();
-    for (const name of FIXTURE_NAMES) expect([name, await projectForm4(ds, records[name]!)]).toEqual([name, 'inserted']);
+    for (const name of FIXTURE_NAMES) expect([name, await projectForm4(ds, records[name])]).toEqual([name, 'inserted']);
     const before = await snapshot();
-    for (const name of FIXTURE_NAMES) expect([name, await projectForm4(ds, records[name]!)]).toEqual([name, 'unchanged']);
+    for (const name of FIXTURE_NAMES) expect([name, await projectForm4(ds, records[name])]).toEqual([name, 'unchanged']);
     expect(await snapshot()).toEqual(before);
     const [count] = await ds.query<Array<{ n: number }>>('SELECT count(*)::int AS n FROM insider_transactions');
-    expect(count!.n).toBe(FIXTURE_NAMES.reduce((n, name) => n + records[name]!.data.rows.length, 0));
+    expect(count!.n).toBe(FIXTURE_NAMES.reduce((n, name) => n + records[name].data.rows.length, 0));
   });
 
   it('TSLA: 30 non-derivative sales and exercises stay 30 rows (tranches never merged), with numbers as written and footnotes resolved', async () => {
@@ -184,7 +185,7 @@ describe('4/A amendments', () => {
 describe('SEC roster entries from Form 4 reporting owners', () => {
   beforeAll(async () => {
     await reset();
-    for (const name of FIXTURE_NAMES) await projectForm4(ds, records[name]!);
+    for (const name of FIXTURE_NAMES) await projectForm4(ds, records[name]);
   });
   const roster = (cik: string, currentSince = '2000-01-01') => new RosterRepository(ds).listAll(cik, 'executives', currentSince);
 
