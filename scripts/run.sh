@@ -95,6 +95,13 @@ say "ingesting N-PORT holdings of ADX and the Goldman Sachs Bond Fund"
 SEC_COVERAGE=all run_ingest ingest-nport node dist/apps/ingest-sec/src/nport.main.js \
   --filing 2230:0000002230-23-990001 --filing 822977:0000822977-23-990001
 
+say "ingesting the nine sample Form 4 filings (TSLA, MSFT, PLTR, SQ, GUTS, DKNG, BETR, SNOW, SCWO)"
+run_ingest ingest-form4 node dist/apps/ingest-form4/src/main.js \
+  --filing 1318605:0000899243-21-044060:xslF345X03/doc4.xml --filing 789019:0001062993-24-016587:xslF345X05/form4.xml \
+  --filing 1321655:0001321655-24-000181:wk-form4_1727395357.xml --filing 1512673:0001062993-23-020702:form4.xml \
+  --filing 1572616:0000950170-24-012830:ownership.xml --filing 1883685:0001104659-25-025206 --filing 1835856:0001493152-25-009612 \
+  --filing 1640147:0001640147-22-990001:form4.snow.xml --filing 933972:0000933972-25-990001:374WaterForm4.xml
+
 say "crawling FRP Holdings' IR site (the saved copy in the sample) and extracting the text of its PDFs"
 # The registry: FRPH's landing page, plus two PDFs the saved pages do not link (the January 2015
 # deck and the 2019 annual report); both ingestors send a declared User-Agent.
@@ -133,6 +140,8 @@ The pipeline is running on the bundled sample.
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/AAPL:US/segments?unit=million"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/fund-exposure"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/FRPH:US/executives?category=ir"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/insiders?derivative=false&limit=5"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/executives?current_only=false"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents?symbols=FRPH:US"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents/1/pages?page=0"
 
