@@ -1,24 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOPICS, validateRecord, type FilingData, type Form4RecordV1, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
-import type { EdgarClient, EdgarFetchResult } from '@app/edgar';
+import { EdgarError, TICKER_MAP_EXCHANGE_PATH, type EdgarClient, type EdgarFetchResult } from '@app/edgar';
 import { PermanentError } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import { FIXTURE_ROUTES, defaultFixturesDir } from '@app/testing';
 import { ingestForm4ConfigSchema, parseForm4FilingRef, type Form4FilingRef } from './ingest-form4.config';
 import type { RecordPublisher } from './ingest-form4.providers';
-import { Form4IngestService } from './form4-ingest.service';
+import { Form4CoverageError, Form4IngestService } from './form4-ingest.service';
 
 const FIXTURES = defaultFixturesDir();
 const FETCHED_AT = '2025-08-02T12:00:00.000Z';
 
 /** The fixture server's routes (FIXTURE_ROUTES, submissions/), read from disk: no sockets in unit tests. */
-function stubEdgar(extra: Record<string, Buffer> = {}) {
+function stubEdgar(extra: Record<string, Buffer> = {}, failures: Record<string, number> = {}) {
   const requested: string[] = [];
+  const failuresLeft = new Map(Object.entries(failures));
   const files = new Map(FIXTURE_ROUTES.map((r) => [r.path, r.file]));
   const get = (path: string): Promise<EdgarFetchResult> => {
     requested.push(path);
     const url = `https://www.sec.gov${path}`;
+    const left = failuresLeft.get(path) ?? 0;
+    if (left > 0) {
+      failuresLeft.set(path, left - 1);
+      return Promise.reject(new EdgarError('EDGAR_UNAVAILABLE', url, 503, `503 at ${url} after every retry`));
+    }
     const submissions = /^\/submissions\/(CIK\d{10}\.json)$/.exec(path);
     const file = files.get(path) ?? (submissions ? `submissions/${submissions[1]}` : undefined);
     let bytes = extra[path];
@@ -34,7 +40,7 @@ function stubEdgar(extra: Record<string, Buffer> = {}) {
   return { edgar: { getWww: get, getData: get } as unknown as EdgarClient, requested };
 }
 
-function service(env: Record<string, string> = {}, extra: Record<string, Buffer> = {}) {
+function service(env: Record<string, string> = {}, extra: Record<string, Buffer> = {}, failures: Record<string, number> = {}) {
   const published: RecordEnvelope[] = [];
   const publisher: RecordPublisher = {
     publish: (topic: TopicDefinition, records: readonly RecordEnvelope[]) => {
@@ -47,7 +53,7 @@ function service(env: Record<string, string> = {}, extra: Record<string, Buffer>
     },
   };
   const config = ingestForm4ConfigSchema.parse({ EDGAR_USER_AGENT: 'Test ops@test.example', LOG_LEVEL: 'silent', ...env });
-  const { edgar, requested } = stubEdgar(extra);
+  const { edgar, requested } = stubEdgar(extra, failures);
   return { published, requested, svc: new Form4IngestService(config, edgar, publisher, TOPICS.form4, createLogger({ level: 'silent' })) };
 }
 
@@ -150,7 +156,36 @@ describe('Form4IngestService', () => {
     expect(published).toHaveLength(0);
   });
 
+  it('does not keep a failed ticker-map fetch: a later filing of the same service is checked again', async () => {
+    const { svc, published } = service(
+      { FORM4_ISSUERS: 'MSFT', FORM4_SUBMISSIONS: '789019', FORM4_FROM: '2024-09-13', FORM4_TO: '2024-09-13' },
+      {},
+      { [TICKER_MAP_EXCHANGE_PATH]: 1 },
+    );
+    const first = await svc.execute();
+    expect(first.counts).toMatchObject({ published: 0, failed: 1, not_found: 7 });
+    expect(first.filings.find((f) => f.status === 'failed')!.error).toMatch(/covered issuers unavailable: 503/);
+    const second = await svc.execute();
+    expect(second.counts).toMatchObject({ published: 1, failed: 0, not_found: 7 });
+    expect(published).toHaveLength(1);
+  });
+
   describe('follow mode: one filing@1 record', () => {
+    it('throws a transient error (retried, not dead-lettered) while the covered issuers cannot be resolved, then reads the filing', async () => {
+      const { svc, published, requested } = service({ FORM4_ISSUERS: 'TSLA' }, {}, { [TICKER_MAP_EXCHANGE_PATH]: 1 });
+      const record = filingRecordData({});
+      const failed = svc.handleFilingRecord(record, 'run_f');
+      await expect(failed).rejects.toThrow(Form4CoverageError);
+      await expect(failed).rejects.not.toThrow(PermanentError);
+      // The consumer runner retries the same record after a backoff: the ticker map is fetched again.
+      expect(await svc.handleFilingRecord(record, 'run_f')).toMatchObject({ status: 'published' });
+      expect(requested.filter((p) => p === TICKER_MAP_EXCHANGE_PATH)).toHaveLength(2);
+      // Resolved once, kept: later records do not fetch it again.
+      expect(await svc.handleFilingRecord(filingRecordData({ cik: '0000789019' }), 'run_f')).toBeNull();
+      expect(requested.filter((p) => p === TICKER_MAP_EXCHANGE_PATH)).toHaveLength(2);
+      expect(published).toHaveLength(1);
+    });
+
     it('reads a Form 4 of a covered issuer, ignores other forms and issuers', async () => {
       const { svc, published } = service({ FORM4_ISSUERS: 'TSLA' });
       expect(await svc.handleFilingRecord(filingRecordData({ form: '10-K' }), 'run_f')).toBeNull();

@@ -56,6 +56,18 @@ export interface Form4IngestSummary {
 /** Covered issuers by CIK (tickers resolved through SEC's ticker map). */
 type IssuerCoverage = { kind: 'all' } | { kind: 'set'; ciks: ReadonlySet<string> };
 
+/**
+ * The covered issuers could not be resolved (the ticker map could not be fetched). Transient by
+ * nature, whatever EDGAR answered: it says nothing about the filing at hand, so follow mode lets
+ * the consumer retry the record with backoff instead of dead-lettering it.
+ */
+export class Form4CoverageError extends Error {
+  constructor(cause: unknown) {
+    super(`covered issuers unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'Form4CoverageError';
+  }
+}
+
 const FORM4_FORMS = new Set(['4', '4/A']);
 
 /** ISO time from the submissions JSON / filing@1 acceptance time, null when it is not one. */
@@ -120,8 +132,9 @@ export class Form4IngestService {
   /**
    * Follow mode's effect for one filing@1 record. Not a Form 4 of a covered issuer: nothing. A
    * filing that cannot be read (missing, unparsable, too large) throws PermanentError, so the
-   * consumer dead-letters the filing record with the reason; EDGAR or Kafka being unavailable
-   * throws as is, so the same record is retried.
+   * consumer dead-letters the filing record with the reason; EDGAR or Kafka being unavailable, or
+   * the covered issuers not resolvable yet (Form4CoverageError), throws as is, so the consumer
+   * retries the same record with backoff.
    */
   async handleFilingRecord(filing: FilingData, runId: string): Promise<Form4FilingOutcome | null> {
     const task = Form4IngestService.taskOfFilingRecord(filing);
@@ -144,13 +157,13 @@ export class Form4IngestService {
     try {
       return await this.readAndPublish(task, runId, log);
     } catch (error) {
-      if (!(error instanceof EdgarError) && !(error instanceof EdgarParseError) && !(error instanceof RangeError)) throw error;
+      if (!(error instanceof EdgarError) && !(error instanceof EdgarParseError) && !(error instanceof RangeError) && !(error instanceof Form4CoverageError)) throw error;
       log.error({ accession: task.ref.accession, cik: task.ref.cik, error: error.message }, 'Form 4 filing failed: skipped');
       return { cik: task.ref.cik, accession: task.ref.accession, origin: task.origin, status: 'failed', error: error.message };
     }
   }
 
-  /** Fetch -> parse -> map -> publish one filing. Throws EdgarError, EdgarParseError, RangeError (bounds). */
+  /** Fetch -> parse -> map -> publish one filing. Throws EdgarError, EdgarParseError, RangeError (bounds), Form4CoverageError. */
   private async readAndPublish(task: Form4FilingTask, runId: string, log: Logger): Promise<Form4FilingOutcome> {
     const { ref } = task;
     const base = { cik: ref.cik, accession: ref.accession, origin: task.origin };
@@ -237,8 +250,15 @@ export class Form4IngestService {
     return { tasks, errors };
   }
 
+  /** Throws Form4CoverageError when the covered issuers cannot be resolved; the next call tries again. */
   private async covers(cik: string): Promise<boolean> {
-    this.coverage ??= this.resolveCoverage(this.config.FORM4_ISSUERS);
+    if (!this.coverage) {
+      this.coverage = this.resolveCoverage(this.config.FORM4_ISSUERS).catch((error: unknown) => {
+        // A failed resolution is not cached (as fetchTickerMap): one outage must not fail every later call.
+        this.coverage = undefined;
+        throw new Form4CoverageError(error);
+      });
+    }
     const coverage = await this.coverage;
     return coverage.kind === 'all' || coverage.ciks.has(cik);
   }
