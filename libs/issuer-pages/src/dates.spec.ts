@@ -15,6 +15,14 @@ describe('dates printed on IR pages', () => {
     expect(firstDate('13/45/2017')).toBeNull();
   });
 
+  it('refuses years before 1900 (year 0000 is no date Postgres can store)', () => {
+    expect(firstDate('0000-01-01')).toBeNull();
+    expect(firstDate('1/2/0000')).toBeNull();
+    expect(firstDate('March 3, 0099')).toBeNull();
+    expect(firstDate('1899-12-31')).toBeNull();
+    expect(firstDate('1900-01-01')?.date).toBe('1900-01-01');
+  });
+
   it('keeps every date of a line in order (a release date, then the fiscal year end)', () => {
     expect(findDates('11/22/2016-RESULTS FOR THE FISCAL YEAR ENDED 09/30/2016').map((d) => d.date)).toEqual(['2016-11-22', '2016-09-30']);
   });

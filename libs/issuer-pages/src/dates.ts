@@ -22,7 +22,11 @@ export interface FoundDate {
   index: number;
 }
 
+/** Years before this are misreadings (Date.UTC maps 0-99 to 1900-1999; Postgres has no year 0). */
+const MIN_YEAR = 1900;
+
 function iso(year: number, month: number, day: number): string | null {
+  if (year < MIN_YEAR) return null;
   if (month < 1 || month > 12 || day < 1 || day > 31) return null;
   const d = new Date(Date.UTC(year, month - 1, day));
   if (d.getUTCMonth() !== month - 1) return null;
