@@ -232,4 +232,16 @@ describe('synthetic pages (not fixtures): cues the fixtures do not show', () => 
       ['Mary Major', 'Chief Financial Officer', 'Mary Major\nChief Financial Officer'],
     ]);
   });
+
+  it('survives a malformed percent escape in a document file name (the raw name is the title)', () => {
+    const html = '<h2>Presentations</h2><ul><li><a href="/files/Q1%E0%A4%A_deck.pdf"></a></li></ul>';
+    const x = extractIssuerPage(html, 'https://ir.example.com/', { cik: '0000000001', name: 'Example Inc.' });
+    expect(x.documents.map((d) => [d.url, d.title])).toEqual([['https://ir.example.com/files/Q1%E0%A4%A_deck.pdf', 'Q1%E0%A4%A deck']]);
+  });
+
+  it('reads a page with a 200,000-character token (no "@") in linear time, and still finds the e-mail after it', () => {
+    const html = `<h2>Investor Relations Contact</h2><p>${'a'.repeat(200_000)}</p><p>Jane Roe, Investor Relations</p><p>jane.roe@example.com</p>`;
+    const x = extractIssuerPage(html, 'https://ir.example.com/', { cik: '0000000001', name: 'Example Inc.' });
+    expect(x.irContacts.map((c) => c.email)).toEqual(['jane.roe@example.com']);
+  });
 });
