@@ -65,8 +65,17 @@ function withoutLeadingDate(text: string): string {
   return rest || text;
 }
 
+/** Percent-decoded text; a malformed escape ("%E0%A4%A") leaves the raw text. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 function fileName(url: string): string {
-  const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+  const last = safeDecode(new URL(url).pathname.split('/').pop() ?? '');
   return last.replace(/\.[a-z0-9]+$/i, '').replace(/[_-]+/g, ' ').trim() || url;
 }
 
