@@ -67,7 +67,11 @@ export async function followFilings(service: Form4IngestService, options: Form4F
   try {
     while (!options.signal.aborted) {
       await sleep(options.lagCheckMs ?? 1000, options.signal);
-      if (!options.once || options.signal.aborted) continue;
+      if (options.signal.aborted) break;
+      // A consumer that crashed beyond kafkajs' restarts consumes nothing more: `once` would wait
+      // for lag 0 forever, and a plain follow would idle without notice. Fail so the process exits.
+      if (!runner.healthy) throw new Error(`Form 4 follow: consumer ${options.groupId} is not running (crashed?)`);
+      if (!options.once) continue;
       const lag = (await runner.lag()).reduce((n, p) => n + p.lag, 0);
       if (lag === 0) break;
     }
