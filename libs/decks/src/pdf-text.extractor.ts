@@ -1,10 +1,10 @@
 import { DecksError } from './decks.errors';
 import { pdfDateToIso } from './pdf-date.parser';
 import { loadPdfJs, pdfjsDocumentParams } from './pdfjs.loader';
-import { layoutPage, type LaidOutLine, type PlacedRun, type TextRotation } from './text-layout';
+import { cleanRunText, layoutPage, type LaidOutLine, type PlacedRun, type TextRotation } from './text-layout';
 
 export interface PdfInfo {
-  /** Info dictionary Title, trimmed; null when absent or blank. */
+  /** Info dictionary Title, trimmed, control characters removed; null when absent or blank. */
   title: string | null;
   creator: string | null;
   producer: string | null;
@@ -33,9 +33,12 @@ export interface ExtractedPdf {
   pages: ExtractedPage[];
 }
 
+/** An Info dictionary string, without the control characters (NUL) a page's text loses too. */
 function infoString(info: Record<string, unknown>, name: string): string | null {
   const value = info[name];
-  return typeof value === 'string' && value.trim().length > 0 ? value.trim() : null;
+  if (typeof value !== 'string') return null;
+  const clean = cleanRunText(value).trim();
+  return clean.length > 0 ? clean : null;
 }
 
 /** Affine product m1 x m2 of two PDF matrices [a, b, c, d, e, f]. */

@@ -1,4 +1,4 @@
-import { layoutPage, type PlacedRun } from './text-layout';
+import { cleanRunText, layoutPage, type PlacedRun } from './text-layout';
 
 /** A run of upright text at (x, y) in display space (y down), size `size`. */
 const run = (str: string, x: number, y: number, size = 10, hasEOL = false): PlacedRun => ({
@@ -66,5 +66,18 @@ describe('layoutPage', () => {
 
   it('is empty for a page without text', () => {
     expect(layoutPage([])).toEqual({ lines: [], rotation: 0 });
+  });
+});
+
+describe('layoutPage and control characters', () => {
+  it('drops NUL and other C0 controls from runs, turns a tab into a space, before lines are made', () => {
+    const layout = layoutPage([run('Reve\u0000nue\u0001', 10, 100), run('\u0000\u0000', 60, 100), run('1,234\t5', 80, 100, 10, true), run('\u0000\u001f', 10, 130, 10, true)]);
+    expect(layout.lines.map((l) => l.text)).toEqual(['Revenue 1,234 5']);
+    // eslint-disable-next-line no-control-regex
+    expect(layout.lines.every((l) => !/[\u0000-\u0008\u000b-\u001f]/.test(l.text))).toBe(true);
+  });
+
+  it('keeps \n and leaves other text alone', () => {
+    expect(cleanRunText('a\u0000b\tc\nd\u007fé')).toBe('ab c\nd\u007fé');
   });
 });

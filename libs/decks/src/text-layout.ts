@@ -91,12 +91,23 @@ function rotationOf(transform: readonly number[]): TextRotation {
   return ROTATIONS[((quarterTurns % 4) + 4) % 4]!;
 }
 
+/**
+ * A run's text without the C0 control characters pdfjs leaves behind for glyphs a broken or Type3
+ * font does not map (mostly NUL, which Postgres refuses in text and jsonb): a tab becomes a space,
+ * \n stays, the rest is dropped. Done here, before lines and offsets exist, so every later offset
+ * counts the text that is stored.
+ */
+export function cleanRunText(str: string): string {
+  // eslint-disable-next-line no-control-regex
+  return str.replace(/\t/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f]/g, '');
+}
+
 function toRun(placed: PlacedRun): Run {
   const [, , c = 0, d = 0, x = 0, y = 0] = placed.transform;
   const rotation = rotationOf(placed.transform);
   const f = FRAMES[rotation];
   return {
-    str: placed.str,
+    str: cleanRunText(placed.str),
     hasEOL: placed.hasEOL,
     rotation,
     fontSize: Math.hypot(c, d),
@@ -254,7 +265,10 @@ function readingOrder(blocks: readonly PlacedBlock[]): PlacedBlock[] {
   return byTop;
 }
 
-/** Lines of one page in reading order (see the module comment); blank lines dropped, each line trimmed. */
+/**
+ * Lines of one page in reading order (see the module comment); blank lines dropped, each line
+ * trimmed, control characters removed from the runs first (see cleanRunText).
+ */
 export function layoutPage(placed: readonly PlacedRun[]): PageLayout {
   const runs = placed.map(toRun);
   const rotation = dominantRotation(runs);
