@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { assertPublicUrl, NonPublicAddressError } from '@app/net';
 import { ALLOW_ALL, DISALLOW_ALL, parseRobotsTxt, type RobotsRules } from './robots.parser';
 
 /** Minimal structured logger (pino-compatible), so this lib needs no logging dependency. */
@@ -29,6 +30,11 @@ export interface PoliteFetcherOptions {
   backoffBaseMs?: number;
   /** Bodies larger than this are refused. */
   maxBytes?: number;
+  /**
+   * Allow loopback, private and other special-use addresses (default false). Only for tests and
+   * local runs that serve fixtures on 127.0.0.1: IR pages and their redirects are third-party input.
+   */
+  allowPrivateHosts?: boolean;
   logger?: FetchLogger;
 }
 
@@ -36,7 +42,7 @@ export type PageFetchResult =
   | {
       kind: 'ok';
       url: string;
-      /** After redirects. */
+      /** After redirects (each hop checked: public address, its host's robots.txt and rate limit). */
       finalUrl: string;
       status: number;
       bytes: Buffer;
@@ -52,7 +58,12 @@ export type PageFetchResult =
   | { kind: 'not_found'; url: string; status: number; fetchedAt: string }
   | { kind: 'disallowed'; url: string };
 
-export type IrFetchErrorCode = 'UNAVAILABLE' | 'HTTP_ERROR' | 'TOO_LARGE';
+/**
+ * UNAVAILABLE: network error, timeout, body cut off, 5xx/429 after retries. HTTP_ERROR: another
+ * non-2xx answer, or a broken redirect chain. TOO_LARGE: body over the limit. REFUSED: the URL
+ * (or a redirect hop) is not http(s) or resolves to a non-public address.
+ */
+export type IrFetchErrorCode = 'UNAVAILABLE' | 'HTTP_ERROR' | 'TOO_LARGE' | 'REFUSED';
 
 export class IrFetchError extends Error {
   constructor(
@@ -66,6 +77,13 @@ export class IrFetchError extends Error {
   }
 }
 
+/** Redirects followed per request (RFC 9309 asks at least five for robots.txt). */
+export const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** One HTTP exchange: a page outcome, or a redirect for `fetch` to check and follow. */
+type Exchange = Exclude<PageFetchResult, { kind: 'disallowed' }> | { kind: 'redirect'; url: string; status: number; location: string };
+
 const silent: FetchLogger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -76,7 +94,13 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * - requests to one host start at most `maxRpsPerHost` per second (or the Crawl-delay, if slower);
  * - conditional GET from the validators the caller passes (304 -> `not_modified`), and the
  *   content hash tells `unchanged` bodies apart;
- * - timeouts, retries with exponential backoff on 5xx and network errors, a body size limit.
+ * - timeouts, retries with exponential backoff on 5xx, network and body-read errors, a body size limit;
+ * - no request to a non-public address (unless allowPrivateHosts). Redirects are followed by hand,
+ *   at most MAX_REDIRECTS hops, and every hop is a request of its own: address checked, its
+ *   origin's robots.txt obeyed, its host's rate limit kept. Off-host redirects are followed
+ *   (http -> https and www -> apex are common on IR sites) under those same checks.
+ *   The address is checked before connecting, not pinned: DNS rebinding between the check and the
+ *   connection is not covered.
  */
 export class PoliteFetcher {
   private readonly robots = new Map<string, Promise<RobotsRules>>();
@@ -102,27 +126,55 @@ export class PoliteFetcher {
     this.maxCrawlDelaySeconds = options.maxCrawlDelaySeconds ?? 30;
   }
 
-  /** GET a page, politely. `previous` turns it into a conditional GET. */
+  /** GET a page, politely. `previous` turns it into a conditional GET (sent on every hop, as fetch's own redirect mode does). */
   async fetch(url: string, previous: PageValidators = {}): Promise<PageFetchResult> {
-    const target = new URL(url);
-    const rules = await this.robotsFor(target.origin);
-    if (!rules.isAllowed(`${target.pathname}${target.search}`, this.options.userAgent)) {
-      this.logger.info({ url }, 'robots.txt disallows this page: skipped');
-      return { kind: 'disallowed', url };
-    }
     const headers: Record<string, string> = { 'User-Agent': this.options.userAgent, Accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' };
     if (previous.etag) headers['If-None-Match'] = previous.etag;
     if (previous.lastModified) headers['If-Modified-Since'] = previous.lastModified;
-    const crawlDelay = Math.min(rules.crawlDelaySeconds(this.options.userAgent) ?? 0, this.maxCrawlDelaySeconds);
-    return this.request(url, headers, previous, Math.max(this.minIntervalMs, crawlDelay * 1000));
+    let hop = url;
+    for (let hops = 0; ; hops += 1) {
+      await this.assertAllowedAddress(hop);
+      const target = new URL(hop);
+      const rules = await this.robotsFor(target.origin);
+      if (!rules.isAllowed(`${target.pathname}${target.search}`, this.options.userAgent)) {
+        this.logger.info({ url, ...(hop !== url ? { redirectedTo: hop } : {}) }, 'robots.txt disallows this page: skipped');
+        return { kind: 'disallowed', url };
+      }
+      const crawlDelay = Math.min(rules.crawlDelaySeconds(this.options.userAgent) ?? 0, this.maxCrawlDelaySeconds);
+      const result = await this.request(hop, headers, previous, Math.max(this.minIntervalMs, crawlDelay * 1000));
+      if (result.kind !== 'redirect') return result.kind === 'ok' ? { ...result, url, finalUrl: hop } : { ...result, url };
+      hop = this.nextHop(url, result, hops);
+    }
   }
 
-  private async request(url: string, headers: Record<string, string>, previous: PageValidators, intervalMs: number): Promise<PageFetchResult> {
+  /** The redirect's target, absolute; throws when the chain is too long or the target is not http(s). */
+  private nextHop(url: string, redirect: Extract<Exchange, { kind: 'redirect' }>, hops: number): string {
+    if (hops >= MAX_REDIRECTS) throw new IrFetchError('HTTP_ERROR', url, redirect.status, `GET ${url}: more than ${MAX_REDIRECTS} redirects`);
+    const next = new URL(redirect.location, redirect.url);
+    next.hash = '';
+    this.logger.debug({ url, from: redirect.url, to: next.toString(), status: redirect.status }, 'IR page redirected');
+    return next.toString();
+  }
+
+  /** Refuses non-http(s) URLs and hosts resolving to non-public addresses (unless allowed). */
+  private async assertAllowedAddress(url: string): Promise<void> {
+    const { protocol } = new URL(url);
+    if (protocol !== 'http:' && protocol !== 'https:') throw new IrFetchError('REFUSED', url, null, `GET ${url}: only http(s) is fetched`);
+    try {
+      await assertPublicUrl(url, { allowPrivate: this.options.allowPrivateHosts ?? false });
+    } catch (error) {
+      if (error instanceof NonPublicAddressError) throw new IrFetchError('REFUSED', url, null, error.message);
+      throw new IrFetchError('UNAVAILABLE', url, null, `GET ${url}: cannot resolve the host: ${errorText(error)}`);
+    }
+  }
+
+  /** One URL, no redirect followed: retries 5xx/429, network errors and bodies cut off. */
+  private async request(url: string, headers: Record<string, string>, previous: PageValidators, intervalMs: number): Promise<Exchange> {
     for (let attempt = 1; ; attempt += 1) {
       await this.turn(new URL(url).host, intervalMs);
       let response: Response;
       try {
-        response = await fetch(url, { headers, signal: AbortSignal.timeout(this.timeoutMs), redirect: 'follow' });
+        response = await fetch(url, { headers, signal: AbortSignal.timeout(this.timeoutMs), redirect: 'manual' });
       } catch (error) {
         if (attempt >= this.maxAttempts) throw new IrFetchError('UNAVAILABLE', url, null, `GET ${url} failed after ${attempt} attempts: ${errorText(error)}`);
         await this.backoff(url, attempt, null, errorText(error));
@@ -144,11 +196,25 @@ export class PoliteFetcher {
         await response.body?.cancel();
         return { kind: 'not_found', url, status, fetchedAt };
       }
+      const location = response.headers.get('location');
+      if (REDIRECT_STATUSES.has(status) && location) {
+        await response.body?.cancel();
+        return { kind: 'redirect', url, status, location };
+      }
       if (status < 200 || status >= 300) {
         await response.body?.cancel();
         throw new IrFetchError('HTTP_ERROR', url, status, `GET ${url} answered ${status}`);
       }
-      const bytes = await this.readBody(url, response);
+      let bytes: Buffer;
+      try {
+        bytes = await this.readBody(url, response);
+      } catch (error) {
+        // A timeout or a reset while the body streams is as transient as one before the headers.
+        if (error instanceof IrFetchError) throw error;
+        if (attempt >= this.maxAttempts) throw new IrFetchError('UNAVAILABLE', url, status, `GET ${url}: body cut off after ${attempt} attempts: ${errorText(error)}`);
+        await this.backoff(url, attempt, status, `body cut off: ${errorText(error)}`);
+        continue;
+      }
       const contentHash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
       const validators: PageValidators = { contentHash };
       const etag = response.headers.get('etag');
@@ -158,7 +224,7 @@ export class PoliteFetcher {
       return {
         kind: 'ok',
         url,
-        finalUrl: response.url || url,
+        finalUrl: url,
         status,
         bytes,
         contentType: response.headers.get('content-type'),
@@ -204,10 +270,16 @@ export class PoliteFetcher {
     return rules;
   }
 
+  /** robots.txt of an origin; its redirects are followed (at most MAX_REDIRECTS, each hop's address checked, RFC 9309 2.3.1.2). */
   private async loadRobots(origin: string): Promise<RobotsRules> {
     const url = `${origin}/robots.txt`;
     try {
-      const result = await this.request(url, { 'User-Agent': this.options.userAgent }, {}, this.minIntervalMs);
+      let result = await this.request(url, { 'User-Agent': this.options.userAgent }, {}, this.minIntervalMs);
+      for (let hops = 0; result.kind === 'redirect'; hops += 1) {
+        const hop = this.nextHop(url, result, hops);
+        await this.assertAllowedAddress(hop);
+        result = await this.request(hop, { 'User-Agent': this.options.userAgent }, {}, this.minIntervalMs);
+      }
       if (result.kind === 'ok') {
         this.logger.debug({ url }, 'robots.txt read');
         return parseRobotsTxt(result.bytes.toString('utf8'));
