@@ -110,6 +110,8 @@ export IR_SITES="[{\"cik\":\"844059\",\"ticker\":\"FRPH\",\"name\":\"FRP Holding
   \"documents\":[{\"url\":\"http://127.0.0.1:$FIXTURE_PORT/assets/presentations/1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf\",\"title\":\"FRP Holdings Inc Presentation Pre-Spin-Off, January 12, 2015\",\"kind\":\"presentation\"},
                {\"url\":\"http://127.0.0.1:$FIXTURE_PORT/assets/FRP_2019_Annual_Report.pdf\",\"title\":\"FRP Holdings 2019 Annual Report\",\"kind\":\"annual_report\"}]}]"
 export IR_USER_AGENT="${IR_USER_AGENT:-$EDGAR_USER_AGENT}" DECKS_USER_AGENT="${DECKS_USER_AGENT:-$EDGAR_USER_AGENT}"
+# The sample IR site is served from 127.0.0.1, an address ingest-ir refuses unless allowed.
+export IR_ALLOW_PRIVATE_HOSTS=true
 export IR_MAX_RPS_PER_HOST=10
 run_ingest ingest-ir node dist/apps/ingest-ir/src/main.js
 # PDFs the saved pages link but the sample does not hold answer 404 and go to ir.documents.v1.dlq with the reason.

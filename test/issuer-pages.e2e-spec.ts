@@ -109,7 +109,7 @@ beforeAll(async () => {
       { url: `${fixtures.url}${DECKS.annualReport.path}`, title: 'FRP Holdings 2019 Annual Report', kind: 'annual_report' },
     ],
   };
-  const irConfig = loadIngestIrConfig({ ...kafkaEnv, IR_USER_AGENT: UA, IR_SITES: JSON.stringify([site]), IR_MAX_RPS_PER_HOST: '10' }, () => '');
+  const irConfig = loadIngestIrConfig({ ...kafkaEnv, IR_USER_AGENT: UA, IR_SITES: JSON.stringify([site]), IR_MAX_RPS_PER_HOST: '10', IR_ALLOW_PRIVATE_HOSTS: 'true' }, () => '');
   const ir = await NestFactory.createApplicationContext(IngestIrModule.forRoot({ config: irConfig, logger }), { logger: false });
   try {
     const summary = await ir.get(IngestIrService).execute({ runId: 'run_e2e_ir' });
