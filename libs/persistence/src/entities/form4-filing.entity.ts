@@ -81,6 +81,10 @@ export class Form4FilingEntity {
   @Column({ type: 'jsonb' })
   signatures!: unknown;
 
+  /** On a 4/A: the filing the projection found it restates, or why it restates nothing. Null on a 4. */
+  @Column({ name: 'amendment_note', type: 'text', nullable: true })
+  amendmentNote!: string | null;
+
   @Column({ name: 'transaction_count', type: 'integer' })
   transactionCount!: number;
 

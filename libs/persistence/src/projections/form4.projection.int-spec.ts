@@ -174,6 +174,69 @@ describe('4/A amendments', () => {
     expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
   });
 
+  describe('two originals the same day, for the same period (a large sale split over two Form 4s)', () => {
+    // A second Form 4 of the same owner, filed the same day for the same period, of other sales (13 March).
+    const second = variant(
+      dkng,
+      {
+        ...dkng.data,
+        accession: '0001104659-25-025207',
+        accepted_at: '2025-03-19T00:05:00.000Z',
+        rows: dkng.data.rows.map((r) => ({ ...r, transaction_date: '2025-03-13' })),
+      },
+      dkng.observed_at,
+    );
+    const note = async (accession: string) => (await ds.query<Array<{ amendment_note: string | null }>>('SELECT amendment_note FROM form4_filings WHERE accession = $1', [accession]))[0]!.amendment_note;
+
+    it('a 4/A restates only the original whose rows it carries', async () => {
+      for (const r of [dkng, second, dkngAmendment]) await projectForm4(ds, r);
+      expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([0, 1, 2].map(() => dkngAmendment.data.accession));
+      expect((await superseded(second.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
+      expect(await note(dkngAmendment.data.accession)).toMatch(/^restates the rows it carries of 0001104659-25-025206 \(one of 2 originals of 2025-03-18\)/);
+      expect(await note(dkng.data.accession)).toBeNull();
+
+      // Whichever arrives first.
+      const state = await snapshot();
+      await reset();
+      for (const r of [dkngAmendment, second, dkng]) await projectForm4(ds, r);
+      expect(await snapshot()).toEqual(state);
+    });
+
+    it('a 4/A whose rows are in both originals restates neither, and says why', async () => {
+      const both = variant(second, { ...second.data, rows: dkng.data.rows }, second.observed_at);
+      for (const r of [dkng, both, dkngAmendment]) await projectForm4(ds, r);
+      expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
+      expect((await superseded(both.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
+      expect(await note(dkngAmendment.data.accession)).toBe('restates nothing: 2 originals of 2025-03-18, and its rows match 2 of them');
+    });
+
+    it('a 4/A without a date of original submission restates nothing when two originals could be its own', async () => {
+      const undated = variant(dkngAmendment, { ...dkngAmendment.data, date_of_original_submission: null }, dkngAmendment.observed_at);
+      for (const r of [dkng, second, undated]) await projectForm4(ds, r);
+      expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
+      expect((await superseded(second.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
+      expect(await note(undated.data.accession)).toBe('restates nothing: no date of original submission, and 2 originals in its family');
+
+      // With one original only, it is that one's.
+      await reset();
+      for (const r of [dkng, undated]) await projectForm4(ds, r);
+      expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([0, 1, 2].map(() => undated.data.accession));
+      expect(await note(undated.data.accession)).toBe(`restates ${dkng.data.accession}`);
+    });
+
+    it('a later 4/A of the same original restates the earlier 4/A too', async () => {
+      const again = variant(
+        dkngAmendment,
+        { ...dkngAmendment.data, accession: '0001104659-25-030003', filed_date: '2025-03-25', accepted_at: '2025-03-25T21:00:00.000Z' },
+        dkngAmendment.observed_at,
+      );
+      for (const r of [again, dkng, second, dkngAmendment]) await projectForm4(ds, r);
+      expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([0, 1, 2].map(() => again.data.accession));
+      expect((await superseded(dkngAmendment.data.accession)).map((r) => r.superseded_by)).toEqual([0, 1, 2].map(() => again.data.accession));
+      expect((await superseded(second.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
+    });
+  });
+
   it('an older record of a filing never replaces a newer one', async () => {
     const newer = variant(dkng, { ...dkng.data, remarks: 'restated remarks' }, '2026-01-01T00:00:00.000Z');
     expect(await projectForm4(ds, newer)).toBe('inserted');

@@ -8,16 +8,24 @@ import { personKey } from './ir-roster.projection';
  * edgar.form4.v1 -> form4_filings, insider_transactions and the SEC half of roster_entries.
  *
  * Amendments (4/A). A filing's "family" is every filing of the same issuer, the same set of
- * reporting owners (owners_key) and the same period_of_report. A 4/A restates an earlier member
- * of its family when their original dates agree (the 4/A's date_of_original_submission against
- * the other's filing date, or the other 4/A's date_of_original_submission); an unknown date on
- * either side does not rule a match out. A 4/A restates the kinds of rows it carries: one with
- * transaction rows supersedes the earlier members' transactions, one with holding rows their
- * holdings, so a holdings-only 4/A never touches the original's transactions. A row is
- * superseded by the latest such 4/A after its own filing (4 before 4/A, then by filing date,
- * acceptance time, accession). Rows are never deleted for it: `superseded_by` names the 4/A. The
- * family is recomputed whole on every filing, so the result does not depend on arrival order
- * (the topic is keyed by accession: an original and its 4/A may arrive in either order).
+ * reporting owners (owners_key) and the same period_of_report. An insider often files several
+ * Form 4s the same day for the same period (a large 10b5-1 sale split over filings), so a 4/A
+ * restates one original only when it singles it out (form4AmendmentTargets):
+ * - the originals (4s) of the family whose filing date is the 4/A's date_of_original_submission
+ *   match it (an unknown date on either side does not rule a match out);
+ * - exactly one matches: the 4/A restates that filing;
+ * - several match and the 4/A has an original date: it restates only their rows whose (table,
+ *   security, transaction date) it carries, when those rows are all in one filing;
+ * - otherwise (several match and its rows do not single one out, or it has no original date)
+ *   it restates nothing, and says why in form4_filings.amendment_note.
+ * A later 4/A of the same original also restates an earlier one (two 4/As with no original in
+ * the read model: when their original dates agree). A 4/A restates the kinds of rows it carries:
+ * one with transaction rows supersedes transactions, one with holding rows holdings, so a
+ * holdings-only 4/A never touches the original's transactions. A row is superseded by the latest
+ * such 4/A after its own filing (4 before 4/A, then by filing date, acceptance time, accession).
+ * Rows are never deleted for it: `superseded_by` names the 4/A. The family is recomputed whole on
+ * every filing, so the result does not depend on arrival order (the topic is keyed by accession:
+ * an original and its 4/A may arrive in either order).
  *
  * Roster. Every reporting owner a filing shows as officer or director gets an SEC roster entry
  * (category executives) keyed by owner CIK, rebuilt from all the issuer's filings of that owner:
@@ -241,28 +249,135 @@ const DELETE_STALE_ROWS_SQL = `
   DELETE FROM insider_transactions
   WHERE accession = $1 AND NOT ((row_table, sequence) = ANY (SELECT x.row_table, x.sequence FROM jsonb_to_recordset($2::jsonb) AS x(row_table text, sequence integer)))`;
 
-/** Version order of filings in a family: 4 before 4/A, then filing date, acceptance time, accession. */
-const VERSION = (f: string) => `(${f}.is_amendment, ${f}.effective_date, coalesce(${f}.accepted_at, '-infinity'::timestamptz), ${f}.accession)`;
+/** A filing of a family, in version order (4 before 4/A, then filing date, acceptance time, accession). */
+export interface FamilyFiling {
+  accession: string;
+  is_amendment: boolean;
+  /** A 4: its filing date; a 4/A: its date_of_original_submission (YYYY-MM-DD or null). */
+  original_date: string | null;
+  transaction_count: number;
+  holding_count: number;
+}
 
-/* Every row of the family gets the latest later 4/A of its family that restates rows of its kind (or none). */
-const SUPERSEDE_FAMILY_SQL = `
-  UPDATE insider_transactions t SET superseded_by = s.amender
-  FROM (
-    SELECT r.accession, r.row_table, r.sequence, (
-      SELECT a.accession FROM form4_filings a
-      WHERE a.cik = f.cik AND a.owners_key = f.owners_key AND a.period_of_report = f.period_of_report
-        AND a.is_amendment AND a.accession <> f.accession
-        AND (CASE r.kind WHEN 'transaction' THEN a.transaction_count ELSE a.holding_count END) > 0
-        AND (a.original_date IS NULL OR f.original_date IS NULL OR a.original_date = f.original_date)
-        AND ${VERSION('a')} > ${VERSION('f')}
-      ORDER BY a.effective_date DESC, a.accepted_at DESC NULLS LAST, a.accession DESC
-      LIMIT 1
-    ) AS amender
-    FROM insider_transactions r JOIN form4_filings f ON f.accession = r.accession
-    WHERE f.cik = $1 AND f.owners_key = $2 AND f.period_of_report = $3
-  ) s
-  WHERE t.accession = s.accession AND t.row_table = s.row_table AND t.sequence = s.sequence
-    AND t.superseded_by IS DISTINCT FROM s.amender`;
+/** A row of a family's filing, with what identifies it across an original and its 4/A. */
+export interface FamilyRow {
+  accession: string;
+  row_table: string;
+  sequence: number;
+  kind: string;
+  security_title: string | null;
+  transaction_date: string | null;
+}
+
+/** What one 4/A restates: an original (all its rows, or only the rows it carries), nothing, or no original yet. */
+export type Form4AmendmentTarget =
+  | { kind: 'original'; accession: string; rowKeys: ReadonlySet<string> | null; note: string }
+  | { kind: 'none'; note: string }
+  | { kind: 'no_original'; note: string };
+
+/** (kind, table, security, transaction date): a row of an original restated by a row of its 4/A. */
+function rowKey(r: FamilyRow): string {
+  return JSON.stringify([r.kind, r.row_table, r.security_title?.trim().toLowerCase() ?? null, isoDay(r.transaction_date) ?? r.transaction_date]);
+}
+
+const datesAgree = (a: string | null, b: string | null) => a === null || b === null || a === b;
+
+/** Which original each 4/A of a family restates (see the comment at the top); pure. */
+export function form4AmendmentTargets(filings: readonly FamilyFiling[], rows: readonly FamilyRow[]): Map<string, Form4AmendmentTarget> {
+  const originals = filings.filter((f) => !f.is_amendment);
+  const targets = new Map<string, Form4AmendmentTarget>();
+  for (const a of filings.filter((f) => f.is_amendment)) {
+    const matching = originals.filter((o) => datesAgree(a.original_date, o.original_date));
+    if (matching.length === 0) {
+      targets.set(a.accession, { kind: 'no_original', note: 'no original of its family matches (yet)' });
+    } else if (matching.length === 1) {
+      targets.set(a.accession, { kind: 'original', accession: matching[0]!.accession, rowKeys: null, note: `restates ${matching[0]!.accession}` });
+    } else if (a.original_date === null) {
+      targets.set(a.accession, { kind: 'none', note: `restates nothing: no date of original submission, and ${matching.length} originals in its family` });
+    } else {
+      const carried = new Set(rows.filter((r) => r.accession === a.accession).map(rowKey));
+      const candidates = new Set(matching.map((o) => o.accession));
+      const hits = rows.filter((r) => candidates.has(r.accession) && carried.has(rowKey(r)));
+      const hitFilings = [...new Set(hits.map((r) => r.accession))];
+      targets.set(
+        a.accession,
+        hitFilings.length === 1
+          ? { kind: 'original', accession: hitFilings[0]!, rowKeys: carried, note: `restates the rows it carries of ${hitFilings[0]!} (one of ${matching.length} originals of ${a.original_date})` }
+          : { kind: 'none', note: `restates nothing: ${matching.length} originals of ${a.original_date}, and its rows ${hitFilings.length === 0 ? 'match none of them' : `match ${hitFilings.length} of them`}` },
+      );
+    }
+  }
+  return targets;
+}
+
+/** Row (accession|table|sequence) -> the 4/A that supersedes it, for every row of a family; pure. `filings` in version order. */
+export function form4FamilySupersession(filings: readonly FamilyFiling[], rows: readonly FamilyRow[]): { supersededBy: Map<string, string | null>; targets: Map<string, Form4AmendmentTarget> } {
+  const targets = form4AmendmentTargets(filings, rows);
+  const version = new Map(filings.map((f, i) => [f.accession, i]));
+  const byAccession = new Map(filings.map((f) => [f.accession, f]));
+  const supersededBy = new Map<string, string | null>(rows.map((r) => [`${r.accession}|${r.row_table}|${r.sequence}`, null]));
+  // Amendments in version order: the latest that restates a row wins.
+  for (const a of filings.filter((f) => f.is_amendment)) {
+    const target = targets.get(a.accession)!;
+    if (target.kind === 'none') continue;
+    const restates = (f: FamilyFiling): boolean => {
+      if (f.accession === a.accession || version.get(f.accession)! > version.get(a.accession)!) return false;
+      if (target.kind === 'original') {
+        if (f.accession === target.accession) return true;
+        const earlier = targets.get(f.accession);
+        return f.is_amendment && earlier?.kind === 'original' && earlier.accession === target.accession;
+      }
+      // No original in the read model: earlier 4/As of the same original date, as far as known.
+      return f.is_amendment && targets.get(f.accession)?.kind === 'no_original' && datesAgree(a.original_date, f.original_date);
+    };
+    for (const r of rows) {
+      const f = byAccession.get(r.accession);
+      if (!f || !restates(f)) continue;
+      if ((r.kind === 'transaction' ? a.transaction_count : a.holding_count) === 0) continue;
+      if (target.kind === 'original' && target.rowKeys && !target.rowKeys.has(rowKey(r))) continue;
+      supersededBy.set(`${r.accession}|${r.row_table}|${r.sequence}`, a.accession);
+    }
+  }
+  return { supersededBy, targets };
+}
+
+/* The filings of a family in version order (4 before 4/A, then filing date, acceptance time, accession). */
+const FAMILY_FILINGS_SQL = `
+  SELECT accession, is_amendment, to_char(original_date, 'YYYY-MM-DD') AS original_date, transaction_count, holding_count, amendment_note
+  FROM form4_filings WHERE cik = $1 AND owners_key = $2 AND period_of_report = $3
+  ORDER BY is_amendment, effective_date, accepted_at ASC NULLS FIRST, accession`;
+
+const FAMILY_ROWS_SQL = `
+  SELECT t.accession, t.row_table, t.sequence, t.kind, t.security_title, t.transaction_date, t.superseded_by
+  FROM insider_transactions t JOIN form4_filings f ON f.accession = t.accession
+  WHERE f.cik = $1 AND f.owners_key = $2 AND f.period_of_report = $3`;
+
+const SET_SUPERSEDED_SQL = `
+  UPDATE insider_transactions t SET superseded_by = x.superseded_by
+  FROM jsonb_to_recordset($1::jsonb) AS x(accession text, row_table text, sequence integer, superseded_by text)
+  WHERE t.accession = x.accession AND t.row_table = x.row_table AND t.sequence = x.sequence`;
+
+const SET_NOTES_SQL = `
+  UPDATE form4_filings f SET amendment_note = x.amendment_note
+  FROM jsonb_to_recordset($1::jsonb) AS x(accession text, amendment_note text)
+  WHERE f.accession = x.accession`;
+
+/** Recomputes which 4/A supersedes each row of one family, writing only what changed. */
+async function supersedeFamily(m: EntityManager, cik: string, ownersKey: string, period: string): Promise<void> {
+  const filings = await m.query<Array<FamilyFiling & { amendment_note: string | null }>>(FAMILY_FILINGS_SQL, [cik, ownersKey, period]);
+  const rows = await m.query<Array<FamilyRow & { superseded_by: string | null }>>(FAMILY_ROWS_SQL, [cik, ownersKey, period]);
+  const { supersededBy, targets } = form4FamilySupersession(filings, rows);
+  const changed = rows
+    .map((r) => ({ accession: r.accession, row_table: r.row_table, sequence: r.sequence, superseded_by: supersededBy.get(`${r.accession}|${r.row_table}|${r.sequence}`) ?? null, was: r.superseded_by }))
+    .filter((r) => r.superseded_by !== r.was)
+    .map(({ was: _was, ...r }) => r);
+  if (changed.length) await m.query(SET_SUPERSEDED_SQL, [JSON.stringify(changed)]);
+  const notes = filings
+    .map((f) => ({ accession: f.accession, amendment_note: targets.get(f.accession)?.note ?? null, was: f.amendment_note }))
+    .filter((f) => f.amendment_note !== f.was)
+    .map(({ was: _was, ...f }) => f);
+  if (notes.length) await m.query(SET_NOTES_SQL, [JSON.stringify(notes)]);
+}
 
 interface OwnerFiling {
   accession: string;
@@ -378,7 +493,7 @@ export async function projectForm4(ds: DataSource, envelope: RecordEnvelope<Form
     families.set(`${filing.owners_key}|${filing.period_of_report}`, [filing.owners_key, filing.period_of_report]);
     if (existing) families.set(`${existing.owners_key}|${existing.period_of_report}`, [existing.owners_key, existing.period_of_report]);
     for (const [ownersKey, period] of families.values()) {
-      if (period !== null) await m.query(SUPERSEDE_FAMILY_SQL, [d.issuer.cik, ownersKey, period]);
+      if (period !== null) await supersedeFamily(m, d.issuer.cik, ownersKey, period);
     }
 
     const owners = new Map<string, Form4ReportingOwnerData>();
