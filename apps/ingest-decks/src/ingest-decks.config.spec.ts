@@ -7,10 +7,13 @@ describe('ingestDecksConfigSchema', () => {
       DECKS_MAX_BYTES: 52_428_800,
       DECKS_FETCH_TIMEOUT_MS: 60_000,
       DECKS_FETCH_ATTEMPTS: 3,
+      DECKS_ALLOW_PRIVATE_HOSTS: false,
       DECKS_GROUP_ID: 'ingest-decks',
       KAFKA_TOPIC_NAMESPACE: '',
     });
     expect(() => loadConfig(ingestDecksConfigSchema, {})).toThrow(ConfigError);
+    expect(loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: 'Acme Data ops@acme.example', DECKS_ALLOW_PRIVATE_HOSTS: 'true' }).DECKS_ALLOW_PRIVATE_HOSTS).toBe(true);
+    expect(() => loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: 'Acme Data ops@acme.example', DECKS_ALLOW_PRIVATE_HOSTS: 'yes' })).toThrow(/DECKS_ALLOW_PRIVATE_HOSTS/);
     expect(() => loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: 'curl/8', DECKS_MAX_BYTES: '0' })).toThrow(/DECKS_USER_AGENT: must name the company[\s\S]*DECKS_MAX_BYTES/);
   });
 });

@@ -90,6 +90,8 @@ describe('ingest-decks: ir.documents.v1 -> PDFs from the fixture IR server -> ir
     const config = loadConfig(ingestDecksConfigSchema, {
       DECKS_USER_AGENT: UA,
       DECKS_FETCH_ATTEMPTS: '1',
+      // The fixture server listens on 127.0.0.1.
+      DECKS_ALLOW_PRIVATE_HOSTS: 'true',
       KAFKA_BROKERS: brokers.join(','),
       KAFKA_TOPIC_NAMESPACE: namespace,
       LOG_LEVEL: 'silent',
@@ -131,12 +133,41 @@ describe('ingest-decks: ir.documents.v1 -> PDFs from the fixture IR server -> ir
 
     const dead = await readTopic(settings, source.dlq, { count: 2, timeoutMs: 30_000 });
     const reasons = new Map(dead.map((m) => [m.key, m.headers['dlq-reason']]));
-    expect(reasons.get(`${server.url}${BROKEN}`)).toMatch(/^permanent: pdf_unreadable: .*not a readable PDF: Invalid PDF structure\.$/);
+    expect(reasons.get(`${server.url}${BROKEN}`)).toMatch(/^permanent: not_pdf: GET .*: the body \(application\/pdf\) does not start with %PDF-$/);
     expect(reasons.get(`${server.url}${MISSING}`)).toMatch(/^permanent: not_found: GET .* HTTP 404$/);
     expect(dead.every((m) => m.headers['dlq-source-topic'] === source.name)).toBe(true);
 
     const pdfRequests = server.requests.filter((r) => r.path.startsWith('/assets/'));
     expect(pdfRequests).toHaveLength(4);
     expect(pdfRequests.every((r) => r.userAgent === UA)).toBe(true);
+  }, 120_000);
+
+  it('dead-letters a PDF link on a non-public address (127.0.0.1) with the reason when DECKS_ALLOW_PRIVATE_HOSTS is off, without requesting it', async () => {
+    const namespace = `it-decks-ssrf-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+    const source = namespacedTopic(TOPICS.issuerDocuments, namespace);
+    const settings: KafkaSettings = { brokers, clientId: 'ingest-decks-int', logLevel: 'nothing' };
+    const producer = new RecordProducer(settings);
+    await ensureTopics(settings, [source]);
+    await producer.connect();
+    try {
+      await producer.publish(source, [irDocument(PRESENTATION, 'FRP Holdings Inc. Investor Presentation January 2015', 'presentation', true)]);
+    } finally {
+      await producer.disconnect();
+    }
+    const config = loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: UA, KAFKA_BROKERS: brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, LOG_LEVEL: 'silent' });
+    expect(config.DECKS_ALLOW_PRIVATE_HOSTS).toBe(false);
+    const requestsBefore = server.requests.length;
+    const app = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config, logger: createLogger({ level: 'silent' }) }), { logger: false });
+    let summary;
+    try {
+      summary = await app.get(IrDocumentsConsumer).drain(250);
+    } finally {
+      await app.close();
+    }
+    expect(summary).toMatchObject({ published: 0, rejected: 1, processed: 0, dead_lettered: 1 });
+    const [dead] = await readTopic(settings, source.dlq, { count: 1, timeoutMs: 30_000 });
+    expect(dead?.key).toBe(`${server.url}${PRESENTATION}`);
+    expect(dead?.headers['dlq-reason']).toMatch(/^permanent: non_public_address: GET http:\/\/127\.0\.0\.1:\d+\/.*resolves to 127\.0\.0\.1, a loopback, private/);
+    expect(server.requests.length).toBe(requestsBefore);
   }, 120_000);
 });

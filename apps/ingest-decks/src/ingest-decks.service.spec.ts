@@ -4,7 +4,7 @@ import { createLogger } from '@app/observability';
 import { startFixtureServer, type FixtureServer } from '@app/testing';
 import type { DeckLink } from './document-text.mapper';
 import { ingestDecksConfigSchema } from './ingest-decks.config';
-import { DeckRejectedError, IngestDecksService } from './ingest-decks.service';
+import { DeckRejectedError, IngestDecksService, isMessageTooLarge } from './ingest-decks.service';
 import type { RecordPublisher } from './record.publisher';
 
 const UA = 'Filings Platform Tests ops@filings.example';
@@ -40,7 +40,8 @@ describe('IngestDecksService against the fixture IR server', () => {
   });
 
   function service(env: Record<string, string> = {}) {
-    const config = loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: UA, ...env });
+    // The fixture server listens on 127.0.0.1.
+    const config = loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: UA, DECKS_ALLOW_PRIVATE_HOSTS: 'true', ...env });
     const publisher = new MemoryPublisher();
     return { publisher, service: new IngestDecksService(config, publisher, TOPICS.documentTexts, createLogger({ level: 'silent' })) };
   }
@@ -68,7 +69,7 @@ describe('IngestDecksService against the fixture IR server', () => {
 
   it.each([
     ['/assets/missing.pdf', 'not_found', /HTTP 404/],
-    ['/assets/broken.pdf', 'pdf_unreadable', /not a readable PDF: Invalid PDF structure/],
+    ['/assets/broken.pdf', 'not_pdf', /the body \(application\/pdf\) does not start with %PDF-/],
     ['/assets/page.pdf', 'content_type', /content type "text\/html" is not application\/pdf/],
   ])('rejects %s as %s', async (path, code, message) => {
     const { publisher, service: decks } = service();
@@ -76,6 +77,29 @@ describe('IngestDecksService against the fixture IR server', () => {
     expect(error).toBeInstanceOf(DeckRejectedError);
     expect(error).toMatchObject({ code, message: expect.stringMatching(message) as unknown });
     expect(publisher.records).toHaveLength(0);
+  });
+
+  it('rejects a PDF on a non-public address (127.0.0.1) unless DECKS_ALLOW_PRIVATE_HOSTS, without requesting it', async () => {
+    const { publisher, service: decks } = service({ DECKS_ALLOW_PRIVATE_HOSTS: 'false' });
+    const before = server.requests.length;
+    await expect(decks.execute({ link: link(DECK_PATH) })).rejects.toMatchObject({
+      code: 'non_public_address',
+      message: expect.stringMatching(/resolves to 127\.0\.0\.1, a loopback, private, link-local or other special-use address$/) as unknown,
+    });
+    expect(server.requests.length).toBe(before);
+    expect(publisher.records).toHaveLength(0);
+  });
+
+  it('rejects a record the broker refuses as too large instead of retrying it forever', async () => {
+    const config = loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: UA, DECKS_ALLOW_PRIVATE_HOSTS: 'true' });
+    // What kafkajs throws: its protocol error, sometimes wrapped in a non-retriable one.
+    const protocolError = Object.assign(new Error('The request included a message larger than the max message size the server will accept'), { name: 'KafkaJSProtocolError', type: 'MESSAGE_TOO_LARGE' });
+    const wrapped = Object.assign(new Error(protocolError.message, { cause: protocolError }), { name: 'KafkaJSNonRetriableError' });
+    const refusing: RecordPublisher = { publish: () => Promise.reject(wrapped) };
+    const decks = new IngestDecksService(config, refusing, TOPICS.documentTexts, createLogger({ level: 'silent' }));
+    await expect(decks.execute({ link: link(DECK_PATH) })).rejects.toMatchObject({ code: 'record_too_large', message: expect.stringMatching(/part 0 of 1 is over the broker's message size limit/) as unknown });
+    expect(isMessageTooLarge(protocolError)).toBe(true);
+    expect(isMessageTooLarge(new Error('Connection error: ECONNREFUSED'))).toBe(false);
   });
 
   it('rejects a PDF over DECKS_MAX_BYTES while reading it', async () => {

@@ -13,7 +13,18 @@ export const DECKS_LOGGER = Symbol('DECKS_LOGGER');
 export const DOCUMENT_TEXTS_TOPIC = Symbol('DOCUMENT_TEXTS_TOPIC');
 
 /** Why a PDF will never make records: the consumer dead-letters its ir-document with this reason. */
-export type DeckRejection = 'not_found' | 'http_error' | 'content_type' | 'too_large' | 'fetch_failed' | 'pdf_unreadable' | 'no_pages' | 'page_too_large';
+export type DeckRejection =
+  | 'not_found'
+  | 'http_error'
+  | 'content_type'
+  | 'not_pdf'
+  | 'too_large'
+  | 'non_public_address'
+  | 'fetch_failed'
+  | 'pdf_unreadable'
+  | 'no_pages'
+  | 'page_too_large'
+  | 'record_too_large';
 
 export class DeckRejectedError extends Error {
   constructor(
@@ -24,6 +35,18 @@ export class DeckRejectedError extends Error {
     super(message, options);
     this.name = 'DeckRejectedError';
   }
+}
+
+/**
+ * The broker's MESSAGE_TOO_LARGE (or RECORD_LIST_TOO_LARGE) answer, found by its protocol error
+ * type on the error or its causes (kafkajs wraps it), without importing kafkajs here.
+ */
+export function isMessageTooLarge(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth += 1) {
+    const type = (e as { type?: unknown }).type;
+    if (type === 'MESSAGE_TOO_LARGE' || type === 'RECORD_LIST_TOO_LARGE') return true;
+  }
+  return false;
 }
 
 export type DeckOutcome =
@@ -51,7 +74,12 @@ export class IngestDecksService {
     @Inject(DOCUMENT_TEXTS_TOPIC) private readonly topic: TopicDefinition,
     @Inject(DECKS_LOGGER) private readonly logger: Logger,
   ) {
-    this.fetcher = new PdfFetcher({ userAgent: config.DECKS_USER_AGENT, timeoutMs: config.DECKS_FETCH_TIMEOUT_MS, maxBytes: config.DECKS_MAX_BYTES });
+    this.fetcher = new PdfFetcher({
+      userAgent: config.DECKS_USER_AGENT,
+      timeoutMs: config.DECKS_FETCH_TIMEOUT_MS,
+      maxBytes: config.DECKS_MAX_BYTES,
+      allowPrivate: config.DECKS_ALLOW_PRIVATE_HOSTS,
+    });
   }
 
   async execute(command: { link: DeckLink; runId?: string }): Promise<DeckOutcome> {
@@ -77,7 +105,17 @@ export class IngestDecksService {
     }
     // One publish per part: parts of one key share a partition, and one batch of several ~1 MB
     // parts would exceed the broker's request limit.
-    for (const record of records) await this.publisher.publish(this.topic, [record]);
+    for (const record of records) {
+      try {
+        await this.publisher.publish(this.topic, [record]);
+      } catch (error) {
+        // The broker refuses the record whatever we do; retrying it would block the partition forever.
+        if (isMessageTooLarge(error)) {
+          throw new DeckRejectedError('record_too_large', `${link.url}: part ${record.data.part.index} of ${record.data.part.count} is over the broker's message size limit`, { cause: error });
+        }
+        throw error;
+      }
+    }
     this.published.set(link.url, hash);
     const first = records[0]!.data;
     log.info({ contentHash: hash, pages: first.page_count, parts: records.length, docType: first.doc_type, language: first.language }, 'document text published');
