@@ -112,6 +112,8 @@ export IR_SITES="[{\"cik\":\"844059\",\"ticker\":\"FRPH\",\"name\":\"FRP Holding
 export IR_USER_AGENT="${IR_USER_AGENT:-$EDGAR_USER_AGENT}" DECKS_USER_AGENT="${DECKS_USER_AGENT:-$EDGAR_USER_AGENT}"
 # The sample IR site is served from 127.0.0.1, an address ingest-ir refuses unless allowed.
 export IR_ALLOW_PRIVATE_HOSTS=true
+# The sample's PDFs are served from 127.0.0.1, an address ingest-decks refuses unless allowed.
+export DECKS_ALLOW_PRIVATE_HOSTS=true
 export IR_MAX_RPS_PER_HOST=10
 run_ingest ingest-ir node dist/apps/ingest-ir/src/main.js
 # PDFs the saved pages link but the sample does not hold answer 404 and go to ir.documents.v1.dlq with the reason.

@@ -119,7 +119,8 @@ beforeAll(async () => {
     await ir.close();
   }
 
-  const decksConfig = loadConfig(ingestDecksConfigSchema, { ...kafkaEnv, DECKS_USER_AGENT: UA, DECKS_FETCH_ATTEMPTS: '1' });
+  // DECKS_ALLOW_PRIVATE_HOSTS: the fixture server listens on 127.0.0.1.
+  const decksConfig = loadConfig(ingestDecksConfigSchema, { ...kafkaEnv, DECKS_USER_AGENT: UA, DECKS_FETCH_ATTEMPTS: '1', DECKS_ALLOW_PRIVATE_HOSTS: 'true' });
   const decks = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config: decksConfig, logger }), { logger: false });
   try {
     decksSummary = await decks.get(IrDocumentsConsumer).drain(250);
