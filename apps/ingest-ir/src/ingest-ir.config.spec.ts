@@ -11,7 +11,14 @@ describe('loadIngestIrConfig', () => {
   it('parses the registry from IR_SITES with defaults', () => {
     const config = loadIngestIrConfig({ IR_USER_AGENT: UA, IR_SITES: JSON.stringify([SITE]) }, noFile);
     expect(config.sites).toEqual([{ ...SITE, cik: '0000844059', pages: {}, documents: [] }]);
-    expect(config).toMatchObject({ IR_MAX_RPS_PER_HOST: 1, IR_MAX_PAGES_PER_SITE: 10, KAFKA_TOPIC_NAMESPACE: '' });
+    expect(config).toMatchObject({ IR_MAX_RPS_PER_HOST: 1, IR_MAX_PAGES_PER_SITE: 10, KAFKA_TOPIC_NAMESPACE: '', IR_ALLOW_PRIVATE_HOSTS: false });
+  });
+
+  it('reads IR_ALLOW_PRIVATE_HOSTS as a boolean ("false" is false) and refuses other words', () => {
+    const sites = JSON.stringify([SITE]);
+    expect(loadIngestIrConfig({ IR_USER_AGENT: UA, IR_SITES: sites, IR_ALLOW_PRIVATE_HOSTS: 'true' }, noFile).IR_ALLOW_PRIVATE_HOSTS).toBe(true);
+    expect(loadIngestIrConfig({ IR_USER_AGENT: UA, IR_SITES: sites, IR_ALLOW_PRIVATE_HOSTS: 'false' }, noFile).IR_ALLOW_PRIVATE_HOSTS).toBe(false);
+    expect(() => loadIngestIrConfig({ IR_USER_AGENT: UA, IR_SITES: sites, IR_ALLOW_PRIVATE_HOSTS: 'yes' }, noFile)).toThrow(/IR_ALLOW_PRIVATE_HOSTS/);
   });
 
   it('reads IR_SITES_FILE', () => {

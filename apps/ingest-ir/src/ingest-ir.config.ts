@@ -66,6 +66,14 @@ export const ingestIrConfigSchema = kafkaConfig.extend(logConfig.shape).extend({
   IR_MAX_PAGE_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   /** Pages read per site, the landing page included. */
   IR_MAX_PAGES_PER_SITE: z.coerce.number().int().min(1).max(50).default(10),
+  /**
+   * Fetch pages on loopback / private / link-local addresses (default false). Only for tests and
+   * local runs serving fixtures on 127.0.0.1: IR pages and their redirects are third-party input.
+   */
+  IR_ALLOW_PRIVATE_HOSTS: z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** JSON file keeping ETag / Last-Modified / content hash per page between runs (optional). */
   IR_STATE_FILE: z.string().min(1).optional(),
 });

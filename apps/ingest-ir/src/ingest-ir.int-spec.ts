@@ -42,7 +42,7 @@ describe('ingest-ir -> Kafka (fixture IR pages, real broker)', () => {
       { cik: '9999002', ticker: null, name: 'Gone Inc.', landing_url: `${server.url}/no-such-page.html` },
     ];
     const config = loadIngestIrConfig(
-      { IR_USER_AGENT: UA, IR_SITES: JSON.stringify(sites), IR_MAX_RPS_PER_HOST: '10', KAFKA_BROKERS: brokers.join(','), LOG_LEVEL: 'silent' },
+      { IR_USER_AGENT: UA, IR_SITES: JSON.stringify(sites), IR_MAX_RPS_PER_HOST: '10', IR_ALLOW_PRIVATE_HOSTS: 'true', KAFKA_BROKERS: brokers.join(','), LOG_LEVEL: 'silent' },
       () => '',
     );
     const app = await NestFactory.createApplicationContext(IngestIrModule.forRoot({ config, topics, logger: createLogger({ level: 'silent' }) }), { logger: false });
