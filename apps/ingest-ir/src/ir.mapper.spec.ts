@@ -101,4 +101,36 @@ describe('IR records from the fixture pages', () => {
     const records = siteRecordsOf(site, frphPages, CTX);
     expect(records.documents.at(-1)!.data).toMatchObject({ url: 'http://www.frpholdings.com/assets/FRP_2019_Annual_Report.pdf', kind: 'annual_report', is_pdf: true, published_on: null });
   });
+
+  describe('partial rosters', () => {
+    // A landing page that names the CEO and CFO, as many do beside the management page.
+    const landingWithOfficers: ReadPage = {
+      ...frphPages[0]!,
+      extract: {
+        ...frphPages[0]!.extract,
+        executives: [
+          { name: 'Thompson S. Baker', role: 'Chief Executive Officer', affiliation: 'FRP Holdings, Inc.', email: null, phone: null, quote: 'Thompson S. Baker, Chief Executive Officer' },
+          { name: 'John D. Milton Jr.', role: 'Chief Financial Officer', affiliation: 'FRP Holdings, Inc.', email: null, phone: null, quote: 'John D. Milton Jr., Chief Financial Officer' },
+        ],
+      },
+    };
+    const withoutManagement = [landingWithOfficers, frphPages[1]!, frphPages[3]!];
+
+    it('publishes no executives when the management page exists but was not read (404, robots.txt)', () => {
+      const records = siteRecordsOf(FRPH, withoutManagement, CTX, new Set<PageRole>(['management']));
+      expect(records.rosters.map((r) => r.key)).toEqual(['0000844059|ir']);
+      // Documents and the description do not replace anything whole: they are still published.
+      expect(records.documents.length).toBeGreaterThan(0);
+    });
+
+    it('publishes no ir roster when the contact page exists but was not read', () => {
+      const records = siteRecordsOf(FRPH, [frphPages[0]!, frphPages[2]!], CTX, new Set<PageRole>(['contact']));
+      expect(records.rosters.map((r) => r.key)).toEqual(['0000844059|executives']);
+    });
+
+    it('publishes executives from other pages when the site has no management page at all', () => {
+      const records = siteRecordsOf(FRPH, withoutManagement, CTX);
+      expect(records.rosters.find((r) => r.key === '0000844059|executives')!.data.entries.map((e) => e.name)).toEqual(['Thompson S. Baker', 'John D. Milton Jr.']);
+    });
+  });
 });

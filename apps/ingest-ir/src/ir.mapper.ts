@@ -39,7 +39,7 @@ export interface SiteRecords {
   description: CompanyDescriptionRecordV1 | null;
 }
 
-/** Pages a category is expected on: a category is published when one of them was read, or when any page showed entries. */
+/** The page a category is published from: see rosterRecordsOf for when a category is published. */
 const CARRIER_ROLES: Record<RosterCategory, readonly PageRole[]> = {
   ir: ['contact'],
   executives: ['management'],
@@ -82,17 +82,21 @@ function itemsOf(extract: IssuerPageExtract, category: RosterCategory): RosterIt
 /**
  * One ir-roster@1 per category the crawl can speak for. People are merged across pages by name
  * (first page in crawl order wins); executives are ranked by seniority, the others by page order.
- * A category whose carrier page was read but shows nobody is published empty (the site lists
- * no one now); a category with neither a carrier page read nor entries is not published, so a
- * page that failed to load never empties a roster.
+ * The record replaces the category's roster, so it must be whole:
+ * - a carrier page (contact for ir, management for executives) of the site was not read in this
+ *   crawl (`unreadRoles`: 404, robots.txt, page limit): not published, even when other pages name
+ *   a few people (a CEO and CFO on the landing page would otherwise end every other executive);
+ * - the carrier page was read: published, empty when it shows nobody (the site lists no one now);
+ * - the site has no carrier page at all: published from the other pages when they name someone.
  */
-export function rosterRecordsOf(site: IrSite, pages: readonly ReadPage[], ctx: MapContext): IssuerRosterRecordV1[] {
+export function rosterRecordsOf(site: IrSite, pages: readonly ReadPage[], ctx: MapContext, unreadRoles: ReadonlySet<PageRole> = new Set()): IssuerRosterRecordV1[] {
   const records: IssuerRosterRecordV1[] = [];
   for (const category of ['executives', 'ir', 'analysts'] as const) {
     const found: Array<{ item: RosterItem; page: ReadPage }> = [];
     for (const page of pages) {
       for (const item of itemsOf(page.extract, category)) if (!found.some((f) => f.item.name === item.name)) found.push({ item, page });
     }
+    if (CARRIER_ROLES[category].some((role) => unreadRoles.has(role))) continue;
     const carrier = pages.find((p) => CARRIER_ROLES[category].includes(p.role));
     if (found.length === 0 && !carrier) continue;
     const ordered = category === 'executives' ? rankExecutives(found.map((f) => ({ ...f, role: f.item.role }))) : found;
@@ -205,12 +209,12 @@ export function descriptionRecordOf(site: IrSite, pages: readonly ReadPage[], ct
   };
 }
 
-/** Every record of one site's crawl. `pages[0]` is the landing page. Pure. */
-export function siteRecordsOf(site: IrSite, pages: readonly ReadPage[], ctx: MapContext): SiteRecords {
+/** Every record of one site's crawl. `pages[0]` is the landing page; `unreadRoles` as in rosterRecordsOf. Pure. */
+export function siteRecordsOf(site: IrSite, pages: readonly ReadPage[], ctx: MapContext, unreadRoles: ReadonlySet<PageRole> = new Set()): SiteRecords {
   const landing = pages.find((p) => p.role === 'landing') ?? pages[0];
   if (!landing) throw new RangeError(`no page read for ${site.cik}`);
   return {
-    rosters: rosterRecordsOf(site, pages, ctx),
+    rosters: rosterRecordsOf(site, pages, ctx, unreadRoles),
     documents: documentRecordsOf(site, pages, ctx, landing),
     description: descriptionRecordOf(site, pages, ctx),
   };
