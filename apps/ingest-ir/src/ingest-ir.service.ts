@@ -4,9 +4,9 @@ import type { TopicDefinition } from '@app/contracts';
 import { extractIssuerPage, IrFetchError, PoliteFetcher, type IssuerIdentity, type PageFetchResult, type SiteLinks } from '@app/issuer-pages';
 import type { RecordPublisher } from '@app/messaging';
 import type { Logger } from '@app/observability';
-import { CrawlStateStore } from './crawl-state.store';
+import { CrawlStateStore, type PageState } from './crawl-state.store';
 import type { IngestIrConfig, IrSite } from './ingest-ir.config';
-import { siteRecordsOf, type PageRole, type ReadPage } from './ir.mapper';
+import { siteRecordsOf, type PageRole, type ReadPage, type SiteRecords } from './ir.mapper';
 
 export const IR_CONFIG = Symbol('IR_CONFIG');
 export const IR_LOGGER = Symbol('IR_LOGGER');
@@ -47,7 +47,10 @@ class SiteFailed extends Error {}
  * presentations, press and report pages (configured hints first, else links found on the
  * landing page, same host only, at most IR_MAX_PAGES_PER_SITE pages) -> extract -> map -> publish.
  * When no page changed since the last crawl (304, or the same content hash) nothing is
- * published. A site that fails is reported and the next one goes on.
+ * published. A site's validators are kept aside and committed to the state only once all its
+ * records are published (or it proved unchanged), so a failed site is read in full next run.
+ * A site that fails (fetch, robots.txt, extraction, mapping) is reported and the next one goes
+ * on; a publish failure (broker down) stops the run.
  */
 @Injectable()
 export class IngestIrService {
@@ -67,6 +70,7 @@ export class IngestIrService {
       maxAttempts: config.IR_MAX_ATTEMPTS,
       backoffBaseMs: config.IR_BACKOFF_MS,
       maxBytes: config.IR_MAX_PAGE_BYTES,
+      allowPrivateHosts: config.IR_ALLOW_PRIVATE_HOSTS,
       logger: logger.child({ component: 'ir-fetcher' }),
     });
     this.state = IngestIrService.openState(config.IR_STATE_FILE, logger);
@@ -99,46 +103,70 @@ export class IngestIrService {
 
   private async crawlSite(site: IrSite, runId: string, log: Logger): Promise<SiteOutcome> {
     log.info({ landing: site.landing_url }, 'IR site: crawling');
+    // This site's new validators: committed to the state only after its records are published.
+    const pending = new Map<string, PageState>();
+    let crawl: SiteCrawl;
     try {
-      const issuer: IssuerIdentity = { cik: site.cik, name: site.name, ...(site.ticker ? { ticker: site.ticker } : {}) };
-      const landing = await this.read(site.landing_url, 'landing', true, issuer, log);
-      const found: Partial<SiteLinks> = landing.page?.extract.links ?? this.state.get(site.landing_url)?.next ?? {};
-      const reads = [landing];
-      for (const { url, role, required } of this.pagesToFollow(site, found)) {
-        if (reads.length >= this.config.IR_MAX_PAGES_PER_SITE) {
-          log.info({ limit: this.config.IR_MAX_PAGES_PER_SITE }, 'IR site: page limit reached');
-          break;
-        }
-        if (reads.some((r) => r.url === url)) continue;
-        reads.push(await this.read(url, role, required, issuer, log));
-      }
-      const done = reads.filter((r) => r.status !== 'skipped');
-      if (done.every((r) => r.status === 'unchanged')) {
-        log.info({ pages: done.length }, 'IR site unchanged since the last crawl: nothing published');
-        return { cik: site.cik, status: 'unchanged', pages: done.length };
-      }
-      // Something changed: pages answered 304 have no body here, so they are read again in full.
-      for (const [i, r] of reads.entries()) if (r.status === 'unchanged' && !r.page) reads[i] = await this.read(r.url, r.role, false, issuer, log, true);
-      const pages = reads.map((r) => r.page).filter((p): p is ReadPage => p !== undefined);
-      const records = siteRecordsOf(site, pages, { runId, extractedAt: new Date().toISOString() });
-      await this.publisher.publish(this.topics.roster, records.rosters);
-      await this.publisher.publish(this.topics.documents, records.documents);
-      if (records.description) await this.publisher.publish(this.topics.descriptions, [records.description]);
-      const outcome: SiteOutcome = {
-        cik: site.cik,
-        status: 'published',
-        pages: pages.length,
-        rosters: records.rosters.length,
-        documents: records.documents.length,
-        description: records.description !== null,
-      };
-      log.info(outcome, 'IR site published');
-      return outcome;
+      crawl = await this.readSite(site, runId, pending, log);
     } catch (error) {
-      if (!(error instanceof IrFetchError) && !(error instanceof SiteFailed)) throw error;
-      log.error({ error: error.message }, 'IR site failed: skipped');
-      return { cik: site.cik, status: 'failed', pages: 0, error: error.message };
+      // Nothing of this site was published and its validators are dropped: the next run reads it in full.
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof IrFetchError || error instanceof SiteFailed) log.error({ error: message }, 'IR site failed: skipped');
+      else log.error({ err: error }, 'IR site failed unexpectedly: skipped');
+      return { cik: site.cik, status: 'failed', pages: 0, error: message };
     }
+    if (crawl.kind === 'unchanged') {
+      this.commit(pending);
+      log.info({ pages: crawl.pages }, 'IR site unchanged since the last crawl: nothing published');
+      return { cik: site.cik, status: 'unchanged', pages: crawl.pages };
+    }
+    const { records } = crawl;
+    // Outside the try: a publish failure is not this site's, it stops the run (nothing committed).
+    await this.publisher.publish(this.topics.roster, records.rosters);
+    await this.publisher.publish(this.topics.documents, records.documents);
+    if (records.description) await this.publisher.publish(this.topics.descriptions, [records.description]);
+    this.commit(pending);
+    const outcome: SiteOutcome = {
+      cik: site.cik,
+      status: 'published',
+      pages: crawl.pages,
+      rosters: records.rosters.length,
+      documents: records.documents.length,
+      description: records.description !== null,
+    };
+    log.info(outcome, 'IR site published');
+    return outcome;
+  }
+
+  private commit(pending: ReadonlyMap<string, PageState>): void {
+    for (const [url, state] of pending) this.state.set(url, state);
+  }
+
+  /** Reads the site's pages and maps them: fetch -> extract -> map, no publishing. */
+  private async readSite(site: IrSite, runId: string, pending: Map<string, PageState>, log: Logger): Promise<SiteCrawl> {
+    const issuer: IssuerIdentity = { cik: site.cik, name: site.name, ...(site.ticker ? { ticker: site.ticker } : {}) };
+    const landing = await this.read(site.landing_url, 'landing', true, issuer, pending, log);
+    const found: Partial<SiteLinks> = landing.page?.extract.links ?? this.state.get(site.landing_url)?.next ?? {};
+    const reads = [landing];
+    // Roles whose page the site has but this crawl did not read: their rosters are not published (partial).
+    const unreadRoles = new Set<PageRole>();
+    for (const { url, role, required } of this.pagesToFollow(site, found)) {
+      if (reads.some((r) => r.url === url)) continue;
+      if (reads.length >= this.config.IR_MAX_PAGES_PER_SITE) {
+        if (!unreadRoles.has(role)) log.info({ limit: this.config.IR_MAX_PAGES_PER_SITE, url, role }, 'IR site: page limit reached, page not read');
+        unreadRoles.add(role);
+        continue;
+      }
+      reads.push(await this.read(url, role, required, issuer, pending, log));
+    }
+    const done = reads.filter((r) => r.status !== 'skipped');
+    if (done.every((r) => r.status === 'unchanged')) return { kind: 'unchanged', pages: done.length };
+    // Something changed: pages answered 304 have no body here, so they are read again in full.
+    for (const [i, r] of reads.entries()) if (r.status === 'unchanged' && !r.page) reads[i] = await this.read(r.url, r.role, false, issuer, pending, log, true);
+    for (const r of reads) if (r.status === 'skipped') unreadRoles.add(r.role);
+    const pages = reads.map((r) => r.page).filter((p): p is ReadPage => p !== undefined);
+    const records = siteRecordsOf(site, pages, { runId, extractedAt: new Date().toISOString() }, unreadRoles);
+    return { kind: 'changed', pages: pages.length, records };
   }
 
   /** Configured pages (required: they must load), then discovered ones (optional), in FOLLOWED order. */
@@ -163,7 +191,7 @@ export class IngestIrService {
    * Reads one page. A required page (landing, configured hints) that is missing or disallowed
    * fails the site; a discovered one is skipped with a warning.
    */
-  private async read(url: string, role: PageRole, required: boolean, issuer: IssuerIdentity, log: Logger, force = false): Promise<PageRead> {
+  private async read(url: string, role: PageRole, required: boolean, issuer: IssuerIdentity, pending: Map<string, PageState>, log: Logger, force = false): Promise<PageRead> {
     const previous = force ? {} : (this.state.get(url) ?? {});
     const result: PageFetchResult = await this.fetcher.fetch(url, previous);
     switch (result.kind) {
@@ -179,7 +207,7 @@ export class IngestIrService {
         return { url, role, status: 'unchanged' };
       case 'ok': {
         const extract = extractIssuerPage(result.bytes, result.finalUrl, issuer);
-        this.state.set(url, { ...result.validators, next: extract.links });
+        pending.set(url, { ...result.validators, next: extract.links });
         log.info({ url, role, bytes: result.bytes.byteLength, unchanged: result.unchanged }, 'IR page read');
         const page: ReadPage = { role, url: result.finalUrl, contentHash: result.contentHash, fetchedAt: result.fetchedAt, extract };
         return { url, role, status: result.unchanged ? 'unchanged' : 'changed', page };
@@ -187,6 +215,8 @@ export class IngestIrService {
     }
   }
 }
+
+type SiteCrawl = { kind: 'unchanged'; pages: number } | { kind: 'changed'; pages: number; records: SiteRecords };
 
 interface PageRead {
   url: string;
