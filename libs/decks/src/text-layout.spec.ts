@@ -80,4 +80,8 @@ describe('layoutPage and control characters', () => {
   it('keeps \n and leaves other text alone', () => {
     expect(cleanRunText('a\u0000b\tc\nd\u007fé')).toBe('ab c\nd\u007fé');
   });
+
+  it('replaces lone surrogates (which Postgres refuses in jsonb) and keeps pairs', () => {
+    expect(cleanRunText('a\ud800b\udc00c😀')).toBe('a\ufffdb\ufffdc😀');
+  });
 });

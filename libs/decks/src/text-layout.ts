@@ -98,8 +98,12 @@ function rotationOf(transform: readonly number[]): TextRotation {
  * counts the text that is stored.
  */
 export function cleanRunText(str: string): string {
-  // eslint-disable-next-line no-control-regex
-  return str.replace(/\t/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f]/g, '');
+  // Lone UTF-16 surrogates (broken font encodings) become U+FFFD: Postgres refuses them in jsonb.
+  return str
+    .replace(/\t/g, ' ')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b-\u001f]/g, '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 function toRun(placed: PlacedRun): Run {
