@@ -12,6 +12,11 @@ import { DocumentEntity } from './document.entity';
 import { DocumentPageEntity } from './document-page.entity';
 import { Form4FilingEntity } from './form4-filing.entity';
 import { InsiderTransactionEntity } from './insider-transaction.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookEndpointSecretEntity } from './webhook-endpoint-secret.entity';
+import { WebhookEventEntity } from './webhook-event.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookAttemptEntity } from './webhook-attempt.entity';
 
 export { FilingEntity };
 export { SegmentObservationEntity };
@@ -19,6 +24,8 @@ export { FundEntity, FundHoldingEntity };
 export { AccountEntity, ApiKeyEntity, CompanyEntity };
 export { RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity };
 export { Form4FilingEntity, InsiderTransactionEntity };
+export { WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity, WebhookAttemptEntity };
+export type { WebhookDeliveryStatus } from './webhook-delivery.entity';
 export type { PdfInfo } from './document.entity';
 export type { Plan } from './account.entity';
 
@@ -26,5 +33,6 @@ export type { Plan } from './account.entity';
 export const ENTITIES = [
   CompanyEntity, FilingEntity, SegmentObservationEntity, AccountEntity, ApiKeyEntity, FundEntity, FundHoldingEntity,
   RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity, Form4FilingEntity,
-  InsiderTransactionEntity,
+  InsiderTransactionEntity, WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity,
+  WebhookAttemptEntity,
 ];
