@@ -1,87 +1,14 @@
-import type { DocGroup, DocType } from '@app/contracts';
 import type { DocumentPageRecord, DocumentRecord } from '@app/persistence';
+import { toDocument as toDocumentResource, toDocumentDetail as toDocumentDetailResource, toDocumentPage as toDocumentPageResource } from '@app/resources';
 import type { DocumentBody, DocumentDetailBody, DocumentPageBody } from './documents.schemas';
 
-type DocumentProvenance = DocumentBody['provenance'];
-
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-
-/**
- * The PDF text's provenance once it is extracted (the bytes the pages came from, quoting the
- * first line), else the IR page link's (the page, quoting the link). A row always has one of them.
- */
-function documentProvenance(d: DocumentRecord): DocumentProvenance {
-  if (d.textContentHash !== null && d.textSrcId !== null) {
-    return {
-      src_id: d.textSrcId,
-      source_provider: 'issuer_page',
-      source_url: d.textSourceUrl ?? d.url,
-      citation_url: d.url,
-      accession: null,
-      quote: d.textQuote,
-      content_hash: d.textContentHash,
-      extracted_at: iso(d.textExtractedAt),
-    };
-  }
-  return {
-    src_id: d.linkSrcId ?? '',
-    source_provider: 'issuer_page',
-    source_url: d.foundOn,
-    citation_url: d.url,
-    accession: null,
-    quote: d.linkQuote,
-    content_hash: d.linkContentHash,
-    extracted_at: iso(d.linkExtractedAt),
-  };
-}
+// The mappings live in @app/resources (`ir_document.created` events carry the same resource);
+// typed here against the response schemas so the two cannot drift.
 
 /** Read model -> the spec's document list item (plus url, kind, published_at_source, found_on). */
-export function toDocument(d: DocumentRecord): DocumentBody {
-  return {
-    id: d.id,
-    ticker: d.ticker,
-    title: d.title,
-    doc_type: d.docType as DocType,
-    doc_group: d.docGroup as DocGroup,
-    language: d.language,
-    published_at: d.sortAt.toISOString(),
-    published_at_source: d.publishedAtSource as DocumentBody['published_at_source'],
-    pages: d.pageCount,
-    event_id: d.eventId,
-    url: d.url,
-    kind: d.kind,
-    found_on: d.foundOn,
-    provenance: documentProvenance(d),
-  };
-}
+export const toDocument: (d: DocumentRecord) => DocumentBody = toDocumentResource;
 
-export function toDocumentDetail(d: DocumentRecord): DocumentDetailBody {
-  return { ...toDocument(d), page_count: d.pageCount };
-}
+export const toDocumentDetail: (d: DocumentRecord) => DocumentDetailBody = toDocumentDetailResource;
 
 /** Read model -> the spec's document page (plus text, caption source, quote, size and provenance). */
-export function toDocumentPage(d: DocumentRecord, p: DocumentPageRecord): DocumentPageBody {
-  return {
-    document_id: p.documentId,
-    page_index: p.pageIndex,
-    char_start: p.charStart,
-    char_end: p.charEnd,
-    vision_caption: p.visionCaption,
-    text: p.text,
-    caption_source: p.captionSource,
-    quote: p.quote,
-    width: p.width,
-    height: p.height,
-    provenance: {
-      src_id: d.textSrcId ?? '',
-      source_provider: 'issuer_page',
-      source_url: d.textSourceUrl ?? d.url,
-      // PDF open parameters: viewers jump to the page.
-      citation_url: `${d.url}#page=${p.pageIndex + 1}`,
-      accession: null,
-      quote: p.quote,
-      content_hash: p.contentHash,
-      extracted_at: iso(d.textExtractedAt),
-    },
-  };
-}
+export const toDocumentPage: (d: DocumentRecord, p: DocumentPageRecord) => DocumentPageBody = toDocumentPageResource;

@@ -125,6 +125,12 @@ export class DocumentsRepository {
     return result.rows[0] ?? null;
   }
 
+  /** By the document's absolute URL (its natural key, documents_url_uq). */
+  async findByUrl(url: string): Promise<DocumentRecord | null> {
+    const result = await this.pool.query<DocumentRecord>({ name: 'documents_by_url', text: `SELECT ${COLUMNS} FROM documents d WHERE d.url = $1`, values: [url] });
+    return result.rows[0] ?? null;
+  }
+
   /** Pages after `afterIndex` (exclusive) in page order; every page when `limit` is null. */
   async listPages(documentId: number, afterIndex: number | undefined, limit: number | null): Promise<DocumentPageRecord[]> {
     const result = await this.pool.query<DocumentPageRecord>({

@@ -63,6 +63,25 @@ export interface InsiderTransactionRecord {
   supersededBy: string | null;
 }
 
+/** One Form 4 / 4/A filing besides its rows (read model): what a `form4.filed` event names. */
+export interface Form4FilingRecord {
+  accession: string;
+  /** The issuer. */
+  cik: string;
+  issuerName: string | null;
+  tradingSymbol: string | null;
+  form: string;
+  isAmendment: boolean;
+  /** YYYY-MM-DD or null. */
+  filedDate: string | null;
+  periodOfReport: string | null;
+  reportingOwners: Form4ReportingOwnerData[];
+  srcId: string;
+  sourceUrl: string;
+  contentHash: string | null;
+  extractedAt: Date | null;
+}
+
 /** Filters of the insider list; values already normalized (padded CIKs, upper-case codes). */
 export interface InsiderTransactionFilter {
   /** The issuer. */
@@ -166,6 +185,29 @@ export class InsiderTransactionsRepository {
       ` ORDER BY sort_date ${dir}, accession ${dir}, row_table ${dir}, sequence ${dir} LIMIT $${params.length}`;
     const result = await this.pool.query<InsiderTransactionRecord>({ name: statementName(text), text, values: params });
     return result.rows;
+  }
+
+  /** Every row of one filing (superseded or not), Table I first, in filed order. */
+  async listByAccession(accession: string): Promise<InsiderTransactionRecord[]> {
+    const result = await this.pool.query<InsiderTransactionRecord>({
+      name: 'insider_transactions_by_accession',
+      text: `SELECT ${COLUMNS} FROM insider_transactions WHERE accession = $1 ORDER BY row_table DESC, sequence`,
+      values: [accession],
+    });
+    return result.rows;
+  }
+
+  /** The filing itself (form4_filings), null until the projector has written it. */
+  async findFiling(accession: string): Promise<Form4FilingRecord | null> {
+    const result = await this.pool.query<Form4FilingRecord>({
+      name: 'form4_filings_by_accession',
+      text: `SELECT accession, cik, issuer_name AS "issuerName", trading_symbol AS "tradingSymbol", form, is_amendment AS "isAmendment",
+        to_char(filed_date, 'YYYY-MM-DD') AS "filedDate", period_of_report AS "periodOfReport", reporting_owners AS "reportingOwners",
+        src_id AS "srcId", source_url AS "sourceUrl", content_hash AS "contentHash", extracted_at AS "extractedAt"
+        FROM form4_filings WHERE accession = $1`,
+      values: [accession],
+    });
+    return result.rows[0] ?? null;
   }
 }
 
