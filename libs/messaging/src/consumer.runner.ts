@@ -14,6 +14,8 @@ export interface MessageMeta {
   topic: string;
   partition: number;
   offset: string;
+  /** The Kafka message timestamp (ms since the epoch, as kafkajs gives it): when the record was produced. */
+  timestamp?: string;
 }
 
 export type RecordHandler = (envelope: RecordEnvelope, meta: MessageMeta) => Promise<void>;
@@ -197,7 +199,7 @@ export class ConsumerRunner {
     const heartbeat = (): Promise<void> => payload.heartbeat();
     const def = this.topicsByName.get(topic);
     if (!def) throw new Error(`message from unsubscribed topic ${topic}`);
-    const meta: MessageMeta = { topic, partition, offset: message.offset };
+    const meta: MessageMeta = { topic, partition, offset: message.offset, timestamp: message.timestamp };
 
     const decoded = decodeRecord(def, message.value);
     if (!decoded.ok) {

@@ -1,3 +1,18 @@
 // Webhook building blocks shared by the api (endpoint registration) and the webhooks app (delivery).
 export { generateSigningSecret, signingKeyOf, SecretBox, SIGNING_SECRET_BYTES } from './secrets';
 export { signPayload, webhookHeaders } from './signature';
+export {
+  classifyAttempt,
+  DEFAULT_RETRY_SCHEDULE,
+  MAX_RETRY_AFTER_MS,
+  nextStep,
+  parseDuration,
+  parseRetryAfter,
+  parseRetrySchedule,
+  RETRY_JITTER,
+  SLOW_DOWN_STATUSES,
+  withJitter,
+} from './delivery.policy';
+export type { AttemptOutcome, AttemptResult, NextStep } from './delivery.policy';
+export { RESPONSE_EXCERPT_BYTES, responseExcerpt, webhookBody } from './delivery.payload';
+export type { WebhookEventBody } from './delivery.payload';
