@@ -29,6 +29,20 @@ export const apiConfigSchema = databaseConfig.extend(logConfig.shape).extend({
   PLAN_ENTERPRISE_BURST_PER_SECOND: int(200),
   PLAN_ENTERPRISE_DAILY_QUOTA: int(5_000_000),
   PLAN_ENTERPRISE_MAX_LIMIT: int(500),
+  WEBHOOK_SECRETS_KEY: z
+    .union([z.literal('').transform(() => undefined), z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as 64 hex characters')])
+    .optional()
+    .describe('Seals webhook signing secrets at rest (AES-256-GCM; the webhooks app opens them with the same key). Unset: the webhook routes answer 503 webhooks-unavailable'),
+  WEBHOOKS_ALLOW_HTTP: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('Accepts plain http:// webhook endpoint URLs (tests, local runs); otherwise https only'),
+  WEBHOOKS_ALLOW_PRIVATE_HOSTS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('Accepts webhook endpoint URLs that resolve to loopback, private, link-local or other special-use addresses (tests: receivers on 127.0.0.1)'),
 });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;

@@ -23,6 +23,10 @@ export type ProblemSlug =
   | 'payload-too-large'
   | 'unsupported-media-type'
   | 'not-ready'
+  | 'plan-required'
+  | 'unknown-webhook-endpoint'
+  | 'unknown-delivery'
+  | 'webhooks-unavailable'
   | 'internal-error';
 
 /** A coded domain error: the error handler turns it into a problem response. */

@@ -74,7 +74,10 @@ export class ApiHttp {
         handler: async (request, reply) => {
           try {
             const body = await handler(request, reply);
-            return reply.sent ? reply : body;
+            if (reply.sent) return reply;
+            if (definition.status === 204) return reply.code(204).send();
+            if (definition.status !== undefined) reply.code(definition.status);
+            return body;
           } catch (err) {
             return this.handleError(err, request, reply);
           }

@@ -4,7 +4,7 @@ import type { ParamSpecs } from './query.validation';
 
 /** Static description of one route: drives registration and the OpenAPI document. */
 export interface RouteDefinition {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Fastify path syntax (`/v1/companies/:symbol`). */
   url: string;
   operationId: string;
@@ -16,6 +16,10 @@ export interface RouteDefinition {
   query?: ParamSpecs;
   path?: ParamSpecs;
   response?: z.ZodType;
+  /** JSON request body (validated by the handler; documented as the requestBody). */
+  body?: z.ZodType;
+  /** Success status when not 200 (201 created, 202 accepted, 204 no content). */
+  status?: 200 | 201 | 202 | 204;
   /** Not in the OpenAPI document (the docs page itself). */
   hidden?: boolean;
   /** Error statuses this route can answer besides the common ones. */
