@@ -19,6 +19,7 @@ import { CursorCodec } from './platform/cursor.codec';
 import { SegmentsController } from './segments/segments.controller';
 import { SegmentsService } from './segments/segments.service';
 import type { BoundRoute } from './platform/route.registry';
+import { createWebhooksController } from './webhooks/webhooks.controller';
 import { planTable } from './rate-limit/plans';
 import { InMemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limit/rate-limiter';
 
@@ -75,6 +76,11 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   const executives = createExecutivesController(dataSource, plans);
   const documents = createDocumentsController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans);
   const insiders = createInsidersController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans);
+  const webhooks = createWebhooksController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans, {
+    secretsKey: config.WEBHOOK_SECRETS_KEY,
+    allowHttp: config.WEBHOOKS_ALLOW_HTTP,
+    allowPrivateHosts: config.WEBHOOKS_ALLOW_PRIVATE_HOSTS,
+  });
   const routes = [
     ...companies.routes(),
     ...segments.routes(),
@@ -83,6 +89,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     ...executives.routes(),
     ...insiders.routes(),
     ...documents.routes(),
+    ...webhooks.routes(),
     ...new HealthController(dataSource, redis).routes(),
     ...new DocsController().routes(),
   ];

@@ -8,6 +8,7 @@ import { fundExposureRoutes } from '../fund-exposure/fund-exposure.controller';
 import { healthRoutes } from '../health/health.controller';
 import { insidersRoutes } from '../insiders/insiders.controller';
 import { segmentsRoutes } from '../segments/segments.controller';
+import { eventRoutes, webhookRoutes } from '../webhooks/webhooks.controller';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
 
@@ -20,12 +21,14 @@ export const DOCUMENTED_ROUTES: RouteDefinition[] = [
   ...Object.values(insidersRoutes),
   ...Object.values(filingsRoutes),
   ...Object.values(documentsRoutes),
+  ...Object.values(webhookRoutes),
+  ...Object.values(eventRoutes),
   ...Object.values(healthRoutes),
 ];
 
 const problemSchema = z
   .object({
-    type: z.string().describe('<docs_url>/errors/<slug>: invalid-key, rate-limited, not-found, unknown-symbol, unknown-filing, unknown-document, unknown-page, document-text-unavailable, method-not-allowed, not-ready, internal-error'),
+    type: z.string().describe('<docs_url>/errors/<slug>: invalid-key, rate-limited, not-found, unknown-symbol, unknown-filing, unknown-document, unknown-page, document-text-unavailable, unknown-webhook-endpoint, unknown-delivery, plan-required, webhooks-unavailable, method-not-allowed, not-ready, internal-error'),
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
@@ -99,6 +102,12 @@ const rateHeaders: Json = {
   'X-Request-Id': { description: 'req_...; the request_id of any problem body', schema: { type: 'string' } },
 };
 
+function bodyJson(schema: z.ZodType): Json {
+  const s = z.toJSONSchema(schema, { io: 'input' }) as Json;
+  delete s.$schema;
+  return s;
+}
+
 /** The OpenAPI 3.1 document, generated from the route definitions and the zod schemas they validate with. */
 export function buildOpenApiDocument(): Json {
   const { schemas } = z.toJSONSchema(componentRegistry(), { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12' }) as { schemas: Record<string, Json> };
@@ -112,7 +121,11 @@ export function buildOpenApiDocument(): Json {
     const responses: Json = {};
     const id = route.response ? ids.get(route.response) : undefined;
     const schema = id ? { $ref: `#/components/schemas/${id}` } : route.response ? (() => { const s = z.toJSONSchema(route.response) as Json; delete s.$schema; return s; })() : {};
-    responses['200'] = { description: 'OK', headers: route.public ? undefined : rateHeaders, content: { 'application/json': { schema } } };
+    const status = route.status ?? 200;
+    responses[String(status)] =
+      status === 204
+        ? { description: 'No content', headers: rateHeaders }
+        : { description: status === 201 ? 'Created' : status === 202 ? 'Accepted' : 'OK', headers: route.public ? undefined : rateHeaders, content: { 'application/json': { schema } } };
     if (!route.public) {
       responses['401'] = { description: 'Missing or invalid API key (WWW-Authenticate: Bearer); type ends in /errors/invalid-key', content: problemContent('Problem') };
       responses['429'] = {
@@ -121,12 +134,18 @@ export function buildOpenApiDocument(): Json {
         content: problemContent('Problem'),
       };
     }
-    if (route.query || route.path) responses['422'] = { description: 'Invalid parameters', content: problemContent('ValidationProblem') };
+    if (route.errors?.includes(403)) responses['403'] = { description: 'The plan does not include this (webhooks: builder and above; sk_test_ keys count as free); type ends in /errors/plan-required', content: problemContent('Problem') };
+    if (route.query || route.path || route.body) responses['422'] = { description: 'Invalid parameters', content: problemContent('ValidationProblem') };
     if (route.errors?.includes(404)) {
-      const what = route.url.includes(':accession') ? 'Unknown filing; type ends in /errors/unknown-filing' : 'Unknown symbol; type ends in /errors/unknown-symbol';
+      const what = route.url.includes('/webhook-endpoints/')
+        ? 'Unknown webhook endpoint of this account (another account\'s id too); type ends in /errors/unknown-webhook-endpoint (unknown-delivery for a delivery)'
+        : route.url.includes(':accession') ? 'Unknown filing; type ends in /errors/unknown-filing' : 'Unknown symbol; type ends in /errors/unknown-symbol';
       responses['404'] = { description: what, content: problemContent('Problem') };
     }
-    if (route.errors?.includes(503)) responses['503'] = { description: 'A dependency is down; type ends in /errors/not-ready', content: problemContent('Problem') };
+    if (route.errors?.includes(503)) {
+      const what = route.url.startsWith('/v1/webhook-endpoints') ? 'Webhooks are not configured on this deployment; type ends in /errors/webhooks-unavailable' : 'A dependency is down; type ends in /errors/not-ready';
+      responses['503'] = { description: what, content: problemContent('Problem') };
+    }
     responses['500'] = { description: 'Internal error (no internals disclosed; quote request_id)', content: problemContent('Problem') };
     const path = openApiPath(route.url);
     paths[path] = {
@@ -138,6 +157,7 @@ export function buildOpenApiDocument(): Json {
         tags: route.tags,
         security: route.public ? [] : undefined,
         parameters: [...parameters(route.path, 'path'), ...parameters(route.query, 'query')],
+        requestBody: route.body ? { required: route.method !== 'POST' || !route.url.endsWith('/test'), content: { 'application/json': { schema: bodyJson(route.body) } } } : undefined,
         responses,
       })) as Json,
     };
@@ -154,7 +174,7 @@ export function buildOpenApiDocument(): Json {
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    tags: [{ name: 'companies' }, { name: 'health' }],
+    tags: [{ name: 'companies' }, { name: 'webhooks' }, { name: 'health' }],
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: sk_live_<id>_<secret> or sk_test_<id>_<secret>' } },

@@ -1,0 +1,148 @@
+import type { DataSource } from 'typeorm';
+import { DocumentsRepository, FilingsRepository, InsiderTransactionsRepository } from '@app/persistence';
+import { toForm4Filing } from '@app/resources';
+import { toDocumentDetail } from '../documents/documents.mapper';
+import { toFiling } from '../filings/filings.mapper';
+import type { WebhookTopic } from './webhooks.schemas';
+import type { WebhooksRepository } from './webhooks.repository';
+
+/*
+ * Built-in samples, used only while the read models hold nothing of that kind: real values from
+ * the fixture records (the MSFT 10-K of 2025-07-30, Reid Hoffman's Form 4 of 2024-09-13, the FRP
+ * Holdings investor presentation of September 2017), in the shape the API serves.
+ */
+const FILING_SAMPLE = {
+  accession: '0000950170-25-100235',
+  cik: '0000789019',
+  company_name: 'MICROSOFT CORP',
+  form: '10-K',
+  filed_date: '2025-07-30',
+  accepted_at: '2025-07-30T20:11:40.000Z',
+  report_period: '2025-06-30',
+  primary_document_url: 'https://www.sec.gov/Archives/edgar/data/789019/000095017025100235/msft-20250630.htm',
+  description: '10-K',
+  items: [],
+  size: 34889671,
+  is_amendment: false,
+  amends_accession: null,
+  provenance: {
+    src_id: 'src_555dac7cfcd951514137dbf5',
+    source_provider: 'sec',
+    source_url: 'https://data.sec.gov/submissions/CIK0000789019.json',
+    accession: '0000950170-25-100235',
+    quote: '"0000950170-25-100235"',
+    content_hash: 'sha256:5b1ca66d91d8341903dce7c2e00456a4b00155a68e5c0c51825b89c6ff2cdf5c',
+    extracted_at: '2025-08-02T12:00:01.000Z',
+  },
+};
+
+const FORM4_SAMPLE = {
+  accession: '0001062993-24-016587',
+  form: '4',
+  is_amendment: false,
+  filed_date: '2024-09-13',
+  period_of_report: '2024-09-12',
+  issuer: { cik: '0000789019', name: 'MICROSOFT CORP', trading_symbol: 'MSFT' },
+  owners: [
+    { cik: '0001519339', name: 'Hoffman Reid', is_director: true, is_officer: false, officer_title: null, is_ten_percent_owner: false, is_other: false, other_text: null },
+  ],
+  transactions: [],
+  provenance: {
+    src_id: 'src_d4cb6fc578c96f18868933a1',
+    source_provider: 'sec',
+    source_url: 'https://www.sec.gov/Archives/edgar/data/789019/000106299324016587/form4.xml',
+    accession: '0001062993-24-016587',
+    quote: null,
+    content_hash: 'sha256:9be7a35165b5d16291220fc9fb3ee342619ce214b71b4478e36c7ab417cada50',
+    extracted_at: '2025-08-02T12:00:01.000Z',
+  },
+};
+
+const DOCUMENT_SAMPLE = {
+  id: 1,
+  ticker: 'FRPH',
+  title: 'FRP Holdings Inc. Investor Presentation September 2017',
+  doc_type: 'slide_deck',
+  doc_group: 'slide_deck',
+  language: 'en',
+  published_at: '2017-09-28T00:00:00.000Z',
+  published_at_source: 'ir_page',
+  pages: null,
+  event_id: null,
+  url: 'http://www.frpholdings.com/assets/FRP_Investor_Presentation.pdf',
+  kind: 'presentation',
+  found_on: 'http://www.frpholdings.com/investor-relations.html',
+  provenance: {
+    src_id: 'src_427cc975fd349972d78d6fd6',
+    source_provider: 'issuer_page',
+    source_url: 'http://www.frpholdings.com/investor-relations.html',
+    citation_url: 'http://www.frpholdings.com/assets/FRP_Investor_Presentation.pdf',
+    accession: null,
+    quote: '09/28/2017-FRP Holdings Inc. Investor Presentation September 2017',
+    content_hash: 'sha256:3b5ca14766610025bd4b4999949ee62c4d00696387eb14d49ca464918f263a63',
+    extracted_at: '2026-02-20T10:00:00.000Z',
+  },
+  page_count: null,
+};
+
+/** No transcript read model exists yet: a sample in the document resource's vocabulary. */
+const TRANSCRIPT_SAMPLE = {
+  id: 'trn_sample',
+  ticker: 'MSFT',
+  title: 'Microsoft Corp. FY2025 Q4 earnings call',
+  event_date: '2025-07-30',
+  language: 'en',
+  published_at: '2025-07-30T23:00:00.000Z',
+  provenance: {
+    src_id: 'src_sample',
+    source_provider: 'issuer_page',
+    source_url: 'https://www.microsoft.com/en-us/investor',
+    citation_url: 'https://www.microsoft.com/en-us/investor',
+    accession: null,
+    quote: null,
+    content_hash: null,
+    extracted_at: null,
+  },
+};
+
+/**
+ * Realistic `data` for a test event of a topic: the newest row of the matching read model,
+ * mapped exactly as the API serves it (what a real event carries); a built-in sample of fixture
+ * values while the read model is empty.
+ */
+export class WebhookSamples {
+  private readonly filings: FilingsRepository;
+  private readonly documents: DocumentsRepository;
+  private readonly insiders: InsiderTransactionsRepository;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly repo: WebhooksRepository,
+  ) {
+    this.filings = new FilingsRepository(dataSource);
+    this.documents = new DocumentsRepository(dataSource);
+    this.insiders = new InsiderTransactionsRepository(dataSource);
+  }
+
+  async sample(topic: WebhookTopic): Promise<unknown> {
+    switch (topic) {
+      case 'filing.created': {
+        const accession = await this.repo.newestFilingAccession();
+        const row = accession ? await this.filings.findByAccession(accession) : null;
+        return row ? toFiling(row) : FILING_SAMPLE;
+      }
+      case 'form4.filed': {
+        const accession = await this.repo.newestForm4Accession();
+        const filing = accession ? await this.insiders.findFiling(accession) : null;
+        return filing ? toForm4Filing(filing, await this.insiders.listByAccession(filing.accession)) : FORM4_SAMPLE;
+      }
+      case 'ir_document.created': {
+        const id = await this.repo.newestDocumentId();
+        const row = id !== null ? await this.documents.findById(id) : null;
+        return row ? toDocumentDetail(row) : DOCUMENT_SAMPLE;
+      }
+      case 'transcript.published':
+        return TRANSCRIPT_SAMPLE;
+    }
+  }
+}
