@@ -9,6 +9,7 @@ import { SecretBox } from '@app/webhooks';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
+import { FEED_SETTLE_SECONDS } from './webhooks.repository';
 
 const DOCS = 'https://docs.test.example';
 const SECRETS_KEY = 'ab'.repeat(32);
@@ -396,7 +397,7 @@ describe('GET /v1/events', () => {
     const ds = open.context.dataSource;
     await ds.query(`DELETE FROM webhook_attempts; DELETE FROM webhook_deliveries; DELETE FROM webhook_events`);
     for (let i = 0; i < 7; i++) {
-      await ds.query(`INSERT INTO webhook_events (id, type, entity_key, data) VALUES ($1, $2, $3, $4::jsonb)`, [
+      await ds.query(`INSERT INTO webhook_events (id, type, entity_key, data, created_at) VALUES ($1, $2, $3, $4::jsonb, now() - interval '1 minute')`, [
         `evt_feed${i}`,
         i % 2 ? 'form4.filed' : 'filing.created',
         `k${i}`,
@@ -405,6 +406,8 @@ describe('GET /v1/events', () => {
     }
     const e = await register();
     const test = (await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyA)).json<{ event_id: string }>().event_id;
+    // The feed serves an event once it has settled (FEED_SETTLE_SECONDS): age the test event.
+    await ds.query(`UPDATE webhook_events SET created_at = now() - interval '1 minute' WHERE id = $1`, [test]);
 
     const walk = async (key: string, query = '', from: string | null = null) => {
       const ids: string[] = [];
@@ -432,6 +435,10 @@ describe('GET /v1/events', () => {
     expect(b.cursor).not.toBeNull();
     expect((await walk(keyB, '', b.cursor)).ids).toEqual([]);
     await ds.query(`INSERT INTO webhook_events (id, type, entity_key, data) VALUES ('evt_feed7', 'ir_document.created', 'k7', '{"n":7}'::jsonb)`);
+    // Not served while it may still have a lower-seq sibling in an open transaction ...
+    expect((await walk(keyB, '', b.cursor)).ids).toEqual([]);
+    await ds.query(`UPDATE webhook_events SET created_at = now() - interval '${FEED_SETTLE_SECONDS + 1} seconds' WHERE id = 'evt_feed7'`);
+    // ... then served after the cursor, with nothing skipped.
     expect((await walk(keyB, '', b.cursor)).ids).toEqual(['evt_feed7']);
 
     const item = (await call(open, 'GET', '/v1/events?limit=1', keyB)).json<{ data: unknown[] }>().data[0];
