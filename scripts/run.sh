@@ -54,6 +54,10 @@ if [[ ! -f "$RUN_DIR/secrets.env" ]]; then
     echo "CURSOR_SECRET=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')"
   } >"$RUN_DIR/secrets.env"
 fi
+# Webhook signing secrets are sealed at rest under this key (added to older .run/secrets.env files too).
+if ! grep -q '^WEBHOOK_SECRETS_KEY=' "$RUN_DIR/secrets.env"; then
+  echo "WEBHOOK_SECRETS_KEY=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')" >>"$RUN_DIR/secrets.env"
+fi
 set -a; source "$RUN_DIR/secrets.env"; set +a
 
 FIXTURE_PORT="${FIXTURE_PORT:-8089}"
