@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { databaseConfig, kafkaConfig, logConfig } from '@app/config';
+import { DEFAULT_RETRY_SCHEDULE, parseDuration, parseRetrySchedule } from '@app/webhooks';
+
+const flag = (description: string) =>
+  z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe(description);
+
+/** A duration as a number of ms or with a unit ("5d", "30s"). */
+const duration = (fallback: string, description: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      try {
+        return /^\d+$/.test(v.trim()) ? Number(v) : parseDuration(v);
+      } catch (e) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (e as Error).message });
+        return z.NEVER;
+      }
+    })
+    .describe(description);
+
+export const webhooksConfigSchema = kafkaConfig
+  .extend(databaseConfig.shape)
+  .extend(logConfig.shape)
+  .extend({
+    WEBHOOKS_GROUP_ID: z.string().min(1).default('webhooks').describe('Consumer group on the record topics that make events'),
+    WEBHOOK_SECRETS_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as 64 hex characters')
+      .describe('Opens the sealed signing secrets (the key the api seals them with)'),
+    WEBHOOKS_ALLOW_HTTP: flag('Delivers to plain http:// URLs (tests, local runs); otherwise https only'),
+    WEBHOOKS_ALLOW_PRIVATE_HOSTS: flag('Delivers to loopback, private, link-local and other special-use addresses (tests: receivers on 127.0.0.1)'),
+    WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000).describe('Whole attempt (connect, send, response): longer is a failed attempt'),
+    WEBHOOKS_RETRY_SCHEDULE: z
+      .string()
+      .default(DEFAULT_RETRY_SCHEDULE)
+      .transform((v, ctx) => {
+        try {
+          return parseRetrySchedule(v);
+        } catch (e) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: (e as Error).message });
+          return z.NEVER;
+        }
+      })
+      .describe('Delays before each retry, comma-separated with units (±20 % jitter); after the last one the delivery fails'),
+    WEBHOOKS_DISABLE_AFTER_MS: duration('5d', 'An endpoint failing without a success for this long is disabled (reason failing)'),
+    WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16).describe('Deliveries in flight per process'),
+    WEBHOOKS_POLL_MS: z.coerce.number().int().min(10).default(250).describe('How often an idle dispatcher looks for due deliveries'),
+    WEBHOOKS_PROJECTION_WAIT_MS: duration(
+      '15m',
+      'How long a record waits for the projector to write its resource before it is dead-lettered (the projector dead-lettered it too, or is down)',
+    ),
+    WEBHOOKS_USER_AGENT: z
+      .string()
+      .min(1)
+      .default('filings-platform-webhooks/1.0 (+https://docs.filings-platform.example/webhooks)')
+      .describe('User-Agent of every delivery'),
+  });
+
+export type WebhooksConfig = z.infer<typeof webhooksConfigSchema>;

@@ -1,0 +1,179 @@
+import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+
+/** A new event from a source record. */
+export interface NewEvent {
+  id: string;
+  type: string;
+  entityKey: string;
+  /** The resource as the API serves it. */
+  data: unknown;
+  sourceTopic: string;
+  sourceRecordId: string;
+  sourceProducedAt: Date | null;
+}
+
+/** A claimed delivery with everything an attempt needs. */
+export interface ClaimedDelivery {
+  id: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  eventId: string;
+  type: string;
+  eventCreatedAt: Date;
+  /** The event's data as JSON text. */
+  data: string;
+  isTest: boolean;
+  endpointId: string;
+  url: string;
+  /** Active sealed secrets, newest first. */
+  sealedSecrets: string[];
+}
+
+/** One attempt's result and what follows from it. */
+export interface AttemptRecord {
+  deliveryId: string;
+  endpointId: string;
+  attempt: number;
+  sentAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  responseExcerpt: string | null;
+  error: string | null;
+  /** succeeded | retry (nextAttemptAt set) | failed (exhausted) | gone (410: endpoint disabled). */
+  result: 'succeeded' | 'retry' | 'failed' | 'gone';
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * webhook_events / webhook_deliveries / webhook_attempts, the webhooks app's side: every write
+ * is one SQL statement (atomic without an explicit transaction, one round trip).
+ */
+export class WebhooksRepository {
+  private readonly pool: Pool;
+
+  constructor(dataSource: DataSource) {
+    // TypeORM's postgres driver keeps its pg Pool as `master`.
+    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+  }
+
+  async eventExists(id: string): Promise<boolean> {
+    const r = await this.pool.query({ name: 'webhook_event_exists', text: 'SELECT 1 FROM webhook_events WHERE id = $1', values: [id] });
+    return r.rowCount !== null && r.rowCount > 0;
+  }
+
+  /**
+   * Inserts the event and, only when it is new, one pending delivery per enabled, not deleted
+   * endpoint subscribed to its type, due now. A replayed record finds its event and inserts
+   * nothing (ON CONFLICT on the event id; on (event_id, endpoint_id) as a second guard).
+   */
+  async insertEvent(e: NewEvent): Promise<{ inserted: boolean; deliveries: number }> {
+    const r = await this.pool.query<{ inserted: boolean; deliveries: number }>({
+      name: 'webhook_event_insert',
+      text: `WITH ev AS (
+          INSERT INTO webhook_events (id, type, entity_key, data, source_topic, source_record_id, source_produced_at)
+          VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)
+          ON CONFLICT (id) DO NOTHING
+          RETURNING id, type
+        ), del AS (
+          INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+          SELECT 'del_' || substr(md5(gen_random_uuid()::text), 1, 24), ev.id, e.id, 'pending', now()
+          FROM ev JOIN webhook_endpoints e ON ev.type = ANY(e.topics) AND e.enabled AND e.deleted_at IS NULL
+          ON CONFLICT ON CONSTRAINT webhook_deliveries_event_endpoint_key DO NOTHING
+          RETURNING 1
+        )
+        SELECT EXISTS (SELECT 1 FROM ev) AS inserted, (SELECT count(*) FROM del)::int AS deliveries`,
+      values: [e.id, e.type, e.entityKey, JSON.stringify(e.data), e.sourceTopic, e.sourceRecordId, e.sourceProducedAt],
+    });
+    return r.rows[0]!;
+  }
+
+  /**
+   * Claims up to `limit` due deliveries of enabled endpoints (SKIP LOCKED: processes never claim
+   * the same row) and leases them by moving next_attempt_at `leaseMs` ahead, committed at once:
+   * a process that dies mid-attempt leaves its deliveries due again when the lease ends.
+   */
+  async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const r = await this.pool.query<ClaimedDelivery>({
+      name: 'webhook_deliveries_claim',
+      text: `WITH due AS (
+          SELECT d.id FROM webhook_deliveries d
+          JOIN webhook_endpoints e ON e.id = d.endpoint_id
+          WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND e.enabled AND e.deleted_at IS NULL
+          ORDER BY d.next_attempt_at
+          LIMIT $1
+          FOR UPDATE OF d SKIP LOCKED
+        ), claimed AS (
+          UPDATE webhook_deliveries d SET next_attempt_at = now() + $2 * interval '1 millisecond'
+          FROM due WHERE d.id = due.id
+          RETURNING d.id, d.attempts, d.event_id, d.endpoint_id
+        )
+        SELECT c.id, c.attempts, c.event_id AS "eventId", ev.type, ev.created_at AS "eventCreatedAt", ev.data::text AS data,
+          ev.is_test AS "isTest", e.id AS "endpointId", e.url,
+          ARRAY(SELECT s.sealed_secret FROM webhook_endpoint_secrets s
+                WHERE s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > now())
+                ORDER BY s.created_at DESC, s.id DESC) AS "sealedSecrets"
+        FROM claimed c JOIN webhook_events ev ON ev.id = c.event_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
+      values: [limit, leaseMs],
+    });
+    return r.rows;
+  }
+
+  /**
+   * Records an attempt and its consequences in one statement: the attempt row, the delivery's
+   * state, and the endpoint's health (a success ends a failure streak; 410 disables it as gone; a
+   * failure streak older than `disableAfterMs` disables it as failing).
+   */
+  async recordAttempt(a: AttemptRecord, disableAfterMs: number): Promise<{ endpointDisabled: string | null }> {
+    const r = await this.pool.query<{ disabled: string | null }>({
+      name: 'webhook_attempt_record',
+      text: `WITH att AS (
+          INSERT INTO webhook_attempts (delivery_id, attempt, sent_at, status_code, duration_ms, response_excerpt, error, next_attempt_at)
+          VALUES ($1, $3, $4, $5, $6, $7, $8, $10)
+        ), del AS (
+          UPDATE webhook_deliveries SET
+            attempts = GREATEST(attempts, $3),
+            last_attempt_at = $4,
+            status = CASE $9 WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending' ELSE 'failed' END,
+            next_attempt_at = CASE WHEN $9 = 'retry' THEN $10::timestamptz END,
+            succeeded_at = CASE WHEN $9 = 'succeeded' THEN now() ELSE succeeded_at END
+          WHERE id = $1 AND status = 'pending'
+        ), ep AS (
+          UPDATE webhook_endpoints SET
+            failing_since = CASE WHEN $9 = 'succeeded' THEN NULL ELSE coalesce(failing_since, $4) END,
+            enabled = CASE
+              WHEN $9 = 'gone' THEN false
+              WHEN $9 <> 'succeeded' AND coalesce(failing_since, $4) < now() - $11 * interval '1 millisecond' THEN false
+              ELSE enabled END,
+            disabled_reason = CASE
+              WHEN $9 = 'gone' AND enabled THEN 'gone'
+              WHEN $9 <> 'succeeded' AND enabled AND coalesce(failing_since, $4) < now() - $11 * interval '1 millisecond' THEN 'failing'
+              ELSE disabled_reason END,
+            updated_at = now()
+          WHERE id = $2 AND ($9 <> 'succeeded' OR failing_since IS NOT NULL)
+          RETURNING enabled, disabled_reason
+        )
+        SELECT (SELECT CASE WHEN NOT enabled THEN disabled_reason END FROM ep) AS disabled`,
+      values: [
+        a.deliveryId,
+        a.endpointId,
+        a.attempt,
+        a.sentAt,
+        a.statusCode,
+        a.durationMs,
+        a.responseExcerpt,
+        a.error,
+        a.result,
+        a.nextAttemptAt,
+        disableAfterMs,
+      ],
+    });
+    return { endpointDisabled: r.rows[0]?.disabled ?? null };
+  }
+
+  /** Gives leased deliveries back (stop before their attempt started): due again now. */
+  async release(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.pool.query(`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = ANY($1::text[]) AND status = 'pending'`, [ids]);
+  }
+}

@@ -1,0 +1,115 @@
+import { namespacedTopic, TOPICS, WEBHOOK_EVENT_SOURCES } from '@app/contracts';
+import { ConsumerRunner, ensureTopics, type ConsumerCounters } from '@app/messaging';
+import { createLogger } from '@app/observability';
+import { createDataSource } from '@app/persistence';
+import { SecretBox } from '@app/webhooks';
+import { Dispatcher, type DispatcherCounts } from './dispatcher';
+import { FanOutService, type FanOutCounts } from './fan-out.service';
+import type { WebhooksConfig } from './webhooks.config';
+import { WebhookSender } from './webhook.sender';
+import { WebhooksRepository } from './webhooks.repository';
+
+/** Record topics that make events (see WEBHOOK_EVENT_SOURCES). */
+export const WEBHOOK_SOURCE_TOPICS = [TOPICS.filings, TOPICS.form4, TOPICS.issuerDocuments];
+
+export interface RunningWebhooks {
+  fanOut: FanOutService;
+  dispatcher: Dispatcher;
+  counters(): { consumer: ConsumerCounters; fanOut: FanOutCounts; dispatcher: DispatcherCounts };
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Run the consumer (fan-out); default true. */
+  consume?: boolean;
+  /** Run the dispatcher; default true. */
+  dispatch?: boolean;
+}
+
+/**
+ * Connects Postgres and Kafka, starts the fan-out consumer and the dispatcher. `stop()` stops
+ * claiming, lets the attempts in flight finish and record, finishes and commits the record in
+ * flight, then disconnects.
+ */
+export async function startWebhooks(config: WebhooksConfig, options: StartOptions = {}): Promise<RunningWebhooks> {
+  // Every source topic must be wired here; a new event source fails fast instead of staying silent.
+  for (const s of WEBHOOK_EVENT_SOURCES) {
+    if (!WEBHOOK_SOURCE_TOPICS.includes(s.topic)) throw new Error(`webhook event source topic ${s.topic.name} is not consumed`);
+  }
+  const logger = createLogger({ name: 'webhooks', level: config.LOG_LEVEL });
+  const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'webhooks' });
+  await ds.initialize();
+  const repo = new WebhooksRepository(ds);
+  const sender = new WebhookSender({
+    timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+    allowHttp: config.WEBHOOKS_ALLOW_HTTP,
+    allowPrivateHosts: config.WEBHOOKS_ALLOW_PRIVATE_HOSTS,
+    maxSockets: config.WEBHOOKS_CONCURRENCY,
+  });
+  const dispatcher = new Dispatcher(
+    repo,
+    sender,
+    new SecretBox(config.WEBHOOK_SECRETS_KEY),
+    {
+      concurrency: config.WEBHOOKS_CONCURRENCY,
+      pollMs: config.WEBHOOKS_POLL_MS,
+      timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+      retrySchedule: config.WEBHOOKS_RETRY_SCHEDULE,
+      disableAfterMs: config.WEBHOOKS_DISABLE_AFTER_MS,
+      userAgent: config.WEBHOOKS_USER_AGENT,
+    },
+    logger,
+  );
+  const fanOut = new FanOutService(ds, repo, config.WEBHOOKS_PROJECTION_WAIT_MS, () => dispatcher.wake());
+  const topics = WEBHOOK_SOURCE_TOPICS.map((t) => namespacedTopic(t, config.KAFKA_TOPIC_NAMESPACE));
+  const settings = { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'webhooks', logger };
+  const runner =
+    options.consume === false
+      ? null
+      : new ConsumerRunner({
+          settings,
+          groupId: config.WEBHOOKS_GROUP_ID,
+          topics,
+          fromBeginning: true,
+          logger,
+          // Waiting for the projector is the usual transient failure: start retrying soon.
+          retry: { initialMs: 200, maxMs: 30_000 },
+          handle: (envelope, meta) => fanOut.handle(envelope, meta),
+        });
+  try {
+    if (runner) {
+      await ensureTopics(settings, topics);
+      await runner.start();
+    }
+    if (options.dispatch !== false) dispatcher.start();
+  } catch (err) {
+    await runner?.stop().catch(() => undefined);
+    await ds.destroy();
+    throw err;
+  }
+  const counters = () => ({
+    consumer: runner?.counters ?? { processed: 0, dead_lettered: 0, retries: 0 },
+    fanOut: { ...fanOut.counts },
+    dispatcher: { ...dispatcher.counts },
+  });
+  logger.info({ groupId: config.WEBHOOKS_GROUP_ID, topics: topics.map((t) => t.name), concurrency: config.WEBHOOKS_CONCURRENCY }, 'webhooks started');
+  const progress = setInterval(() => logger.info(counters(), 'webhooks progress'), 30_000);
+  progress.unref();
+  let stopping: Promise<void> | undefined;
+  return {
+    fanOut,
+    dispatcher,
+    counters,
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(progress);
+        // Both at once: the dispatcher drains its attempts while the consumer finishes its record.
+        await Promise.all([dispatcher.stop(), runner?.stop()]);
+        sender.close();
+        await ds.destroy();
+        logger.info(counters(), 'webhooks stopped');
+      })();
+      return stopping;
+    },
+  };
+}

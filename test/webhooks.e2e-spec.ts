@@ -1,0 +1,349 @@
+// Webhooks end to end on real infrastructure: records on Kafka -> projector (read model) -> the
+// webhooks app (fan-out consumer + dispatcher, through its Nest composition root) -> signed POSTs
+// to a loopback receiver, verified with the reference Standard Webhooks library.
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { Client } from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { namespacedTopic, TOPICS, webhookEventId, type RecordEnvelope } from '@app/contracts';
+import { ensureTopics, RecordProducer, type KafkaSettings } from '@app/messaging';
+import { createTestDatabase, expectEventually, kafkaBrokersForTests, type TestDatabase } from '@app/testing';
+import { generateSigningSecret, SecretBox } from '@app/webhooks';
+import { projectorConfigSchema } from '../apps/projector/src/projector.config';
+import { startProjector, type RunningProjector } from '../apps/projector/src/projector.runner';
+import { webhooksConfigSchema, type WebhooksConfig } from '../apps/webhooks/src/webhooks.config';
+import { WebhooksModule } from '../apps/webhooks/src/webhooks.module';
+import { startWebhooks, type RunningWebhooks } from '../apps/webhooks/src/webhooks.runner';
+
+const EXAMPLES = join(__dirname, '..', 'libs', 'contracts', 'src', 'examples');
+const example = (file: string): RecordEnvelope => JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as RecordEnvelope;
+const SECRETS_KEY = randomBytes(32).toString('hex');
+const box = new SecretBox(SECRETS_KEY);
+
+let db: TestDatabase;
+let pg: Client;
+let settings: KafkaSettings;
+let producer: RecordProducer;
+const closers: Array<() => Promise<void>> = [];
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+  status: number;
+}
+
+/** A loopback receiver; `respond` picks each answer (status, headers, delay). */
+async function startReceiver(
+  respond: (n: number, req: IncomingMessage) => { status: number; delayMs?: number; headers?: Record<string, string> } = () => ({ status: 200 }),
+): Promise<{ url: string; received: Received[]; inFlight: () => number }> {
+  const received: Received[] = [];
+  let n = 0;
+  let inFlight = 0;
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    inFlight += 1;
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      n += 1;
+      const answer = respond(n, req);
+      setTimeout(() => {
+        inFlight -= 1;
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+        received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), status: answer.status });
+        res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+        res.end(`answer ${answer.status}`);
+      }, answer.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, inFlight: () => inFlight };
+}
+
+let accountSeq = 0;
+/** An endpoint with sealed secrets (the first is current; the others expire in 24 h, as after a rotation). */
+async function insertEndpoint(url: string, topics: string[], secrets: string[]): Promise<string> {
+  const account = `acct_wh${(accountSeq += 1)}_${randomBytes(3).toString('hex')}`;
+  const id = `we_${randomBytes(12).toString('hex')}`;
+  await pg.query(`INSERT INTO accounts (id, name, plan) VALUES ($1, 'webhooks e2e', 'builder')`, [account]);
+  await pg.query(`INSERT INTO webhook_endpoints (id, account_id, url, topics) VALUES ($1, $2, $3, $4)`, [id, account, url, topics]);
+  for (const [i, secret] of secrets.entries()) {
+    await pg.query(
+      `INSERT INTO webhook_endpoint_secrets (endpoint_id, sealed_secret, created_at, expires_at)
+       VALUES ($1, $2, now() - $3 * interval '1 minute', CASE WHEN $3 > 0 THEN now() + interval '24 hours' END)`,
+      [id, box.seal(secret), i],
+    );
+  }
+  return id;
+}
+
+function webhooksConfig(namespace: string, extra: Record<string, string> = {}): WebhooksConfig {
+  return webhooksConfigSchema.parse({
+    DATABASE_URL: db.url,
+    KAFKA_BROKERS: settings.brokers.join(','),
+    KAFKA_TOPIC_NAMESPACE: namespace,
+    WEBHOOKS_GROUP_ID: `webhooks-${namespace}`,
+    WEBHOOK_SECRETS_KEY: SECRETS_KEY,
+    WEBHOOKS_ALLOW_HTTP: 'true',
+    WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true',
+    WEBHOOKS_RETRY_SCHEDULE: '100ms,200ms,300ms',
+    WEBHOOKS_POLL_MS: '50',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  });
+}
+
+/** The webhooks app through its Nest composition root; close() is the graceful SIGTERM path. */
+async function startApp(config: WebhooksConfig): Promise<INestApplicationContext> {
+  const app = await NestFactory.createApplicationContext(WebhooksModule.forRoot(config), { logger: false });
+  await app.init();
+  let closed = false;
+  closers.push(async () => {
+    if (!closed) await app.close();
+  });
+  const close = app.close.bind(app);
+  app.close = async () => {
+    closed = true;
+    await close();
+  };
+  return app;
+}
+
+async function startRunner(config: WebhooksConfig, options?: Parameters<typeof startWebhooks>[1]): Promise<RunningWebhooks> {
+  const w = await startWebhooks(config, options);
+  closers.push(() => w.stop());
+  return w;
+}
+
+/** A fresh namespace with its topics and a projector on them. */
+async function pipeline(): Promise<{ namespace: string; projector: RunningProjector }> {
+  const namespace = `wh${randomBytes(4).toString('hex')}`;
+  await ensureTopics(settings, [TOPICS.filings, TOPICS.form4, TOPICS.issuerDocuments].map((t) => namespacedTopic(t, namespace)));
+  const projector = await startProjector(
+    projectorConfigSchema.parse({ DATABASE_URL: db.url, KAFKA_BROKERS: settings.brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, PROJECTOR_GROUP_ID: `projector-${namespace}`, LOG_LEVEL: 'silent' }),
+  );
+  closers.push(() => projector.stop());
+  return { namespace, projector };
+}
+
+/** `count` distinct filings made from the example (accessions 0000950170-25-9xxxxx). */
+function filings(count: number, salt: number): RecordEnvelope[] {
+  const base = example('filing@1.msft-10-k.json') as RecordEnvelope<Record<string, unknown>>;
+  return Array.from({ length: count }, (_, i) => {
+    const accession = `0000950170-25-${String(salt * 1000 + i).padStart(6, '0')}`;
+    return {
+      ...base,
+      key: accession,
+      id: `rec_${randomBytes(16).toString('hex')}`,
+      provenance: { ...base.provenance, accession },
+      data: { ...base.data, accession },
+    };
+  });
+}
+
+async function publish(namespace: string, topic: typeof TOPICS.filings, records: RecordEnvelope[]): Promise<void> {
+  await producer.publish(namespacedTopic(topic, namespace), records);
+}
+
+const byWebhookId = (received: Received[]): Map<string, Received[]> => {
+  const m = new Map<string, Received[]>();
+  for (const r of received) m.set(r.headers['webhook-id']!, [...(m.get(r.headers['webhook-id']!) ?? []), r]);
+  return m;
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase('webhooks');
+  pg = new Client({ connectionString: db.url });
+  await pg.connect();
+  settings = { brokers: await kafkaBrokersForTests(), clientId: 'webhooks-e2e', logLevel: 'nothing' };
+  producer = new RecordProducer(settings);
+  await producer.connect();
+});
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+  // The database is shared by the tests: a finished test's endpoints (receivers gone) take no more events.
+  await pg.query(`UPDATE webhook_endpoints SET deleted_at = now() WHERE deleted_at IS NULL`);
+});
+
+afterAll(async () => {
+  await producer.disconnect();
+  await pg.end();
+  await db.drop();
+});
+
+describe('webhooks', () => {
+  it('delivers each event type signed so that standardwebhooks verifies it, with either secret during a rotation', async () => {
+    const { namespace } = await pipeline();
+    const receiver = await startReceiver();
+    const [newSecret, oldSecret] = [generateSigningSecret(), generateSigningSecret()];
+    await insertEndpoint(receiver.url, ['filing.created', 'form4.filed', 'ir_document.created'], [newSecret, oldSecret]);
+    const other = await startReceiver();
+    await insertEndpoint(other.url, ['transcript.published'], [generateSigningSecret()]);
+    const filing = example('filing@1.msft-10-k.json');
+    const form4 = example('form4@1.msft.json');
+    const doc = example('ir-document@1.frph-presentation.json');
+    await publish(namespace, TOPICS.filings, [filing]);
+    await publish(namespace, TOPICS.form4, [form4]);
+    await publish(namespace, TOPICS.issuerDocuments, [doc]);
+    await startApp(webhooksConfig(namespace));
+
+    await expectEventually(() => expect(receiver.received).toHaveLength(3), { timeoutMs: 30_000 });
+    const bodies = receiver.received.map((r) => {
+      for (const secret of [newSecret, oldSecret]) new Webhook(secret).verify(r.body, r.headers);
+      expect(() => new Webhook(generateSigningSecret()).verify(r.body, r.headers)).toThrow();
+      expect(r.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.headers['user-agent']).toMatch(/^filings-platform-webhooks\/1\.0/);
+      return JSON.parse(r.body) as { type: string; timestamp: string; data: Record<string, unknown> };
+    });
+    const byType = Object.fromEntries(bodies.map((b) => [b.type, b]));
+    expect(Object.keys(byType).sort()).toEqual(['filing.created', 'form4.filed', 'ir_document.created']);
+    expect(byType['filing.created']!.data).toMatchObject({ accession: filing.key, cik: '0000789019', company_name: 'MICROSOFT CORP', form: '10-K' });
+    expect(byType['form4.filed']!.data).toMatchObject({ accession: form4.key, issuer: { cik: '0000789019' } });
+    expect((byType['form4.filed']!.data.transactions as unknown[]).length).toBeGreaterThan(0);
+    expect(byType['ir_document.created']!.data).toMatchObject({ url: doc.key, id: expect.any(Number) as number });
+    // The webhook-id is the stable event id.
+    expect(receiver.received.find((r) => JSON.parse(r.body).type === 'filing.created')!.headers['webhook-id']).toBe(webhookEventId('filing.created', filing.key));
+    expect(other.received).toHaveLength(0);
+
+    const events = await pg.query<{ type: string; source_produced_at: Date | null; source_record_id: string }>(`SELECT type, source_produced_at, source_record_id FROM webhook_events ORDER BY type`);
+    expect(events.rows.map((e) => e.type)).toEqual(['filing.created', 'form4.filed', 'ir_document.created']);
+    for (const e of events.rows) expect(e.source_produced_at).toBeInstanceOf(Date);
+    await expectEventually(async () => {
+      const d = await pg.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM webhook_deliveries`);
+      expect(d.rows).toEqual(Array(3).fill({ status: 'succeeded', attempts: 1 }));
+    });
+  });
+
+  it('retries through 500s: every event arrives, one webhook-id per event across its attempts, each attempt logged', async () => {
+    const { namespace } = await pipeline();
+    const receiver = await startReceiver((n) => ({ status: n <= 6 ? 500 : 200 }));
+    const secret = generateSigningSecret();
+    const endpoint = await insertEndpoint(receiver.url, ['filing.created'], [secret]);
+    const records = filings(4, 1);
+    await publish(namespace, TOPICS.filings, records);
+    await startApp(webhooksConfig(namespace, { WEBHOOKS_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms,100ms,100ms' }));
+
+    await expectEventually(() => expect(receiver.received.filter((r) => r.status === 200)).toHaveLength(4), { timeoutMs: 30_000 });
+    const groups = byWebhookId(receiver.received);
+    expect([...groups.keys()].sort()).toEqual(records.map((r) => webhookEventId('filing.created', r.key)).sort());
+    for (const attempts of groups.values()) {
+      expect(attempts.filter((a) => a.status === 200)).toHaveLength(1);
+      expect(attempts[attempts.length - 1]!.status).toBe(200);
+      for (const a of attempts) new Webhook(secret).verify(a.body, a.headers);
+      // The same bytes on every retry.
+      expect(new Set(attempts.map((a) => a.body)).size).toBe(1);
+    }
+    await expectEventually(async () => {
+      const rows = await pg.query<{ attempts: number; status: string; logged: number; failed: number }>(
+        `SELECT d.attempts, d.status, (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS logged,
+                (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id AND a.status_code = 500 AND a.next_attempt_at IS NOT NULL AND a.response_excerpt = 'answer 500') AS failed
+         FROM webhook_deliveries d WHERE d.endpoint_id = $1`,
+        [endpoint],
+      );
+      expect(rows.rows.every((r) => r.status === 'succeeded' && r.logged === r.attempts && r.failed === r.attempts - 1)).toBe(true);
+      expect(rows.rows.reduce((n, r) => n + r.attempts, 0)).toBe(receiver.received.length);
+    });
+    const ep = await pg.query<{ failing_since: Date | null; enabled: boolean }>(`SELECT failing_since, enabled FROM webhook_endpoints WHERE id = $1`, [endpoint]);
+    expect(ep.rows[0]).toEqual({ failing_since: null, enabled: true });
+  });
+
+  it('loses nothing when the app is stopped mid-batch and restarted, and makes no second event when the records are replayed', async () => {
+    const { namespace } = await pipeline();
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 300 }));
+    const secret = generateSigningSecret();
+    const endpoint = await insertEndpoint(receiver.url, ['filing.created'], [secret]);
+    const records = filings(12, 2);
+    await publish(namespace, TOPICS.filings, records);
+    const config = webhooksConfig(namespace, { WEBHOOKS_CONCURRENCY: '3' });
+    const first = await startApp(config);
+    await expectEventually(() => expect(receiver.inFlight()).toBeGreaterThan(0), { timeoutMs: 30_000 });
+    await first.close();
+    const sentBeforeStop = receiver.received.length;
+    expect(sentBeforeStop).toBeLessThan(12);
+    // The attempts in flight at the stop finished and were recorded: none is left under a lease, and
+    // every request the receiver answered is a succeeded delivery.
+    expect(receiver.inFlight()).toBe(0);
+    const state = await pg.query<{ leased: number; succeeded: number }>(
+      `SELECT count(*) FILTER (WHERE status = 'pending' AND next_attempt_at > now())::int AS leased,
+              count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded
+       FROM webhook_deliveries WHERE endpoint_id = $1`,
+      [endpoint],
+    );
+    expect(state.rows[0]).toEqual({ leased: 0, succeeded: sentBeforeStop });
+
+    await startApp(config);
+    await expectEventually(() => expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(12), { timeoutMs: 30_000 });
+    const counts = async () => (await pg.query<{ e: number; d: number }>(`SELECT (SELECT count(*)::int FROM webhook_events) AS e, (SELECT count(*)::int FROM webhook_deliveries) AS d`)).rows[0]!;
+    const before = await counts();
+    await expectEventually(async () => {
+      const r = await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status <> 'succeeded'`, [endpoint]);
+      expect(r.rows[0]!.n).toBe(0);
+    });
+    for (const r of receiver.received) new Webhook(secret).verify(r.body, r.headers);
+    expect(receiver.received.length).toBe(12);
+
+    // Replay: the same records again (re-ingestion), and a new consumer group reading the topic from the start.
+    await publish(namespace, TOPICS.filings, records);
+    const replay = await startRunner(webhooksConfig(namespace, { WEBHOOKS_GROUP_ID: `replay-${namespace}` }));
+    await expectEventually(() => expect(replay.fanOut.counts.replayed).toBe(24), { timeoutMs: 30_000 });
+    expect(await counts()).toEqual(before);
+    expect(replay.fanOut.counts.events).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received.length).toBe(12);
+  });
+
+  it('disables an endpoint that answers 410 and fails its delivery', async () => {
+    const { namespace } = await pipeline();
+    const receiver = await startReceiver(() => ({ status: 410 }));
+    const endpoint = await insertEndpoint(receiver.url, ['filing.created'], [generateSigningSecret()]);
+    const records = filings(2, 3);
+    await publish(namespace, TOPICS.filings, [records[0]!]);
+    const w = await startRunner(webhooksConfig(namespace));
+    await expectEventually(async () => {
+      const ep = await pg.query(`SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpoint]);
+      expect(ep.rows[0]).toEqual({ enabled: false, disabled_reason: 'gone' });
+    });
+    const d = await pg.query(`SELECT status, attempts, next_attempt_at FROM webhook_deliveries WHERE endpoint_id = $1`, [endpoint]);
+    expect(d.rows).toEqual([{ status: 'failed', attempts: 1, next_attempt_at: null }]);
+    // A disabled endpoint gets no more deliveries.
+    await publish(namespace, TOPICS.filings, [records[1]!]);
+    await expectEventually(() => expect(w.fanOut.counts.events).toBe(2));
+    expect(receiver.received).toHaveLength(1);
+    expect((await pg.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1`, [endpoint])).rows[0]).toEqual({ n: 1 });
+  });
+
+  it('two dispatchers on one database never send a delivery twice (FOR UPDATE SKIP LOCKED)', async () => {
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 5 }));
+    const endpoint = await insertEndpoint(receiver.url, ['filing.created'], [generateSigningSecret()]);
+    const n = 200;
+    await pg.query(
+      `WITH ev AS (
+         INSERT INTO webhook_events (id, type, entity_key, data)
+         SELECT 'evt_skip_' || g || '_' || $2, 'filing.created', 'k' || g, jsonb_build_object('n', g) FROM generate_series(1, $1) g
+         RETURNING id)
+       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+       SELECT 'del_' || substr(md5(ev.id), 1, 24), ev.id, $3, 'pending', now() FROM ev`,
+      [n, randomBytes(4).toString('hex'), endpoint],
+    );
+    const namespace = `wh${randomBytes(4).toString('hex')}`;
+    const config = webhooksConfig(namespace, { WEBHOOKS_CONCURRENCY: '8' });
+    const [a, b] = await Promise.all([startRunner(config, { consume: false }), startRunner(config, { consume: false })]);
+    await expectEventually(() => expect(receiver.received.length).toBeGreaterThanOrEqual(n), { timeoutMs: 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const ids = receiver.received.map((r) => r.headers['webhook-id']);
+    expect(ids).toHaveLength(n);
+    expect(new Set(ids).size).toBe(n);
+    // Both took part.
+    expect(a.dispatcher.counts.succeeded).toBeGreaterThan(0);
+    expect(b.dispatcher.counts.succeeded).toBeGreaterThan(0);
+    expect(a.dispatcher.counts.succeeded + b.dispatcher.counts.succeeded).toBe(n);
+  });
+});
