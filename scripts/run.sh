@@ -10,7 +10,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 source scripts/infra.sh
 
-APPS=(api projector fixture-server)
+APPS=(api projector webhooks fixture-server)
 
 stop_all() {
   local app pid
@@ -73,6 +73,9 @@ npm run --silent db:migrate
 start_bg fixture-server node dist/libs/testing/src/fixture-server.cli.js --dir "$ROOT/sample/fixtures" --port "$FIXTURE_PORT"
 wait_tcp 127.0.0.1 "$FIXTURE_PORT" 30 "fixture server"
 start_bg projector node dist/apps/projector/src/main.js
+# Webhook endpoints of the sample run may be local http receivers (registration and delivery both check).
+export WEBHOOKS_ALLOW_HTTP=true WEBHOOKS_ALLOW_PRIVATE_HOSTS=true
+start_bg webhooks node dist/apps/webhooks/src/main.js
 start_bg api node dist/apps/api/src/main.js
 wait_tcp 127.0.0.1 "$PORT" 60 "api" || { tail -30 "$RUN_DIR/api.log" >&2; exit 1; }
 
