@@ -31,6 +31,9 @@ interface Logger {
 /** Beyond the attempt timeout: time to write the result before the lease lets another process retry. */
 const LEASE_SLACK_MS = 30_000;
 
+/** Attempts written in one transaction at most. */
+const MAX_RECORD_BATCH = 64;
+
 /**
  * Claims due deliveries (SKIP LOCKED, leased) and POSTs them, at most `concurrency` at a time.
  * The loop claims as many as there are free slots; it sleeps pollMs when nothing is due, and
@@ -44,6 +47,10 @@ export class Dispatcher {
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private woken = false;
+  private readonly toRecord: Array<{ record: AttemptRecord; resolve: (disabled: string | null) => void; reject: (err: unknown) => void }> = [];
+  /** Attempts whose POST is under way (the concurrency bound); inFlight also holds those being recorded. */
+  private sending = 0;
+  private recording = false;
   /** The last claim filled every free slot: more may be due. */
   private backlog = false;
 
@@ -79,7 +86,9 @@ export class Dispatcher {
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopping) {
-      const free = this.options.concurrency - this.inFlight.size;
+      // POSTs are bounded by `concurrency`; results being written do not hold a slot, but at most
+      // 4x concurrency attempts wait for their write (the database is the slower stage then).
+      const free = Math.min(this.options.concurrency - this.sending, 4 * this.options.concurrency - this.inFlight.size);
       if (free > 0) {
         try {
           const claimed = await this.repo.claim(free, this.options.timeoutMs + LEASE_SLACK_MS);
@@ -87,7 +96,7 @@ export class Dispatcher {
           this.backlog = claimed.length === free;
           this.counts.claimed += claimed.length;
           for (const d of claimed) this.track(this.attempt(d));
-          if (this.backlog && this.inFlight.size < this.options.concurrency) continue;
+          if (this.backlog && this.sending < this.options.concurrency) continue;
         } catch (err) {
           this.counts.errors += 1;
           failures += 1;
@@ -125,8 +134,55 @@ export class Dispatcher {
     this.woken = false;
   }
 
+  /**
+   * Group commit: attempts that finish while a batch is being written wait for the next batch,
+   * so under load one transaction records many attempts; alone, an attempt is written at once.
+   */
+  private recordSoon(record: AttemptRecord): Promise<string | null> {
+    return new Promise((resolve, reject) => {
+      this.toRecord.push({ record, resolve, reject });
+      if (!this.recording) void this.recordBatches();
+    });
+  }
+
+  private async recordBatches(): Promise<void> {
+    this.recording = true;
+    try {
+      while (this.toRecord.length > 0) {
+        const batch = this.toRecord.splice(0, MAX_RECORD_BATCH);
+        try {
+          const disabled = await this.repo.recordAttempts(
+            batch.map((b) => b.record),
+            this.options.disableAfterMs,
+          );
+          for (const b of batch) b.resolve(disabled.get(b.record.endpointId) ?? null);
+        } catch (err) {
+          for (const b of batch) b.reject(err);
+        }
+      }
+    } finally {
+      this.recording = false;
+    }
+  }
+
   /** One attempt, start to recorded result. Never rejects: a failure to record is logged (the lease retries it). */
   private async attempt(d: ClaimedDelivery): Promise<void> {
+    this.sending += 1;
+    let sent = false;
+    const posted = (): void => {
+      if (sent) return;
+      sent = true;
+      this.sending -= 1;
+      if (this.backlog) this.wake();
+    };
+    try {
+      await this.attemptAndRecord(d, posted);
+    } finally {
+      posted();
+    }
+  }
+
+  private async attemptAndRecord(d: ClaimedDelivery, posted: () => void): Promise<void> {
     const attempt = d.attempts + 1;
     const sentAt = new Date();
     const body = webhookBody(d.type, d.eventCreatedAt, d.data, d.isTest);
@@ -166,8 +222,9 @@ export class Dispatcher {
         nextAttemptAt: step.kind === 'retry' ? new Date(Date.now() + step.delayMs) : null,
       };
     }
+    posted();
     try {
-      const { endpointDisabled } = await this.repo.recordAttempt(record, this.options.disableAfterMs);
+      const endpointDisabled = await this.recordSoon(record);
       if (record.result === 'succeeded') this.counts.succeeded += 1;
       else if (record.result === 'retry') this.counts.retried += 1;
       else this.counts.failed += 1;

@@ -5,6 +5,12 @@ import { DocumentsRepository, FilingsRepository, InsiderTransactionsRepository }
 import { toDocumentDetail, toFiling, toForm4Filing } from '@app/resources';
 import { WebhooksRepository } from './webhooks.repository';
 
+type WebhookEventType = 'filing.created' | 'form4.filed' | 'ir_document.created';
+
+/** Short polls of the read model before a missing resource becomes a transient failure. */
+const QUICK_POLLS = 10;
+const QUICK_POLL_MS = 25;
+
 /** The projector has not written the resource yet: transient, the runner backs off and retries. */
 export class NotProjectedYetError extends Error {
   constructor(what: string) {
@@ -61,7 +67,7 @@ export class FanOutService {
     }
     let data: unknown;
     try {
-      data = await this.resource(event.type, envelope.key);
+      data = await this.resourceSoon(event.type, envelope.key);
     } catch (err) {
       if (err instanceof NotProjectedYetError) this.waited(envelope.id, err);
       throw err;
@@ -86,7 +92,23 @@ export class FanOutService {
     if (result.deliveries > 0) this.onDeliveries();
   }
 
-  private async resource(type: 'filing.created' | 'form4.filed' | 'ir_document.created', key: string): Promise<unknown> {
+  /**
+   * The projector reads the same record at the same time and usually writes it within
+   * milliseconds: a few short polls first keep the event's latency low; past them the runner's
+   * back-off takes over (a projector that is down or behind).
+   */
+  private async resourceSoon(type: WebhookEventType, key: string): Promise<unknown> {
+    for (let i = 0; ; i += 1) {
+      try {
+        return await this.resource(type, key);
+      } catch (err) {
+        if (!(err instanceof NotProjectedYetError) || i >= QUICK_POLLS) throw err;
+        await new Promise((resolve) => setTimeout(resolve, QUICK_POLL_MS));
+      }
+    }
+  }
+
+  private async resource(type: WebhookEventType, key: string): Promise<unknown> {
     switch (type) {
       case 'filing.created': {
         const filing = await this.filings.findByAccession(key);

@@ -120,55 +120,69 @@ export class WebhooksRepository {
   }
 
   /**
-   * Records an attempt and its consequences in one statement: the attempt row, the delivery's
-   * state, and the endpoint's health (a success ends a failure streak; 410 disables it as gone; a
-   * failure streak older than `disableAfterMs` disables it as failing).
+   * Records attempts and their consequences in one statement (one round trip, one commit for the
+   * lot: what bounds the dispatcher's rate on one database): the attempt rows, each delivery's
+   * state, and each endpoint's health. Per endpoint, its latest attempt in the batch decides:
+   * a success ends a failure streak; a 410 disables it as gone; a failure streak older than
+   * `disableAfterMs` disables it as failing. Returns the endpoints this disabled, with the reason.
    */
-  async recordAttempt(a: AttemptRecord, disableAfterMs: number): Promise<{ endpointDisabled: string | null }> {
-    const r = await this.pool.query<{ disabled: string | null }>({
-      name: 'webhook_attempt_record',
-      text: `WITH att AS (
+  async recordAttempts(attempts: readonly AttemptRecord[], disableAfterMs: number): Promise<Map<string, string>> {
+    if (attempts.length === 0) return new Map();
+    const col = <T>(f: (a: AttemptRecord) => T): T[] => attempts.map(f);
+    const r = await this.pool.query<{ id: string; disabled_reason: string }>({
+      name: 'webhook_attempts_record',
+      text: `WITH a AS (
+          SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::timestamptz[])
+            AS t(delivery_id, endpoint_id, attempt, sent_at, status_code, duration_ms, response_excerpt, error, result, next_attempt_at)
+        ), att AS (
           INSERT INTO webhook_attempts (delivery_id, attempt, sent_at, status_code, duration_ms, response_excerpt, error, next_attempt_at)
-          VALUES ($1, $3, $4, $5, $6, $7, $8, $10)
+          SELECT delivery_id, attempt, sent_at, status_code, duration_ms, response_excerpt, error, next_attempt_at FROM a
         ), del AS (
-          UPDATE webhook_deliveries SET
-            attempts = GREATEST(attempts, $3),
-            last_attempt_at = $4,
-            status = CASE $9 WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending' ELSE 'failed' END,
-            next_attempt_at = CASE WHEN $9 = 'retry' THEN $10::timestamptz END,
-            succeeded_at = CASE WHEN $9 = 'succeeded' THEN now() ELSE succeeded_at END
-          WHERE id = $1 AND status = 'pending'
+          UPDATE webhook_deliveries d SET
+            attempts = GREATEST(d.attempts, a.attempt),
+            last_attempt_at = a.sent_at,
+            status = CASE a.result WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending' ELSE 'failed' END,
+            next_attempt_at = CASE WHEN a.result = 'retry' THEN a.next_attempt_at END,
+            succeeded_at = CASE WHEN a.result = 'succeeded' THEN now() ELSE d.succeeded_at END
+          FROM a WHERE d.id = a.delivery_id AND d.status = 'pending'
+        ), latest AS (
+          SELECT DISTINCT ON (endpoint_id) endpoint_id, result, sent_at,
+            bool_or(result = 'gone') OVER (PARTITION BY endpoint_id) AS gone,
+            min(sent_at) FILTER (WHERE result <> 'succeeded') OVER (PARTITION BY endpoint_id) AS first_failure
+          FROM a ORDER BY endpoint_id, sent_at DESC
         ), ep AS (
-          UPDATE webhook_endpoints SET
-            failing_since = CASE WHEN $9 = 'succeeded' THEN NULL ELSE coalesce(failing_since, $4) END,
+          UPDATE webhook_endpoints e SET
+            failing_since = CASE WHEN l.result = 'succeeded' THEN NULL ELSE coalesce(e.failing_since, l.first_failure) END,
             enabled = CASE
-              WHEN $9 = 'gone' THEN false
-              WHEN $9 <> 'succeeded' AND coalesce(failing_since, $4) < now() - $11 * interval '1 millisecond' THEN false
-              ELSE enabled END,
+              WHEN l.gone THEN false
+              WHEN l.result <> 'succeeded' AND coalesce(e.failing_since, l.first_failure) < now() - $11 * interval '1 millisecond' THEN false
+              ELSE e.enabled END,
             disabled_reason = CASE
-              WHEN $9 = 'gone' AND enabled THEN 'gone'
-              WHEN $9 <> 'succeeded' AND enabled AND coalesce(failing_since, $4) < now() - $11 * interval '1 millisecond' THEN 'failing'
-              ELSE disabled_reason END,
+              WHEN NOT e.enabled THEN e.disabled_reason
+              WHEN l.gone THEN 'gone'
+              WHEN l.result <> 'succeeded' AND coalesce(e.failing_since, l.first_failure) < now() - $11 * interval '1 millisecond' THEN 'failing'
+              ELSE e.disabled_reason END,
             updated_at = now()
-          WHERE id = $2 AND ($9 <> 'succeeded' OR failing_since IS NOT NULL)
-          RETURNING enabled, disabled_reason
+          FROM latest l
+          WHERE e.id = l.endpoint_id AND (l.result <> 'succeeded' OR e.failing_since IS NOT NULL OR l.gone)
+          RETURNING e.id, e.enabled, e.disabled_reason
         )
-        SELECT (SELECT CASE WHEN NOT enabled THEN disabled_reason END FROM ep) AS disabled`,
+        SELECT id, disabled_reason FROM ep WHERE NOT enabled`,
       values: [
-        a.deliveryId,
-        a.endpointId,
-        a.attempt,
-        a.sentAt,
-        a.statusCode,
-        a.durationMs,
-        a.responseExcerpt,
-        a.error,
-        a.result,
-        a.nextAttemptAt,
+        col((a) => a.deliveryId),
+        col((a) => a.endpointId),
+        col((a) => a.attempt),
+        col((a) => a.sentAt),
+        col((a) => a.statusCode),
+        col((a) => a.durationMs),
+        col((a) => a.responseExcerpt),
+        col((a) => a.error),
+        col((a) => a.result),
+        col((a) => a.nextAttemptAt),
         disableAfterMs,
       ],
     });
-    return { endpointDisabled: r.rows[0]?.disabled ?? null };
+    return new Map(r.rows.map((row) => [row.id, row.disabled_reason]));
   }
 
   /** Gives leased deliveries back (stop before their attempt started): due again now. */
