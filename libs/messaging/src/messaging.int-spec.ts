@@ -154,7 +154,7 @@ describe('messaging against the local broker', () => {
     const r2 = runner({ groupId, topics: [topic], handle: async (env, meta) => void second.push({ key: env.key, meta }) });
     await r2.start();
     await expectEventually(() => expect(second.map((s) => s.key)).toEqual([c!.key]));
-    expect(second[0]!.meta).toEqual({ topic: topic.name, partition: 0, offset: '2' });
+    expect(second[0]!.meta).toEqual({ topic: topic.name, partition: 0, offset: '2', timestamp: expect.stringMatching(/^\d{13}$/) as unknown });
     await producer.publish(topic, [d!]);
     await expectEventually(() => expect(second.map((s) => s.key)).toEqual([c!.key, d!.key]));
     await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('4'));
