@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { EdgarParseError } from '../edgar.parse-error';
+import { decodeXml } from '../xml-text';
 import { classifyTransactionCode } from './form4.codes';
 import type {
   Form4Document,
@@ -23,19 +24,6 @@ const ROW_ELEMENTS: Record<string, { table: Form4Table; kind: Form4RowKind; pare
   derivativeTransaction: { table: 'derivative', kind: 'transaction', parent: 'derivativeTable' },
   derivativeHolding: { table: 'derivative', kind: 'holding', parent: 'derivativeTable' },
 };
-
-const ENTITY = /&(?:#(\d+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));/g;
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** XML's five entities and character references (the tokenizer leaves text raw so quotes stay verbatim). */
-function decodeXml(raw: string): string {
-  if (!raw.includes('&')) return raw;
-  return raw.replace(ENTITY, (m, dec: string | undefined, hex: string | undefined, named: string | undefined) => {
-    if (dec) return String.fromCodePoint(Number(dec));
-    if (hex) return String.fromCodePoint(parseInt(hex, 16));
-    return named ? (NAMED[named] ?? m) : m;
-  });
-}
 
 const INNER_WHITESPACE_RUN = /\s\s|[\t\n\r\f\v]/;
 

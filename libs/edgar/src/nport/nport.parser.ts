@@ -1,6 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { Parser } from 'htmlparser2';
 import { EdgarParseError } from '../edgar.parse-error';
+import { decodeXml } from '../xml-text';
 import type { NportFund, NportHolding, NportParseSummary } from './nport.types';
 
 export interface NportParserHandlers {
@@ -35,19 +36,6 @@ const HOLDING_TEXT = new Set([
 function local(name: string): string {
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
-}
-
-const ENTITY = /&(?:#(\d+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));/g;
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** XML's five entities and character references (the tokenizer leaves text raw so quotes stay verbatim). */
-function decodeXml(raw: string): string {
-  if (!raw.includes('&')) return raw;
-  return raw.replace(ENTITY, (m, dec: string | undefined, hex: string | undefined, named: string | undefined) => {
-    if (dec) return String.fromCodePoint(Number(dec));
-    if (hex) return String.fromCodePoint(parseInt(hex, 16));
-    return named ? (NAMED[named] ?? m) : m;
-  });
 }
 
 /** Trimmed text, null when empty or `N/A` (how N-PORT says "not applicable"). */
