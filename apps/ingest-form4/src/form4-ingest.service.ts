@@ -5,14 +5,14 @@ import {
   EdgarClient,
   EdgarError,
   EdgarParseError,
-  TICKER_MAP_EXCHANGE_PATH,
-  TICKER_MAP_PATH,
   parseForm4,
   parseRecentFilings,
-  parseTickerMap,
-  parseTickerMapExchange,
   submissionsPath,
   type TickerMapEntry,
+  coverageOf,
+  covers,
+  fetchTickerMap,
+  type CikCoverage,
 } from '@app/edgar';
 import { PermanentError } from '@app/messaging';
 import type { Logger } from '@app/observability';
@@ -54,7 +54,6 @@ export interface Form4IngestSummary {
 }
 
 /** Covered issuers by CIK (tickers resolved through SEC's ticker map). */
-type IssuerCoverage = { kind: 'all' } | { kind: 'set'; ciks: ReadonlySet<string> };
 
 /**
  * The covered issuers could not be resolved (the ticker map could not be fetched). Transient by
@@ -85,7 +84,7 @@ function isoOrNull(value: string | null | undefined): string | null {
  */
 @Injectable()
 export class Form4IngestService {
-  private coverage: Promise<IssuerCoverage> | undefined;
+  private coverage: Promise<CikCoverage> | undefined;
   private tickerMap: Promise<TickerMapEntry[]> | undefined;
 
   constructor(
@@ -253,50 +252,21 @@ export class Form4IngestService {
   /** Throws Form4CoverageError when the covered issuers cannot be resolved; the next call tries again. */
   private async covers(cik: string): Promise<boolean> {
     if (!this.coverage) {
-      this.coverage = this.resolveCoverage(this.config.FORM4_ISSUERS).catch((error: unknown) => {
+      this.coverage = coverageOf(this.config.FORM4_ISSUERS, () => this.fetchTickerMap()).catch((error: unknown) => {
         // A failed resolution is not cached (as fetchTickerMap): one outage must not fail every later call.
         this.coverage = undefined;
         throw new Form4CoverageError(error);
       });
     }
     const coverage = await this.coverage;
-    return coverage.kind === 'all' || coverage.ciks.has(cik);
-  }
-
-  private async resolveCoverage(selector: IssuerSelector): Promise<IssuerCoverage> {
-    switch (selector.kind) {
-      case 'all':
-        return { kind: 'all' };
-      case 'none':
-        return { kind: 'set', ciks: new Set() };
-      case 'list': {
-        const ciks = new Set(selector.ciks);
-        if (selector.tickers.size > 0) {
-          for (const e of await this.fetchTickerMap()) if (selector.tickers.has(e.ticker.toUpperCase())) ciks.add(e.cik);
-        }
-        return { kind: 'set', ciks };
-      }
-    }
+    return covers(coverage, cik);
   }
 
   /** SEC's ticker map (the exchange one, else the plain one), fetched once per process. */
   private fetchTickerMap(): Promise<TickerMapEntry[]> {
-    this.tickerMap ??= (async () => {
-      const exchange = await this.edgar.getWww(TICKER_MAP_EXCHANGE_PATH);
-      if (exchange.kind === 'ok') {
-        try {
-          return parseTickerMapExchange(exchange.bytes);
-        } catch (error) {
-          if (!(error instanceof EdgarParseError)) throw error;
-          this.logger.warn({ error: error.message }, 'exchange ticker map invalid: using the plain map');
-        }
-      }
-      const plain = await this.edgar.getWww(TICKER_MAP_PATH);
-      if (plain.kind === 'not_found') throw new EdgarError('EDGAR_HTTP_ERROR', plain.url, 404, `ticker map not found at ${plain.url}`);
-      return parseTickerMap(plain.bytes);
-    })();
+    const tickerMap = (this.tickerMap ??= fetchTickerMap(this.edgar, this.logger));
     // A failed fetch is not cached: the next call tries again.
-    void this.tickerMap.catch(() => (this.tickerMap = undefined));
-    return this.tickerMap;
+    void tickerMap.catch(() => (this.tickerMap = undefined));
+    return tickerMap;
   }
 }

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { edgarConfig, kafkaConfig, logConfig } from '@app/config';
 
 /** `all`, `none`, or a list of tickers and/or CIKs (case-insensitive; CIKs padded or not). */
-export type CompanySelector = { kind: 'all' } | { kind: 'none' } | { kind: 'list'; tickers: ReadonlySet<string>; ciks: ReadonlySet<string> };
+import type { CompanySelector } from '@app/edgar';
+
+export type { CompanySelector };
 
 function parseSelector(raw: string): CompanySelector {
   const value = raw.trim().toLowerCase();

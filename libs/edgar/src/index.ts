@@ -11,3 +11,4 @@ export * from './nport';
 export * from './xbrl-instance';
 export * from './companyfacts';
 export * from './form4';
+export * from './ticker-coverage';

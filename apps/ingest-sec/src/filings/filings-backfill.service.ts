@@ -11,11 +11,11 @@ import {
   submissionsOverflowPath,
   submissionsPath,
   type RecentFiling,
+  fetchTickerMap,
 } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
-import { fetchTickerMap } from './covered-companies';
 import { filingRecordFromSubmissions } from './filing.mapper';
 
 export const FILINGS_TOPIC = Symbol('FILINGS_TOPIC');

@@ -10,11 +10,14 @@ import {
   parseCurrentEvents,
   parseDailyFormIndex,
   type EdgarFetchResult,
+  coverageOf,
+  covers,
+  fetchTickerMap,
+  type CikCoverage,
 } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
-import { coverageOf, covers, type CikCoverage } from './covered-companies';
 import { filingRecordFromFeed } from './filing.mapper';
 import { FILINGS_TOPIC } from './filings-backfill.service';
 import type { FilingsConfig } from './filings.config';
@@ -112,7 +115,7 @@ export class FilingsLiveService implements OnApplicationShutdown {
     const runId = options.runId ?? `run_${randomUUID()}`;
     const date = options.date ?? today();
     const log = this.logger.child({ runId, use: 'filings-live' });
-    this.coverage ??= await coverageOf(this.config.SEC_COVERAGE, this.edgar);
+    this.coverage ??= await coverageOf(this.config.SEC_COVERAGE, () => fetchTickerMap(this.edgar));
     const summary: PollSummary = { runId, date, dailyIndex: 'ok', currentEvents: {}, seen: 0, published: 0, duplicates: 0 };
     const extractedAt = new Date().toISOString();
     const records: FilingRecordV1[] = [];

@@ -8,18 +8,15 @@ import {
   HoldingMatcher,
   NPORT_CHUNK_BYTES,
   NportStreamParser,
-  TICKER_MAP_EXCHANGE_PATH,
-  TICKER_MAP_PATH,
   feedNport,
   nportPrimaryDocPath,
   parseRecentFilings,
   parseSubmissions,
-  parseTickerMap,
-  parseTickerMapExchange,
   submissionsPath,
   type MatchableCompany,
   type NportHolding,
   type TickerMapEntry,
+  fetchTickerMap,
 } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import type { FetchedSource } from '../company.mapper';
@@ -70,7 +67,7 @@ export class NportIngestService {
     const runId = command.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, useCase: 'nport' });
     const filings = [...(command.filings ?? this.config.NPORT_FILINGS), ...(await this.discover(command.discover ?? this.config.NPORT_DISCOVER, log))];
-    const entries = await this.fetchTickerMap(log);
+    const entries = await fetchTickerMap(this.edgar, log);
     const companies = await this.withLeis(entries, log);
     const matcher = new HoldingMatcher(companies);
     const tickerByCik = new Map<string, string>();
@@ -157,21 +154,6 @@ export class NportIngestService {
       }
     }
     return out;
-  }
-
-  private async fetchTickerMap(log: Logger): Promise<TickerMapEntry[]> {
-    const exchange = await this.edgar.getWww(TICKER_MAP_EXCHANGE_PATH);
-    if (exchange.kind === 'ok') {
-      try {
-        return parseTickerMapExchange(exchange.bytes);
-      } catch (error) {
-        if (!(error instanceof EdgarParseError)) throw error;
-        log.warn({ error: error.message }, 'exchange ticker map invalid: using the plain map');
-      }
-    }
-    const plain = await this.edgar.getWww(TICKER_MAP_PATH);
-    if (plain.kind === 'not_found') throw new Error(`ticker map not found at ${plain.url}`);
-    return parseTickerMap(plain.bytes);
   }
 
   /** Ticker-map rows, with the LEI from the submissions JSON of the companies NPORT_LEI_COMPANIES names. */
