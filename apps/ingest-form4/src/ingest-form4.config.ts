@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CompanySelector } from '@app/edgar';
 import { edgarConfig, kafkaConfig, logConfig } from '@app/config';
 
 /**
@@ -21,7 +22,8 @@ export function parseForm4FilingRef(token: string): Form4FilingRef | null {
 }
 
 /** `all`, `none`, or a list of tickers and/or CIKs (case-insensitive; CIKs padded or not). */
-export type IssuerSelector = { kind: 'all' } | { kind: 'none' } | { kind: 'list'; tickers: ReadonlySet<string>; ciks: ReadonlySet<string> };
+/** Which issuers' Form 4 filings are covered (the shared selector of libs/edgar). */
+export type IssuerSelector = CompanySelector;
 
 function parseSelector(raw: string): IssuerSelector {
   const value = raw.trim().toLowerCase();
