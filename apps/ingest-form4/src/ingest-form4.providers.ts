@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { EdgarClient } from '@app/edgar';
+import { EdgarClient, edgarClientOf } from '@app/edgar';
 import { KafkaRecordPublisher, type KafkaSettings } from '@app/messaging';
 import type { Logger } from '@app/observability';
 import type { IngestForm4Config } from './ingest-form4.config';
@@ -22,15 +22,7 @@ export function ingestForm4Providers(config: IngestForm4Config, logger: Logger):
     { provide: KAFKA_SETTINGS, useValue: kafkaSettingsOf(config) },
     {
       provide: EdgarClient,
-      useFactory: () =>
-        new EdgarClient({
-          userAgent: config.EDGAR_USER_AGENT,
-          wwwBaseUrl: config.EDGAR_WWW_BASE_URL,
-          dataBaseUrl: config.EDGAR_DATA_BASE_URL,
-          maxRps: config.EDGAR_MAX_RPS,
-          throttlePauseMs: config.EDGAR_THROTTLE_PAUSE_MS,
-          logger: logger.child({ component: 'edgar' }),
-        }),
+      useFactory: () => edgarClientOf(config, logger.child({ component: 'edgar' })),
     },
     { provide: RECORD_PUBLISHER, useFactory: (settings: KafkaSettings) => new KafkaRecordPublisher(settings), inject: [KAFKA_SETTINGS] },
   ];

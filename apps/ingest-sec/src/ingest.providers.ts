@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { EdgarClient } from '@app/edgar';
+import { EdgarClient, edgarClientOf, type EdgarEnvironment } from '@app/edgar';
 import { KafkaRecordPublisher, type KafkaSettings } from '@app/messaging';
 import type { Logger } from '@app/observability';
 
@@ -10,12 +10,7 @@ export const RECORD_PUBLISHER = Symbol('RECORD_PUBLISHER');
 export type { RecordPublisher } from '@app/messaging';
 
 /** The environment every ingest use case reads (edgarConfig + kafkaConfig pieces). */
-export interface IngestEnvironment {
-  EDGAR_USER_AGENT: string;
-  EDGAR_WWW_BASE_URL: string;
-  EDGAR_DATA_BASE_URL: string;
-  EDGAR_MAX_RPS: number;
-  EDGAR_THROTTLE_PAUSE_MS: number;
+export interface IngestEnvironment extends EdgarEnvironment {
   KAFKA_BROKERS: string[];
   KAFKA_CLIENT_ID?: string;
 }
@@ -27,15 +22,7 @@ export function sharedIngestProviders(config: IngestEnvironment, logger: Logger)
     { provide: KAFKA_SETTINGS, useValue: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-sec' } satisfies KafkaSettings },
     {
       provide: EdgarClient,
-      useFactory: () =>
-        new EdgarClient({
-          userAgent: config.EDGAR_USER_AGENT,
-          wwwBaseUrl: config.EDGAR_WWW_BASE_URL,
-          dataBaseUrl: config.EDGAR_DATA_BASE_URL,
-          maxRps: config.EDGAR_MAX_RPS,
-          throttlePauseMs: config.EDGAR_THROTTLE_PAUSE_MS,
-          logger: logger.child({ component: 'edgar' }),
-        }),
+      useFactory: () => edgarClientOf(config, logger.child({ component: 'edgar' })),
     },
     { provide: RECORD_PUBLISHER, useFactory: (settings: KafkaSettings) => new KafkaRecordPublisher(settings), inject: [KAFKA_SETTINGS] },
   ];

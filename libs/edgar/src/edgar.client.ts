@@ -190,3 +190,24 @@ function errorText(error: unknown): string {
   }
   return String(error);
 }
+
+/** The EDGAR settings every ingestor reads (libs/config's edgarConfig). */
+export interface EdgarEnvironment {
+  EDGAR_USER_AGENT: string;
+  EDGAR_WWW_BASE_URL: string;
+  EDGAR_DATA_BASE_URL: string;
+  EDGAR_MAX_RPS: number;
+  EDGAR_THROTTLE_PAUSE_MS: number;
+}
+
+/** An EdgarClient from the validated environment (the process-wide limiter is shared). */
+export function edgarClientOf(config: EdgarEnvironment, logger?: EdgarLogger): EdgarClient {
+  return new EdgarClient({
+    userAgent: config.EDGAR_USER_AGENT,
+    wwwBaseUrl: config.EDGAR_WWW_BASE_URL,
+    dataBaseUrl: config.EDGAR_DATA_BASE_URL,
+    maxRps: config.EDGAR_MAX_RPS,
+    throttlePauseMs: config.EDGAR_THROTTLE_PAUSE_MS,
+    ...(logger ? { logger } : {}),
+  });
+}
