@@ -12,3 +12,4 @@ export * from './xbrl-instance';
 export * from './companyfacts';
 export * from './form4';
 export * from './ticker-coverage';
+export { decodeXml } from './xml-text';
