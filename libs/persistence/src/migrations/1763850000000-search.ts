@@ -1,0 +1,69 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Search (GET /v1/search): pg_trgm, unaccent and the indexes SearchRepository's one query uses,
+ * one or two per searchable read model. Immutable once merged.
+ *
+ * Every index is an expression index on existing columns, not a generated column: the read models
+ * and the projector stay as they are, and TypeORM's schema diff (db:check) does not see indexes
+ * made only of expressions, so the entities need no change. The price: ranking recomputes a
+ * matched row's tsvector (cheap on names and titles, a parse of the page text on pages).
+ *
+ * The queries must spell each expression exactly as here, or the planner will not use the index
+ * (search.int-spec checks the plans).
+ */
+export class Search1763850000000 implements MigrationInterface {
+  name = 'Search1763850000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
+    await q.query(`CREATE EXTENSION IF NOT EXISTS unaccent`);
+    // unaccent() is STABLE (it reads its dictionary), so it cannot sit in an index expression: this
+    // wrapper pins the dictionary and is declared IMMUTABLE (the standard workaround). Names are
+    // compared folded: lower case, accents removed ("José" finds "JOSE"). Schema-qualified so it
+    // works under any search_path (autovacuum and ANALYZE evaluate index expressions too).
+    await q.query(`
+      CREATE FUNCTION search_fold(text) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $$ SELECT lower(public.unaccent('public.unaccent'::regdictionary, $1)) $$`);
+
+    // Companies: exact ticker, trigram name similarity, whole words of the name.
+    await q.query(`CREATE INDEX companies_search_ticker_idx ON companies (upper(ticker))`);
+    await q.query(`CREATE INDEX companies_search_name_trgm_idx ON companies USING gin (search_fold(name) gin_trgm_ops)`);
+    await q.query(`CREATE INDEX companies_search_name_fts_idx ON companies USING gin (to_tsvector('simple', name))`);
+
+    // People on rosters (executives, IR contacts, analysts): trigram on the name; words of name, role and affiliation.
+    await q.query(`CREATE INDEX roster_entries_search_name_trgm_idx ON roster_entries USING gin (search_fold(name) gin_trgm_ops)`);
+    await q.query(`CREATE INDEX roster_entries_search_fts_idx ON roster_entries USING gin (to_tsvector('simple', name || ' ' || role || ' ' || affiliation))`);
+
+    // Filings: the form (weight A), the primary document's description (B), the filer's name (C).
+    await q.query(`
+      CREATE INDEX filings_search_fts_idx ON filings USING gin ((
+        setweight(to_tsvector('simple', form), 'A') ||
+        setweight(to_tsvector('simple', coalesce(primary_doc_description, '')), 'B') ||
+        setweight(to_tsvector('simple', company_name), 'C')))`);
+
+    // Documents and their pages: English text search (stemming, stop words).
+    await q.query(`CREATE INDEX documents_search_fts_idx ON documents USING gin (to_tsvector('english', title))`);
+    // A tsvector holds at most 1 MB: bounding the text keeps a giant page from failing the
+    // projector's insert (the first 200,000 characters are searched; slide pages are far shorter).
+    await q.query(`CREATE INDEX document_pages_search_fts_idx ON document_pages USING gin (to_tsvector('english', left(text, 200000)))`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const index of [
+      'document_pages_search_fts_idx',
+      'documents_search_fts_idx',
+      'filings_search_fts_idx',
+      'roster_entries_search_fts_idx',
+      'roster_entries_search_name_trgm_idx',
+      'companies_search_name_fts_idx',
+      'companies_search_name_trgm_idx',
+      'companies_search_ticker_idx',
+    ]) {
+      await q.query(`DROP INDEX ${index}`);
+    }
+    await q.query(`DROP FUNCTION search_fold(text)`);
+    // The extensions stay: other objects may have come to depend on them.
+  }
+}
