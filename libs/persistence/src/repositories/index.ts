@@ -6,3 +6,4 @@ export * from './segments.repository';
 export * from './roster.repository';
 export * from './documents.repository';
 export * from './insider-transactions.repository';
+export * from './coverage.repository';
