@@ -1,0 +1,185 @@
+import { z } from 'zod';
+
+/**
+ * Every gap code this endpoint can answer. Codes are stable: new ones may be added, none is
+ * renamed or reused for another condition; clients should ignore codes they do not know.
+ */
+export const GAP_CODES = [
+  'not_covered',
+  'no_filings',
+  'no_form4_filings',
+  'form4_filed_date_unknown',
+  'no_segments_reported',
+  'no_annual_segments',
+  'not_applicable_to_funds',
+  'no_nport_filings',
+  'no_nport_holders',
+  'ir_site_not_configured',
+  'no_ir_documents',
+  'document_text_pending',
+  'no_current_executives',
+  'no_ir_contacts',
+  'no_analysts',
+] as const;
+export type GapCode = (typeof GAP_CODES)[number];
+
+const gapSchema = z
+  .object({
+    code: z.string().describe(`Stable machine-readable slug; one of ${GAP_CODES.join(', ')}. New codes may be added: ignore unknown ones`),
+    detail: z.string().describe('What is missing and why, in English, for people'),
+  })
+  .describe('A known gap in what this service holds for the company');
+
+const gapsSchema = z.array(gapSchema).describe('Known gaps of this dataset for the company; empty when none is known');
+
+const day = (what: string) => z.string().nullable().describe(`${what} (YYYY-MM-DD); null when nothing is held`);
+
+const INGESTED =
+  'When the ingestor fetched the source of the most recently written row of this dataset for the company (ISO 8601, UTC): the rows\' observed_at. ' +
+  'A row is rewritten only when its content changes, so a later crawl that found nothing new does not move this time: it is the last ingestion ' +
+  'that brought something new, a lower bound of the last successful crawl. Null when nothing is held';
+
+const lastIngested = z.string().nullable().describe(INGESTED);
+
+const formTallySchema = z.object({
+  form: z.string().describe('Form type as EDGAR lists it (10-K, 8-K, 4, ...)'),
+  count: z.number().int().describe('Filings of this form type'),
+});
+
+const docTypeTallySchema = z.object({
+  doc_type: z.string().describe('slide_deck, press_release, annual_report, ...'),
+  count: z.number().int().describe('Documents of this type'),
+});
+
+const filingsCoverageSchema = z
+  .object({
+    count: z.number().int().describe("EDGAR filings held for the company's issuer: the items GET /v1/companies/{symbol}/filings pages through"),
+    amendments: z.number().int().describe('Of which amendments (form types ending in /A)'),
+    first_date: day('Earliest filing date'),
+    latest_date: day('Latest filing date'),
+    latest_report_period: day('Latest period of report (the period end a periodic filing covers)'),
+    forms: z.array(formTallySchema).describe('Every form type held, most frequent first (ties by form)'),
+    last_ingested_at: lastIngested,
+    gaps: gapsSchema,
+  })
+  .describe('EDGAR filings (submissions JSON backfill, daily index and current feed)');
+
+const form4CoverageSchema = z
+  .object({
+    count: z
+      .number()
+      .int()
+      .describe('Rows of Tables I and II the insider list shows by default (GET /v1/companies/{symbol}/insiders): rows a later 4/A restates are left out'),
+    superseded: z.number().int().describe('Rows a later 4/A restates (listed only with include_superseded=true)'),
+    filings: z.number().int().describe('Forms 4 and 4/A filed on the issuer that are held'),
+    first_date: day("Earliest row date (the insider list's sort key: the transaction date; a holding: the period of report)"),
+    latest_date: day('Latest row date (transaction date; a holding: the period of report)'),
+    latest_filed_date: day('Latest filing date among the filings whose filing date is known (see form4_filed_date_unknown)'),
+    last_ingested_at: lastIngested,
+    gaps: gapsSchema,
+  })
+  .describe('Form 4 / 4/A insider transactions and holdings filed on the issuer');
+
+const segmentsCoverageSchema = z
+  .object({
+    count: z.number().int().describe('Segment observations: the items GET /v1/companies/{symbol}/segments pages through'),
+    derived_q4: z.number().int().describe('Of which fourth quarters derived from annual minus nine-month figures (tier derived_q4)'),
+    filings: z.number().int().describe('Distinct 10-Q / 10-K filings the observations come from'),
+    first_date: day('Earliest period end'),
+    latest_date: day('Latest period end'),
+    latest_period: z
+      .object({
+        end_date: z.string().describe('YYYY-MM-DD'),
+        kind: z.string().describe('quarter, ytd or annual (a quarter is preferred when several end the same day)'),
+        calendar: z.string().describe('Calendar label, e.g. 2025-Q2'),
+        fiscal: z.string().nullable().describe("The issuer's fiscal label, e.g. FY2025-Q3; null when its fiscal year is unknown"),
+      })
+      .nullable()
+      .describe('The newest period observed; null when nothing is held'),
+    last_ingested_at: lastIngested,
+    gaps: gapsSchema,
+  })
+  .describe('Segment revenue and operating income from the inline XBRL of 10-Q and 10-K filings');
+
+const fundExposureCoverageSchema = z
+  .object({
+    count: z.number().int().describe('Funds with a current holding of the issuer\'s common equity: fund_count of GET /v1/companies/{symbol}/fund-exposure'),
+    etfs: z.number().int().describe('Of which exchange-traded funds (fund_count with etfs_only=true)'),
+    holdings: z.number().int().describe('Those holdings: the items the fund-exposure list pages through (default sort, weight)'),
+    first_date: day("Earliest report period end (N-PORT repPdDate) of those holdings: each fund's latest complete report"),
+    latest_date: day('Latest report period end (N-PORT repPdDate) of those holdings'),
+    last_ingested_at: z
+      .string()
+      .nullable()
+      .describe(
+        'When the newest of those holdings was extracted by the ingestor (ISO 8601, UTC): their provenance extracted_at, stamped right after the ' +
+          'N-PORT filing was fetched (holdings keep no observed_at). Unchanged holdings are not rewritten, so it is a lower bound of the last ' +
+          'successful crawl. Null when nothing is held',
+      ),
+    gaps: gapsSchema,
+  })
+  .describe('Holdings of the issuer reported by funds in their latest complete N-PORT filing (alpha, as the fund-exposure endpoint)');
+
+const documentsCoverageSchema = z
+  .object({
+    count: z.number().int().describe("Investor-relations documents of the issuer: the items GET /v1/documents?symbols={symbol} pages through"),
+    with_text: z.number().int().describe('Of which documents whose text has been extracted (pages available)'),
+    pages: z.number().int().describe('Pages of those documents'),
+    doc_types: z.array(docTypeTallySchema).describe('Documents per doc_type, most frequent first'),
+    first_date: day("Earliest published_at (UTC day; published_at_source says whether it is the IR page's date, the PDF's or the first sighting)"),
+    latest_date: day('Latest published_at (UTC day)'),
+    last_ingested_at: z
+      .string()
+      .nullable()
+      .describe(`${INGESTED}. Here the newest of a document's link (IR page crawl) and text (PDF fetch) ingestions`),
+    gaps: gapsSchema,
+  })
+  .describe("Documents linked from the issuer's IR pages (slide decks, press releases, reports) and their extracted text");
+
+const rosterCategorySchema = z.object({
+  count: z
+    .number()
+    .int()
+    .describe('Current entries, as GET /v1/companies/{symbol}/executives?category=<category> lists them (no limit applied); executives: one per person across sources'),
+  total: z.number().int().describe('Entries including people no longer current (current_only=false)'),
+  by_source: z
+    .object({
+      issuer_page: z.number().int().describe("Current entries from the issuer's IR pages"),
+      sec: z.number().int().describe('Current entries from Forms 4 (reporting owners filed as officer or director; executives only)'),
+    })
+    .describe('Current entries per source before one person known to both is merged: for executives, count can be less than the sum'),
+});
+
+const rostersCoverageSchema = z
+  .object({
+    count: z.number().int().describe('Current entries of the three categories together'),
+    executives: rosterCategorySchema.describe('Executives and directors'),
+    ir: rosterCategorySchema.describe('Investor-relations contacts'),
+    analysts: rosterCategorySchema.describe('Research analysts covering the company'),
+    last_ingested_at: z
+      .string()
+      .nullable()
+      .describe(`${INGESTED}. Here the observed_at of the record (an IR page crawl or a Form 4) that last changed an entry`),
+    gaps: gapsSchema,
+  })
+  .describe("People: executives, IR contacts and analysts from the issuer's IR pages, and officers and directors from Forms 4");
+
+export const coverageSchema = z.object({
+  symbol: z.string().describe('<TICKER>:<MARKET>'),
+  cik: z.string().describe("10-digit zero-padded SEC CIK: every dataset is held per issuer, so a company's listings share it"),
+  name: z.string(),
+  generated_at: z.string().describe('When this summary was computed (ISO 8601, UTC); it reads the data as it stands, nothing is cached'),
+  datasets: z.object({
+    filings: filingsCoverageSchema,
+    form4: form4CoverageSchema,
+    segments: segmentsCoverageSchema,
+    fund_exposure: fundExposureCoverageSchema,
+    documents: documentsCoverageSchema,
+    rosters: rostersCoverageSchema,
+  }),
+  gaps: gapsSchema.describe('Gaps of the company as a whole (not_covered: no dataset holds anything for it)'),
+});
+
+export type CoverageBody = z.infer<typeof coverageSchema>;
+export type GapBody = { code: GapCode; detail: string };
+export type RosterCategoryBody = z.infer<typeof rosterCategorySchema>;
