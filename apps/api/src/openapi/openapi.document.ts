@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { companiesRoutes } from '../companies/companies.controller';
 import { companyDetailSchema, companyListSchema, companyReferenceSchema, paginationSchema, provenanceSchema } from '../companies/companies.schemas';
+import { coverageRoutes } from '../coverage/coverage.controller';
 import { documentsRoutes } from '../documents/documents.controller';
 import { executivesRoutes } from '../executives/executives.controller';
 import { filingsRoutes } from '../filings/filings.controller';
@@ -21,6 +22,7 @@ export const DOCUMENTED_ROUTES: RouteDefinition[] = [
   ...Object.values(insidersRoutes),
   ...Object.values(filingsRoutes),
   ...Object.values(documentsRoutes),
+  ...Object.values(coverageRoutes),
   ...Object.values(webhookRoutes),
   ...Object.values(eventRoutes),
   ...Object.values(healthRoutes),
