@@ -14,6 +14,8 @@ import { FilingsController } from './filings/filings.controller';
 import { FilingsService } from './filings/filings.service';
 import { HealthController } from './health/health.controller';
 import { createInsidersController } from './insiders/insiders.controller';
+import { McpController, MCP_PATH, protectedResourceMetadataUrl } from './mcp/mcp.controller';
+import { McpToolsService } from './mcp/mcp.service';
 import { DocsController } from './openapi/docs.controller';
 import { ApiHttp } from './platform/api.http';
 import { CursorCodec } from './platform/cursor.codec';
@@ -60,7 +62,14 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   const plans = planTable(config);
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, config.REDIS_KEY_PREFIX) : new InMemoryRateLimiter();
   const keys = new ApiKeysService(new ApiKeysRepository(dataSource), config.API_KEY_PEPPER, logger, config.AUTH_CACHE_TTL_MS);
-  const http = new ApiHttp({ docsUrl: config.DOCS_URL, keys, limiter, plans, logger });
+  const http = new ApiHttp({
+    docsUrl: config.DOCS_URL,
+    keys,
+    limiter,
+    plans,
+    logger,
+    mcp: { path: MCP_PATH, resourceMetadataUrl: protectedResourceMetadataUrl(config.PUBLIC_BASE_URL) },
+  });
   const companies = new CompaniesController(new CompaniesService(new CompaniesRepository(dataSource)), new CursorCodec(config.CURSOR_SECRET), plans);
   const filings = new FilingsController(
     new FilingsService(new FilingsRepository(dataSource)),
@@ -95,6 +104,8 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     ...new HealthController(dataSource, redis).routes(),
     ...new DocsController().routes(),
   ];
+  // The MCP tools call the handlers above: wired last, over every route.
+  routes.push(...new McpController(new McpToolsService(routes, http, config.DOCS_URL), { publicBaseUrl: config.PUBLIC_BASE_URL, logger }).routes());
   let closed = false;
   return {
     config,

@@ -4,7 +4,7 @@ import type { ApiKeysService, Principal } from '../auth/api-keys.service';
 import { effectivePlan, type PlanTable } from '../rate-limit/plans';
 import type { RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter';
 import { ApiError, ValidationError } from './api.errors';
-import { sendProblem } from './problem';
+import { sendProblem, type Problem } from './problem';
 import { pathRegex, type BoundRoute } from './route.registry';
 
 declare module 'fastify' {
@@ -22,6 +22,11 @@ export interface HttpDeps {
   limiter: RateLimiter;
   plans: PlanTable;
   logger: Logger;
+  /**
+   * The MCP endpoint, guarded like /v1; its 401 challenge names the OAuth protected-resource
+   * metadata document (RFC 9728) so MCP clients can discover how to authenticate.
+   */
+  mcp?: { path: string; resourceMetadataUrl: string };
 }
 
 function rateHeaders(reply: FastifyReply, d: RateLimitDecision): void {
@@ -36,6 +41,11 @@ const AUTH_DETAIL = {
   unknown: 'The API key is not valid.',
   revoked: 'The API key has been revoked.',
 } as const;
+
+/** `path` itself, or anything below it, with or without a query string. */
+function isUnder(url: string, path: string): boolean {
+  return url === path || url.startsWith(`${path}/`) || url.startsWith(`${path}?`);
+}
 
 /**
  * The HTTP kernel shared by the Nest app and the plain Fastify build: request ids, auth and rate
@@ -89,8 +99,8 @@ export class ApiHttp {
   private async onRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     reply.header('x-request-id', request.id);
     const url = request.url;
-    const isV1 = url.startsWith('/v1/') || url === '/v1' || url.startsWith('/v1?');
-    if (!isV1 || request.routeOptions.config.public === true) return;
+    const mcp = this.deps.mcp !== undefined && isUnder(url, this.deps.mcp.path);
+    if (!(mcp || isUnder(url, '/v1')) || request.routeOptions.config.public === true) return;
     const authorization = request.headers.authorization;
     const auth = await this.deps.keys.authenticate(authorization);
     if (!auth.ok) {
@@ -98,7 +108,11 @@ export class ApiHttp {
         const plan = this.deps.plans[effectivePlan(auth.known.plan, auth.known.mode)];
         rateHeaders(reply, await this.deps.limiter.peek(auth.known.keyId, plan));
       }
-      const challenge = auth.reason === 'missing' ? 'Bearer' : 'Bearer error="invalid_token"';
+      const params = [
+        ...(mcp ? [`resource_metadata="${this.deps.mcp!.resourceMetadataUrl}"`] : []),
+        ...(auth.reason === 'missing' ? [] : ['error="invalid_token"']),
+      ];
+      const challenge = params.length ? `Bearer ${params.join(', ')}` : 'Bearer';
       sendProblem(reply, this.deps.docsUrl, 401, 'invalid-key', 'Invalid API key', AUTH_DETAIL[auth.reason], { 'www-authenticate': challenge });
       return reply;
     }
@@ -118,19 +132,24 @@ export class ApiHttp {
 
   /** Every error, from routes or from the framework, ends here. 5xx internals never leave the process. */
   handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-    const docs = this.deps.docsUrl;
-    if (err instanceof ValidationError) return sendProblem(reply, docs, 422, 'validation-error', 'Invalid request parameters', err.items);
-    if (err instanceof ApiError) return sendProblem(reply, docs, err.status, err.slug, err.title, err.detail, err.headers);
+    if (!(err instanceof ApiError) && !(err instanceof ValidationError) && httpStatusOf(err) === 404) return this.handleNotFound(request, reply);
+    const p = this.problemOf(err, request);
+    return sendProblem(reply, this.deps.docsUrl, p.status, p.slug, p.title, p.detail, p.headers);
+  }
+
+  /** The problem an error becomes (route errors here, MCP tool errors in the same words). Logs 5xx. */
+  problemOf(err: unknown, request: { id: string; method: string; url: string }): Problem {
+    if (err instanceof ValidationError) return { status: 422, slug: 'validation-error', title: 'Invalid request parameters', detail: err.items, headers: {} };
+    if (err instanceof ApiError) return { status: err.status, slug: err.slug, title: err.title, detail: err.detail, headers: err.headers };
     const status = httpStatusOf(err);
-    if (status === 404) return this.handleNotFound(request, reply);
     if (status !== undefined && status >= 400 && status < 500) {
-      const slug = status === 413 ? 'payload-too-large' : status === 415 ? 'unsupported-media-type' : 'bad-request';
-      const title = status === 413 ? 'Payload too large' : status === 415 ? 'Unsupported media type' : 'Bad request';
+      const slug = status === 413 ? 'payload-too-large' : status === 415 ? 'unsupported-media-type' : status === 404 ? 'not-found' : 'bad-request';
+      const title = status === 413 ? 'Payload too large' : status === 415 ? 'Unsupported media type' : status === 404 ? 'Not found' : 'Bad request';
       const detail = err instanceof Error && /json/i.test(err.message) ? 'The request body is not valid JSON.' : title;
-      return sendProblem(reply, docs, status, slug, title, detail);
+      return { status, slug, title, detail, headers: {} };
     }
     this.deps.logger.error({ err, request_id: request.id, method: request.method, url: request.url }, 'unhandled error');
-    return sendProblem(reply, docs, 500, 'internal-error', 'Internal error', `internal error; quote request id ${request.id} when reporting it`);
+    return { status: 500, slug: 'internal-error', title: 'Internal error', detail: `internal error; quote request id ${request.id} when reporting it`, headers: {} };
   }
 
   handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -1,0 +1,129 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '@app/observability';
+import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
+import type { McpToolsService } from './mcp.service';
+
+export const MCP_PATH = '/mcp';
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
+
+/** Where the 401 challenge of /mcp points (RFC 9728 `resource_metadata`). */
+export const protectedResourceMetadataUrl = (publicBaseUrl: string): string => `${publicBaseUrl}${PROTECTED_RESOURCE_PATH}`;
+
+const INSTRUCTIONS =
+  'Read-only access to SEC EDGAR and issuer investor-relations data, the same as the REST API under /v1. ' +
+  'Companies are addressed by symbol <TICKER>:<MARKET> (MSFT:US); search_companies finds them. Lists return ' +
+  '{data, pagination: {next_cursor, has_more}}: pass next_cursor back as cursor for the next page (cursors work on REST too). ' +
+  'Every item carries a provenance object naming its source; verify_citation re-checks one. A failed call is an RFC 9457 ' +
+  'problem (type, title, status, detail; detail lists the invalid arguments for validation-error).';
+
+export const mcpRoutes = {
+  post: {
+    method: 'POST',
+    url: MCP_PATH,
+    operationId: 'mcp',
+    summary: 'MCP endpoint (Streamable HTTP, stateless; JSON-RPC)',
+    description: 'Model Context Protocol over Streamable HTTP; Authorization: Bearer <API key> as on /v1. Each HTTP request counts against the rate limits.',
+    tags: ['mcp'],
+    hidden: true,
+  },
+  get: { method: 'GET', url: MCP_PATH, operationId: 'mcpStream', summary: 'No server-initiated stream (405)', tags: ['mcp'], hidden: true },
+  delete: { method: 'DELETE', url: MCP_PATH, operationId: 'mcpSessionDelete', summary: 'No sessions (405)', tags: ['mcp'], hidden: true },
+  protectedResource: {
+    method: 'GET',
+    url: PROTECTED_RESOURCE_PATH,
+    operationId: 'oauthProtectedResource',
+    summary: 'OAuth 2.0 protected resource metadata of the MCP endpoint (RFC 9728)',
+    tags: ['mcp'],
+    public: true,
+    hidden: true,
+  },
+  // RFC 9728 section 3.1: the well-known URI of the resource https://host/mcp.
+  protectedResourceMcp: {
+    method: 'GET',
+    url: `${PROTECTED_RESOURCE_PATH}${MCP_PATH}`,
+    operationId: 'oauthProtectedResourceMcp',
+    summary: 'The same metadata at the path-specific well-known URI',
+    tags: ['mcp'],
+    public: true,
+    hidden: true,
+  },
+} satisfies Record<string, RouteDefinition>;
+
+const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+export interface McpEndpointOptions {
+  publicBaseUrl: string;
+  logger: Logger;
+}
+
+/**
+ * The MCP endpoint on the api's Fastify instance. Stateless Streamable HTTP, as the SDK's
+ * stateless example: each POST gets its own protocol server and transport (no sessions, so any
+ * api process answers any request), JSON responses rather than SSE. Auth and rate limits are the
+ * api's onRequest hook, as for /v1: one request, one token.
+ */
+export class McpController {
+  private readonly metadata: Record<string, unknown>;
+
+  constructor(
+    private readonly tools: McpToolsService,
+    private readonly options: McpEndpointOptions,
+  ) {
+    this.metadata = {
+      resource: `${options.publicBaseUrl}${MCP_PATH}`,
+      resource_name: 'Filings platform MCP server',
+      resource_documentation: `${options.publicBaseUrl}/docs`,
+      bearer_methods_supported: ['header'],
+      // No authorization server yet: API keys (sk_live_/sk_test_) are the bearer tokens.
+    };
+  }
+
+  routes(): BoundRoute[] {
+    const notAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
+      reply.code(405).header('allow', 'POST').send(jsonRpcError(ErrorCode.ConnectionClosed, 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages.'));
+    const metadata = async (_req: FastifyRequest, reply: FastifyReply) => reply.header('cache-control', 'public, max-age=3600').send(this.metadata);
+    return [
+      { definition: mcpRoutes.post, handler: (req, reply) => this.post(req, reply) },
+      { definition: mcpRoutes.get, handler: notAllowed },
+      { definition: mcpRoutes.delete, handler: notAllowed },
+      { definition: mcpRoutes.protectedResource, handler: metadata },
+      { definition: mcpRoutes.protectedResourceMcp, handler: metadata },
+    ];
+  }
+
+  private server(request: FastifyRequest): Server {
+    // Server, not McpServer: McpServer validates arguments itself and answers with its own text;
+    // here a bad argument is the 422 problem REST answers (see McpToolsService).
+    const server = new Server({ name: 'filings-platform', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.list() }));
+    server.setRequestHandler(CallToolRequestSchema, (r) => this.tools.call(r.params.name, r.params.arguments, request));
+    return server;
+  }
+
+  private async post(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    // One message per HTTP request: a batch would spend one rate-limit token on many calls.
+    if (Array.isArray(request.body) && request.body.length !== 1) {
+      return reply.code(400).send(jsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: send one JSON-RPC message per HTTP request (batches are not accepted).'));
+    }
+    const server = this.server(request);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // The transport writes the raw response: carry over what the hook set (X-Request-Id, X-RateLimit-*).
+    reply.hijack();
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (err) {
+      this.options.logger.error({ err, request_id: request.id }, 'mcp request failed');
+      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(jsonRpcError(ErrorCode.InternalError, 'Internal error')));
+    }
+    return reply;
+  }
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import type { ValidationItem } from '../platform/api.errors';
+import { toPydanticItem, type ParamSpec, type ScalarSpec } from '../platform/query.validation';
+
+/** Where a REST parameter goes: the route's path or its query string. */
+export type ParamWhere = 'path' | 'query';
+
+/** One tool argument: the REST parameter it becomes and the zod schema of its JSON value. */
+export interface ToolArg {
+  name: string;
+  where: ParamWhere;
+  param: string;
+  required: boolean;
+  spec: ParamSpec;
+}
+
+function scalarZod(spec: ScalarSpec): z.ZodType {
+  switch (spec.kind) {
+    case 'string': {
+      let s = z.string();
+      if (spec.minLength !== undefined) s = s.min(spec.minLength);
+      if (spec.maxLength !== undefined) s = s.max(spec.maxLength);
+      if (spec.pattern !== undefined) s = s.regex(new RegExp(spec.pattern));
+      return s;
+    }
+    case 'int': {
+      let n = z.number().int();
+      if (spec.minimum !== undefined) n = n.min(spec.minimum);
+      if (spec.maximum !== undefined) n = n.max(spec.maximum);
+      return n;
+    }
+    case 'bool':
+      return z.boolean();
+    case 'enum':
+      return z.enum(spec.values as [string, ...string[]]);
+  }
+}
+
+/**
+ * The zod schema of one argument, typed as JSON (numbers, booleans, arrays) where the query string
+ * carries text, with the REST parameter's constraints, description and default, so the advertised
+ * JSON Schema says what REST accepts.
+ */
+export function argZod(arg: ToolArg): z.ZodType {
+  const { spec } = arg;
+  let s: z.ZodType = spec.kind === 'array' ? z.array(scalarZod(spec.items)).max(spec.maxItems ?? 100) : scalarZod(spec);
+  s = s.describe(spec.description);
+  if (arg.required) return s;
+  return spec.default !== undefined ? s.optional().meta({ default: spec.default }) : s.optional();
+}
+
+/** The input schema of a tool taking parameters: a strict object of its arguments. */
+export function argsZod(args: readonly ToolArg[]): z.ZodObject {
+  return z.strictObject(Object.fromEntries(args.map((a) => [a.name, argZod(a)])));
+}
+
+const TYPE_ITEMS: Record<string, { type: string; msg: string }> = {
+  string: { type: 'string_type', msg: 'Input should be a valid string' },
+  array: { type: 'list_type', msg: 'Input should be a valid list' },
+  boolean: { type: 'bool_type', msg: 'Input should be a valid boolean' },
+  number: { type: 'int_type', msg: 'Input should be a valid integer' },
+  int: { type: 'int_type', msg: 'Input should be a valid integer' },
+  object: { type: 'dict_type', msg: 'Input should be a valid dictionary' },
+};
+
+/**
+ * Validates tool arguments. Items are Pydantic v2 items as REST answers them, located where REST
+ * would locate the parameter (`['query', 'limit']`, `['path', 'symbol']`) but under the argument's
+ * name; one item per argument (the first issue, as REST reports one per parameter); an unknown
+ * argument is `extra_forbidden` at `['arguments', name]`.
+ */
+export function validateArgs(args: readonly ToolArg[], input: Record<string, unknown>): ValidationItem[] {
+  const items: ValidationItem[] = [];
+  const byName = new Map(args.map((a) => [a.name, a]));
+  for (const name of Object.keys(input)) {
+    if (!byName.has(name)) items.push({ type: 'extra_forbidden', loc: ['arguments', name], msg: 'Extra inputs are not permitted', input: input[name] });
+  }
+  for (const arg of args) {
+    const value = input[arg.name];
+    if (value === undefined || value === null) {
+      if (arg.required) items.push({ type: 'missing', loc: [arg.where, arg.name], msg: 'Field required', input: null });
+      continue;
+    }
+    const r = argZod(arg).safeParse(value);
+    if (r.success) continue;
+    const issue = r.error.issues[0]!;
+    const loc = [arg.where, arg.name, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
+    const at = issue.path.length === 1 && Array.isArray(value) ? (value as unknown[])[issue.path[0] as number] : value;
+    if (issue.code === 'invalid_type' && issue.expected === 'int' && typeof at === 'number') {
+      items.push({ type: 'int_from_float', loc, msg: 'Input should be a valid integer, got a number with a fractional part', input: at });
+    } else if (issue.code === 'invalid_type') {
+      const t = TYPE_ITEMS[issue.expected] ?? { type: `${issue.expected}_type`, msg: `Input should be a valid ${issue.expected}` };
+      items.push({ type: t.type, loc, msg: t.msg, input: at });
+    } else if (issue.code === 'too_big' && issue.origin === 'array') {
+      const n = Number(issue.maximum);
+      const actual = (value as unknown[]).length;
+      items.push({ type: 'too_long', loc, msg: `List should have at most ${n} items after validation, not ${actual}`, input: value, ctx: { field_type: 'List', max_length: n, actual_length: actual } });
+    } else {
+      items.push(toPydanticItem(issue, loc, at));
+    }
+  }
+  return items;
+}
+
+/** An argument's JSON value as the query string would carry it (the REST handler parses it again). */
+export function toQueryValue(value: unknown): string | string[] {
+  const text = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
+  return Array.isArray(value) ? value.map(text) : text(value);
+}
+
+/** A zod schema as the JSON Schema MCP clients read (draft-07, as the SDK's own tools advertise). */
+export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): { type: 'object'; [k: string]: unknown } {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  if (json.type !== 'object') throw new Error(`a tool schema must be a JSON object schema, got ${JSON.stringify(json.type)}`);
+  return json as { type: 'object'; [k: string]: unknown };
+}

@@ -1,0 +1,154 @@
+import { DOCUMENTED_ROUTES } from '../openapi/openapi.document';
+import { ValidationError, type ValidationItem } from '../platform/api.errors';
+import { QueryParser } from '../platform/query.validation';
+import type { RouteDefinition } from '../platform/route.registry';
+import { compileTools, MCP_TOOLS, toRestCall, type CompiledTool } from './mcp.tools';
+
+const tools = new Map(compileTools(MCP_TOOLS, DOCUMENTED_ROUTES).map((t) => [t.spec.name, t]));
+const tool = (name: string): CompiledTool => {
+  const t = tools.get(name);
+  if (!t) throw new Error(`no tool ${name}`);
+  return t;
+};
+const route = (operationId: string): RouteDefinition => DOCUMENTED_ROUTES.find((r) => r.operationId === operationId)!;
+
+function itemsOf(name: string, args: Record<string, unknown>): ValidationItem[] {
+  try {
+    toRestCall(tool(name), args);
+  } catch (err) {
+    if (err instanceof ValidationError) return err.items;
+    throw err;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+/** The item REST answers for the same value sent as a query or path parameter. */
+function restItem(operationId: string, where: 'query' | 'path', param: string, value: string): ValidationItem {
+  const items: ValidationItem[] = [];
+  new QueryParser(route(operationId)[where]!).parse({ [param]: value }, items, where);
+  return items[0]!;
+}
+
+describe('the MCP tool table', () => {
+  it('resolves every tool to documented REST operations; tools whose route is not served yet are left out', () => {
+    const documented = new Set(DOCUMENTED_ROUTES.map((r) => r.operationId));
+    for (const spec of MCP_TOOLS) {
+      const served = spec.operations.every((id) => documented.has(id));
+      if (!spec.optional) expect(served).toBe(true);
+      expect(tools.has(spec.name)).toBe(served);
+    }
+    expect([...tools.keys()]).toEqual(
+      expect.arrayContaining([
+        'search_companies',
+        'get_company',
+        'get_executives',
+        'get_segments',
+        'get_fund_exposure',
+        'list_filings',
+        'list_insider_transactions',
+        'list_documents',
+        'get_document_pages',
+      ]),
+    );
+    expect(new Set(MCP_TOOLS.map((t) => t.name)).size).toBe(MCP_TOOLS.length);
+  });
+
+  it('refuses a required tool whose route is missing, and a tool over a write route', () => {
+    const withoutCompany = DOCUMENTED_ROUTES.filter((r) => r.operationId !== 'getCompany');
+    expect(() => compileTools(MCP_TOOLS, withoutCompany)).toThrow(/get_company: no route with operationId getCompany/);
+    const write = { method: 'PATCH', url: '/v1/x', operationId: 'patchX', summary: '', tags: [] } satisfies RouteDefinition;
+    expect(() => compileTools([{ name: 'x', title: 'x', description: 'x', operations: ['patchX'] }], [write])).toThrow(/read-only/);
+  });
+
+  it('advertises object input and output schemas and read-only annotations for every tool', () => {
+    for (const t of tools.values()) {
+      const d = t.definition;
+      expect(d.inputSchema.type).toBe('object');
+      expect(d.outputSchema.type).toBe('object');
+      expect(d.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: t.spec.name === 'verify_citation' });
+      expect(d.description).toContain('Same result as the REST API');
+    }
+    const pages = tool('get_document_pages').definition.inputSchema as { required: string[]; properties: Record<string, Record<string, unknown>>; additionalProperties: boolean };
+    expect(pages.required).toEqual(['document_id']);
+    expect(pages.properties.document_id).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(pages.properties.page).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(pages.properties.limit).toMatchObject({ type: 'integer', maximum: 500, default: 50 });
+    expect(pages.additionalProperties).toBe(false);
+    const companies = tool('search_companies').definition.inputSchema as { required?: string[]; properties: Record<string, Record<string, unknown>> };
+    expect(companies.required ?? []).toEqual([]);
+    expect(companies.properties.tickers).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(companies.properties.active_only).toMatchObject({ type: 'boolean', default: true });
+    expect(tool('get_company').definition.outputSchema.properties).toHaveProperty('description_provenance');
+  });
+
+  it('maps arguments onto path parameters and query strings of the REST route', () => {
+    expect(toRestCall(tool('get_company'), { symbol: 'MSFT:US' })).toEqual({ operationId: 'getCompany', params: { symbol: 'MSFT:US' }, query: {}, instance: '/v1/companies/MSFT:US' });
+    expect(toRestCall(tool('get_executives'), { symbol: 'FRPH:US', category: 'ir', current_only: false, limit: 5 })).toEqual({
+      operationId: 'listCompanyExecutives',
+      params: { symbol: 'FRPH:US' },
+      query: { category: 'ir', current_only: 'false', limit: '5' },
+      instance: '/v1/companies/FRPH:US/executives',
+    });
+    expect(toRestCall(tool('get_document_pages'), { document_id: 7, page: 0 })).toEqual({
+      operationId: 'listDocumentPages',
+      params: { doc_id: '7' },
+      query: { page: '0' },
+      instance: '/v1/documents/7/pages',
+    });
+    expect(toRestCall(tool('search_companies'), { q: 'micro', tickers: ['MSFT', 'AAPL'], issuer_ids: [789019], active_only: true, cursor: null })).toMatchObject({
+      operationId: 'listCompanies',
+      query: { q: 'micro', tickers: ['MSFT', 'AAPL'], issuer_ids: ['789019'], active_only: 'true' },
+    });
+  });
+
+  it('sends list_filings to the company route with a symbol and to /v1/filings without; ciks and symbol do not combine', () => {
+    expect(toRestCall(tool('list_filings'), { symbol: 'MSFT:US', forms: ['10-K'], limit: 3 })).toEqual({
+      operationId: 'listCompanyFilings',
+      params: { symbol: 'MSFT:US' },
+      query: { forms: ['10-K'], limit: '3' },
+      instance: '/v1/companies/MSFT:US/filings',
+    });
+    expect(toRestCall(tool('list_filings'), { ciks: ['789019'], direction: 'asc' })).toMatchObject({ operationId: 'listFilings', params: {}, query: { ciks: ['789019'], direction: 'asc' } });
+    expect(itemsOf('list_filings', { symbol: 'MSFT:US', ciks: ['789019'] })).toEqual([
+      expect.objectContaining({ type: 'value_error', loc: ['arguments', 'ciks'], msg: "Value error, 'ciks' does not apply to GET /v1/companies/{symbol}/filings" }),
+    ]);
+    const schema = tool('list_filings').definition.inputSchema as { required?: string[]; properties: Record<string, unknown> };
+    expect(schema.required ?? []).toEqual([]);
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['symbol', 'ciks', 'forms', 'filed_from', 'cursor']));
+  });
+
+  it('answers bad arguments with the Pydantic items REST answers for the same values', () => {
+    const cases: [tool: string, operationId: string, where: 'query' | 'path', param: string, arg: string, value: unknown][] = [
+      ['get_company', 'getCompany', 'path', 'symbol', 'symbol', 'MSFT'],
+      ['search_companies', 'listCompanies', 'query', 'limit', 'limit', 501],
+      ['search_companies', 'listCompanies', 'query', 'limit', 'limit', 0],
+      ['search_companies', 'listCompanies', 'query', 'q', 'q', ''],
+      ['get_executives', 'listCompanyExecutives', 'query', 'category', 'category', 'board'],
+      ['get_document_pages', 'listDocumentPages', 'path', 'doc_id', 'document_id', 0],
+    ];
+    for (const [name, operationId, where, param, arg, value] of cases) {
+      const base = name === 'get_company' || name === 'get_document_pages' ? {} : { symbol: 'MSFT:US' };
+      const item = itemsOf(name, { ...(name === 'get_document_pages' ? { document_id: 1 } : base), [arg]: value }).find((i) => i.loc[1] === arg)!;
+      const rest = restItem(operationId, where, param, String(value));
+      expect({ type: item.type, msg: item.msg, ctx: item.ctx, loc: item.loc }).toEqual({ type: rest.type, msg: rest.msg, ctx: rest.ctx, loc: [where, arg] });
+      expect(item.input).toEqual(value);
+    }
+    expect(itemsOf('list_documents', { doc_types: ['slide_deck', 'napkin'] })).toEqual([expect.objectContaining({ type: 'literal_error', loc: ['query', 'doc_types', 1], input: 'napkin' })]);
+  });
+
+  it('refuses missing, mistyped and unknown arguments', () => {
+    expect(itemsOf('get_company', {})).toEqual([{ type: 'missing', loc: ['path', 'symbol'], msg: 'Field required', input: null }]);
+    expect(itemsOf('search_companies', { limit: '10' })).toEqual([{ type: 'int_type', loc: ['query', 'limit'], msg: 'Input should be a valid integer', input: '10' }]);
+    expect(itemsOf('search_companies', { limit: 1.5 })).toEqual([expect.objectContaining({ type: 'int_from_float', loc: ['query', 'limit'], input: 1.5 })]);
+    expect(itemsOf('search_companies', { tickers: 'MSFT' })).toEqual([expect.objectContaining({ type: 'list_type', loc: ['query', 'tickers'] })]);
+    expect(itemsOf('search_companies', { active_only: 'yes' })).toEqual([expect.objectContaining({ type: 'bool_type', loc: ['query', 'active_only'] })]);
+    expect(itemsOf('get_company', { symbol: 'MSFT:US', ticker: 'MSFT' })).toEqual([
+      { type: 'extra_forbidden', loc: ['arguments', 'ticker'], msg: 'Extra inputs are not permitted', input: 'MSFT' },
+    ]);
+    expect(itemsOf('search_companies', { tickers: Array.from({ length: 101 }, () => 'A') })).toEqual([expect.objectContaining({ type: 'too_long', loc: ['query', 'tickers'], ctx: { field_type: 'List', max_length: 100, actual_length: 101 } })]);
+  });
+
+  it('treats null like an omitted optional argument', () => {
+    expect(toRestCall(tool('get_segments'), { symbol: 'AAPL:US', cursor: null, unit: 'million' }).query).toEqual({ unit: 'million' });
+  });
+});

@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { companyReferenceSchema } from '../companies/companies.schemas';
+import { filingListSchema } from '../filings/filings.schemas';
+import { ValidationError, type ValidationItem } from '../platform/api.errors';
+import { openApiPath, type RouteDefinition } from '../platform/route.registry';
+import { argsZod, toolJsonSchema, toQueryValue, validateArgs, type ToolArg } from './mcp.schemas';
+
+/** One MCP tool: which REST operation(s) it calls and how its arguments map onto them. */
+export interface ToolSpec {
+  name: string;
+  title: string;
+  /** What the tool is for; the REST route's description follows it in the advertised description. */
+  description: string;
+  /** REST operationIds this tool calls; several when the arguments choose (`pick`). */
+  operations: readonly [string, ...string[]];
+  /** The operation a call goes to; default the only one. */
+  pick?: (args: Record<string, unknown>) => string;
+  /** Tool argument name -> REST parameter name, where they differ. */
+  rename?: Record<string, string>;
+  /** Output schema when it is not the route's response (a tool over two routes). */
+  output?: z.ZodObject;
+  /** The tool reaches outside this service (fetches a third-party URL). */
+  openWorld?: boolean;
+  /** Offered only when its route is served (a route another change adds). */
+  optional?: boolean;
+}
+
+/**
+ * The tools, at parity with the read-only REST API: each calls the REST route's own handler, so a
+ * result is the REST body (cursors included) and an error the REST problem.
+ */
+export const MCP_TOOLS: readonly ToolSpec[] = [
+  {
+    name: 'search_companies',
+    title: 'Search companies',
+    description:
+      'Find companies by a name or ticker substring (q) or by identifiers (tickers, ciks, isins, figis, issuer_ids, markets). ' +
+      'Returns company reference items; their symbol (<TICKER>:<MARKET>, e.g. MSFT:US) is what the other tools take.',
+    operations: ['listCompanies'],
+  },
+  { name: 'get_company', title: 'Company detail', description: 'One company by symbol (e.g. MSFT:US): identifiers, listing, description and provenance.', operations: ['getCompany'] },
+  {
+    name: 'get_executives',
+    title: 'Company roster',
+    description: "A company's executives (default), investor-relations contacts (category=ir) or research analysts (category=analysts).",
+    operations: ['listCompanyExecutives'],
+  },
+  { name: 'get_segments', title: 'Segment figures', description: "A company's segment revenue and operating income from its 10-Q/10-K inline XBRL.", operations: ['listCompanySegments'] },
+  { name: 'get_fund_exposure', title: 'Fund exposure', description: "Funds holding the company's stock, from their latest N-PORT reports (alpha).", operations: ['getFundExposure'] },
+  {
+    name: 'list_filings',
+    title: 'SEC filings',
+    description:
+      "SEC EDGAR filings. With symbol: that company's filings (GET /v1/companies/{symbol}/filings, the response adds `company`); " +
+      'without: filings of every covered company, optionally by ciks (GET /v1/filings). ciks and symbol do not combine.',
+    operations: ['listCompanyFilings', 'listFilings'],
+    pick: (args) => (args.symbol !== undefined && args.symbol !== null ? 'listCompanyFilings' : 'listFilings'),
+    output: filingListSchema.extend({ company: companyReferenceSchema.optional().describe('With symbol: the company') }),
+  },
+  { name: 'get_filing', title: 'One filing', description: 'One SEC filing by accession number (0000950170-25-100235).', operations: ['getFiling'] },
+  {
+    name: 'list_insider_transactions',
+    title: 'Insider transactions',
+    description: "A company's Form 4 insider transactions and holdings, one item per table row, with footnotes, owners and the 10b5-1 flag.",
+    operations: ['listCompanyInsiderTransactions'],
+  },
+  { name: 'list_documents', title: 'IR documents', description: 'Investor-relations documents (slide decks, reports, press releases) linked from issuer IR pages.', operations: ['listDocuments'] },
+  { name: 'get_document', title: 'One document', description: 'One IR document by id (the id of list_documents items), with its page count.', operations: ['getDocument'], rename: { document_id: 'doc_id' } },
+  {
+    name: 'get_document_pages',
+    title: 'Document pages',
+    description: "A document's pages with their text and character offsets; page picks one page (0-based).",
+    operations: ['listDocumentPages'],
+    rename: { document_id: 'doc_id' },
+  },
+  {
+    name: 'verify_citation',
+    title: 'Verify a citation',
+    description:
+      'Checks a provenance object taken from any result (its source_url or citation_url, content_hash and quote) against the source as it stands now: ' +
+      'whether the content hash still matches and the quote is still found.',
+    operations: ['verifyCitation'],
+    openWorld: true,
+    optional: true,
+  },
+  { name: 'search', title: 'Search', description: 'Full-text search across the service.', operations: ['search'], optional: true },
+  { name: 'get_coverage', title: 'Coverage', description: 'What the service holds for a company, by dataset.', operations: ['getCoverage'], optional: true },
+];
+
+/** A tool ready to list and call. */
+export interface CompiledTool {
+  spec: ToolSpec;
+  /** The REST routes by operationId. */
+  routes: Map<string, RouteDefinition>;
+  /** Parameter arguments (routes with a path or query); empty for a body tool. */
+  args: ToolArg[];
+  /** The route whose JSON body the arguments are, if any. */
+  bodyRoute?: RouteDefinition;
+  input: z.ZodObject;
+  definition: {
+    name: string;
+    title: string;
+    description: string;
+    inputSchema: { type: 'object'; [k: string]: unknown };
+    outputSchema: { type: 'object'; [k: string]: unknown };
+    annotations: { title: string; readOnlyHint: true; destructiveHint: false; idempotentHint: true; openWorldHint: boolean };
+  };
+}
+
+/** A tool call as a REST request: the operation and the request's path params, query and body. */
+export interface RestCall {
+  operationId: string;
+  params: Record<string, string>;
+  query: Record<string, string | string[]>;
+  body?: unknown;
+  /** The REST path, as a problem's `instance` names it. */
+  instance: string;
+}
+
+const restLine = (d: RouteDefinition) => `${d.method} ${openApiPath(d.url)}`;
+
+function toolArgs(spec: ToolSpec, routes: RouteDefinition[]): ToolArg[] {
+  const reverse = new Map(Object.entries(spec.rename ?? {}).map(([arg, param]) => [param, arg]));
+  const out = new Map<string, ToolArg>();
+  for (const route of routes) {
+    for (const where of ['path', 'query'] as const) {
+      for (const [param, paramSpec] of Object.entries(route[where] ?? {})) {
+        const name = reverse.get(param) ?? param;
+        const required = where === 'path' && routes.every((r) => r.path?.[param] !== undefined);
+        if (!out.has(name)) out.set(name, { name, where, param, required, spec: paramSpec });
+      }
+    }
+  }
+  // Path parameters first: the arguments that say what the call is about.
+  return [...out.values()].sort((a, b) => (a.where === b.where ? 0 : a.where === 'path' ? -1 : 1));
+}
+
+/** Compiles the tools whose routes are among `routes`; a required tool without its route is a wiring error. */
+export function compileTools(specs: readonly ToolSpec[], routes: readonly RouteDefinition[]): CompiledTool[] {
+  const byId = new Map(routes.map((r) => [r.operationId, r]));
+  const out: CompiledTool[] = [];
+  for (const spec of specs) {
+    const defs = spec.operations.map((id) => byId.get(id));
+    if (defs.some((d) => d === undefined)) {
+      if (spec.optional) continue;
+      throw new Error(`MCP tool ${spec.name}: no route with operationId ${spec.operations.filter((_, i) => !defs[i]).join(', ')}`);
+    }
+    const routeDefs = defs as RouteDefinition[];
+    for (const d of routeDefs) {
+      if (d.method !== 'GET' && d.method !== 'POST') throw new Error(`MCP tool ${spec.name}: ${d.operationId} is ${d.method}, tools are read-only`);
+    }
+    const bodyRoute = routeDefs.find((d) => d.body !== undefined);
+    if (bodyRoute && routeDefs.length > 1) throw new Error(`MCP tool ${spec.name}: a body route cannot share a tool`);
+    const args = bodyRoute ? [] : toolArgs(spec, routeDefs);
+    const input = bodyRoute ? (bodyRoute.body as z.ZodObject) : argsZod(args);
+    const response = spec.output ?? routeDefs[0]!.response;
+    if (!response) throw new Error(`MCP tool ${spec.name}: ${routeDefs[0]!.operationId} has no response schema`);
+    const rest = routeDefs.map((d) => `${restLine(d)} (${d.operationId})${d.description ? `: ${d.description}` : ''}`).join('\n');
+    out.push({
+      spec,
+      routes: new Map(routeDefs.map((d) => [d.operationId, d])),
+      args,
+      bodyRoute,
+      input,
+      definition: {
+        name: spec.name,
+        title: spec.title,
+        description: `${spec.description}\n\nSame result as the REST API, cursors included: ${rest}`,
+        inputSchema: toolJsonSchema(input, 'input'),
+        outputSchema: toolJsonSchema(response, 'output'),
+        annotations: { title: spec.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: spec.openWorld === true },
+      },
+    });
+  }
+  return out;
+}
+
+/** The REST path of a route with its parameters filled in (':' kept, as clients send symbols). */
+function fillPath(url: string, params: Record<string, string>): string {
+  return url.replace(/:([A-Za-z_]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? '').replace(/%3A/gi, ':'));
+}
+
+/**
+ * Maps a tool's arguments onto its REST request, or throws the ValidationError REST answers with
+ * (422 validation-error; items located as ValidateArgs says).
+ */
+export function toRestCall(tool: CompiledTool, args: Record<string, unknown> | undefined): RestCall {
+  const input = args ?? {};
+  if (tool.bodyRoute) {
+    // The route validates its body itself, with the same items REST answers.
+    return { operationId: tool.bodyRoute.operationId, params: {}, query: {}, body: input, instance: tool.bodyRoute.url };
+  }
+  const items: ValidationItem[] = validateArgs(tool.args, input);
+  const operationId = tool.spec.pick ? tool.spec.pick(input) : tool.spec.operations[0];
+  const route = tool.routes.get(operationId)!;
+  const params: Record<string, string> = {};
+  const query: Record<string, string | string[]> = {};
+  for (const arg of tool.args) {
+    const value = input[arg.name];
+    if (value === undefined || value === null) continue;
+    if (route[arg.where]?.[arg.param] === undefined) {
+      const error = `'${arg.name}' does not apply to ${restLine(route)}`;
+      items.push({ type: 'value_error', loc: ['arguments', arg.name], msg: `Value error, ${error}`, input: value, ctx: { error } });
+      continue;
+    }
+    if (arg.where === 'path') params[arg.param] = toQueryValue(value) as string;
+    else query[arg.param] = toQueryValue(value);
+  }
+  if (items.length) throw new ValidationError(items);
+  return { operationId, params, query, instance: fillPath(route.url, params) };
+}
