@@ -1,0 +1,159 @@
+import { decodeXml, normalizeWhitespace, parseIxbrl, textContent } from '@app/edgar';
+import { extractPdf } from '@app/decks';
+import { pageModel } from '@app/issuer-pages';
+
+/**
+ * What a fetched source is, as far as quoting goes. Every extractor of the project quotes one of
+ * these in one fixed way (see QUOTE_STYLES), so a kind names the texts a quote may stand in:
+ * - json: EDGAR JSON (ticker maps, submissions): the member or row as written in the bytes;
+ * - text: plain EDGAR text (daily index `.idx`): the line as written;
+ * - xml: EDGAR XML (N-PORT primary_doc.xml, Form 4 ownership XML, complete submission `.txt`):
+ *   elements as written, or a value as the parser decoded it (entities, trimmed, runs collapsed);
+ * - sec_html: EDGAR HTML (inline-XBRL 10-Q/10-K, the current-events listing): a source line as
+ *   written, or a table row's text (XHTML parsed as XML, entities decoded, whitespace normalized);
+ * - issuer_html: an issuer's IR page: its visible text as libs/issuer-pages reads it, or its meta
+ *   description (or an image link's alt) whole;
+ * - pdf: a PDF (slide deck, report): a page's text as libs/decks extracts it.
+ */
+export const SOURCE_KINDS = ['json', 'text', 'xml', 'sec_html', 'issuer_html', 'pdf'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/**
+ * How a quote was found:
+ * - raw: in the bytes decoded as UTF-8, character for character;
+ * - xml_text: in the XML's entity-decoded text, whitespace runs compared as one space (Form 4 values);
+ * - ixbrl_text: in the inline-XBRL document's text content, whitespace normalized (segment table rows);
+ * - page_text: in the IR page's visible text lines (roster, contacts, document links, descriptions);
+ * - page_meta: equal to the IR page's meta description or an image link's alt text;
+ * - pdf_text: in the text of a PDF page.
+ */
+export const QUOTE_STYLES = ['raw', 'xml_text', 'ixbrl_text', 'page_text', 'page_meta', 'pdf_text'] as const;
+export type QuoteStyle = (typeof QUOTE_STYLES)[number];
+
+/** Where a quote was found: the style, and the 0-based page for a PDF. */
+export interface QuoteMatch {
+  style: QuoteStyle;
+  pageIndex: number | null;
+}
+
+export interface QuoteOptions {
+  /** PDF only: the quote must be on this 0-based page (a page citation `#page=N` names page N-1). */
+  pageIndex?: number;
+}
+
+const KIND_STYLES: Record<SourceKind, readonly QuoteStyle[]> = {
+  json: ['raw'],
+  text: ['raw'],
+  xml: ['raw', 'xml_text'],
+  sec_html: ['raw', 'ixbrl_text'],
+  issuer_html: ['page_text', 'page_meta'],
+  pdf: ['pdf_text'],
+};
+
+/** The styles a quote in a source of this kind may be written in, in the order they are tried. */
+export function quoteStylesOf(kind: SourceKind): readonly QuoteStyle[] {
+  return KIND_STYLES[kind];
+}
+
+const PDF_MAGIC = '%PDF-';
+
+/**
+ * The kind of a fetched source. A PDF is known by its signature (PDF readers accept it anywhere in
+ * the first 1024 bytes); any other issuer source is an IR page; an EDGAR source is told by its
+ * first characters: JSON, HTML (an `<html` element near the top, XHTML included), other markup
+ * (XML, SGML submissions), else plain text.
+ */
+export function detectSourceKind(bytes: Uint8Array, provider: 'sec' | 'issuer_page'): SourceKind {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 8192)).toString('latin1');
+  const pdfAt = head.indexOf(PDF_MAGIC);
+  if (pdfAt >= 0 && pdfAt < 1024) return 'pdf';
+  if (provider === 'issuer_page') return 'issuer_html';
+  const start = head.replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+  if (start.startsWith('{') || start.startsWith('[')) return 'json';
+  if (start.startsWith('<')) return /<html[\s>]/i.test(head) ? 'sec_html' : 'xml';
+  return 'text';
+}
+
+/** The texts of one source, built once per style and kept (a PDF is read once for many quotes). */
+export class SourceText {
+  private raw?: string;
+  private xmlText?: string;
+  private ixbrlText?: string;
+  private issuerPage?: { text: string; exact: ReadonlySet<string> };
+  private pdfPages?: Promise<string[]>;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly kind: SourceKind,
+  ) {}
+
+  /** Where the quote stands in this source, or null when it stands nowhere. */
+  async find(quote: string, options: QuoteOptions = {}): Promise<QuoteMatch | null> {
+    if (quote.length === 0) return null;
+    for (const style of KIND_STYLES[this.kind]) {
+      if (style === 'pdf_text') {
+        const pages = await this.pdf();
+        const pageIndex = pages.findIndex((text, i) => (options.pageIndex === undefined || options.pageIndex === i) && text.includes(quote));
+        if (pageIndex >= 0) return { style, pageIndex };
+        continue;
+      }
+      if (this.findSync(style, quote)) return { style, pageIndex: null };
+    }
+    return null;
+  }
+
+  private findSync(style: Exclude<QuoteStyle, 'pdf_text'>, quote: string): boolean {
+    switch (style) {
+      case 'raw':
+        return this.rawText().includes(quote);
+      case 'xml_text':
+        // Form 4 values are decoded, trimmed and their whitespace runs collapsed (form4.parser clean()).
+        this.xmlText ??= collapseRuns(decodeXml(this.rawText()));
+        return this.xmlText.includes(collapseRuns(quote).trim());
+      case 'ixbrl_text':
+        // Segment quotes are normalizeWhitespace(textContent(<tr>)) of the same XML-mode DOM.
+        this.ixbrlText ??= normalizeWhitespace(textContent(parseIxbrl(Buffer.from(this.bytes)).dom));
+        return this.ixbrlText.includes(normalizeWhitespace(quote));
+      case 'page_text':
+        return this.page().text.includes(quote);
+      case 'page_meta':
+        return this.page().exact.has(quote);
+    }
+  }
+
+  private rawText(): string {
+    this.raw ??= Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString('utf8');
+    return this.raw;
+  }
+
+  /** The page as libs/issuer-pages reads it: every quote its extractors make is in `text`, or is one of `exact`. */
+  private page(): { text: string; exact: ReadonlySet<string> } {
+    if (!this.issuerPage) {
+      const model = pageModel(Buffer.from(this.bytes), 'http://page.invalid/');
+      const exact = new Set<string>();
+      if (model.metaDescription) exact.add(model.metaDescription);
+      for (const link of model.links) if (link.imageAlt) exact.add(link.imageAlt);
+      this.issuerPage = { text: model.lines.join('\n'), exact };
+    }
+    return this.issuerPage;
+  }
+
+  private pdf(): Promise<string[]> {
+    // The same extraction ingest-decks ran (it copies the bytes before pdfjs detaches them).
+    this.pdfPages ??= extractPdf(this.bytes).then((pdf) => pdf.pages.map((p) => p.text));
+    return this.pdfPages;
+  }
+}
+
+function collapseRuns(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}
+
+/**
+ * Whether `quote` occurs in `content` read as a source of `kind`, in one of the ways the project's
+ * extractors quote such a source (see SourceKind and QuoteStyle). Pure; async only because PDF
+ * text extraction is.
+ */
+export async function quoteOccursIn(content: Uint8Array, kind: SourceKind, quote: string, options: QuoteOptions = {}): Promise<boolean> {
+  return (await new SourceText(content, kind).find(quote, options)) !== null;
+}
