@@ -62,6 +62,7 @@ set -a; source "$RUN_DIR/secrets.env"; set +a
 
 FIXTURE_PORT="${FIXTURE_PORT:-8089}"
 export PORT="${PORT:-3000}"
+export PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://127.0.0.1:$PORT}"
 export EDGAR_USER_AGENT="${EDGAR_USER_AGENT:-Filings Platform sample run ops@filings.example}"
 export EDGAR_WWW_BASE_URL="http://127.0.0.1:$FIXTURE_PORT"
 export EDGAR_DATA_BASE_URL="http://127.0.0.1:$FIXTURE_PORT"

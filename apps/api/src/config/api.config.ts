@@ -15,7 +15,12 @@ export const apiConfigSchema = databaseConfig.extend(logConfig.shape).extend({
   API_KEY_PEPPER: z.string().min(32).describe('Server secret: API keys are stored as HMAC-SHA256(pepper, key)'),
   CURSOR_SECRET: z.string().min(32).describe('Signs pagination cursors'),
   DOCS_URL: z.string().url().default('https://docs.filings.example').transform((u) => u.replace(/\/+$/, '')),
-  PUBLIC_BASE_URL: z.string().url().default('http://localhost:3000').transform((u) => u.replace(/\/+$/, '')),
+  PUBLIC_BASE_URL: z
+    .string()
+    .url()
+    .default('http://localhost:3000')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .describe("The api's public origin as clients reach it (behind proxies, not the listen address): the MCP 401 challenge and the protected-resource metadata name URLs under it"),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   PLAN_FREE_BURST_PER_SECOND: int(5),
   PLAN_FREE_DAILY_QUOTA: int(1_000),
