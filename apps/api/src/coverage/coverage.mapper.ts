@@ -51,8 +51,8 @@ export function toCoverage(c: CompanyCoverage): CoverageBody {
     form4Gaps.push(
       gap(
         'form4_filed_date_unknown',
-        `${r.form4.undatedFilings} of the ${plural(r.form4.filings, 'filing')} were ingested without their EDGAR listing, so their filing date is unknown; ` +
-          'latest_filed_date covers the others only.',
+        `${r.form4.undatedFilings} of ${plural(r.form4.filings, 'filing')} held ${r.form4.undatedFilings === 1 ? 'was ingested without its EDGAR listing, so its' : 'were ingested without their EDGAR listing, so their'} ` +
+          'filing date is unknown; latest_filed_date covers only the filings whose date is known.',
       ),
     );
   }
