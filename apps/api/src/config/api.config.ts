@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { databaseConfig, loadConfig, logConfig } from '@app/config';
+import { citationsConfig } from '../citations/citations.config';
 
 const int = (def: number) => z.coerce.number().int().min(1).default(def);
 
@@ -7,7 +8,7 @@ const int = (def: number) => z.coerce.number().int().min(1).default(def);
  * The api app's environment. Plan limits have defaults and may be overridden per plan:
  * PLAN_<FREE|BUILDER|PRO|ENTERPRISE>_{BURST_PER_SECOND,DAILY_QUOTA,MAX_LIMIT}.
  */
-export const apiConfigSchema = databaseConfig.extend(logConfig.shape).extend({
+export const apiConfigSchema = databaseConfig.extend(logConfig.shape).extend(citationsConfig.shape).extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   REDIS_URL: z.union([z.literal('').transform(() => undefined), z.string().url()]).optional().describe('When set, rate-limit counters live in Redis (shared by every api process)'),
