@@ -5,6 +5,7 @@ import { ApiKeysRepository, CompaniesRepository, createDataSource, FilingsReposi
 import { ApiKeysService } from './auth/api-keys.service';
 import { CompaniesController } from './companies/companies.controller';
 import { CompaniesService } from './companies/companies.service';
+import { createCitationsController } from './citations/citations.controller';
 import { createCoverageController } from './coverage/coverage.controller';
 import type { ApiConfig } from './config/api.config';
 import { createDocumentsController } from './documents/documents.controller';
@@ -100,6 +101,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     ...insiders.routes(),
     ...documents.routes(),
     ...createCoverageController(dataSource).routes(),
+    ...createCitationsController(dataSource, config, logger).routes(),
     ...webhooks.routes(),
     ...new HealthController(dataSource, redis).routes(),
     ...new DocsController().routes(),
