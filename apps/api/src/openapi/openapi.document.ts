@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { citationsRoutes } from '../citations/citations.controller';
 import { companiesRoutes } from '../companies/companies.controller';
 import { companyDetailSchema, companyListSchema, companyReferenceSchema, paginationSchema, provenanceSchema } from '../companies/companies.schemas';
 import { coverageRoutes } from '../coverage/coverage.controller';
@@ -23,6 +24,7 @@ export const DOCUMENTED_ROUTES: RouteDefinition[] = [
   ...Object.values(filingsRoutes),
   ...Object.values(documentsRoutes),
   ...Object.values(coverageRoutes),
+  ...Object.values(citationsRoutes),
   ...Object.values(webhookRoutes),
   ...Object.values(eventRoutes),
   ...Object.values(healthRoutes),
