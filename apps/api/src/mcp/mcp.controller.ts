@@ -29,8 +29,9 @@ export const mcpRoutes = {
     tags: ['mcp'],
     hidden: true,
   },
-  get: { method: 'GET', url: MCP_PATH, operationId: 'mcpStream', summary: 'No server-initiated stream (405)', tags: ['mcp'], hidden: true },
-  delete: { method: 'DELETE', url: MCP_PATH, operationId: 'mcpSessionDelete', summary: 'No sessions (405)', tags: ['mcp'], hidden: true },
+  // Public: they serve nothing, and the SDK client's GET after initialize should not cost a request.
+  get: { method: 'GET', url: MCP_PATH, operationId: 'mcpStream', summary: 'No server-initiated stream (405)', tags: ['mcp'], public: true, hidden: true },
+  delete: { method: 'DELETE', url: MCP_PATH, operationId: 'mcpSessionDelete', summary: 'No sessions (405)', tags: ['mcp'], public: true, hidden: true },
   protectedResource: {
     method: 'GET',
     url: PROTECTED_RESOURCE_PATH,

@@ -165,11 +165,20 @@ describe('the MCP endpoint over HTTP', () => {
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(await refused.json()).toMatchObject({ type: `${DOCS}/errors/rate-limited`, status: 429, instance: '/mcp' });
     await expect(connect(tiny)).rejects.toThrow(/429/);
+
+    // The SDK client: initialize and its notification are two requests (its GET for a stream is free), tools/list a third.
+    const client = await connect(await newKey('free'));
+    try {
+      await client.listTools();
+      await expect(client.callTool({ name: 'get_company', arguments: { symbol: 'MSFT:US' } })).rejects.toMatchObject({ code: 429 });
+    } finally {
+      await client.close();
+    }
   });
 
   it('answers GET and DELETE with 405 and refuses JSON-RPC batches', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const r = await fetch(`${url}/mcp`, { method, headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+      const r = await fetch(`${url}/mcp`, { method, headers: { accept: 'text/event-stream' } });
       expect(r.status).toBe(405);
       expect(r.headers.get('allow')).toBe('POST');
       expect(await r.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
