@@ -48,6 +48,9 @@ describe('the MCP tool table', () => {
         'list_insider_transactions',
         'list_documents',
         'get_document_pages',
+        'get_document',
+        'get_filing',
+        'verify_citation',
       ]),
     );
     expect(new Set(MCP_TOOLS.map((t) => t.name)).size).toBe(MCP_TOOLS.length);
@@ -58,6 +61,14 @@ describe('the MCP tool table', () => {
     expect(() => compileTools(MCP_TOOLS, withoutCompany)).toThrow(/get_company: no route with operationId getCompany/);
     const write = { method: 'PATCH', url: '/v1/x', operationId: 'patchX', summary: '', tags: [] } satisfies RouteDefinition;
     expect(() => compileTools([{ name: 'x', title: 'x', description: 'x', operations: ['patchX'] }], [write])).toThrow(/read-only/);
+  });
+
+  it('takes a verify_citation body as its arguments, validated by the route', () => {
+    const call = toRestCall(tool('verify_citation'), { provenance: { source_url: 'https://www.sec.gov/x', quote: 'q', content_hash: 'sha256:00' } });
+    expect(call).toEqual({ operationId: 'verifyCitation', params: {}, query: {}, body: { provenance: { source_url: 'https://www.sec.gov/x', quote: 'q', content_hash: 'sha256:00' } }, instance: '/v1/citations/verify' });
+    const schema = tool('verify_citation').definition.inputSchema as { required: string[]; properties: { provenance: { required: string[] } } };
+    expect(schema.required).toEqual(['provenance']);
+    expect(schema.properties.provenance.required).toEqual(expect.arrayContaining(['source_url', 'quote', 'content_hash']));
   });
 
   it('advertises object input and output schemas and read-only annotations for every tool', () => {

@@ -81,7 +81,6 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
       'whether the content hash still matches and the quote is still found.',
     operations: ['verifyCitation'],
     openWorld: true,
-    optional: true,
   },
   { name: 'search', title: 'Search', description: 'Full-text search across the service.', operations: ['search'], optional: true },
   { name: 'get_coverage', title: 'Coverage', description: 'What the service holds for a company, by dataset.', operations: ['getCoverage'], optional: true },
