@@ -191,7 +191,7 @@ describe('GET /v1/coverage/{symbol} over the raw fixture files', () => {
       gaps: [],
     });
     expect(f.forms).toHaveLength(30);
-    expect(f.forms).toEqual(tally(recent[MSFT_CIK]!.map((r) => r.form)));
+    expect(f.forms).toEqual(tally(recent[MSFT_CIK]!.flatMap((r) => (r.form ? [r.form] : []))));
     expect(b.datasets.form4).toEqual({
       count: 2,
       superseded: 0,
@@ -223,7 +223,7 @@ describe('GET /v1/coverage/{symbol} over the raw fixture files', () => {
       last_ingested_at: FETCHED_AT,
       gaps: [],
     });
-    expect(f.forms).toEqual(tally(recent[TSLA_CIK]!.map((r) => r.form)));
+    expect(f.forms).toEqual(tally(recent[TSLA_CIK]!.flatMap((r) => (r.form ? [r.form] : []))));
     // The extractor finds 56 single-dimension revenue and operating income facts in the 10-Q.
     expect(tslaSegmentFacts).toBe(56);
     expect(b.datasets.segments).toMatchObject({
