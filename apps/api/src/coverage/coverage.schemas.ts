@@ -32,7 +32,7 @@ const gapSchema = z
 
 const gapsSchema = z.array(gapSchema).describe('Known gaps of this dataset for the company; empty when none is known');
 
-const day = (what: string) => z.string().nullable().describe(`${what} (YYYY-MM-DD); null when nothing is held`);
+const day = (what: string) => z.string().nullable().describe(`${what}: YYYY-MM-DD, null when nothing is held`);
 
 const INGESTED =
   'When the ingestor fetched the source of the most recently written row of this dataset for the company (ISO 8601, UTC): the rows\' observed_at. ' +
