@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { DocumentEntity } from './document.entity';
 
 /**
@@ -46,4 +46,18 @@ export class DocumentPageEntity {
   /** sha256 of the PDF version this page came from. */
   @Column({ name: 'content_hash', type: 'text' })
   contentHash!: string;
+
+  /** Search: the page's words (English; its first 200,000 characters). Postgres computes it; never selected. */
+  @Index('document_pages_search_idx', { synchronize: false })
+  @Column({
+    name: 'search_vector',
+    type: 'tsvector',
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+    generatedType: 'STORED',
+    asExpression: "to_tsvector('english', left(text, 200000))",
+  })
+  searchVector?: string | null;
 }

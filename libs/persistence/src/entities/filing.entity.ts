@@ -83,4 +83,19 @@ export class FilingEntity {
 
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
   updatedAt!: Date;
+
+  /** Search: words of the form (weight A), the primary document's description (B) and the filer's name (C). Postgres computes it; never selected. */
+  @Index('filings_search_idx', { synchronize: false })
+  @Column({
+    name: 'search_vector',
+    type: 'tsvector',
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+    generatedType: 'STORED',
+    asExpression:
+      "setweight(to_tsvector('simple', form), 'A') || setweight(to_tsvector('simple', coalesce(primary_doc_description, '')), 'B') || setweight(to_tsvector('simple', company_name), 'C')",
+  })
+  searchVector?: string | null;
 }

@@ -1,13 +1,21 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
+// Spelled exactly as on FilingEntity and DocumentPageEntity (asExpression): db:check compares them.
+const FILING_VECTOR =
+  "setweight(to_tsvector('simple', form), 'A') || setweight(to_tsvector('simple', coalesce(primary_doc_description, '')), 'B') || setweight(to_tsvector('simple', company_name), 'C')";
+const PAGE_VECTOR = "to_tsvector('english', left(text, 200000))";
+
 /**
  * Search (GET /v1/search): pg_trgm, unaccent and the indexes SearchRepository's one query uses,
  * one or two per searchable read model. Immutable once merged.
  *
- * Every index is an expression index on existing columns, not a generated column: the read models
- * and the projector stay as they are, and TypeORM's schema diff (db:check) does not see indexes
- * made only of expressions, so the entities need no change. The price: ranking recomputes a
- * matched row's tsvector (cheap on names and titles, a parse of the page text on pages).
+ * Names and titles (short text) get expression indexes: the read models keep their columns, and
+ * TypeORM's schema diff (db:check) does not see indexes made only of expressions. Filings and
+ * document pages get a stored generated tsvector column instead: a match there is ranked from the
+ * stored vector rather than by re-parsing the text for every matched row (a thousand filings of
+ * one filer, every page of a deck), and the planner never picks a scan that parses every page.
+ * Generated columns are declared on their entities; TypeORM compares their expression with the row
+ * it keeps in typeorm_metadata, which this migration writes.
  *
  * The queries must spell each expression exactly as here, or the planner will not use the index
  * (search.int-spec checks the plans).
@@ -37,24 +45,35 @@ export class Search1763850000000 implements MigrationInterface {
     await q.query(`CREATE INDEX roster_entries_search_fts_idx ON roster_entries USING gin (to_tsvector('simple', name || ' ' || role || ' ' || affiliation))`);
 
     // Filings: the form (weight A), the primary document's description (B), the filer's name (C).
-    await q.query(`
-      CREATE INDEX filings_search_fts_idx ON filings USING gin ((
-        setweight(to_tsvector('simple', form), 'A') ||
-        setweight(to_tsvector('simple', coalesce(primary_doc_description, '')), 'B') ||
-        setweight(to_tsvector('simple', company_name), 'C')))`);
+    await q.query(`ALTER TABLE filings ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (${FILING_VECTOR}) STORED`);
+    await q.query(`CREATE INDEX filings_search_idx ON filings USING gin (search_vector)`);
 
     // Documents and their pages: English text search (stemming, stop words).
     await q.query(`CREATE INDEX documents_search_fts_idx ON documents USING gin (to_tsvector('english', title))`);
     // A tsvector holds at most 1 MB: bounding the text keeps a giant page from failing the
     // projector's insert (the first 200,000 characters are searched; slide pages are far shorter).
-    await q.query(`CREATE INDEX document_pages_search_fts_idx ON document_pages USING gin (to_tsvector('english', left(text, 200000)))`);
+    await q.query(`ALTER TABLE document_pages ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (${PAGE_VECTOR}) STORED`);
+    await q.query(`CREATE INDEX document_pages_search_idx ON document_pages USING gin (search_vector)`);
+
+    // TypeORM's own table (as its schema builder creates it) and the expressions of the generated columns.
+    await q.query(`
+      CREATE TABLE IF NOT EXISTS typeorm_metadata (
+        "type" varchar NOT NULL, "database" varchar, "schema" varchar, "table" varchar, "name" varchar, "value" text)`);
+    for (const [table, expression] of [['filings', FILING_VECTOR], ['document_pages', PAGE_VECTOR]] as const) {
+      await q.query(
+        `INSERT INTO typeorm_metadata ("type", "database", "schema", "table", "name", "value")
+         VALUES ('GENERATED_COLUMN', current_database(), current_schema(), $1, 'search_vector', $2)`,
+        [table, expression],
+      );
+    }
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DELETE FROM typeorm_metadata WHERE "type" = 'GENERATED_COLUMN' AND "name" = 'search_vector' AND "table" IN ('filings', 'document_pages')`);
+    await q.query(`ALTER TABLE document_pages DROP COLUMN search_vector`);
+    await q.query(`ALTER TABLE filings DROP COLUMN search_vector`);
     for (const index of [
-      'document_pages_search_fts_idx',
       'documents_search_fts_idx',
-      'filings_search_fts_idx',
       'roster_entries_search_fts_idx',
       'roster_entries_search_name_trgm_idx',
       'companies_search_name_fts_idx',

@@ -7,3 +7,4 @@ export * from './roster.repository';
 export * from './documents.repository';
 export * from './insider-transactions.repository';
 export * from './coverage.repository';
+export * from './search.repository';

@@ -1,0 +1,322 @@
+import type { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
+import type { Provenance } from '@app/contracts';
+import { secRosterCurrentSince } from './roster.repository';
+
+/** What one search hit is: each kind is a resource the API serves. */
+export const SEARCH_KINDS = ['company', 'person', 'filing', 'document', 'document_page'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+/** Why a hit matched: an exact identifier, a (fuzzy) name, or words of a text. */
+export type SearchMatch = 'symbol' | 'ticker' | 'cik' | 'accession' | 'name' | 'text';
+
+/** Characters of page text a snippet is cut from (ts_headline parses all it is given, so bound it). */
+export const SEARCH_HEADLINE_CHARS = 10_000;
+/** Longer queries skip fuzzy name matching: names are short, and trigram work grows with the query. */
+export const SEARCH_NAME_QUERY_MAX_CHARS = 100;
+
+/** One search hit (read model, camelCase; not an API shape). */
+export interface SearchHitRecord {
+  kind: SearchKind;
+  /**
+   * The hit's id, unique within its kind and stable across rebuilds of the read models: the symbol,
+   * the accession, the document id, `<document id>:<page index>`, and for a person
+   * `<cik>:<category>:<source>:<person key>` (the roster entry's natural key).
+   */
+  id: string;
+  title: string;
+  /** Plain text (never markup); `highlights` locates the matched words in it. */
+  snippet: string;
+  /** [start, end) offsets into `snippet`, in UTF-16 code units (JavaScript string indexes). */
+  highlights: Array<[number, number]>;
+  /** Higher is better; comparable across kinds within one query. */
+  score: number;
+  match: SearchMatch;
+  /** The listing the hit belongs to (<TICKER>:<MARKET>), when the issuer has one. */
+  symbol: string | null;
+  /** YYYY-MM-DD (filings) or an ISO 8601 time (documents, pages: the document's published_at); null for companies and people. */
+  date: string | null;
+  provenance: Provenance | null;
+  accession: string | null;
+  documentId: number | null;
+  pageIndex: number | null;
+  /** People: executives | ir | analysts. */
+  category: string | null;
+  /** People: whether the executives endpoint lists them with current_only=true. */
+  isCurrent: boolean | null;
+}
+
+/** The keyset position after the last hit of a page: hits are ordered by (score desc, kind, id), kind and id in byte order. */
+export interface SearchAfter {
+  score: number;
+  kind: SearchKind;
+  id: string;
+}
+
+export interface SearchQuery {
+  /** The query text, already normalized (trimmed, whitespace collapsed) and bounded by the caller. */
+  q: string;
+  kinds: readonly SearchKind[];
+  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
+  limit: number;
+  after?: SearchAfter;
+  /** YYYY-MM-DD: SEC roster entries count as current when filed on or after it (default: 18 months ago). */
+  currentSince?: string;
+}
+
+const TICKER_RE = /^[A-Za-z0-9.-]{1,10}$/;
+const SYMBOL_RE = /^[A-Za-z0-9.-]{1,10}:[A-Za-z]{2,6}$/;
+const CIK_RE = /^\d{1,10}$/;
+const ACCESSION_RE = /^(\d{10})-?(\d{2})-?(\d{6})$/;
+
+/**
+ * The bound parameters of SEARCH_SQL for one query. Exported so the bench runs the very statement
+ * the API runs. The query text is only ever a parameter: never part of the SQL.
+ */
+export function searchParams(query: SearchQuery): unknown[] {
+  const q = query.q;
+  const acc = ACCESSION_RE.exec(q);
+  return [
+    q, // $1
+    SYMBOL_RE.test(q) ? q.toUpperCase() : TICKER_RE.test(q) ? q.toUpperCase() : null, // $2 ticker or symbol
+    CIK_RE.test(q) ? q.padStart(10, '0') : null, // $3
+    acc ? `${acc[1]}-${acc[2]}-${acc[3]}` : null, // $4
+    q.length <= SEARCH_NAME_QUERY_MAX_CHARS, // $5 fuzzy names
+    [...query.kinds], // $6
+    query.after?.score ?? null, // $7
+    query.after?.kind ?? null, // $8
+    query.after?.id ?? null, // $9
+    query.limit, // $10
+    query.currentSince ?? secRosterCurrentSince(new Date()), // $11
+    q.includes(' '), // $12 several words: a phrase match counts
+  ];
+}
+
+const ISO = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+// The keyset bound of a branch (its kind is a constant there): strictly after $7/$8/$9 in (score desc, kind, id).
+const AFTER = `($7::float8 IS NULL OR b.score < $7 OR (b.score = $7 AND (b.kind > $8::text COLLATE "C" OR (b.kind = $8 AND b.id > $9::text COLLATE "C"))))`;
+const BRANCH_ORDER = `ORDER BY b.score DESC, b.id COLLATE "C" LIMIT $10`;
+// The primary listing of an issuer: active first, then by symbol.
+const SYMBOL_OF = (cik: string): string => `(SELECT x.symbol FROM companies x WHERE x.cik = ${cik} ORDER BY x.status <> 'active', x.symbol LIMIT 1)`;
+/*
+ * A snippet: matched words come back between chr(2) and chr(3) (removed from the text first), so
+ * it stays plain text and splitHighlights turns the marks into offsets.
+ */
+const HEADLINE = (config: 'english' | 'simple', text: string, options: string): string =>
+  `ts_headline('${config}', translate(${text}, chr(2) || chr(3), ''), websearch_to_tsquery('${config}', $1), '${options}, StartSel=' || chr(2) || ', StopSel=' || chr(3))`;
+
+/*
+ * One statement: a UNION ALL of one candidate query per kind, each selected through its own
+ * index (see the search migration: the expressions here must match the indexes'), ranked, then
+ * the page's snippets.
+ *
+ * Scores, comparable across kinds: an exact identifier (ticker or symbol, CIK, accession) adds
+ * 100 (CIK 90), so it comes first. A name scores 10 x word_similarity^2 (the query against the
+ * best-matching stretch of the name; squared, so near misses of short queries fall well behind)
+ * + 2 x similarity (the whole name: shorter, closer names first) + 3 x its words' rank. Text ranks
+ * use ts_rank_cd (cover density: query words close together rank higher) normalized to [0, 1)
+ * and weighted by kind: page 5, document title 6, filing 4; a page or title holding the query's
+ * words as a phrase (two words or more, in order) adds 6, so a pasted sentence finds its page
+ * ahead of names that merely share a word; a filing whose form is the query adds 8; filings break
+ * ties newest first (filed date / 1e12, at most ~0.002). A person the executives endpoint no
+ * longer counts as current scores 0.9x.
+ *
+ * websearch_to_tsquery accepts any text (quotes, operators, unbalanced syntax) without error;
+ * trigram functions likewise. The kinds array switches branches off: with the values bound, the
+ * planner folds a disabled branch to nothing.
+ *
+ * Pagination is keyset over (score desc, kind, id): every branch applies the bound before its
+ * own LIMIT, so each page costs the same (no OFFSET rows ranked and thrown away) and a hit
+ * inserted while a client pages does not shift later pages. Scores are float8 and travel in the
+ * cursor as JSON numbers: float8 text and JS numbers both round-trip exactly, so the equality
+ * in the bound holds.
+ */
+export const SEARCH_SQL = `
+WITH hits AS (
+  (SELECT b.* FROM (
+    SELECT 'company'::text AS kind, c.symbol AS id, NULL::int AS ref, NULL::int AS ref2, NULL::boolean AS cur,
+      (CASE WHEN c.symbol = $2 OR upper(c.ticker) = $2 THEN 100 WHEN c.cik = $3 THEN 90 ELSE 0 END
+        + CASE WHEN $5 THEN 10 * word_similarity(search_fold($1), search_fold(c.name)) ^ 2 + 2 * similarity(search_fold($1), search_fold(c.name)) ELSE 0 END
+        + 3 * ts_rank_cd(to_tsvector('simple', c.name), websearch_to_tsquery('simple', $1), 32))::float8 AS score,
+      CASE WHEN c.symbol = $2 THEN 'symbol' WHEN upper(c.ticker) = $2 THEN 'ticker' WHEN c.cik = $3 THEN 'cik' ELSE 'name' END AS match
+    FROM companies c
+    WHERE 'company' = ANY($6::text[])
+      AND (c.symbol = $2 OR upper(c.ticker) = $2 OR c.cik = $3
+        OR ($5 AND search_fold(c.name) %> search_fold($1))
+        OR to_tsvector('simple', c.name) @@ websearch_to_tsquery('simple', $1))
+  ) b WHERE ${AFTER} ${BRANCH_ORDER})
+  UNION ALL
+  (SELECT b.* FROM (
+    SELECT 'person'::text AS kind, r.cik || ':' || r.category || ':' || r.source_provider || ':' || r.person_key AS id, r.id AS ref, NULL::int AS ref2, cur.v AS cur,
+      ((CASE WHEN $5 THEN 10 * word_similarity(search_fold($1), search_fold(r.name)) ^ 2 + 2 * similarity(search_fold($1), search_fold(r.name)) ELSE 0 END
+        + 3 * ts_rank_cd(to_tsvector('simple', r.name || ' ' || r.role || ' ' || r.affiliation), websearch_to_tsquery('simple', $1), 32))
+        * CASE WHEN cur.v THEN 1 ELSE 0.9 END)::float8 AS score,
+      'name'::text AS match
+    FROM roster_entries r
+    -- Current as the executives endpoint counts it (an SEC entry also needs a Form 4 since $11).
+    CROSS JOIN LATERAL (SELECT r.is_current AND (r.source_provider <> 'sec' OR coalesce(r.last_filed_at >= $11::date, false)) AS v) cur
+    WHERE 'person' = ANY($6::text[])
+      AND (($5 AND search_fold(r.name) %> search_fold($1))
+        OR to_tsvector('simple', r.name || ' ' || r.role || ' ' || r.affiliation) @@ websearch_to_tsquery('simple', $1))
+      -- A person is reached through the issuer's listing (GET /v1/companies/{symbol}/executives).
+      AND EXISTS (SELECT 1 FROM companies c WHERE c.cik = r.cik)
+  ) b WHERE ${AFTER} ${BRANCH_ORDER})
+  UNION ALL
+  (SELECT b.* FROM (
+    SELECT 'filing'::text AS kind, f.accession AS id, NULL::int AS ref, NULL::int AS ref2, NULL::boolean AS cur,
+      (CASE WHEN f.accession = $4 THEN 100 ELSE 0 END + CASE WHEN upper(f.form) = upper($1) THEN 8 ELSE 0 END
+        + 4 * ts_rank_cd(f.search_vector, websearch_to_tsquery('simple', $1), 32)
+        + extract(epoch FROM f.filed_date)::float8 / 1e12)::float8 AS score,
+      CASE WHEN f.accession = $4 THEN 'accession' ELSE 'text' END AS match
+    FROM filings f
+    WHERE 'filing' = ANY($6::text[]) AND (f.accession = $4 OR f.search_vector @@ websearch_to_tsquery('simple', $1))
+  ) b WHERE ${AFTER} ${BRANCH_ORDER})
+  UNION ALL
+  (SELECT b.* FROM (
+    SELECT 'document'::text AS kind, d.id::text AS id, d.id AS ref, NULL::int AS ref2, NULL::boolean AS cur,
+      (6 * ts_rank_cd(to_tsvector('english', d.title), websearch_to_tsquery('english', $1), 32)
+        + CASE WHEN $12 AND to_tsvector('english', d.title) @@ phraseto_tsquery('english', $1) THEN 6 ELSE 0 END)::float8 AS score,
+      'text'::text AS match
+    FROM documents d
+    WHERE 'document' = ANY($6::text[]) AND to_tsvector('english', d.title) @@ websearch_to_tsquery('english', $1)
+  ) b WHERE ${AFTER} ${BRANCH_ORDER})
+  UNION ALL
+  (SELECT b.* FROM (
+    SELECT 'document_page'::text AS kind, p.document_id || ':' || p.page_index AS id, p.document_id AS ref, p.page_index AS ref2, NULL::boolean AS cur,
+      (5 * ts_rank_cd(p.search_vector, websearch_to_tsquery('english', $1), 32)
+        + CASE WHEN $12 AND p.search_vector @@ phraseto_tsquery('english', $1) THEN 6 ELSE 0 END)::float8 AS score,
+      'text'::text AS match
+    FROM document_pages p
+    WHERE 'document_page' = ANY($6::text[]) AND p.search_vector @@ websearch_to_tsquery('english', $1)
+  ) b WHERE ${AFTER} ${BRANCH_ORDER})
+),
+page AS (SELECT * FROM hits ORDER BY score DESC, kind COLLATE "C", id COLLATE "C" LIMIT $10)
+-- What is shown of each hit, read back for the page's hits only: one small lookup per hit by its
+-- key (scalar subqueries, each evaluated only for its own kind, and cheap to plan).
+SELECT h.kind, h.id, h.score, h.match, h.cur AS "isCurrent",
+  CASE h.kind
+    WHEN 'company' THEN (SELECT jsonb_build_object('title', c.name, 'plain', c.name || ' (' || c.symbol || ') · CIK ' || c.cik, 'symbol', c.symbol,
+        'provenance', c.provenance) FROM companies c WHERE c.symbol = h.id)
+    WHEN 'person' THEN (SELECT jsonb_build_object('title', r.name, 'plain', r.name || ' · ' || r.role || ' · ' || r.affiliation, 'symbol', ${SYMBOL_OF('r.cik')},
+        'category', r.category, 'accession', r.accession,
+        'provenance', jsonb_build_object('src_id', r.src_id, 'source_provider', r.source_provider, 'source_url', r.source_url, 'accession', r.accession,
+          'quote', r.quote, 'content_hash', r.content_hash, 'extracted_at', ${ISO('r.extracted_at')})) FROM roster_entries r WHERE r.id = h.ref)
+    WHEN 'filing' THEN (SELECT jsonb_build_object('title', f.company_name || ' ' || f.form || ' filed ' || to_char(f.filed_date, 'YYYY-MM-DD'),
+        'marked', ${HEADLINE('simple', `f.form || coalesce(' · ' || nullif(f.primary_doc_description, f.form), '') || ' · ' || f.company_name || ' · filed ' || to_char(f.filed_date, 'YYYY-MM-DD')`, 'HighlightAll=true')},
+        'symbol', ${SYMBOL_OF('f.cik')}, 'date', to_char(f.filed_date, 'YYYY-MM-DD'), 'accession', f.accession, 'provenance', f.provenance)
+        FROM filings f WHERE f.accession = h.id)
+    WHEN 'document' THEN (SELECT jsonb_build_object('title', d.title, 'marked', ${HEADLINE('english', 'd.title', 'HighlightAll=true')},
+        'symbol', ${SYMBOL_OF('d.cik')}, 'date', ${ISO('d.sort_at')}, 'documentId', d.id,
+        'provenance', CASE WHEN d.text_content_hash IS NOT NULL AND d.text_src_id IS NOT NULL THEN
+          jsonb_build_object('src_id', d.text_src_id, 'source_provider', 'issuer_page', 'source_url', coalesce(d.text_source_url, d.url),
+            'citation_url', d.url, 'accession', NULL, 'quote', d.text_quote, 'content_hash', d.text_content_hash, 'extracted_at', ${ISO('d.text_extracted_at')})
+        ELSE
+          jsonb_build_object('src_id', coalesce(d.link_src_id, ''), 'source_provider', 'issuer_page', 'source_url', d.found_on,
+            'citation_url', d.url, 'accession', NULL, 'quote', d.link_quote, 'content_hash', d.link_content_hash, 'extracted_at', ${ISO('d.link_extracted_at')})
+        END) FROM documents d WHERE d.id = h.ref)
+    ELSE (SELECT jsonb_build_object('title', d.title || ' — page ' || (p.page_index + 1),
+        'marked', ${HEADLINE('english', `left(p.text, ${SEARCH_HEADLINE_CHARS})`, 'MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=2, FragmentDelimiter=" … "')},
+        'symbol', ${SYMBOL_OF('d.cik')}, 'date', ${ISO('d.sort_at')}, 'documentId', p.document_id, 'pageIndex', p.page_index,
+        'provenance', jsonb_build_object('src_id', coalesce(d.text_src_id, ''), 'source_provider', 'issuer_page', 'source_url', coalesce(d.text_source_url, d.url),
+          'citation_url', d.url || '#page=' || (p.page_index + 1), 'accession', NULL, 'quote', p.quote, 'content_hash', p.content_hash,
+          'extracted_at', ${ISO('d.text_extracted_at')}))
+        FROM document_pages p JOIN documents d ON d.id = p.document_id WHERE p.document_id = h.ref AND p.page_index = h.ref2)
+  END AS shown
+FROM page h
+ORDER BY h.score DESC, h.kind COLLATE "C", h.id COLLATE "C"`;
+
+interface SearchRow {
+  kind: SearchKind;
+  id: string;
+  score: number;
+  match: SearchMatch;
+  isCurrent: boolean | null;
+  shown: {
+    title: string;
+    /** A text to show as it is (companies, people)... */
+    plain?: string;
+    /** ...or ts_headline's output, marked. */
+    marked?: string;
+    symbol?: string | null;
+    date?: string;
+    provenance: Provenance;
+    accession?: string | null;
+    documentId?: number;
+    pageIndex?: number;
+    category?: string;
+  } | null;
+}
+
+function toHit(row: SearchRow): SearchHitRecord | null {
+  const s = row.shown;
+  // The row went between ranking and reading it back (a concurrent delete): skip it.
+  if (!s) return null;
+  const { snippet, highlights } = s.marked !== undefined ? splitHighlights(s.marked) : { snippet: s.plain ?? '', highlights: [] };
+  return {
+    kind: row.kind,
+    id: row.id,
+    title: s.title,
+    snippet,
+    highlights,
+    score: row.score,
+    match: row.match,
+    symbol: s.symbol ?? null,
+    date: s.date ?? null,
+    provenance: s.provenance ?? null,
+    accession: s.accession ?? null,
+    documentId: s.documentId ?? null,
+    pageIndex: s.pageIndex ?? null,
+    category: s.category ?? null,
+    isCurrent: row.isCurrent,
+  };
+}
+
+/**
+ * ts_headline's output -> plain text and highlight offsets: drops the chr(2)/chr(3) markers and
+ * collapses whitespace runs (page text keeps its line breaks) to one space.
+ */
+export function splitHighlights(marked: string): { snippet: string; highlights: Array<[number, number]> } {
+  let snippet = '';
+  const highlights: Array<[number, number]> = [];
+  let open: number | null = null;
+  let space = false;
+  for (const ch of marked) {
+    if (ch === '\u0002') {
+      if (space) snippet += ' ';
+      space = false;
+      open = snippet.length;
+    } else if (ch === '\u0003') {
+      if (open !== null && snippet.length > open) highlights.push([open, snippet.length]);
+      open = null;
+    } else if (/\s/.test(ch)) {
+      space = snippet.length > 0;
+    } else {
+      if (space) snippet += ' ';
+      space = false;
+      snippet += ch;
+    }
+  }
+  return { snippet, highlights };
+}
+
+/**
+ * Search over the read models: companies (name, ticker, CIK), people on rosters (executives, IR
+ * contacts, analysts), filings (form, primary document description, filer), documents (title) and
+ * document pages (text). One statement per page of hits; Postgres full-text search and pg_trgm,
+ * no search server.
+ */
+export class SearchRepository {
+  private readonly pool: Pool;
+
+  constructor(dataSource: DataSource) {
+    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+  }
+
+  async search(query: SearchQuery): Promise<SearchHitRecord[]> {
+    // Unnamed statement: planned with the actual values each time, so disabled branches fold away
+    // and each branch's estimates see the real query (a cached generic plan would not).
+    const result = await this.pool.query<SearchRow>({ text: SEARCH_SQL, values: searchParams(query) });
+    return result.rows.map(toHit).filter((h): h is SearchHitRecord => h !== null);
+  }
+}
