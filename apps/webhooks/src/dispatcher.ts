@@ -8,6 +8,8 @@ export interface DispatcherOptions {
   timeoutMs: number;
   retrySchedule: readonly number[];
   disableAfterMs: number;
+  /** Beyond the attempt timeouts of a claim: time to write the results before the lease lets another process retry. */
+  leaseSlackMs: number;
   userAgent: string;
 }
 
@@ -28,21 +30,27 @@ interface Logger {
   debug(obj: object, msg: string): void;
 }
 
-/** Beyond the attempt timeout: time to write the result before the lease lets another process retry. */
-const LEASE_SLACK_MS = 30_000;
-
 /** Attempts written in one transaction at most. */
-const MAX_RECORD_BATCH = 64;
+const MAX_RECORD_BATCH = 256;
+
+/** Batches of attempt results written at the same time (their own pooled connections). */
+const RECORD_WRITERS = 3;
+
+/** Deliveries claimed ahead of the free slots, per slot: one claim feeds many attempts. */
+const PREFETCH_PER_SLOT = 4;
 
 /**
- * Claims due deliveries (SKIP LOCKED, leased) and POSTs them, at most `concurrency` at a time.
- * The loop claims as many as there are free slots; it sleeps pollMs when nothing is due, and
- * wakes early when the fan-out inserts deliveries or a slot frees while more are due.
- * stop(): claims nothing more, lets the attempts in flight finish and record their results.
+ * Claims due deliveries (SKIP LOCKED, leased) into a local queue, several per free slot in one
+ * statement, and POSTs them at most `concurrency` at a time: a slot that frees takes the next
+ * queued delivery at once, without a round trip to the database. The loop claims again when the
+ * queue runs low; it sleeps pollMs when nothing is due, and wakes early when the fan-out inserts
+ * deliveries or the queue runs low. stop(): claims nothing more, gives queued deliveries back,
+ * lets the attempts in flight finish and record their results.
  */
 export class Dispatcher {
   readonly counts: DispatcherCounts = { claimed: 0, succeeded: 0, retried: 0, failed: 0, disabled: 0, errors: 0 };
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly queue: ClaimedDelivery[] = [];
   private stopping = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -50,9 +58,12 @@ export class Dispatcher {
   private readonly toRecord: Array<{ record: AttemptRecord; resolve: (disabled: string | null) => void; reject: (err: unknown) => void }> = [];
   /** Attempts whose POST is under way (the concurrency bound); inFlight also holds those being recorded. */
   private sending = 0;
-  private recording = false;
-  /** The last claim filled every free slot: more may be due. */
+  /** Batches of attempt results being written now. */
+  private writers = 0;
+  /** The last claim took all it asked for: more may be due. */
   private backlog = false;
+  /** Opened signing secrets by sealed value: opening is an AES-GCM decryption per delivery otherwise. */
+  private readonly openedSecrets = new Map<string, string>();
 
   constructor(
     private readonly repo: WebhooksRepository,
@@ -66,7 +77,7 @@ export class Dispatcher {
     this.loop ??= this.run();
   }
 
-  /** Something may be due now (a new delivery, a freed slot). */
+  /** Something may be due now (a new delivery, a queue running low). */
   wake(): void {
     this.woken = true;
     this.wakeUp?.();
@@ -80,23 +91,34 @@ export class Dispatcher {
     this.stopping = true;
     this.wake();
     await this.loop;
+    const unsent = this.queue.splice(0).map((d) => d.id);
+    await this.repo.release(unsent).catch((err: unknown) => this.logger.warn({ err, count: unsent.length }, 'giving back queued deliveries failed: they are due again when their lease ends'));
     await Promise.all([...this.inFlight]);
+  }
+
+  private get prefetch(): number {
+    return PREFETCH_PER_SLOT * this.options.concurrency;
   }
 
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopping) {
-      // POSTs are bounded by `concurrency`; results being written do not hold a slot, but at most
-      // 4x concurrency attempts wait for their write (the database is the slower stage then).
-      const free = Math.min(this.options.concurrency - this.sending, 4 * this.options.concurrency - this.inFlight.size);
-      if (free > 0) {
+      // Claim when the queue cannot fill the free slots; results waiting for their write bound
+      // it too (at most 16x concurrency: the database is the slower stage then).
+      const room = Math.min(this.prefetch - this.queue.length, 16 * this.options.concurrency - this.inFlight.size);
+      if (this.queue.length < this.options.concurrency && room > 0) {
         try {
-          const claimed = await this.repo.claim(free, this.options.timeoutMs + LEASE_SLACK_MS);
+          const claimed = await this.repo.claim(room, this.leaseMs(this.queue.length + room));
           failures = 0;
-          this.backlog = claimed.length === free;
+          this.backlog = claimed.length === room;
           this.counts.claimed += claimed.length;
-          for (const d of claimed) this.track(this.attempt(d));
-          if (this.backlog && this.sending < this.options.concurrency) continue;
+          this.queue.push(...claimed);
+          this.startQueued();
+          if (this.backlog && !this.stopping) {
+            // More is due: claim again as soon as the queue runs low (startQueued wakes the loop).
+            await this.sleep(this.options.pollMs);
+            continue;
+          }
         } catch (err) {
           this.counts.errors += 1;
           failures += 1;
@@ -107,6 +129,19 @@ export class Dispatcher {
       }
       await this.sleep(this.options.pollMs);
     }
+  }
+
+  /** A claimed delivery may wait in the queue for the ones ahead of it: the lease covers them all. */
+  private leaseMs(queued: number): number {
+    return this.options.timeoutMs * (Math.ceil(queued / this.options.concurrency) + 1) + this.options.leaseSlackMs;
+  }
+
+  /** Fills free slots from the queue; wakes the loop when the queue runs low and more may be due. */
+  private startQueued(): void {
+    while (!this.stopping && this.sending < this.options.concurrency && this.queue.length > 0) {
+      this.track(this.attempt(this.queue.shift()!));
+    }
+    if (this.backlog && this.queue.length < this.options.concurrency) this.wake();
   }
 
   private track(p: Promise<void>): void {
@@ -134,34 +169,57 @@ export class Dispatcher {
     this.woken = false;
   }
 
+  private openSecret(sealed: string): string {
+    let secret = this.openedSecrets.get(sealed);
+    if (secret === undefined) {
+      secret = this.secrets.open(sealed);
+      // Bounded: endpoints x (at most two live secrets each) is small; a flood of rotations is not kept.
+      if (this.openedSecrets.size >= 10_000) this.openedSecrets.clear();
+      this.openedSecrets.set(sealed, secret);
+    }
+    return secret;
+  }
+
   /**
-   * Group commit: attempts that finish while a batch is being written wait for the next batch,
+   * Group commit: attempts that finish while batches are being written wait for the next batch,
    * so under load one transaction records many attempts; alone, an attempt is written at once.
+   * Up to RECORD_WRITERS batches are written at a time (each on its own pooled connection).
    */
   private recordSoon(record: AttemptRecord): Promise<string | null> {
     return new Promise((resolve, reject) => {
       this.toRecord.push({ record, resolve, reject });
-      if (!this.recording) void this.recordBatches();
+      if (this.writers < RECORD_WRITERS) void this.recordBatches();
     });
   }
 
   private async recordBatches(): Promise<void> {
-    this.recording = true;
+    this.writers += 1;
     try {
       while (this.toRecord.length > 0) {
         const batch = this.toRecord.splice(0, MAX_RECORD_BATCH);
         try {
-          const disabled = await this.repo.recordAttempts(
-            batch.map((b) => b.record),
-            this.options.disableAfterMs,
-          );
+          const disabled = await this.recordWithRetry(batch.map((b) => b.record));
           for (const b of batch) b.resolve(disabled.get(b.record.endpointId) ?? null);
         } catch (err) {
           for (const b of batch) b.reject(err);
         }
       }
     } finally {
-      this.recording = false;
+      this.writers -= 1;
+    }
+  }
+
+  /**
+   * Concurrent batches touching the same endpoints' health rows can deadlock; Postgres then
+   * aborts one statement whole (40P01), so writing it again is safe.
+   */
+  private async recordWithRetry(records: AttemptRecord[]): Promise<Map<string, string>> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.repo.recordAttempts(records, this.options.disableAfterMs);
+      } catch (err) {
+        if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
+      }
     }
   }
 
@@ -173,7 +231,7 @@ export class Dispatcher {
       if (sent) return;
       sent = true;
       this.sending -= 1;
-      if (this.backlog) this.wake();
+      this.startQueued();
     };
     try {
       await this.attemptAndRecord(d, posted);
@@ -188,7 +246,7 @@ export class Dispatcher {
     const body = webhookBody(d.type, d.eventCreatedAt, d.data, d.isTest);
     let record: AttemptRecord;
     try {
-      const secrets = d.sealedSecrets.map((s) => this.secrets.open(s));
+      const secrets = d.sealedSecrets.map((s) => this.openSecret(s));
       if (secrets.length === 0) throw new Error('the endpoint has no active signing secret');
       const headers = webhookHeaders(secrets, d.eventId, Math.floor(sentAt.getTime() / 1000), body, this.options.userAgent);
       const res = await this.sender.send(d.url, headers, body);

@@ -48,6 +48,10 @@ export const webhooksConfigSchema = kafkaConfig
         }
       })
       .describe('Delays before each retry, comma-separated with units (±20 % jitter); after the last one the delivery fails'),
+    WEBHOOKS_LEASE_SLACK_MS: duration(
+      '30s',
+      'Added to the attempt timeouts of a claim: after that a delivery claimed by a process that died is due again for any process',
+    ),
     WEBHOOKS_DISABLE_AFTER_MS: duration('5d', 'An endpoint failing without a success for this long is disabled (reason failing)'),
     WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16).describe('Deliveries in flight per process'),
     WEBHOOKS_POLL_MS: z.coerce.number().int().min(10).default(250).describe('How often an idle dispatcher looks for due deliveries'),

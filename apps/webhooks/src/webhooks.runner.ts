@@ -56,6 +56,7 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
       timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
       retrySchedule: config.WEBHOOKS_RETRY_SCHEDULE,
       disableAfterMs: config.WEBHOOKS_DISABLE_AFTER_MS,
+      leaseSlackMs: config.WEBHOOKS_LEASE_SLACK_MS,
       userAgent: config.WEBHOOKS_USER_AGENT,
     },
     logger,
