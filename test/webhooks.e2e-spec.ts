@@ -4,6 +4,8 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -36,6 +38,8 @@ interface Received {
   headers: Record<string, string>;
   body: string;
   status: number;
+  /** When the request arrived (epoch ms). */
+  at: number;
 }
 
 /** A loopback receiver; `respond` picks each answer (status, headers, delay). */
@@ -51,11 +55,12 @@ async function startReceiver(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       n += 1;
+      const at = Date.now();
       const answer = respond(n, req);
       setTimeout(() => {
         inFlight -= 1;
         const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-        received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), status: answer.status });
+        received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), status: answer.status, at });
         res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
         res.end(`answer ${answer.status}`);
       }, answer.delayMs ?? 0);
@@ -345,5 +350,146 @@ describe('webhooks', () => {
     expect(a.dispatcher.counts.succeeded).toBeGreaterThan(0);
     expect(b.dispatcher.counts.succeeded).toBeGreaterThan(0);
     expect(a.dispatcher.counts.succeeded + b.dispatcher.counts.succeeded).toBe(n);
+  });
+  it('honours Retry-After and slows down on 429/502/504, whatever the schedule says', async () => {
+    const receiver = await startReceiver((n, req) => {
+      const path = req.url ?? '';
+      if (n <= 3 && path.endsWith('/429')) return { status: 429, headers: { 'retry-after': '2' } };
+      if (n <= 3 && path.endsWith('/503')) return { status: 503, headers: { 'retry-after': new Date(Date.now() + 2000).toUTCString() } };
+      if (n <= 3 && path.endsWith('/502')) return { status: 502 };
+      return { status: 200 };
+    });
+    // One endpoint per behaviour; each gets one delivery. Requests 1-3 fail (one per endpoint), later ones succeed.
+    const secret = generateSigningSecret();
+    const endpoints = Object.fromEntries(
+      await Promise.all(['429', '503', '502'].map(async (k) => [k, await insertEndpoint(`${receiver.url}/${k}`, ['filing.created'], [secret])] as const)),
+    );
+    await pg.query(
+      `WITH ev AS (INSERT INTO webhook_events (id, type, entity_key, data) VALUES ('evt_ra_' || $1, 'filing.created', 'k', '{}'::jsonb) RETURNING id)
+       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+       SELECT 'del_' || e.k || '_' || $1, ev.id, e.id, 'pending', now() FROM ev, unnest($2::text[], $3::text[]) AS e(id, k)`,
+      [randomBytes(4).toString('hex'), Object.values(endpoints), Object.keys(endpoints)],
+    );
+    // Schedule 300 ms: without Retry-After a 502 waits twice the step (480-720 ms with jitter).
+    await startRunner(webhooksConfig(`wh${randomBytes(4).toString('hex')}`, { WEBHOOKS_RETRY_SCHEDULE: '300ms,300ms,300ms' }), { consume: false });
+    await expectEventually(() => expect(receiver.received.filter((r) => r.status === 200)).toHaveLength(3), { timeoutMs: 30_000 });
+    const attemptsOf = async (k: string) =>
+      (await pg.query<{ status_code: number; sent_at: Date; next_attempt_at: Date | null }>(
+        `SELECT a.status_code, a.sent_at, a.next_attempt_at FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1 ORDER BY a.attempt`,
+        [endpoints[k]],
+      )).rows;
+    await expectEventually(async () => {
+      for (const k of ['429', '503', '502']) expect((await attemptsOf(k)).map((a) => a.status_code)).toEqual([Number(k), 200]);
+    });
+    for (const k of ['429', '503']) {
+      const [failed, ok] = await attemptsOf(k);
+      // Retry-After 2 s (seconds and HTTP-date forms; the date has 1 s resolution) outweighs the 300 ms step.
+      expect(failed!.next_attempt_at!.getTime() - failed!.sent_at.getTime()).toBeGreaterThanOrEqual(1000);
+      expect(ok!.sent_at.getTime()).toBeGreaterThanOrEqual(failed!.next_attempt_at!.getTime());
+    }
+    const [slow, after] = await attemptsOf('502');
+    expect(slow!.next_attempt_at!.getTime() - slow!.sent_at.getTime()).toBeGreaterThanOrEqual(480);
+    expect(after!.sent_at.getTime()).toBeGreaterThanOrEqual(slow!.next_attempt_at!.getTime());
+  });
+
+  it('disables an endpoint that has failed without a success for the configured time (5 days; here 1.5 s), and sends it nothing more', async () => {
+    const receiver = await startReceiver(() => ({ status: 500 }));
+    const endpoint = await insertEndpoint(receiver.url, ['filing.created'], [generateSigningSecret()]);
+    await pg.query(
+      `WITH ev AS (INSERT INTO webhook_events (id, type, entity_key, data) SELECT 'evt_dis_' || g || '_' || $1, 'filing.created', 'k' || g, '{}'::jsonb FROM generate_series(1, 2) g RETURNING id)
+       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at) SELECT 'del_' || substr(md5(ev.id), 1, 24), ev.id, $2, 'pending', now() FROM ev`,
+      [randomBytes(4).toString('hex'), endpoint],
+    );
+    const w = await startRunner(
+      webhooksConfig(`wh${randomBytes(4).toString('hex')}`, { WEBHOOKS_RETRY_SCHEDULE: Array(60).fill('200ms').join(','), WEBHOOKS_DISABLE_AFTER_MS: '1500ms' }),
+      { consume: false },
+    );
+    await expectEventually(
+      async () => {
+        const ep = await pg.query(`SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpoint]);
+        expect(ep.rows[0]).toEqual({ enabled: false, disabled_reason: 'failing' });
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(w.dispatcher.counts.disabled).toBeGreaterThanOrEqual(1);
+    const span = await pg.query<{ first: Date; last: Date; n: number }>(
+      `SELECT min(a.sent_at) AS first, max(a.sent_at) AS last, count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1`,
+      [endpoint],
+    );
+    // Disabled by the first failure recorded past 1.5 s after the first failure, not before.
+    expect(span.rows[0]!.last.getTime() - span.rows[0]!.first.getTime()).toBeGreaterThanOrEqual(1500);
+    const sent = receiver.received.length;
+    expect(sent).toBe(span.rows[0]!.n);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(receiver.received.length).toBe(sent);
+    // Its deliveries stay pending (not lost): re-enabling the endpoint or recover sends them.
+    const d = await pg.query(`SELECT DISTINCT status FROM webhook_deliveries WHERE endpoint_id = $1`, [endpoint]);
+    expect(d.rows).toEqual([{ status: 'pending' }]);
+  });
+
+  it('loses nothing when the webhooks process is killed (SIGKILL) mid-batch and started again', async () => {
+    const main = join(__dirname, '..', 'dist', 'apps', 'webhooks', 'src', 'main.js');
+    if (!existsSync(main)) throw new Error(`${main} not found: this test runs the built app (npm run build first; scripts/test.sh does)`);
+    const { namespace } = await pipeline();
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 300 }));
+    const secret = generateSigningSecret();
+    const endpoint = await insertEndpoint(receiver.url, ['filing.created'], [secret]);
+    const records = filings(12, 4);
+    await publish(namespace, TOPICS.filings, records);
+    const env = {
+      ...process.env,
+      DATABASE_URL: db.url,
+      KAFKA_BROKERS: settings.brokers.join(','),
+      KAFKA_TOPIC_NAMESPACE: namespace,
+      WEBHOOKS_GROUP_ID: `webhooks-${namespace}`,
+      WEBHOOK_SECRETS_KEY: SECRETS_KEY,
+      WEBHOOKS_ALLOW_HTTP: 'true',
+      WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true',
+      WEBHOOKS_RETRY_SCHEDULE: '100ms,200ms,300ms',
+      WEBHOOKS_POLL_MS: '50',
+      WEBHOOKS_CONCURRENCY: '3',
+      WEBHOOKS_TIMEOUT_MS: '1000',
+      WEBHOOKS_LEASE_SLACK_MS: '500ms',
+      LOG_LEVEL: 'warn',
+    };
+    const start = () => {
+      const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? `exit ${code}`)));
+      closers.push(async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        await exited;
+      });
+      return { child, exited, stderr: () => stderr };
+    };
+    const first = start();
+    // Killed while POSTs are in flight: their results are never recorded.
+    await expectEventually(() => expect(receiver.received.length >= 3 && receiver.inFlight() > 0).toBe(true), { timeoutMs: 60_000 });
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const beforeKill = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+    expect(beforeKill.size).toBeLessThan(12);
+
+    const second = start();
+    const ids = records.map((r) => webhookEventId('filing.created', r.key)).sort();
+    await expectEventually(() => expect([...new Set(receiver.received.map((r) => r.headers['webhook-id']))].sort()).toEqual(ids), { timeoutMs: 60_000 });
+    await expectEventually(async () => {
+      const r = await pg.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status`, [endpoint]);
+      expect(r.rows).toEqual([{ status: 'succeeded', n: 12 }]);
+    });
+    // At least once: only the POSTs cut by the kill (at most the 3 in flight) arrived twice, with the same id and bytes.
+    const groups = byWebhookId(receiver.received);
+    const twice = [...groups.values()].filter((g) => g.length > 1);
+    expect(twice.length).toBeLessThanOrEqual(3);
+    for (const g of twice) expect(new Set(g.map((r) => r.body)).size).toBe(1);
+    for (const r of receiver.received) new Webhook(secret).verify(r.body, r.headers);
+    // The fan-out consumer was killed too: its replayed records made no second event.
+    const events = await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_events WHERE id = ANY($1::text[])`, [ids]);
+    expect(events.rows[0]!.n).toBe(12);
+    // SIGTERM is the graceful stop (Nest's shutdown hooks close the app, then re-raise the signal).
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe('SIGTERM');
+    expect(second.stderr()).not.toMatch(/error/i);
   });
 });
