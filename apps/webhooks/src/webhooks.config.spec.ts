@@ -12,6 +12,7 @@ describe('webhooks config', () => {
       WEBHOOKS_TIMEOUT_MS: 15_000,
       WEBHOOKS_CONCURRENCY: 16,
       WEBHOOKS_DISABLE_AFTER_MS: 5 * 86_400_000,
+      WEBHOOKS_LEASE_SLACK_MS: 30_000,
       WEBHOOKS_GROUP_ID: 'webhooks',
     });
     expect(c.WEBHOOKS_RETRY_SCHEDULE).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
