@@ -21,6 +21,7 @@ import { DocsController } from './openapi/docs.controller';
 import { ApiHttp } from './platform/api.http';
 import { CursorCodec } from './platform/cursor.codec';
 import { SegmentsController } from './segments/segments.controller';
+import { createSearchController } from './search/search.controller';
 import { SegmentsService } from './segments/segments.service';
 import type { BoundRoute } from './platform/route.registry';
 import { createWebhooksController } from './webhooks/webhooks.controller';
@@ -100,6 +101,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     ...executives.routes(),
     ...insiders.routes(),
     ...documents.routes(),
+    ...createSearchController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans).routes(),
     ...createCoverageController(dataSource).routes(),
     ...createCitationsController(dataSource, config, logger).routes(),
     ...webhooks.routes(),

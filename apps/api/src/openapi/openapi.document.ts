@@ -9,6 +9,7 @@ import { filingsRoutes } from '../filings/filings.controller';
 import { fundExposureRoutes } from '../fund-exposure/fund-exposure.controller';
 import { healthRoutes } from '../health/health.controller';
 import { insidersRoutes } from '../insiders/insiders.controller';
+import { searchRoutes } from '../search/search.controller';
 import { segmentsRoutes } from '../segments/segments.controller';
 import { eventRoutes, webhookRoutes } from '../webhooks/webhooks.controller';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
@@ -23,6 +24,7 @@ export const DOCUMENTED_ROUTES: RouteDefinition[] = [
   ...Object.values(insidersRoutes),
   ...Object.values(filingsRoutes),
   ...Object.values(documentsRoutes),
+  ...Object.values(searchRoutes),
   ...Object.values(coverageRoutes),
   ...Object.values(citationsRoutes),
   ...Object.values(webhookRoutes),
