@@ -147,6 +147,13 @@ describe('CitationVerifier', () => {
     expect(fetcher.calls.map((c) => c.url)).toEqual([`${ISSUER}/gone.html`]);
   });
 
+  it('a provenance that quotes nothing (a PDF page without text) is checked by its hash alone', async () => {
+    const verifier = new CitationVerifier(new SourceHostPolicy(PROD, issuers), new FixtureFetcher(files));
+    const base = { source_provider: 'issuer_page' as const, source_url: deckUrl, quote: null, citation_url: `${deckUrl}#page=3` };
+    expect(await verifier.verify({ ...base, content_hash: sha256(deck) })).toMatchObject({ verified: true, reason: 'verified', quote_found: null, quote_style: null });
+    expect(await verifier.verify({ ...base, content_hash: sha256(tsla) })).toMatchObject({ verified: false, reason: 'content_changed', quote_found: null });
+  });
+
   it('a PDF page citation is looked for on that page', async () => {
     const verifier = new CitationVerifier(new SourceHostPolicy(PROD, issuers), new FixtureFetcher(files));
     const base = { source_provider: 'issuer_page' as const, source_url: deckUrl, quote: 'Annual Shareholder Meeting', content_hash: sha256(deck) };

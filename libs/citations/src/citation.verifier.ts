@@ -6,7 +6,8 @@ import type { SourceFetcher, SourceProvider } from './source.fetcher';
 /** The parts of a provenance object verification reads (the rest may be passed along and is ignored). */
 export interface CitationToVerify {
   source_url: string;
-  quote: string;
+  /** Null: the provenance quotes nothing (a PDF page without text); only the source's hash is checked. */
+  quote: string | null;
   /** `sha256:<64 hex>` of the bytes the quote was extracted from. */
   content_hash: string;
   source_provider?: SourceProvider;
@@ -21,8 +22,8 @@ export interface CitationVerdict {
   /** The source still has the hashed bytes and the quote stands in them. */
   verified: boolean;
   content_hash_matches: boolean;
-  /** The quote stands in the bytes fetched now (also reported when they changed). */
-  quote_found: boolean;
+  /** The quote stands in the bytes fetched now (also reported when they changed); null when the provenance quotes nothing. */
+  quote_found: boolean | null;
   reason: VerificationReason;
   /** The URL the bytes were read from (EDGAR URLs through the configured EDGAR base). */
   checked_url: string;
@@ -66,7 +67,8 @@ export class CitationVerifier {
   ) {}
 
   async verify(citation: CitationToVerify): Promise<CitationVerdict> {
-    const base = { verified: false, content_hash_matches: false, quote_found: false, live_content_hash: null, quote_style: null, page_index: null } as const;
+    const quote = citation.quote;
+    const base = { verified: false, content_hash_matches: false, quote_found: quote === null ? null : false, live_content_hash: null, quote_style: null, page_index: null } as const;
     const route = await this.hosts.route(citation.source_url, citation.source_provider);
     if (!route.ok) return { ...base, reason: 'unsupported_source', checked_url: citation.source_url, fetched_at: null, detail: route.detail };
 
@@ -76,12 +78,26 @@ export class CitationVerifier {
     }
     const live = this.hashOf(fetched.bytes);
     const hashMatches = live === citation.content_hash.toLowerCase();
+    if (quote === null) {
+      return {
+        ...base,
+        verified: hashMatches,
+        content_hash_matches: hashMatches,
+        reason: hashMatches ? 'verified' : 'content_changed',
+        checked_url: fetched.url,
+        fetched_at: fetched.fetchedAt,
+        live_content_hash: live,
+        detail: hashMatches
+          ? 'the provenance quotes nothing (a page without text): the source is unchanged (sha256 matches content_hash), which is all there is to verify'
+          : `the source changed since extraction: its sha256 is now ${live}, not ${citation.content_hash}`,
+      };
+    }
     const kind = detectSourceKind(fetched.bytes, route.request.provider);
     const pageIndex = kind === 'pdf' ? citedPageIndex(citation.citation_url) : undefined;
     let match: QuoteMatch | null = null;
     let unreadable: string | null = null;
     try {
-      match = await this.textOf(fetched.bytes, kind).find(citation.quote, pageIndex === undefined ? {} : { pageIndex });
+      match = await this.textOf(fetched.bytes, kind).find(quote, pageIndex === undefined ? {} : { pageIndex });
     } catch (error) {
       unreadable = error instanceof Error ? error.message : String(error);
     }

@@ -183,6 +183,23 @@ describe('quoteOccursIn: PDF text as libs/decks extracts it (document and page p
   });
 });
 
+describe('quoteOccursIn: quotes of whole lines are matched as whole lines', () => {
+  it("a slide's short first line is not found inside a longer line, nor is part of a line", async () => {
+    const bytes = fixture('decks/FRPH-1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf');
+    const page = (await extractPdf(bytes)).pages[30]!.text;
+    const [first, , third] = page.split('\n');
+    expect(first).toBe('4');
+    expect(page).toContain('9');
+    const text = new SourceText(bytes, 'pdf');
+    expect(await text.find('4', { pageIndex: 30 })).toEqual({ style: 'pdf_text', pageIndex: 30 });
+    expect(await text.find(alterOneCharacter('4'), { pageIndex: 30 })).toBeNull();
+    expect(await text.find(third!.slice(0, -3), { pageIndex: 30 })).toBeNull();
+    const team = fixture('ir-pages/FRPH-executive-team.html');
+    const [ceo] = extractIssuerPage(team, 'https://www.frpholdings.com/executive-team.html', { cik: '0000844059', name: 'FRP Holdings, Inc.' }).executives;
+    expect(await quoteOccursIn(team, 'issuer_html', ceo!.quote.slice(0, -1))).toBe(false);
+  });
+});
+
 describe('detectSourceKind', () => {
   it('tells the fixture files apart', () => {
     expect(detectSourceKind(fixture('xbrl/TSLA-tsla-20240630_htm.xml'), 'sec')).toBe('xml');

@@ -23,9 +23,12 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
  * - raw: in the bytes decoded as UTF-8, character for character;
  * - xml_text: in the XML's entity-decoded text, whitespace runs compared as one space (Form 4 values);
  * - ixbrl_text: in the inline-XBRL document's text content, whitespace normalized (segment table rows);
- * - page_text: in the IR page's visible text lines (roster, contacts, document links, descriptions);
+ * - page_text: whole lines of the IR page's visible text (one line, or consecutive lines joined by
+ *   "\n": roster entries, contacts, document links, descriptions), as libs/issuer-pages quotes;
  * - page_meta: equal to the IR page's meta description or an image link's alt text;
- * - pdf_text: in the text of a PDF page.
+ * - pdf_text: a whole line of a PDF page's text (ingest-decks quotes a page's first line).
+ * Line-bounded matching is what those extractors produce, and it keeps a short quote (a slide's
+ * "4") from being "found" inside a longer line ("9/30/2014").
  */
 export const QUOTE_STYLES = ['raw', 'xml_text', 'ixbrl_text', 'page_text', 'page_meta', 'pdf_text'] as const;
 export type QuoteStyle = (typeof QUOTE_STYLES)[number];
@@ -93,7 +96,8 @@ export class SourceText {
     for (const style of KIND_STYLES[this.kind]) {
       if (style === 'pdf_text') {
         const pages = await this.pdf();
-        const pageIndex = pages.findIndex((text, i) => (options.pageIndex === undefined || options.pageIndex === i) && text.includes(quote));
+        const needle = `\n${quote}\n`;
+        const pageIndex = pages.findIndex((text, i) => (options.pageIndex === undefined || options.pageIndex === i) && text.includes(needle));
         if (pageIndex >= 0) return { style, pageIndex };
         continue;
       }
@@ -115,7 +119,7 @@ export class SourceText {
         this.ixbrlText ??= normalizeWhitespace(textContent(parseIxbrl(Buffer.from(this.bytes)).dom));
         return this.ixbrlText.includes(normalizeWhitespace(quote));
       case 'page_text':
-        return this.page().text.includes(quote);
+        return this.page().text.includes(`\n${quote}\n`);
       case 'page_meta':
         return this.page().exact.has(quote);
     }
@@ -126,21 +130,22 @@ export class SourceText {
     return this.raw;
   }
 
-  /** The page as libs/issuer-pages reads it: every quote its extractors make is in `text`, or is one of `exact`. */
+  /** The page as libs/issuer-pages reads it: every quote its extractors make is whole lines of `text` (framed by "\n"), or one of `exact`. */
   private page(): { text: string; exact: ReadonlySet<string> } {
     if (!this.issuerPage) {
       const model = pageModel(Buffer.from(this.bytes), 'http://page.invalid/');
       const exact = new Set<string>();
       if (model.metaDescription) exact.add(model.metaDescription);
       for (const link of model.links) if (link.imageAlt) exact.add(link.imageAlt);
-      this.issuerPage = { text: model.lines.join('\n'), exact };
+      this.issuerPage = { text: `\n${model.lines.join('\n')}\n`, exact };
     }
     return this.issuerPage;
   }
 
+  /** Each page's text framed by "\n", so a whole line is found as `\n<line>\n`. */
   private pdf(): Promise<string[]> {
     // The same extraction ingest-decks ran (it copies the bytes before pdfjs detaches them).
-    this.pdfPages ??= extractPdf(this.bytes).then((pdf) => pdf.pages.map((p) => p.text));
+    this.pdfPages ??= extractPdf(this.bytes).then((pdf) => pdf.pages.map((p) => `\n${p.text}\n`));
     return this.pdfPages;
   }
 }

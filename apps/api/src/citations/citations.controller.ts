@@ -19,7 +19,8 @@ export const citationsRoutes = {
       'for `quote` the way the extractor quoted that kind of source (see quote_style). `verified` only when both hold; a source that now ' +
       'hashes differently answers `content_changed` and is never verified. Only EDGAR URLs and pages of issuer sites this service has read ' +
       'are fetched (anything else: `unsupported_source`, nothing fetched). Sources are cached for a few minutes, so verifying many ' +
-      'citations of one filing fetches it once. A provenance without a quote or a content_hash has nothing to verify: 422.',
+      'citations of one filing fetches it once. A provenance with a null quote (a PDF page without text) is checked by its hash alone ' +
+      '(quote_found null); one without a source_url or a content_hash has nothing to verify: 422.',
     tags: ['citations'],
     body: verifyCitationBody,
     response: citationVerdictSchema,

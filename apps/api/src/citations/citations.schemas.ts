@@ -14,7 +14,11 @@ const urlText = (what: string) =>
 /** A provenance object as the API serves it; only source_url, quote and content_hash are needed. */
 export const citationProvenanceBody = z.object({
   source_url: urlText('The URL whose bytes were hashed (provenance.source_url)'),
-  quote: text().min(1).max(100_000).describe('The supporting text, as the provenance gives it'),
+  quote: text()
+    .min(1)
+    .max(32_768)
+    .nullable()
+    .describe('The supporting text, as the provenance gives it; null (a PDF page without text): only the source\'s hash is checked'),
   content_hash: text()
     .regex(/^sha256:[0-9a-fA-F]{64}$/)
     .describe('sha256:<64 hex> of the bytes the quote was extracted from'),
@@ -33,7 +37,7 @@ export const citationVerdictSchema = z
   .object({
     verified: z.boolean().describe('The source still holds the bytes that were hashed (content_hash_matches) and the quote stands in them (quote_found)'),
     content_hash_matches: z.boolean().describe('sha256 of the bytes fetched now equals content_hash'),
-    quote_found: z.boolean().describe('The quote stands in the bytes fetched now (also reported when they changed)'),
+    quote_found: z.boolean().nullable().describe('The quote stands in the bytes fetched now (also reported when they changed); null when the provenance quotes nothing'),
     reason: z
       .enum(VERIFICATION_REASONS)
       .describe(
