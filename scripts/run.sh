@@ -77,7 +77,8 @@ start_bg projector node dist/apps/projector/src/main.js
 # Webhook endpoints of the sample run may be local http receivers (registration and delivery both check).
 export WEBHOOKS_ALLOW_HTTP=true WEBHOOKS_ALLOW_PRIVATE_HOSTS=true
 start_bg webhooks node dist/apps/webhooks/src/main.js
-start_bg api node dist/apps/api/src/main.js
+# POST /v1/citations/verify re-reads issuer pages and decks where ingest-ir read them: the fixture server on 127.0.0.1.
+IR_ALLOW_PRIVATE_HOSTS=true start_bg api node dist/apps/api/src/main.js
 wait_tcp 127.0.0.1 "$PORT" 60 "api" || { tail -30 "$RUN_DIR/api.log" >&2; exit 1; }
 
 say "ingesting the sample (SEC ticker map + submissions of MSFT, TSLA, MUR) from the fixture EDGAR server"
