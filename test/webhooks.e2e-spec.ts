@@ -277,7 +277,7 @@ describe('webhooks', () => {
     // every request the receiver answered is a succeeded delivery.
     expect(receiver.inFlight()).toBe(0);
     const state = await pg.query<{ leased: number; succeeded: number }>(
-      `SELECT count(*) FILTER (WHERE status = 'pending' AND next_attempt_at > now())::int AS leased,
+      `SELECT count(*) FILTER (WHERE leased_until > now())::int AS leased,
               count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded
        FROM webhook_deliveries WHERE endpoint_id = $1`,
       [endpoint],

@@ -89,9 +89,10 @@ export class WebhooksRepository {
   }
 
   /**
-   * Claims up to `limit` due deliveries of enabled endpoints (SKIP LOCKED: processes never claim
-   * the same row) and leases them by moving next_attempt_at `leaseMs` ahead, committed at once:
-   * a process that dies mid-attempt leaves its deliveries due again when the lease ends.
+   * Claims up to `limit` due, unleased deliveries of enabled endpoints (SKIP LOCKED: processes
+   * never claim the same row) and leases them for `leaseMs` (leased_until, in no index: a HOT
+   * update), committed at once: a process that dies mid-attempt leaves its deliveries due again
+   * when the lease ends.
    */
   async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const r = await this.pool.query<ClaimedDelivery>({
@@ -99,12 +100,13 @@ export class WebhooksRepository {
       text: `WITH due AS (
           SELECT d.id FROM webhook_deliveries d
           JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND e.enabled AND e.deleted_at IS NULL
+          WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until <= now())
+            AND e.enabled AND e.deleted_at IS NULL
           ORDER BY d.next_attempt_at
           LIMIT $1
           FOR UPDATE OF d SKIP LOCKED
         ), claimed AS (
-          UPDATE webhook_deliveries d SET next_attempt_at = now() + $2 * interval '1 millisecond'
+          UPDATE webhook_deliveries d SET leased_until = now() + $2 * interval '1 millisecond'
           FROM due WHERE d.id = due.id
           RETURNING d.id, d.attempts, d.event_id, d.endpoint_id
         )
@@ -143,6 +145,7 @@ export class WebhooksRepository {
             last_attempt_at = a.sent_at,
             status = CASE a.result WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending' ELSE 'failed' END,
             next_attempt_at = CASE WHEN a.result = 'retry' THEN a.next_attempt_at END,
+            leased_until = NULL,
             succeeded_at = CASE WHEN a.result = 'succeeded' THEN now() ELSE d.succeeded_at END
           FROM a WHERE d.id = a.delivery_id AND d.status = 'pending'
         ), latest AS (
@@ -185,9 +188,9 @@ export class WebhooksRepository {
     return new Map(r.rows.map((row) => [row.id, row.disabled_reason]));
   }
 
-  /** Gives leased deliveries back (stop before their attempt started): due again now. */
+  /** Gives leased deliveries back (stop before their attempt started): due again for any process. */
   async release(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.pool.query(`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = ANY($1::text[]) AND status = 'pending'`, [ids]);
+    await this.pool.query(`UPDATE webhook_deliveries SET leased_until = NULL WHERE id = ANY($1::text[])`, [ids]);
   }
 }
