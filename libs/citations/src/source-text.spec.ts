@@ -200,6 +200,17 @@ describe('quoteOccursIn: quotes of whole lines are matched as whole lines', () =
   });
 });
 
+describe('quoteOccursIn: nothing is not a quote', () => {
+  it('an empty or blank quote is found nowhere', async () => {
+    const xml = fixture('form4/SNOW-form4.snow.xml');
+    const html = fixture('xbrl/AAPL-aapl-20250329.htm');
+    for (const q of ['', ' ', '\n\t ']) {
+      expect(await quoteOccursIn(xml, 'xml', q)).toBe(false);
+      expect(await quoteOccursIn(html, 'sec_html', q)).toBe(false);
+    }
+  });
+});
+
 describe('detectSourceKind', () => {
   it('tells the fixture files apart', () => {
     expect(detectSourceKind(fixture('xbrl/TSLA-tsla-20240630_htm.xml'), 'sec')).toBe('xml');

@@ -92,7 +92,8 @@ export class SourceText {
 
   /** Where the quote stands in this source, or null when it stands nowhere. */
   async find(quote: string, options: QuoteOptions = {}): Promise<QuoteMatch | null> {
-    if (quote.length === 0) return null;
+    // Whitespace supports nothing, though it stands in every source.
+    if (quote.trim().length === 0) return null;
     for (const style of KIND_STYLES[this.kind]) {
       if (style === 'pdf_text') {
         const pages = await this.pdf();
@@ -110,14 +111,18 @@ export class SourceText {
     switch (style) {
       case 'raw':
         return this.rawText().includes(quote);
-      case 'xml_text':
+      case 'xml_text': {
         // Form 4 values are decoded, trimmed and their whitespace runs collapsed (form4.parser clean()).
+        const needle = collapseRuns(quote).trim();
         this.xmlText ??= collapseRuns(decodeXml(this.rawText()));
-        return this.xmlText.includes(collapseRuns(quote).trim());
-      case 'ixbrl_text':
+        return needle.length > 0 && this.xmlText.includes(needle);
+      }
+      case 'ixbrl_text': {
         // Segment quotes are normalizeWhitespace(textContent(<tr>)) of the same XML-mode DOM.
+        const needle = normalizeWhitespace(quote);
         this.ixbrlText ??= normalizeWhitespace(textContent(parseIxbrl(Buffer.from(this.bytes)).dom));
-        return this.ixbrlText.includes(normalizeWhitespace(quote));
+        return needle.length > 0 && this.ixbrlText.includes(needle);
+      }
       case 'page_text':
         return this.page().text.includes(`\n${quote}\n`);
       case 'page_meta':
