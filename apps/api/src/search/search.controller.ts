@@ -20,7 +20,7 @@ export const searchRoutes = {
       'One query over companies (name, ticker, CIK), people on issuer rosters (executives, IR contacts, analysts: name, role, affiliation), ' +
       "filings (form, primary document description, filer name), documents (title) and document pages (text), ranked by relevance across kinds. " +
       'Each hit names the resource the API serves (`kind`, `id`, `url`) with a plain-text snippet and the offsets of the matched words. ' +
-      'An exact ticker, symbol, CIK or accession number ranks first; then names (approximate matching: "microsfot" finds Microsoft, ' +
+      'An exact ticker, symbol, CIK or accession number ranks first; then names (approximate: misspellings, word order and accents, ' +
       '"elon musk" finds "Musk Elon") and text (a phrase pasted from a page finds that page). ' +
       `\`q\` takes 1 to ${SEARCH_Q_MAX_CHARS} characters (longer: 422 string_too_long); its whitespace is collapsed, and a q of only ` +
       'whitespace answers 422 value_error. Any other text is a valid query, operators and quotes included: nothing in q can cause an error. ' +

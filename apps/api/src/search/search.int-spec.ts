@@ -1,0 +1,428 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import {
+  companyRecordV1,
+  contentHash,
+  recordId,
+  sourceId,
+  stableStringify,
+  type CompanyDescriptionData,
+  type CompanyRecordV1,
+  type DocumentTextData,
+  type FilingData,
+  type Form4Data,
+  type IssuerDocumentData,
+  type IssuerRosterData,
+  type RecordEnvelope,
+} from '@app/contracts';
+import { parseTickerMapExchange } from '@app/edgar';
+import { createLogger } from '@app/observability';
+import {
+  projectCompany,
+  projectCompanyDescription,
+  projectDocumentText,
+  projectFiling,
+  projectForm4,
+  projectIssuerDocument,
+  projectIssuerRoster,
+  SEARCH_KINDS,
+  SEARCH_SQL,
+  searchParams as searchSqlParams,
+} from '@app/persistence';
+import { createTestDatabase, defaultFixturesDir, type TestDatabase } from '@app/testing';
+import type { ApiContext } from '../api.context';
+import { buildApiServer } from '../api.server';
+import { apiConfigSchema } from '../config/api.config';
+
+/*
+ * Real data only, through the projector's own projections: every company of the real SEC ticker
+ * map (as company@1 records shaped like ingest-sec's), and the example records the ingestors'
+ * mappers made from the fixtures (Form 4s, FRPH rosters and documents, the FRPH 2015 Annual
+ * Meeting deck's text, the MSFT 10-K filing).
+ */
+const DOCS = 'https://docs.test.example';
+const EXAMPLES = join(__dirname, '../../../../libs/persistence/src/projections/examples');
+const issuer = JSON.parse(readFileSync(join(EXAMPLES, 'issuer-pages.records.json'), 'utf8')) as {
+  rosterExecutives: RecordEnvelope<IssuerRosterData>;
+  rosterIr: RecordEnvelope<IssuerRosterData>;
+  description: RecordEnvelope<CompanyDescriptionData>;
+  documentSeptember2017: RecordEnvelope<IssuerDocumentData>;
+  documentAnnualMeeting2015: RecordEnvelope<IssuerDocumentData>;
+  documentQ4Release2016: RecordEnvelope<IssuerDocumentData>;
+  documentTextAnnualMeeting2015: RecordEnvelope<DocumentTextData>[];
+};
+const form4 = JSON.parse(readFileSync(join(EXAMPLES, 'form4.records.json'), 'utf8')) as Record<string, RecordEnvelope<Form4Data> | { schema?: undefined }>;
+const filing = JSON.parse(readFileSync(join(__dirname, '../../../../libs/contracts/src/examples/filing@1.msft-10-k.json'), 'utf8')) as RecordEnvelope<FilingData>;
+
+/** A sentence of page 7 (index 6) of the FRPH 2015 Annual Meeting deck, as its text reads. */
+const PHRASE = 'use their separate publicly traded stock as acquisition currency';
+const PHRASE_PAGE = 6;
+
+let db: TestDatabase;
+let a: { server: FastifyInstance; context: ApiContext };
+let key: string;
+let freeKey: string;
+let deckId: number;
+
+interface Hit {
+  kind: string;
+  id: string;
+  title: string;
+  snippet: string;
+  highlights: { start: number; end: number }[];
+  score: number;
+  match: string;
+  symbol: string | null;
+  url: string;
+  date: string | null;
+  document_id: number | null;
+  page_index: number | null;
+  accession: string | null;
+  category: string | null;
+  is_current: boolean | null;
+  provenance: Record<string, unknown> | null;
+}
+interface Body {
+  data: Hit[];
+  pagination: { next_cursor: string | null; has_more: boolean };
+}
+
+const get = (url: string, k: string = key) => a.server.inject({ method: 'GET', url, headers: { authorization: `Bearer ${k}` } });
+const search = async (query: string): Promise<Body> => {
+  const r = await get(`/v1/search?${query}`);
+  expect([query, r.statusCode]).toEqual([query, 200]);
+  return r.json<Body>();
+};
+const q = (text: string, more = ''): string => `q=${encodeURIComponent(text)}${more}`;
+
+/** company@1 records of every entry of the real ticker map, shaped like ingest-sec's (validated by the contract). */
+function tickerMapRecords(): CompanyRecordV1[] {
+  const url = 'https://www.sec.gov/files/company_tickers_exchange.json';
+  const bytes = readFileSync(join(defaultFixturesDir(), 'tickers/company_tickers_exchange.json'));
+  const hash = contentHash(bytes);
+  const observedAt = '2025-08-02T12:00:00.000Z';
+  return parseTickerMapExchange(bytes).map((entry) => {
+    const data = {
+      cik: entry.cik,
+      ticker: entry.ticker,
+      market: 'US',
+      name: entry.name,
+      listing_exchange: entry.exchange,
+      reference_source: { source_url: url, content_hash: hash },
+      detail: null,
+    };
+    const recordKey = `${entry.ticker}:US`;
+    return companyRecordV1.parse({
+      schema: 'company@1',
+      key: recordKey,
+      id: recordId(recordKey, contentHash(stableStringify(data))),
+      observed_at: observedAt,
+      produced_by: 'ingest-sec',
+      correlation_id: 'run_search-int-spec',
+      provenance: { src_id: sourceId(url, hash), source_provider: 'sec', source_url: url, accession: null, quote: entry.quote, content_hash: hash, extracted_at: observedAt },
+      data,
+    });
+  });
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('api_search');
+  const config = apiConfigSchema.parse({
+    DATABASE_URL: db.url,
+    API_KEY_PEPPER: 'pepper-'.repeat(6),
+    CURSOR_SECRET: 'cursor-'.repeat(6),
+    DOCS_URL: DOCS,
+    LOG_LEVEL: 'silent',
+    PLAN_ENTERPRISE_BURST_PER_SECOND: '1000000',
+    PLAN_ENTERPRISE_DAILY_QUOTA: '100000000',
+    PLAN_FREE_BURST_PER_SECOND: '1000000',
+  });
+  a = await buildApiServer(config, { logger: createLogger({ level: 'silent' }) });
+  const ds = a.context.dataSource;
+  const companies = tickerMapRecords();
+  let next = 0;
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    while (next < companies.length) await projectCompany(ds, companies[next++]!);
+  }));
+  await projectFiling(ds, filing);
+  // File order: the DKNG 4/As after the filings they amend; `notes` is not a record.
+  for (const r of Object.values(form4)) if (r.schema === 'form4@1') await projectForm4(ds, r);
+  await projectIssuerRoster(ds, issuer.rosterExecutives);
+  await projectIssuerRoster(ds, issuer.rosterIr);
+  await projectCompanyDescription(ds, issuer.description);
+  for (const r of [issuer.documentSeptember2017, issuer.documentAnnualMeeting2015, issuer.documentQ4Release2016]) await projectIssuerDocument(ds, r);
+  for (const part of issuer.documentTextAnnualMeeting2015) await projectDocumentText(ds, part);
+  // What autovacuum would do: GIN pending lists merged, statistics for the planner.
+  await ds.query('VACUUM ANALYZE');
+  deckId = (await ds.query<{ id: number }[]>('SELECT id FROM documents WHERE url = $1', [issuer.documentAnnualMeeting2015.data.url]))[0]!.id;
+  await ds.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_e', 'e', 'enterprise'), ('acct_f', 'f', 'free')`);
+  key = (await a.context.keys.createKey({ accountId: 'acct_e', mode: 'live', label: 't' })).key;
+  freeKey = (await a.context.keys.createKey({ accountId: 'acct_f', mode: 'live', label: 't' })).key;
+}, 180_000);
+
+afterAll(async () => {
+  await a?.server.close();
+  await db?.drop();
+});
+
+describe('GET /v1/search: what it finds', () => {
+  it('"microsoft": MSFT first among the whole ticker map, and its url serves it', async () => {
+    const body = await search(q('microsoft'));
+    const first = body.data[0]!;
+    expect(first).toMatchObject({
+      kind: 'company',
+      id: 'MSFT:US',
+      title: 'MICROSOFT CORP',
+      symbol: 'MSFT:US',
+      match: 'name',
+      url: '/v1/companies/MSFT:US',
+      provenance: expect.objectContaining({ source_provider: 'sec', source_url: 'https://www.sec.gov/files/company_tickers_exchange.json' }) as unknown,
+    });
+    // Other Micro* companies follow, well behind.
+    expect(body.data.slice(1).map((h) => h.id)).toEqual(expect.arrayContaining(['MSTR:US']));
+    expect(body.data[1]!.score).toBeLessThan(first.score / 2);
+    expect(body.data.every((h, i) => i === 0 || h.score <= body.data[i - 1]!.score)).toBe(true);
+    const company = await get(first.url);
+    expect(company.statusCode).toBe(200);
+    expect(company.json()).toMatchObject({ symbol: 'MSFT:US', name: 'MICROSOFT CORP' });
+    // The 10-K and the Form 4 reporting owner who is a Microsoft director come up too, as text and people.
+    expect(body.data.map((h) => [h.kind, h.id])).toEqual(expect.arrayContaining([['filing', '0000950170-25-100235']]));
+  });
+
+  it('tickers, symbols and CIKs match exactly and rank first', async () => {
+    for (const [text, match] of [['MSFT', 'ticker'], ['msft', 'ticker'], ['msft:us', 'symbol'], ['789019', 'cik'], ['0000789019', 'cik']] as const) {
+      const first = (await search(q(text))).data[0]!;
+      expect([text, first.id, first.match]).toEqual([text, 'MSFT:US', match]);
+      expect(first.score).toBeGreaterThanOrEqual(90);
+    }
+  });
+
+  it('"musk": Elon Musk, the TSLA Form 4 reporting owner, and his url lists him', async () => {
+    const body = await search(q('musk'));
+    const first = body.data[0]!;
+    expect(first).toMatchObject({
+      kind: 'person',
+      id: '0001318605:executives:sec:cik:0001494730',
+      title: 'Musk Elon',
+      symbol: 'TSLA:US',
+      match: 'name',
+      category: 'executives',
+      accession: '0000899243-21-044060',
+      provenance: expect.objectContaining({ source_provider: 'sec', accession: '0000899243-21-044060' }) as unknown,
+    });
+    expect(first.snippet).toBe('Musk Elon · CEO, Director · Tesla, Inc.');
+    // His last Form 4 as an officer is from 2021: the executives endpoint lists him only with current_only=false.
+    expect(first.is_current).toBe(false);
+    expect(first.url).toBe('/v1/companies/TSLA:US/executives?category=executives&current_only=false');
+    const roster = await get(first.url);
+    expect(roster.statusCode).toBe(200);
+    expect(roster.json<{ data: { name: string }[] }>().data.map((e) => e.name)).toContain('Musk Elon');
+    // Name order and case do not matter.
+    expect((await search(q('Elon Musk'))).data[0]!.id).toBe(first.id);
+  });
+
+  it('a phrase copied from a deck page finds that page, with the phrase highlighted in the snippet', async () => {
+    const body = await search(q(PHRASE));
+    const first = body.data[0]!;
+    expect(first).toMatchObject({
+      kind: 'document_page',
+      id: `${deckId}:${PHRASE_PAGE}`,
+      title: `Annual Meeting - 2015 Annual Shareholder Meeting — page ${PHRASE_PAGE + 1}`,
+      symbol: 'FRPH:US',
+      match: 'text',
+      document_id: deckId,
+      page_index: PHRASE_PAGE,
+      url: `/v1/documents/${deckId}/pages?page=${PHRASE_PAGE}`,
+      provenance: expect.objectContaining({ citation_url: `${issuer.documentAnnualMeeting2015.data.url}#page=${PHRASE_PAGE + 1}` }) as unknown,
+    });
+    expect(first.snippet).toContain(PHRASE);
+    const highlighted = first.highlights.map((h) => first.snippet.slice(h.start, h.end).toLowerCase());
+    // Stop words ("their", "as") are not search terms; every other word of the phrase is marked.
+    expect(highlighted).toEqual(expect.arrayContaining(['separate', 'publicly', 'traded', 'stock', 'acquisition', 'currency']));
+    const page = await get(first.url);
+    expect(page.statusCode).toBe(200);
+    expect(page.json<{ data: { page_index: number; text: string }[] }>().data[0]!.text.replace(/\s+/g, ' ')).toContain(PHRASE);
+  });
+
+  it('filings by accession and by form; documents by title', async () => {
+    const byAccession = (await search(q('0000950170-25-100235'))).data[0]!;
+    expect(byAccession).toMatchObject({ kind: 'filing', id: '0000950170-25-100235', match: 'accession', symbol: 'MSFT:US', date: '2025-07-30', url: '/v1/filings/0000950170-25-100235' });
+    expect((await get(byAccession.url)).statusCode).toBe(200);
+    const byForm = (await search(q('10-K', '&kinds=filing'))).data;
+    expect(byForm.map((h) => h.id)).toEqual(['0000950170-25-100235']);
+    expect(byForm[0]!.snippet.slice(byForm[0]!.highlights[0]!.start, byForm[0]!.highlights[0]!.end)).toBe('10');
+    const deck = (await search(q('annual shareholder meeting', '&kinds=document'))).data[0]!;
+    expect(deck).toMatchObject({ kind: 'document', id: String(deckId), document_id: deckId, url: `/v1/documents/${deckId}`, symbol: 'FRPH:US' });
+    expect((await get(deck.url)).statusCode).toBe(200);
+  });
+
+  it('kinds restricts the hits; IR contacts are people too', async () => {
+    const pages = await search(q('Patriot Business Park', '&kinds=document_page'));
+    expect(pages.data.length).toBeGreaterThan(1);
+    expect(new Set(pages.data.map((h) => h.kind))).toEqual(new Set(['document_page']));
+    const ir = (await search(q('John Milton', '&kinds=person'))).data;
+    expect(ir.map((h) => [h.title, h.category])).toEqual(expect.arrayContaining([['John Milton', 'ir']]));
+  });
+});
+
+describe('GET /v1/search: pagination', () => {
+  it('pages through every hit once, in the order of one big page', async () => {
+    const all = await search(q('micro', '&limit=500'));
+    expect(all.pagination).toEqual({ next_cursor: null, has_more: false });
+    expect(all.data.length).toBeGreaterThan(20);
+    const seen: Hit[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const body: Body = await search(q('micro', `&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+      expect(body.data.length).toBeLessThanOrEqual(7);
+      expect(body.pagination.has_more).toBe(body.pagination.next_cursor !== null);
+      seen.push(...body.data);
+      cursor = body.pagination.next_cursor;
+      pages += 1;
+    } while (cursor !== null);
+    expect(pages).toBe(Math.ceil(all.data.length / 7));
+    const ids = seen.map((h) => `${h.kind}|${h.id}`);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(all.data.map((h) => `${h.kind}|${h.id}`));
+  });
+
+  it('a cursor holds only for its own q and kinds, and untampered', async () => {
+    const first = await search(q('micro', '&limit=3'));
+    const cursor = first.pagination.next_cursor!;
+    expect((await get(`/v1/search?${q('micro', `&limit=3&cursor=${encodeURIComponent(cursor)}`)}`)).statusCode).toBe(200);
+    // Whitespace is normalized before the cursor is bound: the same query.
+    expect((await get(`/v1/search?${q('  micro ', `&limit=3&cursor=${encodeURIComponent(cursor)}`)}`)).statusCode).toBe(200);
+    const [body, mac] = cursor.split('.') as [string, string];
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), k: JSON.stringify([1e9, 'company', 'A']) })).toString('base64url');
+    for (const bad of [`x${cursor}`, `${forged}.${mac}`, `${body}.${mac.slice(0, -2)}AA`, 'not-a-cursor']) {
+      const r = await get(`/v1/search?${q('micro', `&limit=3&cursor=${encodeURIComponent(bad)}`)}`);
+      expect(r.statusCode).toBe(422);
+      expect(r.json()).toMatchObject({ detail: [expect.objectContaining({ type: 'value_error', loc: ['query', 'cursor'] })] });
+    }
+    for (const other of [q('microsoft', '&limit=3'), q('micro', '&limit=3&kinds=company')]) {
+      expect((await get(`/v1/search?${other}&cursor=${encodeURIComponent(cursor)}`)).statusCode).toBe(422);
+    }
+  });
+
+  it("limit above the plan's cap is 422; q is required", async () => {
+    const capped = await get(`/v1/search?${q('micro', '&limit=26')}`, freeKey);
+    expect(capped.statusCode).toBe(422);
+    expect(capped.json<{ detail: unknown[] }>().detail).toEqual([expect.objectContaining({ type: 'less_than_equal', ctx: expect.objectContaining({ le: 25 }) })]);
+    const missing = await get('/v1/search');
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json()).toMatchObject({ detail: [expect.objectContaining({ type: 'missing', loc: ['query', 'q'] })] });
+    const kinds = await get(`/v1/search?${q('micro', '&kinds=company,planet')}`);
+    expect(kinds.json()).toMatchObject({ detail: [expect.objectContaining({ type: 'literal_error', loc: ['query', 'kinds', 1] })] });
+  });
+});
+
+describe('GET /v1/search: hostile queries', () => {
+  /** Printable text from all over Unicode (no surrogates, no NUL), `n` code points. */
+  function randomText(n: number): string {
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = randomBytes(4).readUInt32BE(0);
+      const cp = r % 7 === 0 ? 0x20 : r % 5 === 0 ? 0x21 + (r % 0x5e) : 0xa0 + (r % 0xd700);
+      out.push(String.fromCodePoint(cp));
+    }
+    return out.join('');
+  }
+
+  const hostile: string[] = [
+    '"',
+    '"unterminated',
+    'a & | ! ( ) :* <->',
+    '-',
+    'OR',
+    '" OR "',
+    '-microsoft',
+    '!!!',
+    '(((',
+    ':*',
+    "'; DROP TABLE companies; --",
+    "1' OR '1'='1",
+    'SELECT * FROM api_keys',
+    '$1 $2 $$ $q$',
+    '\\',
+    '%_%',
+    '\u0002\u0003',
+    '💥🔥 مرحبا بالعالم שלום',
+    '\u202Emicrosoft\u202C',
+    'e\u0301lon',
+    'Ｍｉｃｒｏｓｏｆｔ',
+    'the',
+    'a',
+    randomText(1000),
+  ];
+
+  it('never answers 500: 200 with hits or none, or 422', async () => {
+    for (const text of hostile) {
+      const r = await get(`/v1/search?${q(text)}`);
+      expect([text.slice(0, 40), r.statusCode]).toEqual([text.slice(0, 40), 200]);
+      const body = r.json<Body>();
+      expect(Array.isArray(body.data)).toBe(true);
+      for (const hit of body.data) expect(typeof hit.url).toBe('string');
+    }
+    // Full-width letters are folded (NFKC): the same company.
+    expect((await search(q('Ｍｉｃｒｏｓｏｆｔ'))).data[0]!.id).toBe('MSFT:US');
+    // The SQL-looking text was a query, nothing else.
+    expect((await a.context.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM companies'))[0]!.n).toBeGreaterThan(9000);
+  });
+
+  it('answers 422 for NUL, whitespace only and over 1000 characters (10 kB of text included)', async () => {
+    const cases: [string, string][] = [
+      ['a\u0000b', 'value_error'],
+      ['   ', 'value_error'],
+      ['\t\n', 'value_error'],
+      [randomText(1001), 'string_too_long'],
+      [randomBytes(7500).toString('base64'), 'string_too_long'],
+    ];
+    for (const [text, type] of cases) {
+      const r = await get(`/v1/search?${q(text)}`);
+      expect([text.slice(0, 20), r.statusCode]).toEqual([text.slice(0, 20), 422]);
+      expect(r.json()).toMatchObject({ detail: [expect.objectContaining({ type, loc: ['query', 'q'] })] });
+    }
+  });
+
+  it('raw and malformed query strings: never 500', async () => {
+    for (const raw of ['q=%', 'q=%E0%A4%A', 'q=%ED%A0%80', 'q=%FF%FE', 'q=a&q=b', 'q[]=x', 'q[a]=b', 'q=%00', 'q=+', 'q=%2B%2B', `q=${'x'.repeat(5000)}`]) {
+      const r = await get(`/v1/search?${raw}`);
+      expect([raw.slice(0, 30), r.statusCode < 500]).toEqual([raw.slice(0, 30), true]);
+    }
+  });
+});
+
+describe('search SQL', () => {
+  it('each kind is selected through its index', async () => {
+    // Tiny test tables tempt the planner into sequential or whole-index scans; forbid both: only
+    // bitmap scans on index conditions remain, so a branch whose expression does not match its
+    // index would show a Seq Scan (the planner's last resort).
+    const plan = await a.context.dataSource.transaction(async (m) => {
+      await m.query('SET LOCAL enable_seqscan = off');
+      await m.query('SET LOCAL enable_indexscan = off');
+      const rows = await m.query<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${SEARCH_SQL}`, searchSqlParams({ q: 'musk', kinds: SEARCH_KINDS, limit: 51 }));
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    for (const index of [
+      'companies_search_ticker_idx',
+      'companies_search_name_trgm_idx',
+      'companies_search_name_fts_idx',
+      'roster_entries_search_name_trgm_idx',
+      'roster_entries_search_fts_idx',
+      'filings_search_idx',
+      'documents_search_fts_idx',
+      'document_pages_search_idx',
+    ]) {
+      expect([index, plan.includes(index)]).toEqual([index, true]);
+    }
+    expect(plan).not.toContain('Seq Scan');
+  });
+
+  it('entities and migrations agree (what db:check asks)', async () => {
+    const pending = await a.context.dataSource.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((x) => x.query)).toEqual([]);
+  });
+});
