@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiHttp } from '../platform/api.http';
 import { problemBody } from '../platform/problem';
-import { openApiPath, type BoundRoute, type RouteHandler } from '../platform/route.registry';
-import { compileTools, MCP_TOOLS, toRestCall, type CompiledTool, type ToolSpec } from './mcp.tools';
+import type { BoundRoute, RouteHandler } from '../platform/route.registry';
+import { compileTools, MCP_TOOLS, restInstance, toRestCall, type CompiledTool, type ToolSpec } from './mcp.tools';
 
 /** Route handlers of the tools never touch the reply: the MCP transport owns the HTTP response. */
 const NO_REPLY = new Proxy({} as FastifyReply, {
@@ -44,11 +44,9 @@ export class McpToolsService {
   async call(name: string, args: Record<string, unknown> | undefined, request: FastifyRequest): Promise<CallToolResult> {
     const tool = this.tools.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const first = tool.routes.values().next().value!;
-    let instance = openApiPath(first.url);
+    const instance = restInstance(tool, args);
     try {
       const call = toRestCall(tool, args);
-      instance = call.instance;
       const route = tool.routes.get(call.operationId)!;
       const restRequest = {
         id: request.id,

@@ -2,7 +2,7 @@ import { DOCUMENTED_ROUTES } from '../openapi/openapi.document';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { QueryParser } from '../platform/query.validation';
 import type { RouteDefinition } from '../platform/route.registry';
-import { compileTools, MCP_TOOLS, toRestCall, type CompiledTool } from './mcp.tools';
+import { compileTools, MCP_TOOLS, restInstance, toRestCall, type CompiledTool } from './mcp.tools';
 
 const tools = new Map(compileTools(MCP_TOOLS, DOCUMENTED_ROUTES).map((t) => [t.spec.name, t]));
 const tool = (name: string): CompiledTool => {
@@ -51,6 +51,8 @@ describe('the MCP tool table', () => {
         'get_document',
         'get_filing',
         'verify_citation',
+        'get_coverage',
+        'search',
       ]),
     );
     expect(new Set(MCP_TOOLS.map((t) => t.name)).size).toBe(MCP_TOOLS.length);
@@ -66,7 +68,7 @@ describe('the MCP tool table', () => {
   it('takes a verify_citation body as its arguments, validated by the route', () => {
     const call = toRestCall(tool('verify_citation'), { provenance: { source_url: 'https://www.sec.gov/x', quote: 'q', content_hash: 'sha256:00' } });
     expect(call).toEqual({ operationId: 'verifyCitation', params: {}, query: {}, body: { provenance: { source_url: 'https://www.sec.gov/x', quote: 'q', content_hash: 'sha256:00' } }, instance: '/v1/citations/verify' });
-    const schema = tool('verify_citation').definition.inputSchema as { required: string[]; properties: { provenance: { required: string[] } } };
+    const schema = tool('verify_citation').definition.inputSchema as unknown as { required: string[]; properties: { provenance: { required: string[] } } };
     expect(schema.required).toEqual(['provenance']);
     expect(schema.properties.provenance.required).toEqual(expect.arrayContaining(['source_url', 'quote', 'content_hash']));
   });
@@ -79,13 +81,13 @@ describe('the MCP tool table', () => {
       expect(d.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: t.spec.name === 'verify_citation' });
       expect(d.description).toContain('Same result as the REST API');
     }
-    const pages = tool('get_document_pages').definition.inputSchema as { required: string[]; properties: Record<string, Record<string, unknown>>; additionalProperties: boolean };
+    const pages = tool('get_document_pages').definition.inputSchema as unknown as { required: string[]; properties: Record<string, Record<string, unknown>>; additionalProperties: boolean };
     expect(pages.required).toEqual(['document_id']);
     expect(pages.properties.document_id).toMatchObject({ type: 'integer', minimum: 1 });
     expect(pages.properties.page).toMatchObject({ type: 'integer', minimum: 0 });
     expect(pages.properties.limit).toMatchObject({ type: 'integer', maximum: 500, default: 50 });
     expect(pages.additionalProperties).toBe(false);
-    const companies = tool('search_companies').definition.inputSchema as { required?: string[]; properties: Record<string, Record<string, unknown>> };
+    const companies = tool('search_companies').definition.inputSchema as unknown as { required?: string[]; properties: Record<string, Record<string, unknown>> };
     expect(companies.required ?? []).toEqual([]);
     expect(companies.properties.tickers).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(companies.properties.active_only).toMatchObject({ type: 'boolean', default: true });
@@ -123,7 +125,7 @@ describe('the MCP tool table', () => {
     expect(itemsOf('list_filings', { symbol: 'MSFT:US', ciks: ['789019'] })).toEqual([
       expect.objectContaining({ type: 'value_error', loc: ['arguments', 'ciks'], msg: "Value error, 'ciks' does not apply to GET /v1/companies/{symbol}/filings" }),
     ]);
-    const schema = tool('list_filings').definition.inputSchema as { required?: string[]; properties: Record<string, unknown> };
+    const schema = tool('list_filings').definition.inputSchema as unknown as { required?: string[]; properties: Record<string, unknown> };
     expect(schema.required ?? []).toEqual([]);
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['symbol', 'ciks', 'forms', 'filed_from', 'cursor']));
   });
@@ -157,6 +159,14 @@ describe('the MCP tool table', () => {
       { type: 'extra_forbidden', loc: ['arguments', 'ticker'], msg: 'Extra inputs are not permitted', input: 'MSFT' },
     ]);
     expect(itemsOf('search_companies', { tickers: Array.from({ length: 101 }, () => 'A') })).toEqual([expect.objectContaining({ type: 'too_long', loc: ['query', 'tickers'], ctx: { field_type: 'List', max_length: 100, actual_length: 101 } })]);
+  });
+
+  it('names the REST path of a call as the problem instance, invalid arguments included', () => {
+    expect(restInstance(tool('get_company'), { symbol: 'MSFT' })).toBe('/v1/companies/MSFT');
+    expect(restInstance(tool('get_company'), {})).toBe('/v1/companies/{symbol}');
+    expect(restInstance(tool('get_document_pages'), { document_id: 'x' })).toBe('/v1/documents/x/pages');
+    expect(restInstance(tool('list_filings'), { ciks: ['1'] })).toBe('/v1/filings');
+    expect(restInstance(tool('verify_citation'), {})).toBe('/v1/citations/verify');
   });
 
   it('treats null like an omitted optional argument', () => {

@@ -82,8 +82,20 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     operations: ['verifyCitation'],
     openWorld: true,
   },
-  { name: 'search', title: 'Search', description: 'Full-text search across the service.', operations: ['search'], optional: true },
-  { name: 'get_coverage', title: 'Coverage', description: 'What the service holds for a company, by dataset.', operations: ['getCoverage'], optional: true },
+  {
+    name: 'search',
+    title: 'Search',
+    description:
+      'Search companies, people (executives, IR contacts, analysts), filings, IR documents and document pages by words, "phrases" or identifiers ' +
+      '(ticker, symbol, CIK, accession). Each hit carries the ids the other tools take (symbol, accession, document_id, page_index) and its REST url.',
+    operations: ['search'],
+  },
+  {
+    name: 'get_coverage',
+    title: 'Coverage',
+    description: "What the service holds for a company's issuer, per dataset: counts, date ranges, last ingestion and known gaps.",
+    operations: ['getCoverage'],
+  },
 ];
 
 /** A tool ready to list and call. */
@@ -174,9 +186,28 @@ export function compileTools(specs: readonly ToolSpec[], routes: readonly RouteD
   return out;
 }
 
-/** The REST path of a route with its parameters filled in (':' kept, as clients send symbols). */
+/** The REST path of a route with its parameters filled in (':' kept, as clients send symbols); `{name}` where one is missing. */
 function fillPath(url: string, params: Record<string, string>): string {
-  return url.replace(/:([A-Za-z_]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? '').replace(/%3A/gi, ':'));
+  return url.replace(/:([A-Za-z_]+)/g, (_, name: string) => (params[name] === undefined ? `{${name}}` : encodeURIComponent(params[name]).replace(/%3A/gi, ':')));
+}
+
+const pickOperation = (tool: CompiledTool, input: Record<string, unknown>): string => (tool.spec.pick ? tool.spec.pick(input) : tool.spec.operations[0]);
+
+/**
+ * The REST path a call names, as a problem's `instance` (the path REST would have been asked),
+ * also when the arguments are invalid.
+ */
+export function restInstance(tool: CompiledTool, args: Record<string, unknown> | undefined): string {
+  if (tool.bodyRoute) return tool.bodyRoute.url;
+  const input = args ?? {};
+  const route = tool.routes.get(pickOperation(tool, input))!;
+  const params: Record<string, string> = {};
+  for (const arg of tool.args) {
+    const value = input[arg.name];
+    if (arg.where !== 'path' || route.path?.[arg.param] === undefined || value === undefined || value === null) continue;
+    params[arg.param] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return fillPath(route.url, params);
 }
 
 /**
@@ -190,7 +221,7 @@ export function toRestCall(tool: CompiledTool, args: Record<string, unknown> | u
     return { operationId: tool.bodyRoute.operationId, params: {}, query: {}, body: input, instance: tool.bodyRoute.url };
   }
   const items: ValidationItem[] = validateArgs(tool.args, input);
-  const operationId = tool.spec.pick ? tool.spec.pick(input) : tool.spec.operations[0];
+  const operationId = pickOperation(tool, input);
   const route = tool.routes.get(operationId)!;
   const params: Record<string, string> = {};
   const query: Record<string, string | string[]> = {};
@@ -206,5 +237,5 @@ export function toRestCall(tool: CompiledTool, args: Record<string, unknown> | u
     else query[arg.param] = toQueryValue(value);
   }
   if (items.length) throw new ValidationError(items);
-  return { operationId, params, query, instance: fillPath(route.url, params) };
+  return { operationId, params, query, instance: restInstance(tool, input) };
 }

@@ -1,0 +1,292 @@
+// The MCP endpoint end to end: every fixture ingested through the real pipeline (see
+// test/support/fixture-platform.ts), then /mcp driven over real HTTP by the SDK's own client. Every
+// tool's result must be the REST response for the same arguments, byte for byte; cursors cross
+// between the two; errors are the REST problems; auth and rate limits are REST's.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { startFixturePlatform, type FixturePlatform } from './support/fixture-platform';
+
+const PUBLIC_BASE_URL = 'https://api.filings.test';
+const DOCS = 'https://docs.filings.test';
+/** Free plan: 3 requests a day, so a client is refused on its first call (initialize, its notification, tools/list). */
+const FREE_DAILY_QUOTA = 3;
+
+type Json = Record<string, unknown>;
+interface Page {
+  data: Json[];
+  pagination: { next_cursor: string | null; has_more: boolean };
+}
+
+let platform: FixturePlatform;
+let client: Client;
+let tools: Tool[];
+const called = new Set<string>();
+
+async function connect(key?: string): Promise<Client> {
+  const c = new Client({ name: 'mcp-e2e', version: '1.0.0' });
+  const requestInit = key ? { headers: { authorization: `Bearer ${key}` } } : undefined;
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${platform.url}/mcp`), { requestInit }));
+  return c;
+}
+
+async function rest(path: string, body?: unknown): Promise<{ status: number; text: string; json: Json }> {
+  const r = await fetch(`${platform.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${platform.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  return { status: r.status, text, json: JSON.parse(text) as Json };
+}
+
+async function call(name: string, args: Json): Promise<CallToolResult> {
+  called.add(name);
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/**
+ * Calls the tool and the REST route: the result is the REST body, as structured content and as its
+ * exact text. `clock`: a top-level field stamped with the time of the request (compared as a time).
+ */
+async function same<T = Json>(name: string, args: Json, path: string, options: { body?: unknown; clock?: string } = {}): Promise<T> {
+  const result = await call(name, args);
+  const r = await rest(path, options.body);
+  expect(r.status).toBe(200);
+  expect(result.isError).toBeFalsy();
+  const content = result.content as { type: string; text: string }[];
+  expect(content).toHaveLength(1);
+  expect(content[0]!.type).toBe('text');
+  if (options.clock) {
+    const stamp = (v: unknown) => ({ ...(v as Json), [options.clock!]: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) });
+    expect(result.structuredContent).toEqual(stamp(r.json));
+    expect(JSON.parse(content[0]!.text)).toEqual(result.structuredContent);
+    expect(Object.keys(result.structuredContent!)).toEqual(Object.keys(r.json));
+  } else {
+    expect(result.structuredContent).toEqual(r.json);
+    expect(content[0]!.text).toBe(r.text);
+  }
+  return result.structuredContent as T;
+}
+
+/** The problem a failed call carries as text (never as structured content, which the output schema describes). */
+function problemOf(result: CallToolResult): Json {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  const content = result.content as { type: string; text: string }[];
+  expect(content).toHaveLength(1);
+  const problem = JSON.parse(content[0]!.text) as Json;
+  expect(problem.request_id).toMatch(/^req_/);
+  return problem;
+}
+
+/** The problem of a failed call is REST's for the same request (request ids differ). */
+async function sameProblem(name: string, args: Json, path: string): Promise<Json> {
+  const problem = problemOf(await call(name, args));
+  const r = await rest(path);
+  expect({ ...problem, request_id: '' }).toEqual({ ...r.json, request_id: '' });
+  return problem;
+}
+
+beforeAll(async () => {
+  platform = await startFixturePlatform({
+    prefix: 'mcp_e2e',
+    apiEnv: {
+      PUBLIC_BASE_URL,
+      DOCS_URL: DOCS,
+      PLAN_ENTERPRISE_BURST_PER_SECOND: '100000',
+      PLAN_ENTERPRISE_DAILY_QUOTA: '10000000',
+      PLAN_FREE_DAILY_QUOTA: String(FREE_DAILY_QUOTA),
+    },
+  });
+  client = await connect(platform.key);
+  tools = (await client.listTools()).tools;
+}, 900_000);
+
+afterAll(async () => {
+  await client?.close();
+  await platform?.close();
+});
+
+describe('MCP over Streamable HTTP, on the ingested fixtures', () => {
+  it('lists the read-only tools with input and output schemas', () => {
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining([
+        'search_companies',
+        'get_company',
+        'get_executives',
+        'get_segments',
+        'get_fund_exposure',
+        'list_filings',
+        'get_filing',
+        'list_insider_transactions',
+        'list_documents',
+        'get_document',
+        'get_document_pages',
+        'verify_citation',
+        'get_coverage',
+        'search',
+      ]),
+    );
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: tool.name === 'verify_citation' });
+      expect(tool.description).toMatch(/Same result as the REST API/);
+    }
+  });
+
+  it('answers companies, rosters, segments and fund exposure exactly as REST', async () => {
+    const found = await same<Page>('search_companies', { q: 'tesla', limit: 5 }, '/v1/companies?q=tesla&limit=5');
+    expect(found.data.map((c) => c.symbol)).toContain('TSLA:US');
+    const msft = await same('get_company', { symbol: 'MSFT:US' }, '/v1/companies/MSFT:US');
+    expect(msft).toMatchObject({ name: 'MICROSOFT CORP', cik: '0000789019' });
+    const ir = await same<Page>('get_executives', { symbol: 'FRPH:US', category: 'ir' }, '/v1/companies/FRPH:US/executives?category=ir');
+    expect(ir.data).toEqual([expect.objectContaining({ name: 'John Milton', category: 'ir' })]);
+    const tsla = await same<Page>('get_executives', { symbol: 'TSLA:US', current_only: false }, '/v1/companies/TSLA:US/executives?current_only=false');
+    expect(tsla.data.length).toBeGreaterThan(0);
+    const segments = await same<Page>('get_segments', { symbol: 'TSLA:US', unit: 'million', limit: 5 }, '/v1/companies/TSLA:US/segments?unit=million&limit=5');
+    expect(segments.data).toHaveLength(5);
+    const hits = await same<Page>('search', { q: 'microsoft', limit: 5 }, '/v1/search?q=microsoft&limit=5');
+    expect(hits.data.map((h) => h.symbol)).toContain('MSFT:US');
+    const pages = await same<Page>('search', { q: 'FRP Holdings', kinds: ['document_page'], limit: 2 }, '/v1/search?q=FRP%20Holdings&kinds=document_page&limit=2');
+    expect(pages.data.length).toBeGreaterThan(0);
+    const exposure = await same<Page>('get_fund_exposure', { symbol: 'MSFT:US', limit: 3 }, '/v1/companies/MSFT:US/fund-exposure?limit=3');
+    expect(exposure.data.length).toBeGreaterThan(0);
+    const coverage = await same<Json>('get_coverage', { symbol: 'MSFT:US' }, '/v1/coverage/MSFT:US', { clock: 'generated_at' });
+    expect(coverage).toMatchObject({ symbol: 'MSFT:US' });
+  });
+
+  it('answers filings and insider transactions exactly as REST, on both filings routes', async () => {
+    const tenKs = await same<Page>('list_filings', { symbol: 'MSFT:US', forms: ['10-K'], limit: 3 }, '/v1/companies/MSFT:US/filings?forms=10-K&limit=3');
+    expect(tenKs.data).toHaveLength(3);
+    expect(tenKs).toHaveProperty('company.symbol', 'MSFT:US');
+    const form4s = await same<Page>('list_filings', { ciks: ['789019'], forms: ['4'], limit: 2, direction: 'asc' }, '/v1/filings?ciks=789019&forms=4&limit=2&direction=asc');
+    expect(form4s.data).toHaveLength(2);
+    expect(form4s).not.toHaveProperty('company');
+    const accession = tenKs.data[0]!.accession as string;
+    await same('get_filing', { accession }, `/v1/filings/${accession}`);
+    const insiders = await same<Page>('list_insider_transactions', { symbol: 'TSLA:US', limit: 5 }, '/v1/companies/TSLA:US/insiders?limit=5');
+    expect(insiders.data.length).toBeGreaterThan(0);
+  });
+
+  it('answers documents and their pages exactly as REST', async () => {
+    const docs = await same<Page>('list_documents', { symbols: ['FRPH:US'], limit: 50 }, '/v1/documents?symbols=FRPH:US&limit=50');
+    const withText = docs.data.find((d) => typeof d.pages === 'number' && d.pages > 0)!;
+    expect(withText).toBeDefined();
+    const id = withText.id as number;
+    const detail = await same('get_document', { document_id: id }, `/v1/documents/${id}`);
+    expect(detail).toMatchObject({ id, page_count: withText.pages });
+    const first = await same<Page>('get_document_pages', { document_id: id, page: 0 }, `/v1/documents/${id}/pages?page=0`);
+    expect(first.data).toEqual([expect.objectContaining({ document_id: id, page_index: 0 })]);
+  });
+
+  it('verifies a citation taken from a REST response exactly as REST does', async () => {
+    const company = (await rest('/v1/companies/MSFT:US')).json;
+    const provenance = company.provenance as Json;
+    const verdict = await same('verify_citation', { provenance }, '/v1/citations/verify', { body: { provenance } });
+    expect(verdict).toMatchObject({ verified: true, content_hash_matches: true, quote_found: true, reason: 'verified' });
+    const altered = { ...provenance, quote: `${provenance.quote as string} (not in the source)` };
+    const refused = await same('verify_citation', { provenance: altered }, '/v1/citations/verify', { body: { provenance: altered } });
+    expect(refused).toMatchObject({ verified: false, quote_found: false, reason: 'quote_not_found' });
+  });
+
+  it('continues a tool cursor on REST and a REST cursor with the tool', async () => {
+    const page1 = await same<Page>('list_filings', { symbol: 'MSFT:US', limit: 2 }, '/v1/companies/MSFT:US/filings?limit=2');
+    const cursor = page1.pagination.next_cursor!;
+    expect(cursor).toEqual(expect.any(String));
+    const page2 = await same<Page>('list_filings', { symbol: 'MSFT:US', limit: 2, cursor }, `/v1/companies/MSFT:US/filings?limit=2&cursor=${encodeURIComponent(cursor)}`);
+    expect(page2.data[0]!.accession).not.toBe(page1.data[0]!.accession);
+
+    const restPage1 = (await rest('/v1/companies?q=corp&limit=3')).json as unknown as Page;
+    const restCursor = restPage1.pagination.next_cursor!;
+    const toolPage2 = await same<Page>('search_companies', { q: 'corp', limit: 3, cursor: restCursor }, `/v1/companies?q=corp&limit=3&cursor=${encodeURIComponent(restCursor)}`);
+    expect((toolPage2.data[0]!.symbol as string) > (restPage1.data[2]!.symbol as string)).toBe(true);
+
+    const docs = (await rest('/v1/documents?symbols=FRPH:US&limit=50')).json as unknown as Page;
+    const id = docs.data.find((d) => typeof d.pages === 'number' && d.pages > 2)!.id as number;
+    const pages = await same<Page>('get_document_pages', { document_id: id, limit: 2 }, `/v1/documents/${id}/pages?limit=2`);
+    const c = pages.pagination.next_cursor!;
+    const next = await same<Page>('get_document_pages', { document_id: id, limit: 2, cursor: c }, `/v1/documents/${id}/pages?limit=2&cursor=${encodeURIComponent(c)}`);
+    expect(next.data.map((p) => p.page_index)).toEqual([2, 3]);
+  });
+
+  it('answers unknown symbols and documents with the REST problem', async () => {
+    const unknown = await sameProblem('get_company', { symbol: 'ZZZZZ:US' }, '/v1/companies/ZZZZZ:US');
+    expect(unknown).toMatchObject({ type: `${DOCS}/errors/unknown-symbol`, status: 404, instance: '/v1/companies/ZZZZZ:US', detail: expect.stringContaining('ZZZZZ:US') });
+    await sameProblem('get_segments', { symbol: 'ZZZZZ:US' }, '/v1/companies/ZZZZZ:US/segments');
+    const doc = await sameProblem('get_document', { document_id: 999999 }, '/v1/documents/999999');
+    expect(doc.status).toBe(404);
+  });
+
+  it('answers bad arguments with the validation problem REST answers', async () => {
+    const pattern = await sameProblem('get_company', { symbol: 'MSFT' }, '/v1/companies/MSFT');
+    expect(pattern).toMatchObject({ type: `${DOCS}/errors/validation-error`, status: 422, detail: [expect.objectContaining({ type: 'string_pattern_mismatch', loc: ['path', 'symbol'] })] });
+    // The same item, with the input as the caller sent it: a number here, a string in a query string.
+    const limit = problemOf(await call('search_companies', { limit: 501 }));
+    const restLimit = (await rest('/v1/companies?limit=501')).json;
+    const [item] = limit.detail as Json[];
+    expect(item).toMatchObject({ type: 'less_than_equal', loc: ['query', 'limit'], ctx: { le: 500 }, input: 501 });
+    expect({ ...limit, request_id: '', detail: [{ ...item, input: '501' }] }).toEqual({ ...restLimit, request_id: '' });
+    const cursor = await sameProblem('list_filings', { symbol: 'MSFT:US', cursor: 'garbage' }, '/v1/companies/MSFT:US/filings?cursor=garbage');
+    expect(cursor.detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['query', 'cursor'] })]);
+
+    // Typed arguments: a string where REST's query string would carry a number is refused before the route.
+    expect(problemOf(await call('search_companies', { limit: 'ten', ticker: 'MSFT' }))).toMatchObject({
+      type: `${DOCS}/errors/validation-error`,
+      status: 422,
+      detail: expect.arrayContaining([
+        expect.objectContaining({ type: 'int_type', loc: ['query', 'limit'], input: 'ten' }),
+        expect.objectContaining({ type: 'extra_forbidden', loc: ['arguments', 'ticker'] }),
+      ]),
+    });
+  });
+
+  it('answers 401 without a key, with the protected-resource metadata in the challenge', async () => {
+    const r = await fetch(`${platform.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${PUBLIC_BASE_URL}/.well-known/oauth-protected-resource"`);
+    expect(await r.json()).toMatchObject({ type: `${DOCS}/errors/invalid-key`, status: 401 });
+    await expect(connect()).rejects.toThrow();
+
+    const metadata = await fetch(`${platform.url}/.well-known/oauth-protected-resource`);
+    expect(metadata.status).toBe(200);
+    expect(await metadata.json()).toEqual({
+      resource: `${PUBLIC_BASE_URL}/mcp`,
+      resource_name: 'Filings platform MCP server',
+      resource_documentation: `${PUBLIC_BASE_URL}/docs`,
+      bearer_methods_supported: ['header'],
+    });
+  });
+
+  it('refuses a key whose daily quota is spent with 429, Retry-After and the X-RateLimit headers', async () => {
+    const key = await platform.newKey('free');
+    const limited = await connect(key);
+    try {
+      await limited.listTools();
+      await expect(limited.callTool({ name: 'get_company', arguments: { symbol: 'MSFT:US' } })).rejects.toMatchObject({ code: 429 });
+    } finally {
+      await limited.close();
+    }
+    const r = await fetch(`${platform.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_company', arguments: { symbol: 'MSFT:US' } } }),
+    });
+    expect(r.status).toBe(429);
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(r.headers.get('x-ratelimit-limit')).toBe(String(FREE_DAILY_QUOTA));
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(await r.json()).toMatchObject({ type: `${DOCS}/errors/rate-limited`, status: 429 });
+    // The same key is refused on REST: one quota for both surfaces.
+    expect((await fetch(`${platform.url}/v1/companies/MSFT:US`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(429);
+  });
+
+  it('called every listed tool', () => {
+    expect([...called].sort()).toEqual(tools.map((t) => t.name).sort());
+  });
+});
