@@ -21,8 +21,6 @@ export interface ToolSpec {
   output?: z.ZodObject;
   /** The tool reaches outside this service (fetches a third-party URL). */
   openWorld?: boolean;
-  /** Offered only when its route is served (a route another change adds). */
-  optional?: boolean;
 }
 
 /**
@@ -146,14 +144,13 @@ function toolArgs(spec: ToolSpec, routes: RouteDefinition[]): ToolArg[] {
   return [...out.values()].sort((a, b) => (a.where === b.where ? 0 : a.where === 'path' ? -1 : 1));
 }
 
-/** Compiles the tools whose routes are among `routes`; a required tool without its route is a wiring error. */
+/** Compiles the tools over `routes`; a tool without its route is a wiring error. */
 export function compileTools(specs: readonly ToolSpec[], routes: readonly RouteDefinition[]): CompiledTool[] {
   const byId = new Map(routes.map((r) => [r.operationId, r]));
   const out: CompiledTool[] = [];
   for (const spec of specs) {
     const defs = spec.operations.map((id) => byId.get(id));
     if (defs.some((d) => d === undefined)) {
-      if (spec.optional) continue;
       throw new Error(`MCP tool ${spec.name}: no route with operationId ${spec.operations.filter((_, i) => !defs[i]).join(', ')}`);
     }
     const routeDefs = defs as RouteDefinition[];
