@@ -186,7 +186,7 @@ describe('GET /v1/search: what it finds', () => {
     expect(body.data.every((h, i) => i === 0 || h.score <= body.data[i - 1]!.score)).toBe(true);
     const company = await get(first.url);
     expect(company.statusCode).toBe(200);
-    expect(company.json()).toMatchObject({ symbol: 'MSFT:US', name: 'MICROSOFT CORP' });
+    expect(company.json()).toMatchObject({ symbol: 'MSFT:US', name: 'MICROSOFT CORP', provenance: first.provenance });
     // The 10-K and the Form 4 reporting owner who is a Microsoft director come up too, as text and people.
     expect(body.data.map((h) => [h.kind, h.id])).toEqual(expect.arrayContaining([['filing', '0000950170-25-100235']]));
   });
@@ -218,7 +218,8 @@ describe('GET /v1/search: what it finds', () => {
     expect(first.url).toBe('/v1/companies/TSLA:US/executives?category=executives&current_only=false');
     const roster = await get(first.url);
     expect(roster.statusCode).toBe(200);
-    expect(roster.json<{ data: { name: string }[] }>().data.map((e) => e.name)).toContain('Musk Elon');
+    const entry = roster.json<{ data: { name: string; provenance: unknown }[] }>().data.find((e) => e.name === 'Musk Elon');
+    expect(entry?.provenance).toEqual(first.provenance);
     // Name order and case do not matter.
     expect((await search(q('Elon Musk'))).data[0]!.id).toBe(first.id);
   });
@@ -243,19 +244,25 @@ describe('GET /v1/search: what it finds', () => {
     expect(highlighted).toEqual(expect.arrayContaining(['separate', 'publicly', 'traded', 'stock', 'acquisition', 'currency']));
     const page = await get(first.url);
     expect(page.statusCode).toBe(200);
-    expect(page.json<{ data: { page_index: number; text: string }[] }>().data[0]!.text.replace(/\s+/g, ' ')).toContain(PHRASE);
+    const served = page.json<{ data: { page_index: number; text: string; provenance: unknown }[] }>().data[0]!;
+    expect(served.text.replace(/\s+/g, ' ')).toContain(PHRASE);
+    expect(served.provenance).toEqual(first.provenance);
   });
 
   it('filings by accession and by form; documents by title', async () => {
     const byAccession = (await search(q('0000950170-25-100235'))).data[0]!;
     expect(byAccession).toMatchObject({ kind: 'filing', id: '0000950170-25-100235', match: 'accession', symbol: 'MSFT:US', date: '2025-07-30', url: '/v1/filings/0000950170-25-100235' });
-    expect((await get(byAccession.url)).statusCode).toBe(200);
+    const served = await get(byAccession.url);
+    expect(served.statusCode).toBe(200);
+    expect(served.json()).toMatchObject({ accession: '0000950170-25-100235', provenance: byAccession.provenance });
     const byForm = (await search(q('10-K', '&kinds=filing'))).data;
     expect(byForm.map((h) => h.id)).toEqual(['0000950170-25-100235']);
     expect(byForm[0]!.snippet.slice(byForm[0]!.highlights[0]!.start, byForm[0]!.highlights[0]!.end)).toBe('10');
     const deck = (await search(q('annual shareholder meeting', '&kinds=document'))).data[0]!;
     expect(deck).toMatchObject({ kind: 'document', id: String(deckId), document_id: deckId, url: `/v1/documents/${deckId}`, symbol: 'FRPH:US' });
-    expect((await get(deck.url)).statusCode).toBe(200);
+    const document = await get(deck.url);
+    expect(document.statusCode).toBe(200);
+    expect(document.json()).toMatchObject({ published_at: deck.date, provenance: deck.provenance });
   });
 
   it('kinds restricts the hits; IR contacts are people too', async () => {
@@ -396,29 +403,42 @@ describe('GET /v1/search: hostile queries', () => {
 });
 
 describe('search SQL', () => {
-  it('each kind is selected through its index', async () => {
+  /** A bound value as an SQL literal (test only: EXECUTE of a PREPAREd statement takes literals). */
+  const literal = (v: unknown): string =>
+    v === null ? 'NULL' : Array.isArray(v) ? `ARRAY[${v.map(literal).join(', ')}]::text[]` : typeof v === 'string' ? `'${v.replace(/'/g, "''")}'` : String(v as number | boolean);
+
+  it('each kind is selected through its index, in custom and in generic (prepared) plans', async () => {
+    const values = searchSqlParams({ q: 'musk', kinds: SEARCH_KINDS, limit: 51 });
     // Tiny test tables tempt the planner into sequential or whole-index scans; forbid both: only
     // bitmap scans on index conditions remain, so a branch whose expression does not match its
     // index would show a Seq Scan (the planner's last resort).
-    const plan = await a.context.dataSource.transaction(async (m) => {
+    const plans = await a.context.dataSource.transaction(async (m) => {
       await m.query('SET LOCAL enable_seqscan = off');
       await m.query('SET LOCAL enable_indexscan = off');
-      const rows = await m.query<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${SEARCH_SQL}`, searchSqlParams({ q: 'musk', kinds: SEARCH_KINDS, limit: 51 }));
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
+      const explain = async (sql: string, params?: unknown[]) => (await m.query<{ 'QUERY PLAN': string }[]>(sql, params)).map((r) => r['QUERY PLAN']).join('\n');
+      const custom = await explain(`EXPLAIN ${SEARCH_SQL}`, values);
+      // The API's named statement ends up on its generic plan: the one planned without the values.
+      await m.query(`PREPARE search_plan_check AS ${SEARCH_SQL}`);
+      await m.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      const generic = await explain(`EXPLAIN EXECUTE search_plan_check(${values.map(literal).join(', ')})`);
+      await m.query('DEALLOCATE search_plan_check');
+      return { custom, generic };
     });
-    for (const index of [
-      'companies_search_ticker_idx',
-      'companies_search_name_trgm_idx',
-      'companies_search_name_fts_idx',
-      'roster_entries_search_name_trgm_idx',
-      'roster_entries_search_fts_idx',
-      'filings_search_idx',
-      'documents_search_fts_idx',
-      'document_pages_search_idx',
-    ]) {
-      expect([index, plan.includes(index)]).toEqual([index, true]);
+    for (const [name, plan] of Object.entries(plans)) {
+      for (const index of [
+        'companies_search_ticker_idx',
+        'companies_search_name_trgm_idx',
+        'companies_search_name_fts_idx',
+        'roster_entries_search_name_trgm_idx',
+        'roster_entries_search_fts_idx',
+        'filings_search_idx',
+        'documents_search_fts_idx',
+        'document_pages_search_idx',
+      ]) {
+        expect([name, index, plan.includes(index)]).toEqual([name, index, true]);
+      }
+      expect([name, plan.includes('Seq Scan')]).toEqual([name, false]);
     }
-    expect(plan).not.toContain('Seq Scan');
   });
 
   it('entities and migrations agree (what db:check asks)', async () => {

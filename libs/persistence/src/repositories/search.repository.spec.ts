@@ -28,11 +28,12 @@ describe('splitHighlights', () => {
 describe('searchParams', () => {
   const params = (q: string) => searchParams({ q, kinds: SEARCH_KINDS, limit: 51, currentSince: '2024-06-01' });
 
-  it('binds the query text as $1 and nowhere else; the SQL never contains it', () => {
+  it('binds the query text as parameters only ($1, and $5 for names); the SQL never contains it', () => {
     const q = "x'); DROP TABLE companies; --";
     const p = params(q);
     expect(p[0]).toBe(q);
-    expect(p.filter((v) => v === q)).toHaveLength(1);
+    expect(p[4]).toBe(q);
+    expect(p.filter((v) => v === q)).toHaveLength(2);
     expect(SEARCH_SQL).not.toContain('DROP');
     expect(p).toHaveLength(12);
   });
@@ -46,9 +47,9 @@ describe('searchParams', () => {
     expect(params('microsoft corp').slice(1, 4)).toEqual([null, null, null]);
   });
 
-  it('skips fuzzy name matching for long queries; a phrase needs two words', () => {
-    expect(params('musk')[4]).toBe(true);
-    expect(params('x'.repeat(SEARCH_NAME_QUERY_MAX_CHARS + 1))[4]).toBe(false);
+  it('compares names with the first characters of long queries; a phrase needs two words', () => {
+    expect(params('musk')[4]).toBe('musk');
+    expect(params('💥'.repeat(SEARCH_NAME_QUERY_MAX_CHARS + 1))[4]).toBe('💥'.repeat(SEARCH_NAME_QUERY_MAX_CHARS));
     expect(params('musk')[11]).toBe(false);
     expect(params('elon musk')[11]).toBe(true);
   });

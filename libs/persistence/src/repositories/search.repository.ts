@@ -12,7 +12,7 @@ export type SearchMatch = 'symbol' | 'ticker' | 'cik' | 'accession' | 'name' | '
 
 /** Characters of page text a snippet is cut from (ts_headline parses all it is given, so bound it). */
 export const SEARCH_HEADLINE_CHARS = 10_000;
-/** Longer queries skip fuzzy name matching: names are short, and trigram work grows with the query. */
+/** Names are compared with the query's first characters only: names are short, and trigram work grows with the query. */
 export const SEARCH_NAME_QUERY_MAX_CHARS = 100;
 
 /** One search hit (read model, camelCase; not an API shape). */
@@ -81,7 +81,7 @@ export function searchParams(query: SearchQuery): unknown[] {
     SYMBOL_RE.test(q) ? q.toUpperCase() : TICKER_RE.test(q) ? q.toUpperCase() : null, // $2 ticker or symbol
     CIK_RE.test(q) ? q.padStart(10, '0') : null, // $3
     acc ? `${acc[1]}-${acc[2]}-${acc[3]}` : null, // $4
-    q.length <= SEARCH_NAME_QUERY_MAX_CHARS, // $5 fuzzy names
+    Array.from(q).slice(0, SEARCH_NAME_QUERY_MAX_CHARS).join(''), // $5 what names are compared with
     [...query.kinds], // $6
     query.after?.score ?? null, // $7
     query.after?.kind ?? null, // $8
@@ -91,8 +91,6 @@ export function searchParams(query: SearchQuery): unknown[] {
     q.includes(' '), // $12 several words: a phrase match counts
   ];
 }
-
-const ISO = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 // The keyset bound of a branch (its kind is a constant there): strictly after $7/$8/$9 in (score desc, kind, id).
 const AFTER = `($7::float8 IS NULL OR b.score < $7 OR (b.score = $7 AND (b.kind > $8::text COLLATE "C" OR (b.kind = $8 AND b.id > $9::text COLLATE "C"))))`;
@@ -123,8 +121,10 @@ const HEADLINE = (config: 'english' | 'simple', text: string, options: string): 
  * longer counts as current scores 0.9x.
  *
  * websearch_to_tsquery accepts any text (quotes, operators, unbalanced syntax) without error;
- * trigram functions likewise. The kinds array switches branches off: with the values bound, the
- * planner folds a disabled branch to nothing.
+ * trigram functions likewise. The kinds array switches branches off (a one-time filter: a
+ * disabled branch reads nothing). No condition is guarded by a parameter (a guarded OR arm cannot
+ * be an index condition in a generic plan): names are compared with the query's first 100
+ * characters ($5) instead.
  *
  * Pagination is keyset over (score desc, kind, id): every branch applies the bound before its
  * own LIMIT, so each page costs the same (no OFFSET rows ranked and thrown away) and a hit
@@ -132,32 +132,35 @@ const HEADLINE = (config: 'english' | 'simple', text: string, options: string): 
  * cursor as JSON numbers: float8 text and JS numbers both round-trip exactly, so the equality
  * in the bound holds.
  */
+/** The prepared statement's name on each pooled connection. */
+export const SEARCH_STATEMENT_NAME = 'search_hits';
+
 export const SEARCH_SQL = `
 WITH hits AS (
   (SELECT b.* FROM (
     SELECT 'company'::text AS kind, c.symbol AS id, NULL::int AS ref, NULL::int AS ref2, NULL::boolean AS cur,
       (CASE WHEN c.symbol = $2 OR upper(c.ticker) = $2 THEN 100 WHEN c.cik = $3 THEN 90 ELSE 0 END
-        + CASE WHEN $5 THEN 10 * word_similarity(search_fold($1), search_fold(c.name)) ^ 2 + 2 * similarity(search_fold($1), search_fold(c.name)) ELSE 0 END
+        + 10 * word_similarity(search_fold($5), search_fold(c.name)) ^ 2 + 2 * similarity(search_fold($5), search_fold(c.name))
         + 3 * ts_rank_cd(to_tsvector('simple', c.name), websearch_to_tsquery('simple', $1), 32))::float8 AS score,
       CASE WHEN c.symbol = $2 THEN 'symbol' WHEN upper(c.ticker) = $2 THEN 'ticker' WHEN c.cik = $3 THEN 'cik' ELSE 'name' END AS match
     FROM companies c
     WHERE 'company' = ANY($6::text[])
       AND (c.symbol = $2 OR upper(c.ticker) = $2 OR c.cik = $3
-        OR ($5 AND search_fold(c.name) %> search_fold($1))
+        OR search_fold(c.name) %> search_fold($5)
         OR to_tsvector('simple', c.name) @@ websearch_to_tsquery('simple', $1))
   ) b WHERE ${AFTER} ${BRANCH_ORDER})
   UNION ALL
   (SELECT b.* FROM (
     SELECT 'person'::text AS kind, r.cik || ':' || r.category || ':' || r.source_provider || ':' || r.person_key AS id, r.id AS ref, NULL::int AS ref2, cur.v AS cur,
-      ((CASE WHEN $5 THEN 10 * word_similarity(search_fold($1), search_fold(r.name)) ^ 2 + 2 * similarity(search_fold($1), search_fold(r.name)) ELSE 0 END
+      ((10 * word_similarity(search_fold($5), search_fold(r.name)) ^ 2 + 2 * similarity(search_fold($5), search_fold(r.name))
         + 3 * ts_rank_cd(to_tsvector('simple', r.name || ' ' || r.role || ' ' || r.affiliation), websearch_to_tsquery('simple', $1), 32))
         * CASE WHEN cur.v THEN 1 ELSE 0.9 END)::float8 AS score,
       'name'::text AS match
     FROM roster_entries r
-    -- Current as the executives endpoint counts it (an SEC entry also needs a Form 4 since $11).
+    -- Current as the executives endpoint counts it (an SEC entry also needs a recent Form 4).
     CROSS JOIN LATERAL (SELECT r.is_current AND (r.source_provider <> 'sec' OR coalesce(r.last_filed_at >= $11::date, false)) AS v) cur
     WHERE 'person' = ANY($6::text[])
-      AND (($5 AND search_fold(r.name) %> search_fold($1))
+      AND (search_fold(r.name) %> search_fold($5)
         OR to_tsvector('simple', r.name || ' ' || r.role || ' ' || r.affiliation) @@ websearch_to_tsquery('simple', $1))
       -- A person is reached through the issuer's listing (GET /v1/companies/{symbol}/executives).
       AND EXISTS (SELECT 1 FROM companies c WHERE c.cik = r.cik)
@@ -201,26 +204,26 @@ SELECT h.kind, h.id, h.score, h.match, h.cur AS "isCurrent",
     WHEN 'person' THEN (SELECT jsonb_build_object('title', r.name, 'plain', r.name || ' · ' || r.role || ' · ' || r.affiliation, 'symbol', ${SYMBOL_OF('r.cik')},
         'category', r.category, 'accession', r.accession,
         'provenance', jsonb_build_object('src_id', r.src_id, 'source_provider', r.source_provider, 'source_url', r.source_url, 'accession', r.accession,
-          'quote', r.quote, 'content_hash', r.content_hash, 'extracted_at', ${ISO('r.extracted_at')})) FROM roster_entries r WHERE r.id = h.ref)
+          'quote', r.quote, 'content_hash', r.content_hash, 'extracted_at', r.extracted_at)) FROM roster_entries r WHERE r.id = h.ref)
     WHEN 'filing' THEN (SELECT jsonb_build_object('title', f.company_name || ' ' || f.form || ' filed ' || to_char(f.filed_date, 'YYYY-MM-DD'),
         'marked', ${HEADLINE('simple', `f.form || coalesce(' · ' || nullif(f.primary_doc_description, f.form), '') || ' · ' || f.company_name || ' · filed ' || to_char(f.filed_date, 'YYYY-MM-DD')`, 'HighlightAll=true')},
         'symbol', ${SYMBOL_OF('f.cik')}, 'date', to_char(f.filed_date, 'YYYY-MM-DD'), 'accession', f.accession, 'provenance', f.provenance)
         FROM filings f WHERE f.accession = h.id)
     WHEN 'document' THEN (SELECT jsonb_build_object('title', d.title, 'marked', ${HEADLINE('english', 'd.title', 'HighlightAll=true')},
-        'symbol', ${SYMBOL_OF('d.cik')}, 'date', ${ISO('d.sort_at')}, 'documentId', d.id,
+        'symbol', ${SYMBOL_OF('d.cik')}, 'date', d.sort_at, 'documentId', d.id,
         'provenance', CASE WHEN d.text_content_hash IS NOT NULL AND d.text_src_id IS NOT NULL THEN
           jsonb_build_object('src_id', d.text_src_id, 'source_provider', 'issuer_page', 'source_url', coalesce(d.text_source_url, d.url),
-            'citation_url', d.url, 'accession', NULL, 'quote', d.text_quote, 'content_hash', d.text_content_hash, 'extracted_at', ${ISO('d.text_extracted_at')})
+            'citation_url', d.url, 'accession', NULL, 'quote', d.text_quote, 'content_hash', d.text_content_hash, 'extracted_at', d.text_extracted_at)
         ELSE
           jsonb_build_object('src_id', coalesce(d.link_src_id, ''), 'source_provider', 'issuer_page', 'source_url', d.found_on,
-            'citation_url', d.url, 'accession', NULL, 'quote', d.link_quote, 'content_hash', d.link_content_hash, 'extracted_at', ${ISO('d.link_extracted_at')})
+            'citation_url', d.url, 'accession', NULL, 'quote', d.link_quote, 'content_hash', d.link_content_hash, 'extracted_at', d.link_extracted_at)
         END) FROM documents d WHERE d.id = h.ref)
     ELSE (SELECT jsonb_build_object('title', d.title || ' — page ' || (p.page_index + 1),
         'marked', ${HEADLINE('english', `left(p.text, ${SEARCH_HEADLINE_CHARS})`, 'MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=2, FragmentDelimiter=" … "')},
-        'symbol', ${SYMBOL_OF('d.cik')}, 'date', ${ISO('d.sort_at')}, 'documentId', p.document_id, 'pageIndex', p.page_index,
+        'symbol', ${SYMBOL_OF('d.cik')}, 'date', d.sort_at, 'documentId', p.document_id, 'pageIndex', p.page_index,
         'provenance', jsonb_build_object('src_id', coalesce(d.text_src_id, ''), 'source_provider', 'issuer_page', 'source_url', coalesce(d.text_source_url, d.url),
           'citation_url', d.url || '#page=' || (p.page_index + 1), 'accession', NULL, 'quote', p.quote, 'content_hash', p.content_hash,
-          'extracted_at', ${ISO('d.text_extracted_at')}))
+          'extracted_at', d.text_extracted_at))
         FROM document_pages p JOIN documents d ON d.id = p.document_id WHERE p.document_id = h.ref AND p.page_index = h.ref2)
   END AS shown
 FROM page h
@@ -248,11 +251,17 @@ interface SearchRow {
   } | null;
 }
 
+const iso = (t: string): string => new Date(t).toISOString();
+
 function toHit(row: SearchRow): SearchHitRecord | null {
   const s = row.shown;
   // The row went between ranking and reading it back (a concurrent delete): skip it.
   if (!s) return null;
   const { snippet, highlights } = s.marked !== undefined ? splitHighlights(s.marked) : { snippet: s.plain ?? '', highlights: [] };
+  // Provenance built in SQL (people, documents, pages) carries JSON timestamps (session time zone,
+  // microseconds): the read side's form is toISOString(). Companies and filings keep their record's.
+  const built = row.kind === 'person' || row.kind === 'document' || row.kind === 'document_page';
+  const provenance = built && typeof s.provenance.extracted_at === 'string' ? { ...s.provenance, extracted_at: iso(s.provenance.extracted_at) } : s.provenance;
   return {
     kind: row.kind,
     id: row.id,
@@ -262,8 +271,8 @@ function toHit(row: SearchRow): SearchHitRecord | null {
     score: row.score,
     match: row.match,
     symbol: s.symbol ?? null,
-    date: s.date ?? null,
-    provenance: s.provenance ?? null,
+    date: s.date === undefined ? null : row.kind === 'filing' ? s.date : iso(s.date),
+    provenance: provenance ?? null,
     accession: s.accession ?? null,
     documentId: s.documentId ?? null,
     pageIndex: s.pageIndex ?? null,
@@ -314,9 +323,10 @@ export class SearchRepository {
   }
 
   async search(query: SearchQuery): Promise<SearchHitRecord[]> {
-    // Unnamed statement: planned with the actual values each time, so disabled branches fold away
-    // and each branch's estimates see the real query (a cached generic plan would not).
-    const result = await this.pool.query<SearchRow>({ text: SEARCH_SQL, values: searchParams(query) });
+    // A named (prepared) statement: planning this statement costs more than running it for most
+    // queries, and its generic plan is as good as a custom one, since every candidate condition
+    // takes its values as index keys at run time (search.int-spec checks that plan too).
+    const result = await this.pool.query<SearchRow>({ name: SEARCH_STATEMENT_NAME, text: SEARCH_SQL, values: searchParams(query) });
     return result.rows.map(toHit).filter((h): h is SearchHitRecord => h !== null);
   }
 }
