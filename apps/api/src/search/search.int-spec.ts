@@ -404,8 +404,13 @@ describe('GET /v1/search: hostile queries', () => {
 
 describe('search SQL', () => {
   /** A bound value as an SQL literal (test only: EXECUTE of a PREPAREd statement takes literals). */
-  const literal = (v: unknown): string =>
-    v === null ? 'NULL' : Array.isArray(v) ? `ARRAY[${v.map(literal).join(', ')}]::text[]` : typeof v === 'string' ? `'${v.replace(/'/g, "''")}'` : String(v as number | boolean);
+  const literal = (v: unknown): string => {
+    if (v === null) return 'NULL';
+    if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(', ')}]::text[]`;
+    if (typeof v === 'string') return `'${v.replace(/'/g, "''")}'`;
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    throw new Error(`no literal for ${typeof v}`);
+  };
 
   it('each kind is selected through its index, in custom and in generic (prepared) plans', async () => {
     const values = searchSqlParams({ q: 'musk', kinds: SEARCH_KINDS, limit: 51 });
