@@ -126,11 +126,13 @@ const HEADLINE = (config: 'english' | 'simple', text: string, options: string): 
  * be an index condition in a generic plan): names are compared with the query's first 100
  * characters ($5) instead.
  *
- * Pagination is keyset over (score desc, kind, id): every branch applies the bound before its
- * own LIMIT, so each page costs the same (no OFFSET rows ranked and thrown away) and a hit
- * inserted while a client pages does not shift later pages. Scores are float8 and travel in the
- * cursor as JSON numbers: float8 text and JS numbers both round-trip exactly, so the equality
- * in the bound holds.
+ * Pagination is keyset over (score desc, kind, id), not OFFSET: a hit added or removed while a
+ * client pages does not shift the later pages (no repeats, no gaps), and every branch applies the
+ * bound before its own LIMIT, so a deep page keeps limit + 1 rows per branch instead of sorting
+ * offset + limit (each page still scores all of a branch's candidates: no index holds scores). A
+ * hit whose score changes between two pages can move across the bound; the data changes rarely.
+ * Scores are float8 and travel in the cursor as JSON numbers: float8 text and JS numbers both
+ * round-trip exactly, so the equality in the bound holds.
  */
 /** The prepared statement's name on each pooled connection. */
 export const SEARCH_STATEMENT_NAME = 'search_hits';
