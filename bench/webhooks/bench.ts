@@ -161,13 +161,13 @@ function rawRound(client: 'fetch' | 'http', url: string, body: string, count: nu
   return new Promise((ok, fail) => {
     const child = spawn(process.execPath, [__filename, '--raw-client', client, url, String(settings.concurrency), String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', fail);
     child.on('exit', (code) => {
       if (code !== 0) return fail(new Error(`raw ${client} client exited with ${code}`));
       ok((JSON.parse(out.trim()) as { ms: number }).ms);
     });
-    child.stdin!.end(body);
+    child.stdin.end(body);
   });
 }
 
