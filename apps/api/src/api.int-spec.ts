@@ -104,6 +104,12 @@ describe('auth', () => {
     expect(r.headers['x-request-id']).toBe(body.request_id);
   });
 
+  it.each(['/%761/companies', '/v%31/companies/MSFT:US', '/%76%31/companies?limit=1', '/v1/compan%69es'])('401s %s: the router decodes the path, so does the guard', async (url) => {
+    const r = await get(url);
+    expect(r.statusCode).toBe(401);
+    expect(r.json()).toMatchObject({ type: `${DOCS}/errors/invalid-key`, status: 401 });
+  });
+
   it.each([
     ['malformed', 'Basic Zm9vOmJhcg=='],
     ['JWT', 'Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIn0.sig'],

@@ -92,6 +92,10 @@ describe('the MCP endpoint over HTTP', () => {
     expect(bad.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${PUBLIC_BASE_URL}/.well-known/oauth-protected-resource", error="invalid_token"`);
     // A key in the URL is no key.
     expect((await fetch(`${url}/mcp?api_key=${encodeURIComponent(key)}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    // A percent-encoded path reaches the same route: it is guarded the same way.
+    const encoded = await fetch(`${url}/%6Dcp`, { method: 'POST', body: JSON.stringify(INITIALIZE), headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+    expect(encoded.status).toBe(401);
+    expect(encoded.headers.get('www-authenticate')).toContain('resource_metadata=');
     // REST keeps its plain challenge.
     expect((await fetch(`${url}/v1/companies`)).headers.get('www-authenticate')).toBe('Bearer');
 

@@ -47,6 +47,17 @@ function isUnder(url: string, path: string): boolean {
   return url === path || url.startsWith(`${path}/`) || url.startsWith(`${path}?`);
 }
 
+/** The path of a request URL, percent-decoded as the router decodes it (undecodable: as sent). */
+function decodedPath(url: string): string {
+  const q = url.indexOf('?');
+  const raw = q === -1 ? url : url.slice(0, q);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /**
  * The HTTP kernel shared by the Nest app and the plain Fastify build: request ids, auth and rate
  * limits (one onRequest hook), request logs, routes, problem+json errors, 404/405.
@@ -82,6 +93,10 @@ export class ApiHttp {
         url: definition.url,
         config: { public: definition.public === true },
         handler: async (request, reply) => {
+          // The onRequest hook authenticates every guarded route; never run one without a principal.
+          if (definition.public !== true && request.principal === null) {
+            return sendProblem(reply, this.deps.docsUrl, 401, 'invalid-key', 'Invalid API key', AUTH_DETAIL.missing, { 'www-authenticate': 'Bearer' });
+          }
           try {
             const body = await handler(request, reply);
             if (reply.sent) return reply;
@@ -98,9 +113,13 @@ export class ApiHttp {
 
   private async onRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     reply.header('x-request-id', request.id);
-    const url = request.url;
-    const mcp = this.deps.mcp !== undefined && isUnder(url, this.deps.mcp.path);
-    if (!(mcp || isUnder(url, '/v1')) || request.routeOptions.config.public === true) return;
+    // Decided on the route Fastify matched (its router decodes the path: `/%761/...` is `/v1/...`),
+    // never on the raw URL; a request no route matches is judged by its decoded path (404 or 401).
+    const route = request.routeOptions.url;
+    const path = route ?? decodedPath(request.url);
+    const mcp = this.deps.mcp !== undefined && isUnder(path, this.deps.mcp.path);
+    const guarded = route !== undefined ? request.routeOptions.config.public !== true : mcp || isUnder(path, '/v1');
+    if (!guarded) return;
     const authorization = request.headers.authorization;
     const auth = await this.deps.keys.authenticate(authorization);
     if (!auth.ok) {
