@@ -142,6 +142,34 @@ describe('EdgarClient', () => {
     for (let i = 5; i < times.length; i += 1) expect(times[i]! - times[i - 5]!).toBeGreaterThanOrEqual(950);
   });
 
+  it('maxBytes: refuses a body over the limit, announced or streamed (gzip counted decoded), without retrying; at the limit it is read', async () => {
+    const big = Buffer.alloc(5000, 'a');
+    let chunkedSent = 0;
+    server = await startServer((req, res) => {
+      if (req.url === '/announced') { res.writeHead(200, { 'content-length': big.length }); res.end(big); return; }
+      if (req.url === '/gzip') { res.writeHead(200, { 'content-encoding': 'gzip' }); res.end(gzipSync(big)); return; }
+      // No Content-Length: chunks until the client stops reading (it must not read them all).
+      res.writeHead(200);
+      const more = () => {
+        while (chunkedSent < 50_000_000 && res.write(Buffer.alloc(64 * 1024, 'b'))) chunkedSent += 64 * 1024;
+        if (chunkedSent < 50_000_000) res.once('drain', more);
+        else res.end();
+      };
+      res.on('close', () => res.removeAllListeners('drain'));
+      more();
+    });
+    const c = client(server.url);
+    for (const path of ['/announced', '/gzip', '/streamed']) {
+      await expect(c.getWww(path, { maxBytes: 4096 })).rejects.toMatchObject({ code: 'EDGAR_TOO_LARGE', status: 200, url: `${server.url}${path}` });
+    }
+    expect(server.seen.map((s) => s.path)).toEqual(['/announced', '/gzip', '/streamed']);
+    expect(chunkedSent).toBeLessThan(50_000_000);
+    const exact = await c.getWww('/announced', { maxBytes: 5000 });
+    expect(exact.kind === 'ok' && exact.bytes.equals(big)).toBe(true);
+    const unlimited = await c.getWww('/gzip');
+    expect(unlimited.kind === 'ok' && unlimited.bytes.length).toBe(5000);
+  });
+
   it('refuses a User-Agent without a contact e-mail', () => {
     expect(() => client('http://127.0.0.1:1', { userAgent: 'curl/8' })).toThrow(RangeError);
   });

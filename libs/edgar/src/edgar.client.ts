@@ -49,6 +49,16 @@ export interface EdgarNotFound {
 
 export type EdgarFetchResult = EdgarResponse | EdgarNotFound;
 
+/** Per-request options. */
+export interface EdgarRequestOptions {
+  /**
+   * Largest body read, in bytes (after gzip/deflate decoding). A larger one (announced by
+   * Content-Length or counted while streaming) is not read further: EDGAR_TOO_LARGE, not retried.
+   * Unset: no limit (the ingestors read what SEC serves).
+   */
+  maxBytes?: number;
+}
+
 const silentLogger: EdgarLogger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -82,13 +92,13 @@ export class EdgarClient {
   }
 
   /** GET a path of www.sec.gov, e.g. `/files/company_tickers_exchange.json`. */
-  getWww(path: string): Promise<EdgarFetchResult> {
-    return this.get(joinUrl(this.options.wwwBaseUrl, path));
+  getWww(path: string, options: EdgarRequestOptions = {}): Promise<EdgarFetchResult> {
+    return this.get(joinUrl(this.options.wwwBaseUrl, path), options);
   }
 
   /** GET a path of data.sec.gov, e.g. `/submissions/CIK0000789019.json`. */
-  getData(path: string): Promise<EdgarFetchResult> {
-    return this.get(joinUrl(this.options.dataBaseUrl, path));
+  getData(path: string, options: EdgarRequestOptions = {}): Promise<EdgarFetchResult> {
+    return this.get(joinUrl(this.options.dataBaseUrl, path), options);
   }
 
   /** The URL `getWww(path)` fetches (for provenance before or without fetching). */
@@ -101,7 +111,7 @@ export class EdgarClient {
     return joinUrl(this.options.dataBaseUrl, path);
   }
 
-  private async get(url: string): Promise<EdgarFetchResult> {
+  private async get(url: string, options: EdgarRequestOptions): Promise<EdgarFetchResult> {
     let attempt = 0;
     let pauses = 0;
     for (;;) {
@@ -154,8 +164,9 @@ export class EdgarClient {
 
       let bytes: Buffer;
       try {
-        bytes = Buffer.from(await response.arrayBuffer());
+        bytes = options.maxBytes === undefined ? Buffer.from(await response.arrayBuffer()) : await readCapped(url, response, options.maxBytes);
       } catch (error) {
+        if (error instanceof EdgarError) throw error;
         // The body broke off mid-transfer: a network error, retried like one.
         if (attempt >= this.maxAttempts) {
           throw new EdgarError('EDGAR_UNAVAILABLE', url, status, `GET ${url}: body failed after ${attempt} attempts: ${errorText(error)}`, { cause: error });
@@ -177,6 +188,31 @@ export class EdgarClient {
     this.logger.warn({ url, status, attempt, delayMs, reason }, 'EDGAR request failed, retrying');
     await sleep(delayMs);
   }
+}
+
+/** The body, refusing more than `maxBytes` decoded bytes: announced (uncompressed Content-Length) or counted as it streams. */
+async function readCapped(url: string, response: Response, maxBytes: number): Promise<Buffer> {
+  const encoded = response.headers.get('content-encoding');
+  const announced = Number(response.headers.get('content-length') ?? NaN);
+  if ((!encoded || encoded === 'identity') && announced > maxBytes) {
+    await response.body?.cancel();
+    throw new EdgarError('EDGAR_TOO_LARGE', url, response.status, `GET ${url}: ${announced} bytes is over the ${maxBytes}-byte limit`);
+  }
+  if (!response.body) return Buffer.alloc(0);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new EdgarError('EDGAR_TOO_LARGE', url, response.status, `GET ${url}: body over the ${maxBytes}-byte limit`);
+    }
+    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  }
+  return Buffer.concat(chunks, size);
 }
 
 function joinUrl(base: string, path: string): string {
