@@ -22,6 +22,8 @@ import { startProjector, type RunningProjector } from '../apps/projector/src/pro
 import { webhooksConfigSchema, type WebhooksConfig } from '../apps/webhooks/src/webhooks.config';
 import { WebhooksModule } from '../apps/webhooks/src/webhooks.module';
 import { startWebhooks, type RunningWebhooks } from '../apps/webhooks/src/webhooks.runner';
+import { WebhooksRepository } from '../apps/webhooks/src/webhooks.repository';
+import { createDataSource } from '@app/persistence';
 
 const EXAMPLES = join(__dirname, '..', 'libs', 'contracts', 'src', 'examples');
 const example = (file: string): RecordEnvelope => JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as RecordEnvelope;
@@ -491,5 +493,55 @@ describe('webhooks', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe('SIGTERM');
     expect(second.stderr()).not.toMatch(/error/i);
+  });
+  it('sends nothing more to an endpoint once a 410 disabled it, not even the deliveries it had already claimed', async () => {
+    const receiver = await startReceiver(() => ({ status: 410 }));
+    const endpoint = await insertEndpoint(receiver.url, ['filing.created'], [generateSigningSecret()]);
+    await pg.query(
+      `WITH ev AS (INSERT INTO webhook_events (id, type, entity_key, data) SELECT 'evt_gone_' || g || '_' || $1, 'filing.created', 'k' || g, '{}'::jsonb FROM generate_series(1, 20) g RETURNING id)
+       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at) SELECT 'del_' || substr(md5(ev.id), 1, 24), ev.id, $2, 'pending', now() FROM ev`,
+      [randomBytes(4).toString('hex'), endpoint],
+    );
+    // One slot: the dispatcher claims several deliveries ahead; the first answer (410) disables the endpoint.
+    const w = await startRunner(webhooksConfig(`wh${randomBytes(4).toString('hex')}`, { WEBHOOKS_CONCURRENCY: '1' }), { consume: false });
+    await expectEventually(async () => {
+      const ep = await pg.query(`SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpoint]);
+      expect(ep.rows[0]).toEqual({ enabled: false, disabled_reason: 'gone' });
+    });
+    expect(w.dispatcher.counts.claimed).toBeGreaterThan(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received).toHaveLength(1);
+    // The others were given back unleased, still pending (recoverable).
+    const rows = await pg.query(`SELECT status, count(*)::int AS n, count(leased_until)::int AS leased FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status ORDER BY status`, [endpoint]);
+    expect(rows.rows).toEqual([{ status: 'failed', n: 1, leased: 0 }, { status: 'pending', n: 19, leased: 0 }]);
+  });
+
+  it('a process that outlived its lease changes nothing on a delivery another process has claimed since', async () => {
+    const endpoint = await insertEndpoint('http://127.0.0.1:9/unused', ['filing.created'], [generateSigningSecret()]);
+    const tag = randomBytes(4).toString('hex');
+    await pg.query(
+      `WITH ev AS (INSERT INTO webhook_events (id, type, entity_key, data) VALUES ('evt_lease_' || $1, 'filing.created', 'k', '{}'::jsonb) RETURNING id)
+       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at) SELECT 'del_lease_' || $1, ev.id, $2, 'pending', now() FROM ev`,
+      [tag, endpoint],
+    );
+    const ds = createDataSource({ url: db.url, applicationName: 'lease-test' });
+    await ds.initialize();
+    closers.push(() => ds.destroy());
+    const repo = new WebhooksRepository(ds);
+    const [stalled] = await repo.claim(10, 1);
+    expect(stalled?.id).toBe(`del_lease_${tag}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const [current] = await repo.claim(10, 60_000);
+    expect(current?.id).toBe(stalled!.id);
+    expect(current!.leaseToken).not.toBe(stalled!.leaseToken);
+    const late = { deliveryId: stalled!.id, leaseToken: stalled!.leaseToken, endpointId: endpoint, attempt: 1, sentAt: new Date(), statusCode: 200, durationMs: 5, responseExcerpt: null, error: null, result: 'succeeded' as const, nextAttemptAt: null };
+    await repo.recordAttempts([late], 60_000);
+    await repo.release([{ id: stalled!.id, leaseToken: stalled!.leaseToken }]);
+    const row = async (): Promise<unknown> => (await pg.query(`SELECT status, attempts, leased_until > now() AS leased, lease_token::text AS token FROM webhook_deliveries WHERE id = $1`, [stalled!.id])).rows[0];
+    // The late POST is logged as an attempt, but the delivery stays with the process that holds it.
+    expect(await row()).toEqual({ status: 'pending', attempts: 0, leased: true, token: current!.leaseToken });
+    expect((await pg.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = $1`, [stalled!.id])).rows[0]).toEqual({ n: 1 });
+    await repo.recordAttempts([{ ...late, leaseToken: current!.leaseToken, sentAt: new Date() }], 60_000);
+    expect(await row()).toEqual({ status: 'succeeded', attempts: 1, leased: null, token: current!.leaseToken });
   });
 });

@@ -33,6 +33,15 @@ interface Logger {
 /** Attempts written in one transaction at most. */
 const MAX_RECORD_BATCH = 256;
 
+/**
+ * A claimed delivery waits in the local queue at most this long; past it, it is given back and
+ * claimed again (with fresh endpoint state: deleted or disabled endpoints are not sent to).
+ */
+const MAX_QUEUE_WAIT_MS = 1_000;
+
+/** Times a batch is written again after Postgres aborted it as a deadlock victim. */
+const DEADLOCK_RETRIES = 10;
+
 /** Batches of attempt results written at the same time (their own pooled connections). */
 const RECORD_WRITERS = 3;
 
@@ -50,7 +59,12 @@ const PREFETCH_PER_SLOT = 4;
 export class Dispatcher {
   readonly counts: DispatcherCounts = { claimed: 0, succeeded: 0, retried: 0, failed: 0, disabled: 0, errors: 0 };
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly queue: ClaimedDelivery[] = [];
+  private readonly queue: Array<{ delivery: ClaimedDelivery; claimedAt: number }> = [];
+  /**
+   * Endpoints this process saw answer 410: null until the disable is committed, then when it was.
+   * A delivery claimed before that commit may still name the endpoint as enabled: it is not sent.
+   */
+  private readonly goneEndpoints = new Map<string, number | null>();
   private stopping = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -91,8 +105,7 @@ export class Dispatcher {
     this.stopping = true;
     this.wake();
     await this.loop;
-    const unsent = this.queue.splice(0).map((d) => d.id);
-    await this.repo.release(unsent).catch((err: unknown) => this.logger.warn({ err, count: unsent.length }, 'giving back queued deliveries failed: they are due again when their lease ends'));
+    await this.release(this.queue.splice(0).map((q) => q.delivery));
     await Promise.all([...this.inFlight]);
   }
 
@@ -108,11 +121,12 @@ export class Dispatcher {
       const room = Math.min(this.prefetch - this.queue.length, 16 * this.options.concurrency - this.inFlight.size);
       if (this.queue.length < this.options.concurrency && room > 0) {
         try {
-          const claimed = await this.repo.claim(room, this.leaseMs(this.queue.length + room));
+          const claimedAt = Date.now();
+          const claimed = await this.repo.claim(room, this.options.timeoutMs + MAX_QUEUE_WAIT_MS + this.options.leaseSlackMs);
           failures = 0;
           this.backlog = claimed.length === room;
           this.counts.claimed += claimed.length;
-          this.queue.push(...claimed);
+          for (const delivery of claimed) this.queue.push({ delivery, claimedAt });
           this.startQueued();
           if (this.backlog && !this.stopping) {
             // More is due: claim again as soon as the queue runs low (startQueued wakes the loop).
@@ -131,17 +145,58 @@ export class Dispatcher {
     }
   }
 
-  /** A claimed delivery may wait in the queue for the ones ahead of it: the lease covers them all. */
-  private leaseMs(queued: number): number {
-    return this.options.timeoutMs * (Math.ceil(queued / this.options.concurrency) + 1) + this.options.leaseSlackMs;
+  /**
+   * Fills free slots from the queue; deliveries that waited too long are given back instead (their
+   * lease covers one attempt and the queue wait, no more). Wakes the loop when the queue runs low.
+   */
+  private startQueued(): void {
+    const stale: ClaimedDelivery[] = [];
+    const now = Date.now();
+    while (!this.stopping && this.sending < this.options.concurrency && this.queue.length > 0) {
+      const { delivery, claimedAt } = this.queue.shift()!;
+      if (now - claimedAt > MAX_QUEUE_WAIT_MS || this.claimedBeforeGone(delivery.endpointId, claimedAt)) stale.push(delivery);
+      else this.track(this.attempt(delivery));
+    }
+    if (stale.length) this.track(this.release(stale));
+    if (this.backlog && this.queue.length < this.options.concurrency) this.wake();
   }
 
-  /** Fills free slots from the queue; wakes the loop when the queue runs low and more may be due. */
-  private startQueued(): void {
-    while (!this.stopping && this.sending < this.options.concurrency && this.queue.length > 0) {
-      this.track(this.attempt(this.queue.shift()!));
+  /** Gives claimed, unsent deliveries back (only those this claim still holds). Never rejects. */
+  private async release(deliveries: ClaimedDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    try {
+      await this.repo.release(deliveries.map((d) => ({ id: d.id, leaseToken: d.leaseToken })));
+    } catch (err) {
+      this.logger.warn({ err, count: deliveries.length }, 'giving back queued deliveries failed: they are due again when their lease ends');
     }
-    if (this.backlog && this.queue.length < this.options.concurrency) this.wake();
+  }
+
+  private claimedBeforeGone(endpointId: string, claimedAt: number): boolean {
+    if (!this.goneEndpoints.has(endpointId)) return false;
+    const committedAt = this.goneEndpoints.get(endpointId)!;
+    return committedAt === null || claimedAt <= committedAt;
+  }
+
+  /** The endpoint answered 410: nothing queued for it is sent, nor claimed before its disable is committed. */
+  private markGone(endpointId: string): void {
+    this.goneEndpoints.set(endpointId, null);
+    this.dropQueuedFor(endpointId);
+  }
+
+  private goneCommitted(endpointId: string): void {
+    const now = Date.now();
+    this.goneEndpoints.set(endpointId, now);
+    // Claims older than the queue wait are given back anyway: older marks decide nothing.
+    for (const [id, at] of this.goneEndpoints) if (at !== null && at < now - 10 * MAX_QUEUE_WAIT_MS) this.goneEndpoints.delete(id);
+  }
+
+  /** An endpoint was disabled: what is queued for it is given back, not sent. */
+  private dropQueuedFor(endpointId: string): void {
+    const dropped: ClaimedDelivery[] = [];
+    for (let i = this.queue.length - 1; i >= 0; i -= 1) {
+      if (this.queue[i]!.delivery.endpointId === endpointId) dropped.push(...this.queue.splice(i, 1).map((q) => q.delivery));
+    }
+    if (dropped.length) this.track(this.release(dropped));
   }
 
   private track(p: Promise<void>): void {
@@ -211,14 +266,15 @@ export class Dispatcher {
 
   /**
    * Concurrent batches touching the same endpoints' health rows can deadlock; Postgres then
-   * aborts one statement whole (40P01), so writing it again is safe.
+   * aborts one statement whole (40P01), so writing it again, after a short random pause, is safe.
    */
   private async recordWithRetry(records: AttemptRecord[]): Promise<Map<string, string>> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.repo.recordAttempts(records, this.options.disableAfterMs);
       } catch (err) {
-        if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
+        if ((err as { code?: string }).code !== '40P01' || attempt > DEADLOCK_RETRIES) throw err;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
       }
     }
   }
@@ -254,6 +310,7 @@ export class Dispatcher {
       const nextAttemptAt = step.kind === 'retry' ? new Date(Date.now() + step.delayMs) : null;
       record = {
         deliveryId: d.id,
+        leaseToken: d.leaseToken,
         endpointId: d.endpointId,
         attempt,
         sentAt,
@@ -269,6 +326,7 @@ export class Dispatcher {
       const step = nextStep({ statusCode: null, attempts: attempt }, this.options.retrySchedule, new Date());
       record = {
         deliveryId: d.id,
+        leaseToken: d.leaseToken,
         endpointId: d.endpointId,
         attempt,
         sentAt,
@@ -280,18 +338,24 @@ export class Dispatcher {
         nextAttemptAt: step.kind === 'retry' ? new Date(Date.now() + step.delayMs) : null,
       };
     }
+    // A 410 disables the endpoint: what is queued for it is not sent (decided before the slot frees).
+    if (record.result === 'gone') this.markGone(d.endpointId);
     posted();
     try {
       const endpointDisabled = await this.recordSoon(record);
+      if (record.result === 'gone') this.goneCommitted(d.endpointId);
       if (record.result === 'succeeded') this.counts.succeeded += 1;
       else if (record.result === 'retry') this.counts.retried += 1;
       else this.counts.failed += 1;
       if (endpointDisabled) {
+        this.dropQueuedFor(d.endpointId);
         this.counts.disabled += 1;
         this.logger.warn({ endpointId: d.endpointId, reason: endpointDisabled }, 'endpoint disabled');
       }
       this.logger.debug({ deliveryId: d.id, eventId: d.eventId, attempt, status: record.statusCode, result: record.result }, 'attempt');
     } catch (err) {
+      // Not recorded: the endpoint stays enabled and the 410 is asked again when the lease ends.
+      if (record.result === 'gone') this.goneEndpoints.delete(d.endpointId);
       this.counts.errors += 1;
       this.logger.warn({ err, deliveryId: d.id }, 'recording an attempt failed: the delivery is retried when its lease ends');
     }

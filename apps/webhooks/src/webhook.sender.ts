@@ -55,11 +55,21 @@ export class WebhookSender {
     if (target.protocol !== 'https:' && !(target.protocol === 'http:' && this.options.allowHttp)) {
       return failed(`refused: ${target.protocol} URLs are not allowed (https only)`);
     }
+    // The name lookup counts against the attempt's timeout (the claim's lease covers one timeout).
+    let lookupTimer: NodeJS.Timeout | undefined;
     try {
-      await assertPublicUrl(url, { allowPrivate: this.options.allowPrivateHosts });
+      await Promise.race([
+        assertPublicUrl(url, { allowPrivate: this.options.allowPrivateHosts }),
+        new Promise<never>((_, reject) => {
+          lookupTimer = setTimeout(() => reject(new Error(`lookup took longer than the ${this.options.timeoutMs} ms timeout`)), this.options.timeoutMs);
+        }),
+      ]);
     } catch (e) {
       return failed(e instanceof NonPublicAddressError ? `refused: ${e.message}` : `dns: ${(e as Error).message}`);
+    } finally {
+      clearTimeout(lookupTimer);
     }
+    const remainingMs = Math.max(1, this.options.timeoutMs - (performance.now() - started));
     const payload = Buffer.from(body, 'utf8');
     return new Promise<SendResult>((resolve) => {
       let settled = false;
@@ -80,7 +90,7 @@ export class WebhookSender {
       const timer = setTimeout(() => {
         timedOut = true;
         req.destroy(new Error(timeoutError));
-      }, this.options.timeoutMs);
+      }, remainingMs);
       req.on('error', (err) => finish({ statusCode: null, body: Buffer.alloc(0), retryAfter: null, error: err.message }));
       req.on('response', (res) => {
         const chunks: Buffer[] = [];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 
@@ -28,11 +29,15 @@ export interface ClaimedDelivery {
   url: string;
   /** Active sealed secrets, newest first. */
   sealedSecrets: string[];
+  /** This claim's token: results and releases apply only while the row still carries it. */
+  leaseToken: string;
 }
 
 /** One attempt's result and what follows from it. */
 export interface AttemptRecord {
   deliveryId: string;
+  /** The claim the attempt was made under (ClaimedDelivery.leaseToken). */
+  leaseToken: string;
   endpointId: string;
   attempt: number;
   sentAt: Date;
@@ -91,8 +96,9 @@ export class WebhooksRepository {
   /**
    * Claims up to `limit` due, unleased deliveries of enabled endpoints (SKIP LOCKED: processes
    * never claim the same row) and leases them for `leaseMs` (leased_until, in no index: a HOT
-   * update), committed at once: a process that dies mid-attempt leaves its deliveries due again
-   * when the lease ends.
+   * update) under a new lease token, committed at once: a process that dies mid-attempt leaves its
+   * deliveries due again when the lease ends; one that outlived its lease (stalled) finds another
+   * token on the row and changes nothing (recordAttempts, release).
    */
   async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const r = await this.pool.query<ClaimedDelivery>({
@@ -106,17 +112,18 @@ export class WebhooksRepository {
           LIMIT $1
           FOR UPDATE OF d SKIP LOCKED
         ), claimed AS (
-          UPDATE webhook_deliveries d SET leased_until = now() + $2 * interval '1 millisecond'
+          UPDATE webhook_deliveries d SET leased_until = now() + $2 * interval '1 millisecond', lease_token = $3::uuid
           FROM due WHERE d.id = due.id
-          RETURNING d.id, d.attempts, d.event_id, d.endpoint_id
+          RETURNING d.id, d.attempts, d.event_id, d.endpoint_id, d.lease_token
         )
         SELECT c.id, c.attempts, c.event_id AS "eventId", ev.type, ev.created_at AS "eventCreatedAt", ev.data::text AS data,
           ev.is_test AS "isTest", e.id AS "endpointId", e.url,
           ARRAY(SELECT s.sealed_secret FROM webhook_endpoint_secrets s
                 WHERE s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > now())
-                ORDER BY s.created_at DESC, s.id DESC) AS "sealedSecrets"
+                ORDER BY s.created_at DESC, s.id DESC) AS "sealedSecrets",
+          c.lease_token::text AS "leaseToken"
         FROM claimed c JOIN webhook_events ev ON ev.id = c.event_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
-      values: [limit, leaseMs],
+      values: [limit, leaseMs, randomUUID()],
     });
     return r.rows;
   }
@@ -134,8 +141,8 @@ export class WebhooksRepository {
     const r = await this.pool.query<{ id: string; disabled_reason: string }>({
       name: 'webhook_attempts_record',
       text: `WITH a AS (
-          SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::timestamptz[])
-            AS t(delivery_id, endpoint_id, attempt, sent_at, status_code, duration_ms, response_excerpt, error, result, next_attempt_at)
+          SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $12::uuid[])
+            AS t(delivery_id, endpoint_id, attempt, sent_at, status_code, duration_ms, response_excerpt, error, result, next_attempt_at, lease_token)
         ), att AS (
           INSERT INTO webhook_attempts (delivery_id, attempt, sent_at, status_code, duration_ms, response_excerpt, error, next_attempt_at)
           SELECT delivery_id, attempt, sent_at, status_code, duration_ms, response_excerpt, error, next_attempt_at FROM a
@@ -147,7 +154,7 @@ export class WebhooksRepository {
             next_attempt_at = CASE WHEN a.result = 'retry' THEN a.next_attempt_at END,
             leased_until = NULL,
             succeeded_at = CASE WHEN a.result = 'succeeded' THEN now() ELSE d.succeeded_at END
-          FROM a WHERE d.id = a.delivery_id AND d.status = 'pending'
+          FROM a WHERE d.id = a.delivery_id AND d.status = 'pending' AND d.lease_token = a.lease_token
         ), latest AS (
           SELECT DISTINCT ON (endpoint_id) endpoint_id, result, sent_at,
             bool_or(result = 'gone') OVER (PARTITION BY endpoint_id) AS gone,
@@ -183,14 +190,19 @@ export class WebhooksRepository {
         col((a) => a.result),
         col((a) => a.nextAttemptAt),
         disableAfterMs,
+        col((a) => a.leaseToken),
       ],
     });
     return new Map(r.rows.map((row) => [row.id, row.disabled_reason]));
   }
 
   /** Gives leased deliveries back (stop before their attempt started): due again for any process. */
-  async release(ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.pool.query(`UPDATE webhook_deliveries SET leased_until = NULL WHERE id = ANY($1::text[])`, [ids]);
+  async release(claims: ReadonlyArray<{ id: string; leaseToken: string }>): Promise<void> {
+    if (claims.length === 0) return;
+    await this.pool.query(
+      `UPDATE webhook_deliveries d SET leased_until = NULL FROM unnest($1::text[], $2::uuid[]) AS c(id, lease_token)
+       WHERE d.id = c.id AND d.lease_token = c.lease_token`,
+      [claims.map((c) => c.id), claims.map((c) => c.leaseToken)],
+    );
   }
 }

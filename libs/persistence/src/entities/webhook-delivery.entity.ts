@@ -43,6 +43,10 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'leased_until', type: 'timestamptz', nullable: true })
   leasedUntil!: Date | null;
 
+  /** The claim holding it (a stalled process's late result, carrying another token, changes nothing). */
+  @Column({ name: 'lease_token', type: 'uuid', nullable: true })
+  leaseToken!: string | null;
+
   @Column({ name: 'last_attempt_at', type: 'timestamptz', nullable: true })
   lastAttemptAt!: Date | null;
 
