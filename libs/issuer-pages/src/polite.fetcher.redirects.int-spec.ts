@@ -67,6 +67,38 @@ describe('PoliteFetcher: addresses and redirects', () => {
     }
   });
 
+  it('asks allowRedirect about every hop: a refused one is not requested (REFUSED), an allowed one is followed', async () => {
+    const other = await startHost((path, res) => void (path === '/robots.txt' ? res.writeHead(404).end() : res.writeHead(200).end('<p>elsewhere</p>')));
+    const site = await startHost((path, res) => {
+      if (path === '/robots.txt') return void res.writeHead(404).end();
+      if (path === '/away') return void res.writeHead(302, { location: `${other.url}/page.html` }).end();
+      if (path === '/stay') return void res.writeHead(301, { location: '/page.html' }).end();
+      if (path === '/page.html') return void res.writeHead(200).end('<p>here</p>');
+      res.writeHead(404).end();
+    });
+    const asked: Array<[string, string]> = [];
+    const fetcher = new PoliteFetcher({
+      userAgent: UA,
+      maxRpsPerHost: 50,
+      allowRedirect: (target, from) => {
+        asked.push([target.toString(), from.toString()]);
+        return target.origin === new URL(site.url).origin;
+      },
+    });
+    try {
+      await expect(fetcher.fetch(`${site.url}/away`)).rejects.toMatchObject({ name: 'IrFetchError', code: 'REFUSED', url: `${other.url}/page.html`, message: expect.stringContaining('redirect policy') });
+      expect(await fetcher.fetch(`${site.url}/stay`)).toMatchObject({ kind: 'ok', finalUrl: `${site.url}/page.html` });
+      expect(other.seen).toEqual([]);
+      expect(asked).toEqual([
+        [`${other.url}/page.html`, `${site.url}/away`],
+        [`${site.url}/page.html`, `${site.url}/stay`],
+      ]);
+    } finally {
+      await site.close();
+      await other.close();
+    }
+  });
+
   it('follows a redirect to another host under that host robots.txt and rate limit', async () => {
     const other = await startHost((path, res) => {
       if (path === '/robots.txt') return void res.writeHead(200).end('User-agent: *\nDisallow: /private\n');

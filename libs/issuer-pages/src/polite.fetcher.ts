@@ -35,6 +35,12 @@ export interface PoliteFetcherOptions {
    * local runs that serve fixtures on 127.0.0.1: IR pages and their redirects are third-party input.
    */
   allowPrivateHosts?: boolean;
+  /**
+   * Host policy for redirect hops of a page (robots.txt's own redirects are not asked): a hop it
+   * refuses is not requested, and the fetch fails with REFUSED. Unset: any hop passing the address
+   * check is followed. `from` is the URL the caller asked for.
+   */
+  allowRedirect?: (target: URL, from: URL) => boolean | Promise<boolean>;
   logger?: FetchLogger;
 }
 
@@ -144,6 +150,9 @@ export class PoliteFetcher {
       const result = await this.request(hop, headers, previous, Math.max(this.minIntervalMs, crawlDelay * 1000));
       if (result.kind !== 'redirect') return result.kind === 'ok' ? { ...result, url, finalUrl: hop } : { ...result, url };
       hop = this.nextHop(url, result, hops);
+      if (this.options.allowRedirect && !(await this.options.allowRedirect(new URL(hop), new URL(url)))) {
+        throw new IrFetchError('REFUSED', hop, result.status, `GET ${url}: redirected (${result.status}) to ${hop}, a host the redirect policy does not allow: not requested`);
+      }
     }
   }
 
