@@ -27,6 +27,7 @@ export type ProblemSlug =
   | 'unknown-webhook-endpoint'
   | 'unknown-delivery'
   | 'webhooks-unavailable'
+  | 'busy'
   | 'internal-error';
 
 /** A coded domain error: the error handler turns it into a problem response. */
