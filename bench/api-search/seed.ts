@@ -1,15 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DOCUMENT_PAGE_SEPARATOR,
-  DOCUMENT_TEXT_CHARS_PER_RECORD,
   contentHash,
-  documentTextRecordV1,
-  filingRecordV1,
   padCik,
-  recordId,
-  sourceId,
-  stableStringify,
   type CompanyDescriptionData,
   type DocumentTextData,
   type DocumentTextRecordV1,
@@ -19,8 +12,8 @@ import {
   type IssuerRosterData,
   type RecordEnvelope,
 } from '@app/contracts';
-import { buildDocumentText, classifyDocument, detectLanguage, extractPdf, layoutCaptioner, toDocumentParts } from '@app/decks';
-import { archivesDocumentPath, isAmendmentForm, itemsOf, parseRecentFilings, parseSubmissions } from '@app/edgar';
+import { extractPdf } from '@app/decks';
+import { parseRecentFilings, parseSubmissions } from '@app/edgar';
 import {
   createDataSource,
   projectCompanyDescription,
@@ -30,6 +23,11 @@ import {
   projectIssuerDocument,
   projectIssuerRoster,
 } from '@app/persistence';
+// The bench seeds records exactly as the ingestors map them: their mappers are pure functions.
+// eslint-disable-next-line no-restricted-imports
+import { filingRecordFromSubmissions } from '../../apps/ingest-sec/src/filings/filing.mapper';
+// eslint-disable-next-line no-restricted-imports
+import { documentTextRecordsOf } from '../../apps/ingest-decks/src/document-text.mapper';
 import { loadCompanies, tickerMapRecords } from '../api-companies/scratch-db';
 
 /*
@@ -43,8 +41,8 @@ import { loadCompanies, tickerMapRecords } from '../api-companies/scratch-db';
  *   ingest-decks' (validated against the contract).
  */
 
-const SEC_WWW = 'https://www.sec.gov';
 const OBSERVED_AT = '2025-08-02T12:00:00.000Z';
+const OBSERVED_AT_DATE = new Date(OBSERVED_AT);
 
 export interface SeedCounts {
   companies: number;
@@ -72,115 +70,24 @@ interface IssuerPagesExamples {
   documentTextAnnualMeeting2015: RecordEnvelope<DocumentTextData>[];
 }
 
-/** filing@1 records of every filing in one submissions JSON, as ingest-sec's mapper shapes them. */
+/** filing@1 records of every filing in one submissions JSON, by ingest-sec's own mapper. */
 export function submissionsFilingRecords(path: string): FilingRecordV1[] {
   const bytes = readFileSync(path);
   const company = parseSubmissions(bytes);
-  const hash = contentHash(bytes);
-  const cik = padCik(company.cik);
-  const url = `https://data.sec.gov/submissions/CIK${cik}.json`;
-  const out: FilingRecordV1[] = [];
-  for (const f of parseRecentFilings(bytes)) {
-    if (!f.form || !f.filingDate || !/^\d{4}-\d{2}-\d{2}$/.test(f.filingDate)) continue;
-    const data: FilingRecordV1['data'] = {
-      accession: f.accessionNumber,
-      cik,
-      company_name: company.name,
-      form: f.form,
-      filed_date: f.filingDate,
-      accepted_at: f.acceptanceDateTime && !Number.isNaN(Date.parse(f.acceptanceDateTime)) ? new Date(f.acceptanceDateTime).toISOString() : null,
-      report_period: f.reportDate && /^\d{4}-\d{2}-\d{2}$/.test(f.reportDate) ? f.reportDate : null,
-      primary_document_url: `${SEC_WWW}${archivesDocumentPath(cik, f.accessionNumber, f.primaryDocument || `${f.accessionNumber}-index.htm`)}`,
-      primary_doc_description: f.primaryDocDescription,
-      items: itemsOf(f.items),
-      size: f.size !== null && Number.isInteger(f.size) && f.size >= 0 ? f.size : null,
-      is_xbrl: f.isXBRL,
-      is_inline_xbrl: f.isInlineXBRL,
-      is_amendment: isAmendmentForm(f.form),
-      amends_accession: null,
-      act: f.act,
-      file_number: f.fileNumber,
-      film_number: f.filmNumber,
-      source: 'submissions',
-    };
-    out.push(
-      filingRecordV1.parse({
-        schema: 'filing@1',
-        key: data.accession,
-        id: recordId(data.accession, contentHash(stableStringify(data))),
-        observed_at: OBSERVED_AT,
-        produced_by: 'bench',
-        correlation_id: 'run_bench-api-search',
-        provenance: {
-          src_id: sourceId(url, hash),
-          source_provider: 'sec',
-          source_url: url,
-          accession: data.accession,
-          quote: JSON.stringify(data.accession),
-          content_hash: hash,
-          extracted_at: OBSERVED_AT,
-        },
-        data,
-      }),
-    );
-  }
-  return out;
+  const source = { url: `https://data.sec.gov/submissions/CIK${padCik(company.cik)}.json`, contentHash: contentHash(bytes), fetchedAt: OBSERVED_AT };
+  const ctx = { runId: 'bench-api-search', extractedAt: OBSERVED_AT };
+  return parseRecentFilings(bytes).flatMap((f) => filingRecordFromSubmissions(company, f, source, ctx) ?? []);
 }
 
-/** document-text@1 records of one real PDF, as ingest-decks' mapper shapes them (layout captions, no link title). */
+/** document-text@1 records of one real PDF, by ingest-decks' own mapper (layout captions, no link title). */
 export async function pdfDocumentTextRecords(path: string, link: { url: string; cik: string; ticker: string }): Promise<DocumentTextRecordV1[]> {
   const bytes = new Uint8Array(readFileSync(path));
-  const hash = contentHash(bytes);
   const pdf = await extractPdf(bytes);
-  const document = buildDocumentText(pdf.pages.map((p) => p.text), DOCUMENT_PAGE_SEPARATOR);
-  const pages = pdf.pages.map((page, i) => ({
-    page_index: page.page_index,
-    text: page.text,
-    char_start: document.offsets[i]!.char_start,
-    char_end: document.offsets[i]!.char_end,
-    vision_caption: layoutCaptioner.caption(page),
-    caption_source: layoutCaptioner.id,
-    quote: page.text.length > 0 ? page.text.split('\n', 1)[0]! : null,
-    width: page.width,
-    height: page.height,
-  }));
-  const firstWithText = pages.find((p) => p.text.length > 0);
-  const title = pdf.info.title ?? (pages.find((p) => p.vision_caption.length > 0)?.vision_caption || link.url);
-  const kind = classifyDocument({ pages: pdf.pages, info: pdf.info, kind: null, title: null, firstPageCaption: firstWithText?.vision_caption ?? null });
-  return toDocumentParts(pages, DOCUMENT_TEXT_CHARS_PER_RECORD).map((part) =>
-    documentTextRecordV1.parse({
-      schema: 'document-text@1',
-      key: link.url,
-      id: recordId(`${link.url}#part=${part.index}`, hash),
-      observed_at: OBSERVED_AT,
-      produced_by: 'bench',
-      correlation_id: 'run_bench-api-search',
-      provenance: {
-        src_id: sourceId(link.url, hash),
-        source_provider: 'issuer_page',
-        source_url: link.url,
-        citation_url: link.url,
-        accession: null,
-        quote: firstWithText?.quote ?? null,
-        content_hash: hash,
-        extracted_at: OBSERVED_AT,
-      },
-      data: {
-        cik: link.cik,
-        ticker: link.ticker,
-        url: link.url,
-        title,
-        doc_type: kind.doc_type,
-        doc_group: kind.doc_group,
-        language: detectLanguage(document.text),
-        page_count: pdf.pageCount,
-        page_separator: DOCUMENT_PAGE_SEPARATOR,
-        text_length: document.text.length,
-        pdf: { bytes: bytes.length, ...pdf.info },
-        part: { index: part.index, count: part.count },
-        pages: part.pages,
-      },
-    }),
+  return documentTextRecordsOf(
+    { ...link, title: null, kind: null },
+    { bytes: bytes.length, contentHash: contentHash(bytes), fetchedAt: OBSERVED_AT_DATE },
+    pdf,
+    { runId: 'bench-api-search', extractedAt: OBSERVED_AT_DATE },
   );
 }
 
