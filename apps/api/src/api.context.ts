@@ -101,7 +101,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     ...executives.routes(),
     ...insiders.routes(),
     ...documents.routes(),
-    ...createSearchController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans).routes(),
+    ...createSearchController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans, { statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: config.SEARCH_CANDIDATES_PER_KIND }).routes(),
     ...createCoverageController(dataSource).routes(),
     ...createCitationsController(dataSource, config, logger).routes(),
     ...webhooks.routes(),

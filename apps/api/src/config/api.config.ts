@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { databaseConfig, loadConfig, logConfig } from '@app/config';
+import { SEARCH_CANDIDATES_PER_KIND, SEARCH_STATEMENT_TIMEOUT_MS } from '@app/persistence';
 import { citationsConfig } from '../citations/citations.config';
 
 const int = (def: number) => z.coerce.number().int().min(1).default(def);
@@ -23,6 +24,20 @@ export const apiConfigSchema = databaseConfig.extend(logConfig.shape).extend(cit
     .transform((u) => u.replace(/\/+$/, ''))
     .describe("The api's public origin as clients reach it (behind proxies, not the listen address): the MCP 401 challenge and the protected-resource metadata name URLs under it"),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  SEARCH_STATEMENT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .default(SEARCH_STATEMENT_TIMEOUT_MS)
+    .describe('GET /v1/search: Postgres cancels a search statement running longer (SET LOCAL statement_timeout); the request answers 503 search-timeout with Retry-After'),
+  SEARCH_CANDIDATES_PER_KIND: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(SEARCH_CANDIDATES_PER_KIND)
+    .describe('GET /v1/search: matches of each kind ranked per query, the first by a cheap order of the kind; hits are the best among them'),
   PLAN_FREE_BURST_PER_SECOND: int(5),
   PLAN_FREE_DAILY_QUOTA: int(1_000),
   PLAN_FREE_MAX_LIMIT: int(25),

@@ -34,7 +34,7 @@ export const DOCUMENTED_ROUTES: RouteDefinition[] = [
 
 const problemSchema = z
   .object({
-    type: z.string().describe('<docs_url>/errors/<slug>: invalid-key, rate-limited, not-found, unknown-symbol, unknown-filing, unknown-document, unknown-page, document-text-unavailable, unknown-webhook-endpoint, unknown-delivery, plan-required, webhooks-unavailable, busy, method-not-allowed, not-ready, internal-error'),
+    type: z.string().describe('<docs_url>/errors/<slug>: invalid-key, rate-limited, not-found, unknown-symbol, unknown-filing, unknown-document, unknown-page, document-text-unavailable, unknown-webhook-endpoint, unknown-delivery, plan-required, webhooks-unavailable, busy, search-timeout, method-not-allowed, not-ready, internal-error'),
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
@@ -149,10 +149,13 @@ export function buildOpenApiDocument(): Json {
       responses['404'] = { description: what, content: problemContent('Problem') };
     }
     if (route.errors?.includes(503)) {
-      const busy = route.url === '/v1/citations/verify';
+      const searchTimeout = route.url === '/v1/search';
+      const busy = route.url === '/v1/citations/verify' || searchTimeout;
       const what = route.url.startsWith('/v1/webhook-endpoints')
         ? 'Webhooks are not configured on this deployment; type ends in /errors/webhooks-unavailable'
-        : busy ? 'Too many verifications are running on this server; type ends in /errors/busy; retry after Retry-After seconds' : 'A dependency is down; type ends in /errors/not-ready';
+        : searchTimeout
+          ? 'The search ran longer than the server allows and was cancelled; type ends in /errors/search-timeout; retry after Retry-After seconds'
+          : busy ? 'Too many verifications are running on this server; type ends in /errors/busy; retry after Retry-After seconds' : 'A dependency is down; type ends in /errors/not-ready';
       responses['503'] = { description: what, ...(busy ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}), content: problemContent('Problem') };
     }
     responses['500'] = { description: 'Internal error (no internals disclosed; quote request_id)', content: problemContent('Problem') };

@@ -28,6 +28,7 @@ export type ProblemSlug =
   | 'unknown-delivery'
   | 'webhooks-unavailable'
   | 'busy'
+  | 'search-timeout'
   | 'internal-error';
 
 /** A coded domain error: the error handler turns it into a problem response. */

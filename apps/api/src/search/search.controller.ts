@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { SEARCH_KINDS, SearchRepository, type SearchAfter, type SearchKind } from '@app/persistence';
+import { SEARCH_CANDIDATES_PER_KIND, SEARCH_KINDS, SearchRepository, type SearchAfter, type SearchKind, type SearchRepositoryOptions } from '@app/persistence';
 import type { Principal } from '../auth/api-keys.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
@@ -26,8 +26,14 @@ export const searchRoutes = {
       'whitespace answers 422 value_error. Any other text is a valid query, operators and quotes included: nothing in q can cause an error. ' +
       'Keyset-paginated by relevance (score, then kind and id): a cursor is valid only with the same q and kinds (else 422 value_error on cursor); ' +
       'there is no `direction`. ' +
-      "`limit` above the plan's cap answers 422 less_than_equal with the cap in ctx.",
+      `Hits are the best among the first ${SEARCH_CANDIDATES_PER_KIND} candidates of each kind (the server's SEARCH_CANDIDATES_PER_KIND), ` +
+      'taken best first by a cheap order of the kind: companies by exact identifier then name similarity, people by name similarity, ' +
+      'filings by accession, then form, then newest filed, documents by title relevance, pages newest document first; a query matching more ' +
+      'than that (a common word) ranks only those, and paging does not reach past them. ' +
+      "`limit` above the plan's cap answers 422 less_than_equal with the cap in ctx. " +
+      'A search running longer than the server allows is cancelled: 503 search-timeout with Retry-After.',
     tags: ['search'],
+    errors: [503],
     query: searchParams,
     response: searchListSchema,
   },
@@ -106,6 +112,6 @@ export class SearchController {
 }
 
 /** Wires the search controller on the api's DataSource (called from api.context). */
-export function createSearchController(dataSource: DataSource, cursors: CursorCodec, plans: PlanTable): SearchController {
-  return new SearchController(new SearchService(new SearchRepository(dataSource)), cursors, plans);
+export function createSearchController(dataSource: DataSource, cursors: CursorCodec, plans: PlanTable, options: SearchRepositoryOptions = {}): SearchController {
+  return new SearchController(new SearchService(new SearchRepository(dataSource, options)), cursors, plans);
 }

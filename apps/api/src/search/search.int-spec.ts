@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { Client, Pool } from 'pg';
 import {
   companyRecordV1,
   contentHash,
@@ -27,6 +28,7 @@ import {
   projectForm4,
   projectIssuerDocument,
   projectIssuerRoster,
+  runSearchStatement,
   SEARCH_KINDS,
   SEARCH_SQL,
   searchParams as searchSqlParams,
@@ -65,6 +67,11 @@ let a: { server: FastifyInstance; context: ApiContext };
 let key: string;
 let freeKey: string;
 let deckId: number;
+let baseConfig: ReturnType<typeof apiConfigSchema.parse>;
+
+/** Another api server on the same database, with other settings (closed by the caller). */
+const otherServer = async (env: Record<string, string>) =>
+  buildApiServer(apiConfigSchema.parse({ ...Object.fromEntries(Object.entries(baseConfig).map(([k, v]) => [k, String(v)])), ...env }), { logger: createLogger({ level: 'silent' }) });
 
 interface Hit {
   kind: string;
@@ -139,6 +146,7 @@ beforeAll(async () => {
     PLAN_ENTERPRISE_DAILY_QUOTA: '100000000',
     PLAN_FREE_BURST_PER_SECOND: '1000000',
   });
+  baseConfig = config;
   a = await buildApiServer(config, { logger: createLogger({ level: 'silent' }) });
   const ds = a.context.dataSource;
   const companies = tickerMapRecords();
@@ -398,6 +406,85 @@ describe('GET /v1/search: hostile queries', () => {
     for (const raw of ['q=%', 'q=%E0%A4%A', 'q=%ED%A0%80', 'q=%FF%FE', 'q=a&q=b', 'q[]=x', 'q[a]=b', 'q=%00', 'q=+', 'q=%2B%2B', `q=${'x'.repeat(5000)}`]) {
       const r = await get(`/v1/search?${raw}`);
       expect([raw.slice(0, 30), r.statusCode < 500]).toEqual([raw.slice(0, 30), true]);
+    }
+  });
+});
+
+describe('GET /v1/search: bounded work', () => {
+  it('ranks at most SEARCH_CANDIDATES_PER_KIND candidates per kind, the best first by the cheap order, and pages stay one ranking', async () => {
+    const capped = await otherServer({ SEARCH_CANDIDATES_PER_KIND: '3' });
+    try {
+      const getCapped = async (query: string): Promise<Body> => {
+        const r = await capped.server.inject({ method: 'GET', url: `/v1/search?${query}`, headers: { authorization: `Bearer ${key}` } });
+        expect([query, r.statusCode]).toEqual([query, 200]);
+        return r.json<Body>();
+      };
+      // Far more than 3 companies match "micro" (the uncapped server answers over 20, see pagination).
+      const companies = await getCapped(q('micro', '&kinds=company&limit=500'));
+      expect(companies.data).toHaveLength(3);
+      expect(companies.pagination.has_more).toBe(false);
+      // The cheap order is name similarity: Microsoft stays first among its 3 candidates.
+      expect((await getCapped(q('microsoft', '&kinds=company'))).data[0]!.id).toBe('MSFT:US');
+      // An exact identifier is a candidate ahead of every name.
+      expect((await getCapped(q('MSFT', '&kinds=company'))).data[0]!.id).toBe('MSFT:US');
+      // Every kind capped: at most 3 each, and paging one by one walks exactly the one big page.
+      // "microsoft" matches companies, a person and a filing.
+      const all = await getCapped(q('microsoft', '&limit=500'));
+      for (const kind of SEARCH_KINDS) expect(all.data.filter((h) => h.kind === kind).length).toBeLessThanOrEqual(3);
+      expect(new Set(all.data.map((h) => h.kind)).size).toBeGreaterThan(1);
+      expect(all.data.length).toBeGreaterThan(3);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const body: Body = await getCapped(q('microsoft', `&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+        seen.push(...body.data.map((h) => `${h.kind}|${h.id}`));
+        cursor = body.pagination.next_cursor;
+      } while (cursor !== null);
+      expect(seen).toEqual(all.data.map((h) => `${h.kind}|${h.id}`));
+    } finally {
+      await capped.server.close();
+    }
+  });
+
+  it('a search past SEARCH_STATEMENT_TIMEOUT_MS answers 503 search-timeout with Retry-After, never 500; the connection stays usable', async () => {
+    // One connection, so the request after the timeout runs on the very connection that was cancelled.
+    const slow = await otherServer({ SEARCH_STATEMENT_TIMEOUT_MS: '100', DATABASE_POOL_SIZE: '1' });
+    // Deterministic and pg_sleep-free: the statement waits on a lock another session holds, and
+    // statement_timeout counts that wait.
+    const locker = new Client({ connectionString: db.url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE filings IN ACCESS EXCLUSIVE MODE');
+      const started = Date.now();
+      const r = await slow.server.inject({ method: 'GET', url: `/v1/search?${q('micro')}`, headers: { authorization: `Bearer ${key}` } });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(r.statusCode).toBe(503);
+      expect(r.headers['content-type']).toContain('application/problem+json');
+      expect(r.headers['retry-after']).toBe('2');
+      expect(r.json()).toMatchObject({ type: `${DOCS}/errors/search-timeout`, status: 503, title: 'Search timed out' });
+      await locker.query('ROLLBACK');
+      const after = await slow.server.inject({ method: 'GET', url: `/v1/search?${q('msft')}`, headers: { authorization: `Bearer ${key}` } });
+      expect(after.statusCode).toBe(200);
+      expect(after.json<Body>().data[0]!.id).toBe('MSFT:US');
+    } finally {
+      await locker.end();
+      await slow.server.close();
+    }
+  });
+
+  it('rolls back when a statement after BEGIN fails (the SET of the start included): the pooled connection is not left in an aborted transaction', async () => {
+    const pool = new Pool({ connectionString: db.url, max: 1 });
+    try {
+      const values = searchSqlParams({ q: 'msft', kinds: SEARCH_KINDS, limit: 5 });
+      // 2^31 ms is past statement_timeout's range: BEGIN succeeds, the SET LOCAL fails.
+      await expect(runSearchStatement(pool, values, { statementTimeoutMs: 2 ** 31 })).rejects.toThrow(/statement_timeout/);
+      // The same (only) connection: outside any transaction, so statements run.
+      expect((await pool.query<{ tx: string }>('SELECT 1 AS one, txid_current_if_assigned() IS NULL AS tx')).rows[0]).toEqual({ one: 1, tx: true });
+      const rows = await runSearchStatement<{ id: string }>(pool, values, { statementTimeoutMs: 5000 });
+      expect(rows[0]!.id).toBe('MSFT:US');
+    } finally {
+      await pool.end();
     }
   });
 });

@@ -1,16 +1,37 @@
-import type { SearchAfter, SearchHitRecord, SearchKind, SearchRepository } from '@app/persistence';
+import { isQueryCanceled, type SearchAfter, type SearchHitRecord, type SearchKind, type SearchRepository } from '@app/persistence';
+import { ApiError } from '../platform/api.errors';
 
 export interface SearchPage {
   rows: SearchHitRecord[];
   hasMore: boolean;
 }
 
+/** Seconds a client is asked to wait after a search timed out. */
+export const SEARCH_TIMEOUT_RETRY_AFTER_S = 2;
+
+/** 503 search-timeout: the statement ran past SEARCH_STATEMENT_TIMEOUT_MS and Postgres cancelled it. */
+export const searchTimeout = (): ApiError =>
+  new ApiError(
+    503,
+    'search-timeout',
+    'Search timed out',
+    'The search took longer than this server allows and was cancelled. Retry after Retry-After seconds; a more specific q (more words) or fewer kinds answers faster.',
+    { 'retry-after': String(SEARCH_TIMEOUT_RETRY_AFTER_S) },
+  );
+
 /** Search: one keyset page of ranked hits. */
 export class SearchService {
   constructor(private readonly repo: SearchRepository) {}
 
   async search(q: string, kinds: readonly SearchKind[], limit: number, after: SearchAfter | undefined): Promise<SearchPage> {
-    const rows = await this.repo.search({ q, kinds, limit: limit + 1, after });
+    let rows: SearchHitRecord[];
+    try {
+      rows = await this.repo.search({ q, kinds, limit: limit + 1, after });
+    } catch (err) {
+      // The statement timeout (57014 query_canceled) is load or an expensive query, not a fault: 503, never 500.
+      if (isQueryCanceled(err)) throw searchTimeout();
+      throw err;
+    }
     const hasMore = rows.length > limit;
     if (hasMore) rows.length = limit;
     return { rows, hasMore };

@@ -1,4 +1,14 @@
-import { SEARCH_KINDS, SEARCH_NAME_QUERY_MAX_CHARS, SEARCH_SQL, searchParams, splitHighlights } from './search.repository';
+import {
+  SEARCH_CANDIDATES_PER_KIND,
+  SEARCH_KINDS,
+  SEARCH_NAME_QUERY_MAX_CHARS,
+  SEARCH_SQL,
+  SEARCH_STATEMENT_TIMEOUT_MS,
+  SEARCH_TRANSACTION_START,
+  searchParams,
+  searchTransactionStart,
+  splitHighlights,
+} from './search.repository';
 
 describe('splitHighlights', () => {
   it('turns ts_headline marks into offsets of the plain text', () => {
@@ -35,7 +45,7 @@ describe('searchParams', () => {
     expect(p[4]).toBe(q);
     expect(p.filter((v) => v === q)).toHaveLength(2);
     expect(SEARCH_SQL).not.toContain('DROP');
-    expect(p).toHaveLength(12);
+    expect(p).toHaveLength(13);
   });
 
   it('recognizes tickers and symbols, CIKs and accession numbers', () => {
@@ -57,5 +67,20 @@ describe('searchParams', () => {
   it('carries the keyset position and the page size', () => {
     const p = searchParams({ q: 'a', kinds: ['company'], limit: 8, after: { score: 11.606060981750488, kind: 'company', id: 'MSFT:US' } });
     expect(p.slice(5, 10)).toEqual([['company'], 11.606060981750488, 'company', 'MSFT:US', 8]);
+  });
+
+  it('carries the candidate cap per kind, by default SEARCH_CANDIDATES_PER_KIND', () => {
+    expect(params('a')[12]).toBe(SEARCH_CANDIDATES_PER_KIND);
+    expect(searchParams({ q: 'a', kinds: SEARCH_KINDS, limit: 8, candidatesPerKind: 5 })[12]).toBe(5);
+  });
+});
+
+describe('searchTransactionStart', () => {
+  it('sets the statement timeout for the transaction only, and interpolates integers only', () => {
+    expect(searchTransactionStart(250)).toBe('BEGIN READ ONLY; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL statement_timeout = 250');
+    expect(SEARCH_TRANSACTION_START).toBe(searchTransactionStart(SEARCH_STATEMENT_TIMEOUT_MS));
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1; DROP TABLE companies' as unknown as number]) {
+      expect(() => searchTransactionStart(bad)).toThrow(RangeError);
+    }
   });
 });

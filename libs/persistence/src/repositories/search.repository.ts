@@ -14,6 +14,14 @@ export type SearchMatch = 'symbol' | 'ticker' | 'cik' | 'accession' | 'name' | '
 export const SEARCH_HEADLINE_CHARS = 10_000;
 /** Names are compared with the query's first characters only: names are short, and trigram work grows with the query. */
 export const SEARCH_NAME_QUERY_MAX_CHARS = 100;
+/**
+ * Candidates ranked per kind and query (the API's SEARCH_CANDIDATES_PER_KIND overrides it): each
+ * branch takes at most this many of its matches, best first by a cheap order of its own, before
+ * the full score is computed (see SEARCH_SQL).
+ */
+export const SEARCH_CANDIDATES_PER_KIND = 2000;
+/** How long the search statement may run (ms) before Postgres cancels it (57014 query_canceled). */
+export const SEARCH_STATEMENT_TIMEOUT_MS = 3000;
 
 /** One search hit (read model, camelCase; not an API shape). */
 export interface SearchHitRecord {
@@ -62,6 +70,8 @@ export interface SearchQuery {
   after?: SearchAfter;
   /** YYYY-MM-DD: SEC roster entries count as current when filed on or after it (default: 18 months ago). */
   currentSince?: string;
+  /** Candidates ranked per kind (default SEARCH_CANDIDATES_PER_KIND). */
+  candidatesPerKind?: number;
 }
 
 const TICKER_RE = /^[A-Za-z0-9.-]{1,10}$/;
@@ -89,6 +99,7 @@ export function searchParams(query: SearchQuery): unknown[] {
     query.limit, // $10
     query.currentSince ?? secRosterCurrentSince(new Date()), // $11
     q.includes(' '), // $12 several words: a phrase match counts
+    query.candidatesPerKind ?? SEARCH_CANDIDATES_PER_KIND, // $13 candidates ranked per kind
   ];
 }
 
@@ -126,11 +137,30 @@ const HEADLINE = (config: 'english' | 'simple', text: string, options: string): 
  * be an index condition in a generic plan): names are compared with the query's first 100
  * characters ($5) instead.
  *
+ * Candidates are capped per kind ($13, a few thousand): each branch's innermost query takes its
+ * matches in a cheap order of its own and keeps the first $13, and only those are scored. A common
+ * word (or `inc`, `10-Q`) matches far more rows than a page shows, and the full scores
+ * (ts_rank_cd over a page's whole vector, to_tsvector of names) are what costs; the cheap orders
+ * read no more than the index and heap already give: companies: an exact identifier first, then
+ * word_similarity to the name; people: word_similarity; filings: the accession, then the form,
+ * then newest filed first; documents: the title's text rank; pages: the most recently added
+ * documents first, each in page order. Each cheap order ends with the row's unique key and none is
+ * an order an index offers (mixed directions, expressions), so the planner cannot walk an index in
+ * that order and filter it: a rare word still goes through the text indexes. Hits are thus the
+ * best among the first $13 candidates of each kind (the route's description says so).
+ *
  * Pagination is keyset over (score desc, kind, id), not OFFSET: a hit added or removed while a
  * client pages does not shift the later pages (no repeats, no gaps), and every branch applies the
  * bound before its own LIMIT, so a deep page keeps limit + 1 rows per branch instead of sorting
- * offset + limit (each page still scores all of a branch's candidates: no index holds scores). A
- * hit whose score changes between two pages can move across the bound; the data changes rarely.
+ * offset + limit (each page still scores all of a branch's capped candidates: no index holds
+ * scores). The candidate cap comes first and never depends on the cursor: the capped set is a
+ * function of the query and the data alone (a total order, ties broken by the unique key), so every
+ * page of one query ranks the very same candidates and the pages partition that one ranking; the
+ * keyset bound then applies to the scored candidates. (Bounding before capping would draw each page
+ * from a different set: hits of a later page could outrank the earlier pages'.) Past the cap,
+ * nothing is reached by paging: the last page says has_more false. A hit whose score changes
+ * between two pages can move across the bound, and a row added or removed between two pages can
+ * push a candidate past the cap or pull one in; the data changes rarely.
  * Scores are float8 and travel in the cursor as JSON numbers: float8 text and JS numbers both
  * round-trip exactly, so the equality in the bound holds.
  */
@@ -145,11 +175,16 @@ WITH hits AS (
         + 10 * word_similarity(search_fold($5), search_fold(c.name)) ^ 2 + 2 * similarity(search_fold($5), search_fold(c.name))
         + 3 * ts_rank_cd(to_tsvector('simple', c.name), websearch_to_tsquery('simple', $1), 32))::float8 AS score,
       CASE WHEN c.symbol = $2 THEN 'symbol' WHEN upper(c.ticker) = $2 THEN 'ticker' WHEN c.cik = $3 THEN 'cik' ELSE 'name' END AS match
-    FROM companies c
-    WHERE 'company' = ANY($6::text[])
-      AND (c.symbol = $2 OR upper(c.ticker) = $2 OR c.cik = $3
-        OR search_fold(c.name) %> search_fold($5)
-        OR to_tsvector('simple', c.name) @@ websearch_to_tsquery('simple', $1))
+    FROM (
+      SELECT c.symbol, c.ticker, c.cik, c.name FROM companies c
+      WHERE 'company' = ANY($6::text[])
+        AND (c.symbol = $2 OR upper(c.ticker) = $2 OR c.cik = $3
+          OR search_fold(c.name) %> search_fold($5)
+          OR to_tsvector('simple', c.name) @@ websearch_to_tsquery('simple', $1))
+      ORDER BY CASE WHEN c.symbol = $2 OR upper(c.ticker) = $2 OR c.cik = $3 THEN 0 ELSE 1 END,
+        word_similarity(search_fold($5), search_fold(c.name)) DESC, c.symbol COLLATE "C"
+      LIMIT $13
+    ) c
   ) b WHERE ${AFTER} ${BRANCH_ORDER})
   UNION ALL
   (SELECT b.* FROM (
@@ -158,14 +193,19 @@ WITH hits AS (
         + 3 * ts_rank_cd(to_tsvector('simple', r.name || ' ' || r.role || ' ' || r.affiliation), websearch_to_tsquery('simple', $1), 32))
         * CASE WHEN cur.v THEN 1 ELSE 0.9 END)::float8 AS score,
       'name'::text AS match
-    FROM roster_entries r
+    FROM (
+      SELECT r.id, r.cik, r.category, r.source_provider, r.person_key, r.name, r.role, r.affiliation, r.is_current, r.last_filed_at
+      FROM roster_entries r
+      WHERE 'person' = ANY($6::text[])
+        AND (search_fold(r.name) %> search_fold($5)
+          OR to_tsvector('simple', r.name || ' ' || r.role || ' ' || r.affiliation) @@ websearch_to_tsquery('simple', $1))
+        -- A person is reached through the issuer's listing (GET /v1/companies/{symbol}/executives).
+        AND EXISTS (SELECT 1 FROM companies c WHERE c.cik = r.cik)
+      ORDER BY word_similarity(search_fold($5), search_fold(r.name)) DESC, r.id
+      LIMIT $13
+    ) r
     -- Current as the executives endpoint counts it (an SEC entry also needs a recent Form 4).
     CROSS JOIN LATERAL (SELECT r.is_current AND (r.source_provider <> 'sec' OR coalesce(r.last_filed_at >= $11::date, false)) AS v) cur
-    WHERE 'person' = ANY($6::text[])
-      AND (search_fold(r.name) %> search_fold($5)
-        OR to_tsvector('simple', r.name || ' ' || r.role || ' ' || r.affiliation) @@ websearch_to_tsquery('simple', $1))
-      -- A person is reached through the issuer's listing (GET /v1/companies/{symbol}/executives).
-      AND EXISTS (SELECT 1 FROM companies c WHERE c.cik = r.cik)
   ) b WHERE ${AFTER} ${BRANCH_ORDER})
   UNION ALL
   (SELECT b.* FROM (
@@ -174,8 +214,12 @@ WITH hits AS (
         + 4 * ts_rank_cd(f.search_vector, websearch_to_tsquery('simple', $1), 32)
         + extract(epoch FROM f.filed_date)::float8 / 1e12)::float8 AS score,
       CASE WHEN f.accession = $4 THEN 'accession' ELSE 'text' END AS match
-    FROM filings f
-    WHERE 'filing' = ANY($6::text[]) AND (f.accession = $4 OR f.search_vector @@ websearch_to_tsquery('simple', $1))
+    FROM (
+      SELECT f.accession, f.form, f.filed_date, f.search_vector FROM filings f
+      WHERE 'filing' = ANY($6::text[]) AND (f.accession = $4 OR f.search_vector @@ websearch_to_tsquery('simple', $1))
+      ORDER BY CASE WHEN f.accession = $4 THEN 0 WHEN upper(f.form) = upper($1) THEN 1 ELSE 2 END, f.filed_date DESC, f.accession COLLATE "C"
+      LIMIT $13
+    ) f
   ) b WHERE ${AFTER} ${BRANCH_ORDER})
   UNION ALL
   (SELECT b.* FROM (
@@ -183,8 +227,12 @@ WITH hits AS (
       (6 * ts_rank_cd(to_tsvector('english', d.title), websearch_to_tsquery('english', $1), 32)
         + CASE WHEN $12 AND to_tsvector('english', d.title) @@ phraseto_tsquery('english', $1) THEN 6 ELSE 0 END)::float8 AS score,
       'text'::text AS match
-    FROM documents d
-    WHERE 'document' = ANY($6::text[]) AND to_tsvector('english', d.title) @@ websearch_to_tsquery('english', $1)
+    FROM (
+      SELECT d.id, d.title FROM documents d
+      WHERE 'document' = ANY($6::text[]) AND to_tsvector('english', d.title) @@ websearch_to_tsquery('english', $1)
+      ORDER BY ts_rank_cd(to_tsvector('english', d.title), websearch_to_tsquery('english', $1), 32) DESC, d.id
+      LIMIT $13
+    ) d
   ) b WHERE ${AFTER} ${BRANCH_ORDER})
   UNION ALL
   (SELECT b.* FROM (
@@ -192,8 +240,12 @@ WITH hits AS (
       (5 * ts_rank_cd(p.search_vector, websearch_to_tsquery('english', $1), 32)
         + CASE WHEN $12 AND p.search_vector @@ phraseto_tsquery('english', $1) THEN 6 ELSE 0 END)::float8 AS score,
       'text'::text AS match
-    FROM document_pages p
-    WHERE 'document_page' = ANY($6::text[]) AND p.search_vector @@ websearch_to_tsquery('english', $1)
+    FROM (
+      SELECT p.document_id, p.page_index, p.search_vector FROM document_pages p
+      WHERE 'document_page' = ANY($6::text[]) AND p.search_vector @@ websearch_to_tsquery('english', $1)
+      ORDER BY p.document_id DESC, p.page_index
+      LIMIT $13
+    ) p
   ) b WHERE ${AFTER} ${BRANCH_ORDER})
 ),
 page AS (SELECT * FROM hits ORDER BY score DESC, kind COLLATE "C", id COLLATE "C" LIMIT $10)
@@ -311,8 +363,24 @@ export function splitHighlights(marked: string): { snippet: string; highlights: 
   return { snippet, highlights };
 }
 
-/** Opens the transaction the statement runs in (one round trip: a simple query of two statements). */
-export const SEARCH_TRANSACTION_START = 'BEGIN READ ONLY; SET LOCAL plan_cache_mode = force_generic_plan';
+/**
+ * Opens the transaction the statement runs in (one round trip: a simple query of three
+ * statements): read only, the generic plan (below), and a statement timeout, so a query that
+ * would run long is cancelled by Postgres (57014 query_canceled) instead of holding a connection.
+ */
+export function searchTransactionStart(statementTimeoutMs: number = SEARCH_STATEMENT_TIMEOUT_MS): string {
+  // Interpolated into SQL (SET takes no parameters): an integer only.
+  if (!Number.isSafeInteger(statementTimeoutMs) || statementTimeoutMs < 1) throw new RangeError(`statement timeout must be a positive integer of ms, got ${statementTimeoutMs}`);
+  return `BEGIN READ ONLY; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL statement_timeout = ${statementTimeoutMs}`;
+}
+
+/** The transaction start with the default statement timeout (the bench's pgbench script uses it). */
+export const SEARCH_TRANSACTION_START = searchTransactionStart();
+
+export interface SearchStatementOptions {
+  /** Default SEARCH_STATEMENT_TIMEOUT_MS. */
+  statementTimeoutMs?: number;
+}
 
 /**
  * Runs SEARCH_SQL as a prepared statement on its generic plan. Planning this statement costs more
@@ -322,26 +390,41 @@ export const SEARCH_TRANSACTION_START = 'BEGIN READ ONLY; SET LOCAL plan_cache_m
  * planning a statement per execution when the first executions on a connection were selective
  * ones; the setting is per session, so it is set for this statement's transaction only, leaving
  * the other statements on the shared connections alone. Exported for the bench: the same path.
+ * A statement cancelled by the timeout rejects with the pg error (code 57014).
  */
-export async function runSearchStatement<R extends QueryResultRow>(pool: Pool, values: unknown[]): Promise<R[]> {
+export async function runSearchStatement<R extends QueryResultRow>(pool: Pool, values: unknown[], options: SearchStatementOptions = {}): Promise<R[]> {
+  const start = searchTransactionStart(options.statementTimeoutMs);
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query(SEARCH_TRANSACTION_START);
-    try {
-      const result = await client.query<R>({ name: SEARCH_STATEMENT_NAME, text: SEARCH_SQL, values });
-      await client.query('COMMIT');
-      return result.rows;
-    } catch (err) {
-      await client.query('ROLLBACK').catch((rollback: Error) => {
-        broken = rollback;
-      });
-      throw err;
-    }
+    await client.query(start);
+    const result = await client.query<R>({ name: SEARCH_STATEMENT_NAME, text: SEARCH_SQL, values });
+    await client.query('COMMIT');
+    return result.rows;
+  } catch (err) {
+    // Whatever failed after BEGIN (a SET of the start included, the statement, COMMIT), the
+    // connection goes back to the pool outside any transaction: never in an aborted one, where
+    // every later statement of its next user would fail. (Outside a transaction ROLLBACK only warns.)
+    await client.query('ROLLBACK').catch((rollback: Error) => {
+      broken = rollback;
+    });
+    throw err;
   } finally {
     // A connection that cannot even roll back is discarded, not returned to the pool.
     client.release(broken);
   }
+}
+
+/** Whether an error is Postgres cancelling a statement (57014 query_canceled: the statement timeout, or a cancel request). */
+export function isQueryCanceled(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '57014';
+}
+
+export interface SearchRepositoryOptions {
+  /** Default SEARCH_STATEMENT_TIMEOUT_MS. */
+  statementTimeoutMs?: number;
+  /** Default SEARCH_CANDIDATES_PER_KIND. */
+  candidatesPerKind?: number;
 }
 
 /**
@@ -353,12 +436,17 @@ export async function runSearchStatement<R extends QueryResultRow>(pool: Pool, v
 export class SearchRepository {
   private readonly pool: Pool;
 
-  constructor(dataSource: DataSource) {
+  constructor(
+    dataSource: DataSource,
+    private readonly options: SearchRepositoryOptions = {},
+  ) {
     this.pool = (dataSource.driver as unknown as { master: Pool }).master;
   }
 
+  /** Rejects with the pg error 57014 (see isQueryCanceled) when the statement timeout cancels it. */
   async search(query: SearchQuery): Promise<SearchHitRecord[]> {
-    const rows = await runSearchStatement<SearchRow>(this.pool, searchParams(query));
+    const values = searchParams({ candidatesPerKind: this.options.candidatesPerKind, ...query });
+    const rows = await runSearchStatement<SearchRow>(this.pool, values, { statementTimeoutMs: this.options.statementTimeoutMs });
     return rows.map(toHit).filter((h): h is SearchHitRecord => h !== null);
   }
 }
