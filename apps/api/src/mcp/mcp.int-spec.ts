@@ -150,6 +150,25 @@ describe('the MCP endpoint over HTTP', () => {
     expect({ ...problem, request_id: null }).toEqual({ ...rest.json<Record<string, unknown>>(), request_id: null });
     expect(problem.request_id).toBe(r.headers.get('x-request-id'));
 
+    // A lone surrogate in a path argument (JSON can carry it, no URL can): the 422 problem, not an internal error.
+    const lone = await post(rpc('tools/call', { name: 'get_company', arguments: { symbol: '\uD800' } }), { authorization: `Bearer ${key}` });
+    expect(lone.status).toBe(200);
+    const loneBody = (await lone.json()) as { error?: unknown; result: { isError: boolean; content: { text: string }[] } };
+    expect(loneBody.error).toBeUndefined();
+    expect(loneBody.result.isError).toBe(true);
+    expect(JSON.parse(loneBody.result.content[0]!.text)).toMatchObject({
+      type: `${DOCS}/errors/validation-error`,
+      status: 422,
+      instance: '/v1/companies/%EF%BF%BD',
+      detail: [expect.objectContaining({ type: 'string_pattern_mismatch', loc: ['path', 'symbol'] })],
+    });
+    // In free text too (the search tool's q): 422, not a query with U+FFFD in it.
+    const loneQ = (await (await post(rpc('tools/call', { name: 'search', arguments: { q: 'micro\uDC00' } }), { authorization: `Bearer ${key}` })).json()) as {
+      result: { isError: boolean; content: { text: string }[] };
+    };
+    expect(loneQ.result.isError).toBe(true);
+    expect(JSON.parse(loneQ.result.content[0]!.text)).toMatchObject({ status: 422, detail: [expect.objectContaining({ type: 'value_error', loc: ['query', 'q'], input: 'micro\uFFFD' })] });
+
     const unknownTool = (await (await post(rpc('tools/call', { name: 'drop_tables', arguments: {} }), { authorization: `Bearer ${key}` })).json()) as { error: { code: number } };
     expect(unknownTool.error.code).toBe(-32602);
   });

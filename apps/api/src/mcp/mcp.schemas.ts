@@ -82,7 +82,11 @@ export function validateArgs(args: readonly ToolArg[], input: Record<string, unk
       continue;
     }
     const r = argZod(arg).safeParse(value);
-    if (r.success) continue;
+    if (r.success) {
+      const lone = loneSurrogateItem(arg, value);
+      if (lone) items.push(lone);
+      continue;
+    }
     const issue = r.error.issues[0]!;
     const loc = [arg.where, arg.name, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
     const at = issue.path.length === 1 && Array.isArray(value) ? (value as unknown[])[issue.path[0] as number] : value;
@@ -100,6 +104,25 @@ export function validateArgs(args: readonly ToolArg[], input: Record<string, unk
     }
   }
   return items;
+}
+
+/** A lone (unpaired) UTF-16 surrogate: in unicode mode a paired one is part of a code point, never matched. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * JSON-RPC can carry "\uD800", a string that is not text: no URL can (a percent-encoded lone
+ * surrogate is invalid UTF-8), and encodeURIComponent throws URIError on it. Such an argument is a
+ * 422 value_error, as a malformed parameter is on REST.
+ */
+function loneSurrogateItem(arg: ToolArg, value: unknown): ValidationItem | null {
+  const strings: [string, (string | number)[]][] =
+    typeof value === 'string' ? [[value, []]] : Array.isArray(value) ? value.flatMap((v, i) => (typeof v === 'string' ? [[v, [i]] as [string, (string | number)[]]] : [])) : [];
+  for (const [s, at] of strings) {
+    if (!LONE_SURROGATE.test(s)) continue;
+    const error = 'must be well-formed Unicode text (it holds a lone UTF-16 surrogate)';
+    return { type: 'value_error', loc: [arg.where, arg.name, ...at], msg: `Value error, ${error}`, input: s.replace(/\p{Cs}/gu, '\uFFFD'), ctx: { error } };
+  }
+  return null;
 }
 
 /** An argument's JSON value as the query string would carry it (the REST handler parses it again). */

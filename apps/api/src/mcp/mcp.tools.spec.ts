@@ -165,6 +165,20 @@ describe('the MCP tool table', () => {
     expect(restInstance(tool('verify_citation'), {})).toBe('/v1/citations/verify');
   });
 
+  it('answers a lone surrogate (JSON-RPC can carry "\\uD800", no URL can) with a 422 item, never a URIError', () => {
+    // encodeURIComponent('\uD800') throws URIError: the instance names it as U+FFFD instead.
+    expect(() => encodeURIComponent('\uD800')).toThrow(URIError);
+    expect(restInstance(tool('get_company'), { symbol: '\uD800' })).toBe('/v1/companies/%EF%BF%BD');
+    expect(restInstance(tool('get_company'), { symbol: 'A\uDC00:US' })).toBe('/v1/companies/A%EF%BF%BD:US');
+    const item = { type: 'value_error', msg: 'Value error, must be well-formed Unicode text (it holds a lone UTF-16 surrogate)', ctx: { error: 'must be well-formed Unicode text (it holds a lone UTF-16 surrogate)' } };
+    // A parameter with a pattern refuses it by its pattern, as REST does; a free text by this item.
+    expect(itemsOf('get_company', { symbol: '\uD800' })).toEqual([expect.objectContaining({ type: 'string_pattern_mismatch', loc: ['path', 'symbol'] })]);
+    expect(itemsOf('search_companies', { q: 'micro\uD800soft' })).toEqual([{ ...item, loc: ['query', 'q'], input: 'micro\uFFFDsoft' }]);
+    expect(itemsOf('search', { q: '\uDFFF' })).toEqual([{ ...item, loc: ['query', 'q'], input: '\uFFFD' }]);
+    // A surrogate pair is one code point, well formed: not an error.
+    expect(toRestCall(tool('search_companies'), { q: '💥' }).query).toEqual({ q: '💥' });
+  });
+
   it('treats null like an omitted optional argument', () => {
     expect(toRestCall(tool('get_segments'), { symbol: 'AAPL:US', cursor: null, unit: 'million' }).query).toEqual({ unit: 'million' });
   });

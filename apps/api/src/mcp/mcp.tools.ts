@@ -183,9 +183,15 @@ export function compileTools(specs: readonly ToolSpec[], routes: readonly RouteD
   return out;
 }
 
-/** The REST path of a route with its parameters filled in (':' kept, as clients send symbols); `{name}` where one is missing. */
+/**
+ * The REST path of a route with its parameters filled in (':' kept, as clients send symbols); `{name}` where one is missing.
+ * Never throws: a lone surrogate (which encodeURIComponent refuses with URIError; the arguments'
+ * validation answers it 422) is named as U+FFFD.
+ */
 function fillPath(url: string, params: Record<string, string>): string {
-  return url.replace(/:([A-Za-z_]+)/g, (_, name: string) => (params[name] === undefined ? `{${name}}` : encodeURIComponent(params[name]).replace(/%3A/gi, ':')));
+  return url.replace(/:([A-Za-z_]+)/g, (_, name: string) =>
+    params[name] === undefined ? `{${name}}` : encodeURIComponent(params[name].replace(/\p{Cs}/gu, '\uFFFD')).replace(/%3A/gi, ':'),
+  );
 }
 
 const pickOperation = (tool: CompiledTool, input: Record<string, unknown>): string => (tool.spec.pick ? tool.spec.pick(input) : tool.spec.operations[0]);
