@@ -1,5 +1,6 @@
 import { EdgarClient, type EdgarLogger } from '@app/edgar';
 import { CitationVerifier } from './citation.verifier';
+import { createPdfPagesReader } from './pdf-pages';
 import { SourceHostPolicy, type IssuerOriginRegistry } from './source-hosts';
 import { CachingSourceFetcher } from './source.fetcher';
 import { IssuerSourceFetcher, ProviderSourceFetcher, SecSourceFetcher } from './source.fetchers';
@@ -21,12 +22,14 @@ export interface CitationSettings {
   issuerUserAgent: string | null;
   issuerMaxRpsPerHost: number;
   issuerAllowPrivateHosts: boolean;
-  /** Largest body read from an issuer site (decks run to tens of MB). */
+  /** Largest body read from EDGAR or an issuer site (decks run to tens of MB); past it: source_unavailable. */
   maxSourceBytes: number;
   fetchTimeoutMs: number;
   cacheTtlMs: number;
   cacheMaxBytes: number;
   cacheMaxEntries: number;
+  /** A PDF's text extraction (a worker thread, when running from the build) is stopped past this. */
+  pdfTimeoutMs: number;
   logger?: EdgarLogger;
 }
 
@@ -60,14 +63,18 @@ export function createCitationVerifier(settings: CitationSettings, issuers: Issu
           backoffBaseMs: 250,
           maxBytes: settings.maxSourceBytes,
           allowPrivateHosts: settings.issuerAllowPrivateHosts,
+          // The host policy holds on every hop: a redirect is followed on the host asked for (http -> https,
+          // another path) or to another issuer site this service has read, never elsewhere.
+          allowRedirect: (target, from) => target.hostname === from.hostname || issuers.isKnownIssuerOrigin(target.origin),
           ...(settings.logger ? { logger: settings.logger } : {}),
         },
         60 * 60 * 1000,
       )
     : unavailable;
   const fetcher = new CachingSourceFetcher(
-    new ProviderSourceFetcher({ sec: new SecSourceFetcher(edgar, endpoints, settings.edgarThrottlePauseMs), issuer_page: issuer }),
+    new ProviderSourceFetcher({ sec: new SecSourceFetcher(edgar, endpoints, settings.edgarThrottlePauseMs, settings.maxSourceBytes), issuer_page: issuer }),
     { ttlMs: settings.cacheTtlMs, maxBytes: settings.cacheMaxBytes, maxEntries: settings.cacheMaxEntries },
   );
-  return new CitationVerifier(new SourceHostPolicy(endpoints, issuers), fetcher);
+  const readPdfPages = createPdfPagesReader({ timeoutMs: settings.pdfTimeoutMs, onFallback: (why) => settings.logger?.info({}, why) });
+  return new CitationVerifier(new SourceHostPolicy(endpoints, issuers), fetcher, readPdfPages);
 }

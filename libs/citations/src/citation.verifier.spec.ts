@@ -76,6 +76,53 @@ describe('SourceHostPolicy', () => {
   });
 });
 
+describe('SourceHostPolicy: EDGAR resources', () => {
+  const fetched = (policy: SourceHostPolicy, url: string) => policy.route(url).then((r) => r.ok);
+
+  it('routes the path shapes the ingestors fetch, on either configuration', async () => {
+    const paths = [
+      '/Archives/edgar/data/1318605/000089924321044060/doc4.xml',
+      '/Archives/edgar/data/1883685/0001104659-25-025206.txt',
+      '/Archives/edgar/data/2230/000000223023990001/primary_doc.xml',
+      '/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx',
+      '/files/company_tickers.json',
+      '/files/company_tickers_exchange.json',
+      '/cgi-bin/current?q1=0&q2=0&q3=10-K',
+      '/cgi-bin/current?q1=0&q2=0&q3=SC%2013D%2FA',
+    ];
+    const prod = new SourceHostPolicy(PROD, issuers);
+    for (const p of paths) expect([p, await fetched(prod, `https://www.sec.gov${p}`)]).toEqual([p, true]);
+    expect(await fetched(prod, 'https://data.sec.gov/submissions/CIK0000789019.json')).toBe(true);
+    expect(await fetched(prod, 'https://data.sec.gov/submissions/CIK0000320193-submissions-001.json')).toBe(true);
+    // One fixture server behind both bases: its paths may be either host's.
+    const local = new SourceHostPolicy(LOCAL, issuers);
+    for (const p of [...paths, '/submissions/CIK0000789019.json']) expect([p, await fetched(local, `${LOCAL.wwwBaseUrl}${p}`)]).toEqual([p, true]);
+  });
+
+  it('refuses, unfetched, every other sec.gov resource: bulk archives, search, made-up queries, another host\'s paths', async () => {
+    const prod = new SourceHostPolicy(PROD, issuers);
+    for (const url of [
+      'https://www.sec.gov/Archives/edgar/daily-index/bulkdata/submissions.zip?n=123',
+      'https://www.sec.gov/Archives/edgar/daily-index/bulkdata/submissions.zip',
+      'https://www.sec.gov/Archives/edgar/full-index/2020/QTR1/master.zip',
+      'https://www.sec.gov/Archives/edgar/data/1318605/000089924321044060/doc4.xml?n=1',
+      'https://www.sec.gov/Archives/edgar/data/1318605/',
+      'https://www.sec.gov/files/company_tickers.json?x',
+      'https://www.sec.gov/files/company_facts.zip',
+      'https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK=1',
+      'https://www.sec.gov/cgi-bin/current?q1=0&q2=0&q3=10-K&n=1',
+      'https://www.sec.gov/submissions/CIK0000789019.json',
+      'https://data.sec.gov/Archives/edgar/data/1318605/000089924321044060/doc4.xml',
+      'https://data.sec.gov/api/xbrl/companyfacts/CIK0000789019.json',
+      'https://data.sec.gov/submissions/CIK0000789019.json?n=2',
+    ]) {
+      const r = await prod.route(url);
+      expect([url, r.ok]).toEqual([url, false]);
+      expect(r.ok ? '' : r.detail).toContain('not an EDGAR resource this service cites');
+    }
+  });
+});
+
 describe('citedPageIndex', () => {
   it('reads #page=N as a 0-based index', () => {
     expect(citedPageIndex('https://x.example/a.pdf#page=3')).toBe(2);
@@ -116,17 +163,31 @@ describe('CitationVerifier', () => {
     expect(v).toMatchObject({ verified: false, content_hash_matches: true, quote_found: false, reason: 'quote_not_found' });
   });
 
-  it('content_changed: another hash is never verified, whether or not the quote is still there', async () => {
+  it('content_changed: another hash is never verified, and the quote is not looked for (quote_found null)', async () => {
     const verifier = new CitationVerifier(new SourceHostPolicy(PROD, issuers), new FixtureFetcher(files));
     const other = sha256(Buffer.from('an earlier version'));
     expect(await verifier.verify({ ...provenance(rows[0]!.quote), content_hash: other })).toMatchObject({
       verified: false,
       content_hash_matches: false,
-      quote_found: true,
+      quote_found: null,
+      quote_style: null,
       reason: 'content_changed',
       live_content_hash: sha256(tsla),
     });
-    expect(await verifier.verify({ ...provenance('not in the filing'), content_hash: other })).toMatchObject({ reason: 'content_changed', quote_found: false });
+    expect(await verifier.verify({ ...provenance('not in the filing'), content_hash: other })).toMatchObject({ reason: 'content_changed', quote_found: null });
+  });
+
+  it('content_changed is answered before any parsing: bytes that are no PDF at all, under another hash, are not read', async () => {
+    const notPdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(4096, 0x20)]);
+    const url = `${ISSUER}/assets/broken.pdf`;
+    const verifier = new CitationVerifier(new SourceHostPolicy(PROD, issuers), new FixtureFetcher({ [url]: notPdf }));
+    const changed = await verifier.verify({ source_provider: 'issuer_page', source_url: url, quote: 'anything', content_hash: sha256(tsla) });
+    expect(changed).toMatchObject({ reason: 'content_changed', quote_found: null });
+    expect(changed.detail).not.toContain('could not be read');
+    // The same bytes under their own hash are read, and found unreadable: the parse runs only then.
+    const same = await verifier.verify({ source_provider: 'issuer_page', source_url: url, quote: 'anything', content_hash: sha256(notPdf) });
+    expect(same).toMatchObject({ reason: 'quote_not_found', content_hash_matches: true });
+    expect(same.detail).toContain('could not be read');
   });
 
   it('source_unavailable and unsupported_source, without fetching what the policy refuses', async () => {

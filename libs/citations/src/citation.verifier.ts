@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { PdfPagesReader } from './pdf-pages';
 import type { SourceRoute } from './source-hosts';
 import { detectSourceKind, quoteStylesOf, SourceText, type QuoteMatch, type SourceKind } from './source-text';
 import type { SourceFetcher, SourceProvider } from './source.fetcher';
@@ -22,7 +23,7 @@ export interface CitationVerdict {
   /** The source still has the hashed bytes and the quote stands in them. */
   verified: boolean;
   content_hash_matches: boolean;
-  /** The quote stands in the bytes fetched now (also reported when they changed); null when the provenance quotes nothing. */
+  /** The quote stands in the bytes fetched now; null when the provenance quotes nothing or the bytes changed (content_changed: not looked for). */
   quote_found: boolean | null;
   reason: VerificationReason;
   /** The URL the bytes were read from (EDGAR URLs through the configured EDGAR base). */
@@ -53,8 +54,8 @@ export function citedPageIndex(citationUrl: string | null | undefined): number |
  * Re-reads the source a provenance names and checks it: (a) fetch `source_url` (the URL whose
  * bytes were hashed, for every record this platform serves) through the host policy and the
  * fetcher, (b) sha256 of the bytes against `content_hash`, (c) the quote against the bytes read
- * the way the extractor of that kind of source quotes (SourceText). Changed bytes are reported as
- * `content_changed` and never verified, whether or not the quote is still there.
+ * the way the extractor of that kind of source quotes (SourceText), only when the hash matches.
+ * Changed bytes are reported as `content_changed` at once (quote_found null) and never verified.
  */
 export class CitationVerifier {
   /** Hash and texts of each fetched body, kept as long as the fetcher's cache keeps the body. */
@@ -64,6 +65,8 @@ export class CitationVerifier {
   constructor(
     private readonly hosts: SourceRouter,
     private readonly fetcher: SourceFetcher,
+    /** How PDF text is read (see createPdfPagesReader); this thread by default. */
+    private readonly readPdfPages?: PdfPagesReader,
   ) {}
 
   async verify(citation: CitationToVerify): Promise<CitationVerdict> {
@@ -77,19 +80,26 @@ export class CitationVerifier {
       return { ...base, reason: 'source_unavailable', checked_url: fetched.url, fetched_at: fetched.fetchedAt, detail: fetched.detail };
     }
     const live = this.hashOf(fetched.bytes);
-    const hashMatches = live === citation.content_hash.toLowerCase();
+    const seen = { checked_url: fetched.url, fetched_at: fetched.fetchedAt, live_content_hash: live };
+    if (live !== citation.content_hash.toLowerCase()) {
+      // Changed bytes are never verified, so the quote is not looked for: no parsing (a PDF's text, an
+      // inline-XBRL DOM) is spent on a verdict that cannot change.
+      return {
+        ...base,
+        ...seen,
+        quote_found: null,
+        reason: 'content_changed',
+        detail: `the source changed since extraction: its sha256 is now ${live}, not ${citation.content_hash} (the quote is not looked for in other bytes)`,
+      };
+    }
     if (quote === null) {
       return {
         ...base,
-        verified: hashMatches,
-        content_hash_matches: hashMatches,
-        reason: hashMatches ? 'verified' : 'content_changed',
-        checked_url: fetched.url,
-        fetched_at: fetched.fetchedAt,
-        live_content_hash: live,
-        detail: hashMatches
-          ? 'the provenance quotes nothing (a page without text): the source is unchanged (sha256 matches content_hash), which is all there is to verify'
-          : `the source changed since extraction: its sha256 is now ${live}, not ${citation.content_hash}`,
+        ...seen,
+        verified: true,
+        content_hash_matches: true,
+        reason: 'verified',
+        detail: 'the provenance quotes nothing (a page without text): the source is unchanged (sha256 matches content_hash), which is all there is to verify',
       };
     }
     const kind = detectSourceKind(fetched.bytes, route.request.provider);
@@ -102,25 +112,7 @@ export class CitationVerifier {
       unreadable = error instanceof Error ? error.message : String(error);
     }
     const where = match ? `${match.style}${match.pageIndex === null ? '' : `, page index ${match.pageIndex}`}` : '';
-    const verdict = {
-      content_hash_matches: hashMatches,
-      quote_found: match !== null,
-      checked_url: fetched.url,
-      fetched_at: fetched.fetchedAt,
-      live_content_hash: live,
-      quote_style: match?.style ?? null,
-      page_index: match?.pageIndex ?? null,
-    };
-    if (!hashMatches) {
-      return {
-        ...verdict,
-        verified: false,
-        reason: 'content_changed',
-        detail:
-          `the source changed since extraction: its sha256 is now ${live}, not ${citation.content_hash}; ` +
-          (match ? `the quote still stands in it (${where}), but not in the bytes that were cited` : 'the quote is not in it as it is now'),
-      };
-    }
+    const verdict = { ...seen, content_hash_matches: true, quote_found: match !== null, quote_style: match?.style ?? null, page_index: match?.pageIndex ?? null };
     if (!match) {
       const searched = quoteStylesOf(kind).join(', ');
       const page = pageIndex === undefined ? '' : ` on page index ${pageIndex}`;
@@ -153,7 +145,7 @@ export class CitationVerifier {
     }
     let text = byKind.get(kind);
     if (!text) {
-      text = new SourceText(bytes, kind);
+      text = new SourceText(bytes, kind, this.readPdfPages);
       byKind.set(kind, text);
     }
     return text;

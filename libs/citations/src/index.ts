@@ -3,7 +3,8 @@
 export { detectSourceKind, quoteOccursIn, quoteStylesOf, QUOTE_STYLES, SOURCE_KINDS, SourceText, type QuoteMatch, type QuoteOptions, type QuoteStyle, type SourceKind } from './source-text';
 export { CachingSourceFetcher, type CachingFetcherOptions, type FetchedSource, type SourceFetcher, type SourceProvider, type SourceRequest } from './source.fetcher';
 export { IssuerSourceFetcher, ProviderSourceFetcher, SecSourceFetcher } from './source.fetchers';
-export { secPathOf, SourceHostPolicy, type IssuerOriginRegistry, type SecEndpoints, type SecPath, type SourceRoute } from './source-hosts';
+export { secPathOf, secPathRefusal, SourceHostPolicy, type IssuerOriginRegistry, type SecEndpoints, type SecPath, type SourceRoute } from './source-hosts';
 export { citedPageIndex, CitationVerifier, VERIFICATION_REASONS, type CitationToVerify, type CitationVerdict, type SourceRouter, type VerificationReason } from './citation.verifier';
 export { alterOneCharacter } from './alter-quote';
 export { createCitationVerifier, type CitationSettings } from './citation-verifier.factory';
+export { compiledPdfWorkerScript, createPdfPagesReader, readPdfPagesInThread, readPdfPagesInWorker, type PdfPagesReader, type PdfWorkerOptions } from './pdf-pages';

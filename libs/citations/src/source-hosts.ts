@@ -48,6 +48,42 @@ export function secPathOf(raw: string, endpoints: SecEndpoints): SecPath | null 
   return null;
 }
 
+/**
+ * The EDGAR resources the platform's records cite, by host: the shapes of the paths the ingestors
+ * fetch (libs/edgar's and the apps' path builders), so a provenance can only name one of them.
+ * Anything else on sec.gov (bulk archives such as daily-index/bulkdata/submissions.zip, full-text
+ * search, a filing path with a made-up query string that would defeat the cache) is not fetched.
+ */
+const SEC_PATH_SHAPES: Record<SecPath['host'], ReadonlyArray<{ shape: RegExp; what: string }>> = {
+  www: [
+    // Filing documents, complete submissions, N-PORT primary_doc.xml, ownership XML.
+    { shape: /^\/Archives\/edgar\/data\/\d{1,10}\/[A-Za-z0-9][A-Za-z0-9._-]*(?:\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/, what: '/Archives/edgar/data/<cik>/...' },
+    // Daily form index (dailyFormIndexPath).
+    { shape: /^\/Archives\/edgar\/daily-index\/\d{4}\/QTR[1-4]\/(?:form|company|master)\.\d{8}\.idx$/, what: '/Archives/edgar/daily-index/<yyyy>/QTR<n>/form.<yyyymmdd>.idx' },
+    // Ticker maps (TICKER_MAP_PATH, TICKER_MAP_EXCHANGE_PATH).
+    { shape: /^\/files\/company_tickers(?:_exchange)?\.json$/, what: '/files/company_tickers[_exchange].json' },
+    // Current-events listing (currentEventsPath).
+    { shape: /^\/cgi-bin\/current\?q1=\d{1,2}&q2=\d{1,2}&q3=[A-Za-z0-9%._-]{0,32}$/, what: '/cgi-bin/current?q1=<n>&q2=<n>&q3=<form>' },
+  ],
+  data: [
+    // Submissions JSON and its overflow files (submissionsPath, submissionsOverflowPath).
+    { shape: /^\/submissions\/CIK\d{10}(?:-submissions-\d{3})?\.json$/, what: '/submissions/CIK<10 digits>[-submissions-<nnn>].json' },
+  ],
+};
+
+const sameBase = (a: string, b: string): boolean => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+/**
+ * Null when an EDGAR path is one of the resources the platform cites (SEC_PATH_SHAPES), else why
+ * not. Where both configured bases are one server (a fixture server), its paths may be either host's.
+ */
+export function secPathRefusal(path: SecPath, endpoints: SecEndpoints): string | null {
+  const hosts: Array<SecPath['host']> = path.host === 'www' && sameBase(endpoints.wwwBaseUrl, endpoints.dataBaseUrl) ? ['www', 'data'] : [path.host];
+  const shapes = hosts.flatMap((h) => SEC_PATH_SHAPES[h]);
+  if (shapes.some((s) => s.shape.test(path.path))) return null;
+  return `${path.path} is not an EDGAR resource this service cites (only ${shapes.map((s) => s.what).join(', ')})`;
+}
+
 /** Knows the issuer sites the platform has read (the hosts of the issuer pages and documents in its read models). */
 export interface IssuerOriginRegistry {
   /** `origin` as URL.origin writes it: `https://www.example.com`. */
@@ -78,11 +114,11 @@ export class SourceHostPolicy {
     if (url.username || url.password) return { ok: false, detail: 'source_url must not carry credentials' };
     url.hash = '';
     const href = url.toString();
-    const sec = secPathOf(href, this.endpoints) !== null;
-    if (declared === 'sec' || (declared === undefined && sec)) {
-      return sec
-        ? { ok: true, request: { provider: 'sec', url: href } }
-        : { ok: false, detail: `${url.host} is not an EDGAR host (www.sec.gov, data.sec.gov or the configured EDGAR base URLs)` };
+    const secPath = secPathOf(href, this.endpoints);
+    if (declared === 'sec' || (declared === undefined && secPath !== null)) {
+      if (secPath === null) return { ok: false, detail: `${url.host} is not an EDGAR host (www.sec.gov, data.sec.gov or the configured EDGAR base URLs)` };
+      const refusal = secPathRefusal(secPath, this.endpoints);
+      return refusal === null ? { ok: true, request: { provider: 'sec', url: href } } : { ok: false, detail: refusal };
     }
     if (await this.issuers.isKnownIssuerOrigin(url.origin)) return { ok: true, request: { provider: 'issuer_page', url: href } };
     return { ok: false, detail: `${url.host} is not the host of any issuer page or document this service has read` };

@@ -1,6 +1,6 @@
 import { decodeXml, normalizeWhitespace, parseIxbrl, textContent } from '@app/edgar';
-import { extractPdf } from '@app/decks';
 import { pageModel } from '@app/issuer-pages';
+import { readPdfPagesInThread, type PdfPagesReader } from './pdf-pages';
 
 /**
  * What a fetched source is, as far as quoting goes. Every extractor of the project quotes one of
@@ -88,6 +88,8 @@ export class SourceText {
   constructor(
     readonly bytes: Uint8Array,
     readonly kind: SourceKind,
+    /** How a PDF's pages are read (a worker thread in the api; this thread by default). */
+    private readonly readPdfPages: PdfPagesReader = readPdfPagesInThread,
   ) {}
 
   /** Where the quote stands in this source, or null when it stands nowhere. */
@@ -150,7 +152,7 @@ export class SourceText {
   /** Each page's text framed by "\n", so a whole line is found as `\n<line>\n`. */
   private pdf(): Promise<string[]> {
     // The same extraction ingest-decks ran (it copies the bytes before pdfjs detaches them).
-    this.pdfPages ??= extractPdf(this.bytes).then((pdf) => pdf.pages.map((p) => `\n${p.text}\n`));
+    this.pdfPages ??= this.readPdfPages(this.bytes).then((pages) => pages.map((text) => `\n${text}\n`));
     return this.pdfPages;
   }
 }

@@ -7,7 +7,7 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 
 /**
  * EDGAR sources through the project's EDGAR client: the declared User-Agent, the process-wide
- * 10 requests/s limiter, retries on 5xx. Throttling (403/429) fails the request at once and
+ * 10 requests/s limiter, retries on 5xx, at most `maxBytes` read (streamed, the rest not downloaded). Throttling (403/429) fails the request at once and
  * holds every SEC fetch of this fetcher for `throttlePauseMs`, as SEC asks, instead of keeping an
  * API request waiting through the pause. Null client: no EDGAR_USER_AGENT was configured.
  */
@@ -18,6 +18,8 @@ export class SecSourceFetcher implements SourceFetcher {
     private readonly client: EdgarClient | null,
     private readonly endpoints: SecEndpoints,
     private readonly throttlePauseMs: number,
+    /** Largest body read (EDGAR_TOO_LARGE past it: source_unavailable); bulk files run to gigabytes. */
+    private readonly maxBytes: number,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -32,7 +34,8 @@ export class SecSourceFetcher implements SourceFetcher {
       return { kind: 'unavailable', url: request.url, detail: `SEC throttled this service: EDGAR is not asked again before ${new Date(this.blockedUntil).toISOString()}`, fetchedAt: null };
     }
     try {
-      const r = path.host === 'www' ? await this.client.getWww(path.path) : await this.client.getData(path.path);
+      const options = { maxBytes: this.maxBytes };
+      const r = path.host === 'www' ? await this.client.getWww(path.path, options) : await this.client.getData(path.path, options);
       if (r.kind === 'not_found') return { kind: 'unavailable', url: r.url, detail: `EDGAR answered 404 for ${r.url}`, fetchedAt: r.fetchedAt };
       return { kind: 'ok', url: r.url, bytes: r.bytes, contentType: null, fetchedAt: r.fetchedAt };
     } catch (error) {
@@ -46,7 +49,8 @@ export class SecSourceFetcher implements SourceFetcher {
 /**
  * Issuer sources through the project's polite IR fetcher: declared User-Agent, robots.txt,
  * per-host rate limit, size limit, and no request (redirect hops included) to a loopback, private
- * or link-local address unless allowed (libs/net). The fetcher is renewed every `renewMs`, so a
+ * or link-local address unless allowed (libs/net), and no redirect hop the options' allowRedirect
+ * refuses (source_unavailable, REFUSED in the detail). The fetcher is renewed every `renewMs`, so a
  * robots.txt that could not be read (which bars its host for a fetcher's life) is asked again later.
  */
 export class IssuerSourceFetcher implements SourceFetcher {
