@@ -26,10 +26,17 @@ export const citationsConfig = z.object({
   IR_MAX_RPS_PER_HOST: z.coerce.number().positive().max(10).default(1),
   IR_ALLOW_PRIVATE_HOSTS: flag.describe('Issuer sources may be on loopback/private addresses (tests and local runs serving fixtures on 127.0.0.1)'),
   CITATIONS_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
-  CITATIONS_MAX_SOURCE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024).describe('Largest issuer source read (decks run to tens of MB)'),
+  CITATIONS_MAX_SOURCE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024).describe('Largest source read, EDGAR or issuer site (decks run to tens of MB); a larger one is not downloaded further: source_unavailable'),
   CITATIONS_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5 * 60_000).describe('Fetched sources are reused this long'),
   CITATIONS_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(128 * 1024 * 1024),
   CITATIONS_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).default(64),
+  CITATIONS_MAX_CONCURRENT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(4)
+    .describe('Verifications running at once in this process; past it POST /v1/citations/verify answers 503 busy with Retry-After'),
+  CITATIONS_PDF_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000).describe('A PDF whose text takes longer to extract (on a worker thread) is not read: quote_not_found, with the reason'),
 });
 
 export type CitationsEnvironment = z.infer<typeof citationsConfig>;

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { createCitationVerifier, type CitationVerifier } from '@app/citations';
 import type { Logger } from '@app/observability';
+import { ApiError } from '../platform/api.errors';
 import { parseBody } from '../platform/body.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import type { CitationsEnvironment } from './citations.config';
@@ -17,38 +18,70 @@ export const citationsRoutes = {
       'Re-reads the source a provenance object names and checks it: fetches `source_url` again (EDGAR through the declared User-Agent ' +
       "and SEC's 10 requests/s; issuer sites politely, robots.txt obeyed), compares the sha256 of the bytes with `content_hash`, and looks " +
       'for `quote` the way the extractor quoted that kind of source (see quote_style). `verified` only when both hold; a source that now ' +
-      'hashes differently answers `content_changed` and is never verified. Only EDGAR URLs and pages of issuer sites this service has read ' +
-      'are fetched (anything else: `unsupported_source`, nothing fetched). Sources are cached for a few minutes, so verifying many ' +
+      'hashes differently answers `content_changed` at once (the quote is not looked for: quote_found null) and is never verified. Only ' +
+      'the EDGAR resources this service cites (filing documents, daily indexes, ticker maps, submissions, the current-events listing) and ' +
+      'pages of issuer sites it has read are fetched (anything else: `unsupported_source`, nothing fetched); a redirect off those sites is ' +
+      'not followed, and at most CITATIONS_MAX_SOURCE_BYTES of a source are read. Sources are cached for a few minutes, so verifying many ' +
       'citations of one filing fetches it once. A provenance with a null quote (a PDF page without text) is checked by its hash alone ' +
-      '(quote_found null); one without a source_url or a content_hash has nothing to verify: 422.',
+      '(quote_found null); one without a source_url or a content_hash has nothing to verify: 422. Verifications run a few at a time ' +
+      'per server (CITATIONS_MAX_CONCURRENT): past that, 503 `busy` with Retry-After.',
     tags: ['citations'],
+    errors: [503],
     body: verifyCitationBody,
     response: citationVerdictSchema,
   },
 } satisfies Record<string, RouteDefinition>;
 
-/** HTTP side of citation verification: validate the body, verify, answer the verdict. */
+/** Seconds a client is asked to wait when every verification slot is taken. */
+const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * HTTP side of citation verification: validate the body, verify, answer the verdict. At most
+ * `maxConcurrent` verifications run at once (each may fetch tens of MB and parse them); one more
+ * is refused at once with 503 busy rather than queued, so the process's memory and time stay bounded.
+ */
 export class CitationsController {
-  constructor(private readonly verifier: CitationVerifier) {}
+  private running = 0;
+
+  constructor(
+    private readonly verifier: Pick<CitationVerifier, 'verify'>,
+    private readonly maxConcurrent: number,
+  ) {}
 
   routes(): BoundRoute[] {
     return [{ definition: citationsRoutes.verify, handler: (req) => this.verify(req.body) }];
   }
 
+  /** Verifications running now. */
+  get inFlight(): number {
+    return this.running;
+  }
+
   async verify(body: unknown): Promise<CitationVerdictBody> {
     const { provenance: p } = parseBody(verifyCitationBody, body);
-    return this.verifier.verify({
-      source_url: p.source_url,
-      quote: p.quote,
-      content_hash: p.content_hash,
-      ...(p.source_provider ? { source_provider: p.source_provider } : {}),
-      ...(p.citation_url ? { citation_url: p.citation_url } : {}),
-    });
+    if (this.running >= this.maxConcurrent) {
+      throw new ApiError(503, 'busy', 'Busy', `${this.maxConcurrent} citation verifications are already running on this server; retry shortly.`, {
+        'Retry-After': String(BUSY_RETRY_AFTER_SECONDS),
+      });
+    }
+    this.running += 1;
+    try {
+      return await this.verifier.verify({
+        source_url: p.source_url,
+        quote: p.quote,
+        content_hash: p.content_hash,
+        ...(p.source_provider ? { source_provider: p.source_provider } : {}),
+        ...(p.citation_url ? { citation_url: p.citation_url } : {}),
+      });
+    } finally {
+      this.running -= 1;
+    }
   }
 }
 
 /** Wires the citations controller (called from api.context). */
 export function createCitationsController(dataSource: DataSource, config: CitationsEnvironment, logger: Logger): CitationsController {
+  const log = logger.child({ component: 'citations' });
   const verifier = createCitationVerifier(
     {
       edgarUserAgent: config.EDGAR_USER_AGENT ?? null,
@@ -64,9 +97,10 @@ export function createCitationsController(dataSource: DataSource, config: Citati
       cacheTtlMs: config.CITATIONS_CACHE_TTL_MS,
       cacheMaxBytes: config.CITATIONS_CACHE_MAX_BYTES,
       cacheMaxEntries: config.CITATIONS_CACHE_MAX_ENTRIES,
-      logger: logger.child({ component: 'citations' }),
+      pdfTimeoutMs: config.CITATIONS_PDF_TIMEOUT_MS,
+      logger: log,
     },
-    new IssuerOriginsRepository(dataSource),
+    new IssuerOriginsRepository(dataSource, { onTruncated: (held) => log.warn({ held }, 'more issuer origins than the set holds: the rest are not verifiable') }),
   );
-  return new CitationsController(verifier);
+  return new CitationsController(verifier, config.CITATIONS_MAX_CONCURRENT);
 }

@@ -37,13 +37,14 @@ export const citationVerdictSchema = z
   .object({
     verified: z.boolean().describe('The source still holds the bytes that were hashed (content_hash_matches) and the quote stands in them (quote_found)'),
     content_hash_matches: z.boolean().describe('sha256 of the bytes fetched now equals content_hash'),
-    quote_found: z.boolean().nullable().describe('The quote stands in the bytes fetched now (also reported when they changed); null when the provenance quotes nothing'),
+    quote_found: z.boolean().nullable().describe('The quote stands in the bytes fetched now; null when the provenance quotes nothing, or when the bytes changed (content_changed: the quote is not looked for)'),
     reason: z
       .enum(VERIFICATION_REASONS)
       .describe(
         'verified; quote_not_found (the source is unchanged but does not hold the quote); content_changed (the source now hashes differently: ' +
-          'never verified); source_unavailable (fetch failed: 404, robots.txt, network, SEC throttling, no User-Agent configured); ' +
-          'unsupported_source (not an EDGAR URL nor a page of an issuer site this service has read: nothing was fetched)',
+          'never verified, quote_found null); source_unavailable (fetch failed: 404, robots.txt, network, SEC throttling, over CITATIONS_MAX_SOURCE_BYTES, ' +
+          'a redirect off the issuer sites this service has read, no User-Agent configured); unsupported_source (not an EDGAR resource this ' +
+          'service cites nor a page of an issuer site it has read: nothing was fetched)',
       ),
     checked_url: z.string().describe('The URL the bytes were read from (sec.gov URLs through the configured EDGAR base URL)'),
     fetched_at: z.string().nullable().describe('When those bytes were fetched (ISO 8601; sources are cached for a few minutes); null when nothing was fetched'),
