@@ -147,7 +147,17 @@ export class ConsumerRunner {
     this.state = 'starting';
     await this.dlqProducer.connect();
     await this.consumer.connect();
-    await this.consumer.subscribe({ topics: [...this.topicsByName.keys()], fromBeginning: this.options.fromBeginning ?? false });
+    // Topics another process has just created may not be in this broker's metadata yet (retriable).
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.consumer.subscribe({ topics: [...this.topicsByName.keys()], fromBeginning: this.options.fromBeginning ?? false });
+        break;
+      } catch (err) {
+        if ((err as { retriable?: boolean }).retriable !== true || attempt >= 20 || this.isStopping) throw err;
+        this.logger.warn({ groupId: this.options.groupId, err, attempt }, 'subscribing failed: retrying');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * attempt, 2_000)));
+      }
+    }
     await this.consumer.run({
       autoCommit: false,
       partitionsConsumedConcurrently: 1,

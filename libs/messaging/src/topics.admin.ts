@@ -29,10 +29,39 @@ export async function ensureTopics(settings: KafkaSettings, topics: readonly Top
     const existing = new Set(await admin.listTopics());
     const missing = topics.flatMap(topicConfigs).filter((t) => !existing.has(t.topic));
     if (missing.length === 0) return [];
-    // A concurrent creator makes kafkajs answer false instead of throwing: fine either way.
-    await admin.createTopics({ topics: missing, waitForLeaders: true });
+    try {
+      await admin.createTopics({ topics: missing, waitForLeaders: true });
+    } catch (err) {
+      // Another process (every app ensures its topics at start) created some of them first.
+      if (!onlyAlreadyExists(err)) throw err;
+    }
+    await waitForMetadata(() => admin.fetchTopicMetadata({ topics: missing.map((t) => t.topic) }));
     return missing.map((t) => t.topic);
   } finally {
     await admin.disconnect();
+  }
+}
+
+/** kafkajs reports a lost creation race as TOPIC_ALREADY_EXISTS, alone or per topic in an aggregate. */
+export function onlyAlreadyExists(err: unknown): boolean {
+  const e = err as { type?: string; errors?: unknown[] };
+  if (e.type === 'TOPIC_ALREADY_EXISTS') return true;
+  return Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(onlyAlreadyExists);
+}
+
+/**
+ * New topics reach every broker's metadata cache a moment after creation: a consumer subscribing
+ * before that fails with UNKNOWN_TOPIC_OR_PARTITION. Waits (up to 30 s) until the metadata answers.
+ */
+export async function waitForMetadata(fetch: () => Promise<unknown>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
+    try {
+      await fetch();
+      return;
+    } catch (err) {
+      if ((err as { retriable?: boolean }).retriable === false || Date.now() + pause > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 }

@@ -1,0 +1,38 @@
+import * as kafkajs from 'kafkajs';
+import { onlyAlreadyExists, waitForMetadata } from './topics.admin';
+
+// kafkajs's real error classes; its typings omit some and type the broker-error constructor loosely.
+type BrokerError = { type: string; code: number; retriable: boolean; message: string };
+const { KafkaJSAggregateError, KafkaJSCreateTopicError, KafkaJSProtocolError } = kafkajs as unknown as {
+  KafkaJSAggregateError: new (message: string, errors: Error[]) => Error;
+  KafkaJSCreateTopicError: new (cause: Error, topic: string) => Error;
+  KafkaJSProtocolError: new (e: BrokerError) => Error;
+};
+
+// kafkajs error objects as its admin client builds them from broker answers (error codes 36, 3, 37).
+const alreadyExists = (topic: string) => new KafkaJSCreateTopicError(new KafkaJSProtocolError({ type: 'TOPIC_ALREADY_EXISTS', code: 36, retriable: false, message: 'Topic with this name already exists' }), topic);
+const unknownTopic = () => new KafkaJSProtocolError({ type: 'UNKNOWN_TOPIC_OR_PARTITION', code: 3, retriable: true, message: 'This server does not host this topic-partition' });
+
+describe('ensureTopics helpers', () => {
+  it('treats a lost creation race (every topic already exists) as success, and nothing else', () => {
+    expect(onlyAlreadyExists(new KafkaJSAggregateError('Topic creation errors', [alreadyExists('a'), alreadyExists('b')]))).toBe(true);
+    const invalid = new KafkaJSCreateTopicError(new KafkaJSProtocolError({ type: 'INVALID_PARTITIONS', code: 37, retriable: false, message: 'Number of partitions is invalid' }), 'c');
+    expect(onlyAlreadyExists(new KafkaJSAggregateError('Topic creation errors', [alreadyExists('a'), invalid]))).toBe(false);
+    expect(onlyAlreadyExists(new KafkaJSAggregateError('Topic creation errors', []))).toBe(false);
+    expect(onlyAlreadyExists(new Error('connection refused'))).toBe(false);
+  });
+
+  it('waits while the metadata of new topics is not there yet (retriable), up to its timeout', async () => {
+    let calls = 0;
+    await waitForMetadata(async () => {
+      calls += 1;
+      if (calls < 3) throw unknownTopic();
+    });
+    expect(calls).toBe(3);
+    await expect(waitForMetadata(() => Promise.reject(unknownTopic()), 250)).rejects.toThrow('does not host');
+    const fatal = new KafkaJSProtocolError({ type: 'TOPIC_AUTHORIZATION_FAILED', code: 29, retriable: false, message: 'Not authorized' });
+    let fatalCalls = 0;
+    await expect(waitForMetadata(() => ((fatalCalls += 1), Promise.reject(fatal)))).rejects.toBe(fatal);
+    expect(fatalCalls).toBe(1);
+  });
+});
