@@ -135,6 +135,10 @@ API_KEY="$(grep -o 'sk_live_[A-Za-z0-9_-]*' <<<"$KEY_OUTPUT" | head -1)"
 say "waiting for the projector to catch up with the topic"
 for ((i = 0; i < 600; i++)); do
   if node dist/apps/projector/src/lag.cli.js >"$RUN_DIR/projector-lag.txt" 2>&1; then ready=1; break; fi
+  # A background app that died will not catch up: say so now, not after ten minutes.
+  for app in projector webhooks api; do
+    kill -0 "$(cat "$RUN_DIR/$app.pid")" 2>/dev/null || { tail -5 "$RUN_DIR/$app.log" >&2; say "$app exited; see .run/$app.log"; exit 1; }
+  done
   sleep 1
 done
 [[ "${ready:-0}" == 1 ]] || { cat "$RUN_DIR/projector-lag.txt" >&2; say "the projector has not caught up; see .run/projector.log"; exit 1; }
