@@ -40,7 +40,12 @@ export interface ConsumerRunnerOptions {
    * stop() waits for an idle fetch (kafkajs' own 5 s default made every stop take ~5 s).
    */
   maxWaitTimeMs?: number;
+  /** Group session timeout (kafkajs default 30 s): a member silent this long is dropped from the group. */
+  sessionTimeoutMs?: number;
 }
+
+/** While a handler runs, the member heartbeats this often (kafkajs sends at most one per heartbeatInterval). */
+const HANDLER_HEARTBEAT_MS = 1_000;
 
 export interface ConsumerCounters {
   /** Records handled and committed. */
@@ -98,6 +103,7 @@ export class ConsumerRunner {
       groupId: options.groupId,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: options.maxWaitTimeMs ?? 1000,
+      ...(options.sessionTimeoutMs !== undefined ? { sessionTimeout: options.sessionTimeoutMs } : {}),
     });
     this.dlqProducer = new RecordProducer(options.settings);
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
@@ -266,6 +272,11 @@ export class ConsumerRunner {
     attempt: () => Promise<T>,
   ): Promise<T | typeof STOPPED> {
     for (let failures = 0; ; failures += 1) {
+      // A handler may run longer than the session timeout (a large PDF): keep the membership, or
+      // the group rebalances and the record is handled twice.
+      const beat = setInterval(() => {
+        heartbeat().catch((err: unknown) => this.logger.warn({ ...meta, err }, 'heartbeat during a handler failed: the record may be redelivered'));
+      }, HANDLER_HEARTBEAT_MS);
       try {
         return await attempt();
       } catch (e) {
@@ -275,6 +286,8 @@ export class ConsumerRunner {
         this.logger.warn({ ...meta, err: e, attempt: failures + 1, delayMs }, `transient ${what} failure: retrying`);
         await this.sleep(delayMs, heartbeat);
         if (this.isStopping) return STOPPED;
+      } finally {
+        clearInterval(beat);
       }
     }
   }

@@ -226,6 +226,27 @@ describe('messaging against the local broker', () => {
     await expectEventually(() => expect(again).toEqual([y.id]));
   });
 
+  it('keeps its group membership through a handler longer than the session timeout: the record is handled once', async () => {
+    const topic = await freshTopic('long');
+    const groupId = uniqueGroupId('long');
+    const [x, y] = [company('LNG'), company('NXT')];
+    await producer.publish(topic, [x, y]);
+    const handled: string[] = [];
+    const r = runner({
+      groupId,
+      topics: [topic],
+      // The broker's smallest session (group.min.session.timeout.ms, 6 s); the first record takes 9 s.
+      sessionTimeoutMs: 6_000,
+      handle: async (env) => {
+        if (env.id === x.id && !handled.includes(x.id)) await new Promise((resolve) => setTimeout(resolve, 9_000));
+        handled.push(env.id);
+      },
+    });
+    await r.start();
+    await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('2'), { timeoutMs: 30_000 });
+    expect(handled).toEqual([x.id, y.id]);
+  }, 60_000);
+
   it('sends a PermanentError to the DLQ with the error and handles the next record', async () => {
     const topic = await freshTopic('permanent');
     const groupId = uniqueGroupId('permanent');
