@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { createScratchDb, loadCompanies, migrate, tickerMapRecords, type ScratchDb } from './scratch-db';
 import { spawnServer, type ServerProcess } from './servers';
+import { cleanup, cleanups, cleanUpOnSignals, positiveNumberEnv } from '../bench-support';
 
 /*
  * `npm run bench`: GET /v1/companies throughput and latency, real api vs a bare Fastify + pg
@@ -16,13 +17,7 @@ import { spawnServer, type ServerProcess } from './servers';
  */
 
 const env = process.env;
-const num = (name: string, def: number): number => {
-  const v = env[name];
-  if (v === undefined || v === '') return def;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${v}`);
-  return n;
-};
+const num = positiveNumberEnv;
 
 const settings = {
   databaseUrl: env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -68,26 +63,7 @@ interface Target {
   path: string;
 }
 
-const cleanups: (() => Promise<void>)[] = [];
-let cleaning: Promise<void> | null = null;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const fn of cleanups.reverse()) {
-      try {
-        await fn();
-      } catch (err) {
-        console.error('cleanup:', err instanceof Error ? err.message : err);
-      }
-    }
-  })();
-  return cleaning;
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+cleanUpOnSignals();
 
 async function main(): Promise<void> {
   const t0 = Date.now();

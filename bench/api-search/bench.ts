@@ -11,6 +11,7 @@ import { runSearchStatement, SEARCH_KINDS, SEARCH_SQL, SEARCH_TRANSACTION_START,
 import { createScratchDb, migrate, type ScratchDb } from '../api-companies/scratch-db';
 import { spawnServer, type ServerProcess } from '../api-companies/servers';
 import { seedSearchData } from './seed';
+import { cleanup, cleanups, cleanUpOnSignals, positiveNumberEnv } from '../bench-support';
 
 /*
  * `npm run bench:search`: GET /v1/search requests/s at concurrency 16 against the very statement
@@ -21,13 +22,7 @@ import { seedSearchData } from './seed';
  */
 
 const env = process.env;
-const num = (name: string, def: number): number => {
-  const v = env[name];
-  if (v === undefined || v === '') return def;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${v}`);
-  return n;
-};
+const num = positiveNumberEnv;
 
 const settings = {
   databaseUrl: env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -67,26 +62,7 @@ interface Figures {
   load1: number;
 }
 
-const cleanups: (() => Promise<void>)[] = [];
-let cleaning: Promise<void> | null = null;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const fn of cleanups.reverse()) {
-      try {
-        await fn();
-      } catch (err) {
-        console.error('cleanup:', err instanceof Error ? err.message : err);
-      }
-    }
-  })();
-  return cleaning;
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+cleanUpOnSignals();
 
 async function main(): Promise<void> {
   const t0 = Date.now();

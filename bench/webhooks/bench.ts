@@ -11,6 +11,7 @@ import { namespacedTopic, TOPICS, webhookEventId, type FilingRecordV1 } from '@a
 import { ensureTopics, RecordProducer } from '@app/messaging';
 import { runMigrations } from '@app/persistence';
 import { generateSigningSecret, SecretBox, webhookBody } from '@app/webhooks';
+import { positiveNumberEnv } from '../bench-support';
 
 /*
  * `node dist/bench/webhooks/bench.js` (the lead wires `npm run bench:webhooks`), on loopback:
@@ -22,13 +23,7 @@ import { generateSigningSecret, SecretBox, webhookBody } from '@app/webhooks';
  */
 
 const env = process.env;
-const num = (name: string, def: number): number => {
-  const v = env[name];
-  if (v === undefined || v === '') return def;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${v}`);
-  return n;
-};
+const num = positiveNumberEnv;
 
 const settings = {
   databaseUrl: env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',

@@ -1,5 +1,5 @@
 import { nextStep, responseExcerpt, SecretBox, webhookBody, webhookHeaders } from '@app/webhooks';
-import type { WebhookSender } from './webhook.sender';
+import type { SendResult, WebhookSender } from './webhook.sender';
 import type { AttemptRecord, ClaimedDelivery, WebhooksRepository } from './webhooks.repository';
 
 export interface DispatcherOptions {
@@ -300,44 +300,30 @@ export class Dispatcher {
     const attempt = d.attempts + 1;
     const sentAt = new Date();
     const body = webhookBody(d.type, d.eventCreatedAt, d.data, d.isTest);
-    let record: AttemptRecord;
+    let res: SendResult;
     try {
       const secrets = d.sealedSecrets.map((s) => this.openSecret(s));
       if (secrets.length === 0) throw new Error('the endpoint has no active signing secret');
       const headers = webhookHeaders(secrets, d.eventId, Math.floor(sentAt.getTime() / 1000), body, this.options.userAgent);
-      const res = await this.sender.send(d.url, headers, body);
-      const step = nextStep({ statusCode: res.statusCode, retryAfter: res.retryAfter, attempts: attempt }, this.options.retrySchedule, new Date());
-      const nextAttemptAt = step.kind === 'retry' ? new Date(Date.now() + step.delayMs) : null;
-      record = {
-        deliveryId: d.id,
-        leaseToken: d.leaseToken,
-        endpointId: d.endpointId,
-        attempt,
-        sentAt,
-        statusCode: res.statusCode,
-        durationMs: res.durationMs,
-        responseExcerpt: responseExcerpt(res.body),
-        error: res.error ?? (step.kind === 'succeeded' ? null : `HTTP ${res.statusCode}`),
-        result: step.kind === 'exhausted' ? 'failed' : step.kind,
-        nextAttemptAt,
-      };
+      res = await this.sender.send(d.url, headers, body);
     } catch (err) {
       // Nothing was sent (a secret that does not open): a failed attempt on the same schedule.
-      const step = nextStep({ statusCode: null, attempts: attempt }, this.options.retrySchedule, new Date());
-      record = {
-        deliveryId: d.id,
-        leaseToken: d.leaseToken,
-        endpointId: d.endpointId,
-        attempt,
-        sentAt,
-        statusCode: null,
-        durationMs: 0,
-        responseExcerpt: null,
-        error: `not sent: ${(err as Error).message}`,
-        result: step.kind === 'retry' ? 'retry' : 'failed',
-        nextAttemptAt: step.kind === 'retry' ? new Date(Date.now() + step.delayMs) : null,
-      };
+      res = { statusCode: null, body: Buffer.alloc(0), retryAfter: null, durationMs: 0, error: `not sent: ${(err as Error).message}` };
     }
+    const step = nextStep({ statusCode: res.statusCode, retryAfter: res.retryAfter, attempts: attempt }, this.options.retrySchedule, new Date());
+    const record: AttemptRecord = {
+      deliveryId: d.id,
+      leaseToken: d.leaseToken,
+      endpointId: d.endpointId,
+      attempt,
+      sentAt,
+      statusCode: res.statusCode,
+      durationMs: res.durationMs,
+      responseExcerpt: responseExcerpt(res.body),
+      error: res.error ?? (step.kind === 'succeeded' ? null : `HTTP ${res.statusCode}`),
+      result: step.kind === 'exhausted' ? 'failed' : step.kind,
+      nextAttemptAt: step.kind === 'retry' ? new Date(Date.now() + step.delayMs) : null,
+    };
     // A 410 disables the endpoint: what is queued for it is not sent (decided before the slot frees).
     if (record.result === 'gone') this.markGone(d.endpointId);
     posted();
