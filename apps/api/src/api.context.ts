@@ -72,23 +72,17 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     logger,
     mcp: { path: MCP_PATH, resourceMetadataUrl: protectedResourceMetadataUrl(config.PUBLIC_BASE_URL) },
   });
-  const companies = new CompaniesController(new CompaniesService(new CompaniesRepository(dataSource)), new CursorCodec(config.CURSOR_SECRET), plans);
-  const filings = new FilingsController(
-    new FilingsService(new FilingsRepository(dataSource)),
-    new CompaniesService(new CompaniesRepository(dataSource)),
-    new CursorCodec(config.CURSOR_SECRET),
-    plans,
-  );
-  const segments = new SegmentsController(
-    new SegmentsService(new SegmentsRepository(dataSource), new CompaniesService(new CompaniesRepository(dataSource))),
-    new CursorCodec(config.CURSOR_SECRET),
-    plans,
-  );
-  const fundExposure = createFundExposureController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans);
+  // Stateless and shared by every controller: one cursor codec, one companies lookup.
+  const cursors = new CursorCodec(config.CURSOR_SECRET);
+  const companiesService = new CompaniesService(new CompaniesRepository(dataSource));
+  const companies = new CompaniesController(companiesService, cursors, plans);
+  const filings = new FilingsController(new FilingsService(new FilingsRepository(dataSource)), companiesService, cursors, plans);
+  const segments = new SegmentsController(new SegmentsService(new SegmentsRepository(dataSource), companiesService), cursors, plans);
+  const fundExposure = createFundExposureController(dataSource, cursors, plans);
   const executives = createExecutivesController(dataSource, plans);
-  const documents = createDocumentsController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans);
-  const insiders = createInsidersController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans);
-  const webhooks = createWebhooksController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans, {
+  const documents = createDocumentsController(dataSource, cursors, plans);
+  const insiders = createInsidersController(dataSource, cursors, plans);
+  const webhooks = createWebhooksController(dataSource, cursors, plans, {
     secretsKey: config.WEBHOOK_SECRETS_KEY,
     allowHttp: config.WEBHOOKS_ALLOW_HTTP,
     allowPrivateHosts: config.WEBHOOKS_ALLOW_PRIVATE_HOSTS,
@@ -101,7 +95,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     ...executives.routes(),
     ...insiders.routes(),
     ...documents.routes(),
-    ...createSearchController(dataSource, new CursorCodec(config.CURSOR_SECRET), plans, { statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: config.SEARCH_CANDIDATES_PER_KIND }).routes(),
+    ...createSearchController(dataSource, cursors, plans, { statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: config.SEARCH_CANDIDATES_PER_KIND }).routes(),
     ...createCoverageController(dataSource).routes(),
     ...createCitationsController(dataSource, config, logger).routes(),
     ...webhooks.routes(),
