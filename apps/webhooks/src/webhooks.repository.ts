@@ -132,8 +132,10 @@ export class WebhooksRepository {
    * Records attempts and their consequences in one statement (one round trip, one commit for the
    * lot: what bounds the dispatcher's rate on one database): the attempt rows, each delivery's
    * state, and each endpoint's health. Per endpoint, its latest attempt in the batch decides:
-   * a success ends a failure streak; a 410 disables it as gone; a failure streak older than
-   * `disableAfterMs` disables it as failing. Returns the endpoints this disabled, with the reason.
+   * a success ends a failure streak; a 410 disables it as gone; a failed attempt sent
+   * `disableAfterMs` or more after the streak's first failure disables it as failing (measured
+   * between attempts' send times, one clock, not against the time of recording). Returns the
+   * endpoints this disabled, with the reason.
    */
   async recordAttempts(attempts: readonly AttemptRecord[], disableAfterMs: number): Promise<Map<string, string>> {
     if (attempts.length === 0) return new Map();
@@ -165,12 +167,12 @@ export class WebhooksRepository {
             failing_since = CASE WHEN l.result = 'succeeded' THEN NULL ELSE coalesce(e.failing_since, l.first_failure) END,
             enabled = CASE
               WHEN l.gone THEN false
-              WHEN l.result <> 'succeeded' AND coalesce(e.failing_since, l.first_failure) < now() - $11 * interval '1 millisecond' THEN false
+              WHEN l.result <> 'succeeded' AND l.sent_at - coalesce(e.failing_since, l.first_failure) >= $11 * interval '1 millisecond' THEN false
               ELSE e.enabled END,
             disabled_reason = CASE
               WHEN NOT e.enabled THEN e.disabled_reason
               WHEN l.gone THEN 'gone'
-              WHEN l.result <> 'succeeded' AND coalesce(e.failing_since, l.first_failure) < now() - $11 * interval '1 millisecond' THEN 'failing'
+              WHEN l.result <> 'succeeded' AND l.sent_at - coalesce(e.failing_since, l.first_failure) >= $11 * interval '1 millisecond' THEN 'failing'
               ELSE e.disabled_reason END,
             updated_at = now()
           FROM latest l
