@@ -1,3 +1,4 @@
+import { Histogram } from '@app/observability';
 import { nextStep, responseExcerpt, SecretBox, webhookBody, webhookHeaders } from '@app/webhooks';
 import type { SendResult, WebhookSender } from './webhook.sender';
 import type { AttemptRecord, ClaimedDelivery, WebhooksRepository } from './webhooks.repository';
@@ -43,10 +44,22 @@ const MAX_QUEUE_WAIT_MS = 1_000;
 const DEADLOCK_RETRIES = 10;
 
 /** Batches of attempt results written at the same time (their own pooled connections). */
-const RECORD_WRITERS = 3;
+const RECORD_WRITERS = 2;
 
-/** Deliveries claimed ahead of the free slots, per slot: one claim feeds many attempts. */
-const PREFETCH_PER_SLOT = 4;
+/**
+ * A result waits at most this long for others to share its statement and commit. Each statement
+ * costs about as much as a few hundred rows in it, so writing every few results as they come
+ * spends the database on statements, not rows. The delivery was already POSTed: the wait delays
+ * only the log (and the lease ends long after).
+ */
+const RECORD_LINGER_MS = 10;
+
+/**
+ * Deliveries claimed ahead of the free slots, per slot: one claim feeds many attempts. The loop
+ * claims again when the queue is half empty: under load a claim takes a few milliseconds, in
+ * which the slots would otherwise drain the queue and wait.
+ */
+const PREFETCH_PER_SLOT = 8;
 
 /**
  * Claims due deliveries (SKIP LOCKED, leased) into a local queue, several per free slot in one
@@ -58,6 +71,10 @@ const PREFETCH_PER_SLOT = 4;
  */
 export class Dispatcher {
   readonly counts: DispatcherCounts = { claimed: 0, succeeded: 0, retried: 0, failed: 0, disabled: 0, errors: 0 };
+  /** Seconds from sending an attempt to its result (status, error or timeout). */
+  readonly attemptSeconds = new Histogram([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30]);
+  /** Seconds from an event being made to its delivery's first attempt (again if that attempt's result was not written). */
+  readonly firstAttemptDelaySeconds = new Histogram([0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300]);
   private readonly inFlight = new Set<Promise<void>>();
   private readonly queue: Array<{ delivery: ClaimedDelivery; claimedAt: number }> = [];
   /**
@@ -69,13 +86,16 @@ export class Dispatcher {
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private woken = false;
-  private readonly toRecord: Array<{ record: AttemptRecord; resolve: (disabled: string | null) => void; reject: (err: unknown) => void }> = [];
+  private readonly toRecord: Array<{ record: AttemptRecord; queuedAt: number; resolve: (disabled: string | null) => void; reject: (err: unknown) => void }> = [];
+  private lingerTimer: NodeJS.Timeout | undefined;
   /** Attempts whose POST is under way (the concurrency bound); inFlight also holds those being recorded. */
   private sending = 0;
   /** Batches of attempt results being written now. */
   private writers = 0;
   /** The last claim took all it asked for: more may be due. */
   private backlog = false;
+  /** Moving average of attempt durations (ms), for how much to claim ahead. */
+  private recentAttemptMs = 0;
   /** Opened signing secrets by sealed value: opening is an AES-GCM decryption per delivery otherwise. */
   private readonly openedSecrets = new Map<string, string>();
 
@@ -101,6 +121,26 @@ export class Dispatcher {
     return this.inFlight.size;
   }
 
+  /** Started and not stopping. */
+  get running(): boolean {
+    return this.loop !== undefined && !this.stopping;
+  }
+
+  /** Attempts whose POST is under way now. */
+  get sendingCount(): number {
+    return this.sending;
+  }
+
+  /** Claimed deliveries waiting for a free slot. */
+  get queuedCount(): number {
+    return this.queue.length;
+  }
+
+  /** Attempt results waiting to be written. */
+  get unrecordedCount(): number {
+    return this.toRecord.length;
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     this.wake();
@@ -113,13 +153,22 @@ export class Dispatcher {
     return PREFETCH_PER_SLOT * this.options.concurrency;
   }
 
+  /**
+   * Deliveries the slots can start within MAX_QUEUE_WAIT_MS at the recent attempt time, minus
+   * those queued: with slow receivers, claiming more would only give most of them back.
+   */
+  private startableWithinQueueWait(): number {
+    const perSlot = Math.max(1, Math.floor(MAX_QUEUE_WAIT_MS / Math.max(1, this.recentAttemptMs)));
+    return Math.max(0, perSlot * this.options.concurrency - this.queue.length);
+  }
+
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopping) {
-      // Claim when the queue cannot fill the free slots; results waiting for their write bound
-      // it too (at most 16x concurrency: the database is the slower stage then).
-      const room = Math.min(this.prefetch - this.queue.length, 16 * this.options.concurrency - this.inFlight.size);
-      if (this.queue.length < this.options.concurrency && room > 0) {
+      // Claim when the queue is half empty; results waiting for their write bound it too (at
+      // most 16x concurrency: the database is the slower stage then).
+      const room = Math.min(this.prefetch - this.queue.length, 16 * this.options.concurrency - this.inFlight.size, this.startableWithinQueueWait());
+      if (this.queue.length <= this.prefetch / 2 && room > 0) {
         try {
           const claimedAt = Date.now();
           const claimed = await this.repo.claim(room, this.options.timeoutMs + MAX_QUEUE_WAIT_MS + this.options.leaseSlackMs);
@@ -158,7 +207,7 @@ export class Dispatcher {
       else this.track(this.attempt(delivery));
     }
     if (stale.length) this.track(this.release(stale));
-    if (this.backlog && this.queue.length < this.options.concurrency) this.wake();
+    if (this.backlog && this.queue.length <= this.prefetch / 2) this.wake();
   }
 
   /** Gives claimed, unsent deliveries back (only those this claim still holds). Never rejects. */
@@ -236,31 +285,45 @@ export class Dispatcher {
   }
 
   /**
-   * Group commit: attempts that finish while batches are being written wait for the next batch,
-   * so under load one transaction records many attempts; alone, an attempt is written at once.
-   * Up to RECORD_WRITERS batches are written at a time (each on its own pooled connection).
+   * Group commit: a result waits until MAX_RECORD_BATCH results are waiting or the oldest has
+   * waited RECORD_LINGER_MS, then they are written in one statement. Up to RECORD_WRITERS
+   * batches are written at a time (each on its own pooled connection).
    */
   private recordSoon(record: AttemptRecord): Promise<string | null> {
     return new Promise((resolve, reject) => {
-      this.toRecord.push({ record, resolve, reject });
-      if (this.writers < RECORD_WRITERS) void this.recordBatches();
+      this.toRecord.push({ record, queuedAt: performance.now(), resolve, reject });
+      this.scheduleRecording();
     });
   }
 
-  private async recordBatches(): Promise<void> {
-    this.writers += 1;
-    try {
-      while (this.toRecord.length > 0) {
-        const batch = this.toRecord.splice(0, MAX_RECORD_BATCH);
-        try {
-          const disabled = await this.recordWithRetry(batch.map((b) => b.record));
-          for (const b of batch) b.resolve(disabled.get(b.record.endpointId) ?? null);
-        } catch (err) {
-          for (const b of batch) b.reject(err);
-        }
+  private scheduleRecording(): void {
+    // Start writers while a batch is due (a writer that finishes calls this again).
+    while (this.toRecord.length > 0 && this.writers < RECORD_WRITERS) {
+      const waitMs = RECORD_LINGER_MS - (performance.now() - this.toRecord[0]!.queuedAt);
+      if (this.toRecord.length < MAX_RECORD_BATCH && waitMs > 0) {
+        this.lingerTimer ??= setTimeout(() => {
+          this.lingerTimer = undefined;
+          this.scheduleRecording();
+        }, waitMs);
+        return;
       }
+      clearTimeout(this.lingerTimer);
+      this.lingerTimer = undefined;
+      void this.recordBatch();
+    }
+  }
+
+  private async recordBatch(): Promise<void> {
+    this.writers += 1;
+    const batch = this.toRecord.splice(0, MAX_RECORD_BATCH);
+    try {
+      const disabled = await this.recordWithRetry(batch.map((b) => b.record));
+      for (const b of batch) b.resolve(disabled.get(b.record.endpointId) ?? null);
+    } catch (err) {
+      for (const b of batch) b.reject(err);
     } finally {
       this.writers -= 1;
+      this.scheduleRecording();
     }
   }
 
@@ -310,6 +373,10 @@ export class Dispatcher {
       // Nothing was sent (a secret that does not open): a failed attempt on the same schedule.
       res = { statusCode: null, body: Buffer.alloc(0), retryAfter: null, durationMs: 0, error: `not sent: ${(err as Error).message}` };
     }
+    this.recentAttemptMs = this.attemptSeconds.count === 0 ? res.durationMs : this.recentAttemptMs + (res.durationMs - this.recentAttemptMs) / 8;
+    // Attempts that sent nothing (a refused URL, a secret that does not open) have no duration.
+    if (res.statusCode !== null || res.durationMs > 0) this.attemptSeconds.observe(res.durationMs / 1000);
+    if (attempt === 1) this.firstAttemptDelaySeconds.observe(Math.max(0, sentAt.getTime() - d.eventCreatedAt.getTime()) / 1000);
     const step = nextStep({ statusCode: res.statusCode, retryAfter: res.retryAfter, attempts: attempt }, this.options.retrySchedule, new Date());
     const record: AttemptRecord = {
       deliveryId: d.id,

@@ -1,8 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { assertPublicUrl, isNonPublicAddress, NonPublicAddressError } from '@app/net';
+import { isIP, type LookupFunction } from 'node:net';
+import { isNonPublicAddress, NonPublicAddressError } from '@app/net';
 import { RESPONSE_EXCERPT_BYTES } from '@app/webhooks';
 
 export interface SendOptions {
@@ -28,13 +28,14 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
  * POSTs one delivery. No redirects are followed (a 3xx is a failed attempt). Unless private hosts
- * are allowed, the URL is checked before the request and every address a new connection resolves
- * to is checked again at connect time (DNS can change between the check and the connection).
+ * are allowed, every address a new connection resolves to is checked at connect time (DNS can
+ * change between registration and delivery), and an IP-literal URL before the request.
  * Never throws: every failure is a result with its error.
  */
 export class WebhookSender {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
+  private readonly targets = new Map<string, Target | string>();
 
   constructor(private readonly options: SendOptions) {
     const lookup: LookupFunction | undefined = options.allowPrivateHosts ? undefined : checkedLookup;
@@ -46,31 +47,8 @@ export class WebhookSender {
   async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
     const started = performance.now();
     const failed = (error: string): SendResult => ({ statusCode: null, body: Buffer.alloc(0), retryAfter: null, durationMs: Math.round(performance.now() - started), error });
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return failed(`invalid URL ${url}`);
-    }
-    if (target.protocol !== 'https:' && !(target.protocol === 'http:' && this.options.allowHttp)) {
-      return failed(`refused: ${target.protocol} URLs are not allowed (https only)`);
-    }
-    // The name lookup counts against the attempt's timeout (the claim's lease covers one timeout).
-    let lookupTimer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        assertPublicUrl(url, { allowPrivate: this.options.allowPrivateHosts }),
-        new Promise<never>((_, reject) => {
-          lookupTimer = setTimeout(() => reject(new Error(`lookup took longer than the ${this.options.timeoutMs} ms timeout`)), this.options.timeoutMs);
-        }),
-      ]);
-    } catch (e) {
-      return failed(e instanceof NonPublicAddressError ? `refused: ${e.message}` : `dns: ${(e as Error).message}`);
-    } finally {
-      clearTimeout(lookupTimer);
-    }
-    const remainingMs = Math.max(1, this.options.timeoutMs - (performance.now() - started));
-    const payload = Buffer.from(body, 'utf8');
+    const target = this.targetOf(url);
+    if (typeof target === 'string') return failed(target);
     return new Promise<SendResult>((resolve) => {
       let settled = false;
       const finish = (r: Omit<SendResult, 'durationMs'>): void => {
@@ -79,19 +57,22 @@ export class WebhookSender {
         clearTimeout(timer);
         resolve({ ...r, durationMs: Math.round(performance.now() - started) });
       };
-      const client = target.protocol === 'https:' ? https : http;
-      const req = client.request(target, {
+      const req = (target.https ? https : http).request({
+        ...target.options,
         method: 'POST',
-        agent: target.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
-        headers: { ...headers, 'content-length': String(payload.length) },
+        agent: target.https ? this.httpsAgent : this.httpAgent,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       });
       const timeoutError = `timeout after ${this.options.timeoutMs} ms`;
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
         req.destroy(new Error(timeoutError));
-      }, remainingMs);
-      req.on('error', (err) => finish({ statusCode: null, body: Buffer.alloc(0), retryAfter: null, error: err.message }));
+      }, this.options.timeoutMs);
+      req.on('error', (err) => {
+        const error = err instanceof NonPublicAddressError ? `refused: ${err.message}` : err.message;
+        finish({ statusCode: null, body: Buffer.alloc(0), retryAfter: null, error });
+      });
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         let kept = 0;
@@ -120,14 +101,51 @@ export class WebhookSender {
         res.on('close', done);
         res.on('error', () => undefined);
       });
-      req.end(payload);
+      // A string body goes out in the same write as the headers (a Buffer would be a second one).
+      req.end(body);
     });
+  }
+
+  /**
+   * Where a URL points, parsed once per URL, or why it is refused. A name is checked at connect
+   * time (checkedLookup: every new connection, within the attempt's timeout; a kept-alive one was
+   * checked when it was made); an IP literal never reaches a lookup, so it is checked here.
+   */
+  private targetOf(url: string): Target | string {
+    let target = this.targets.get(url);
+    if (target === undefined) {
+      target = parseTarget(url, this.options);
+      // Bounded: endpoints are few; a flood of distinct URLs is not kept.
+      if (this.targets.size >= 10_000) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
   }
 
   close(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
+}
+
+interface Target {
+  https: boolean;
+  options: { hostname: string; port: string; path: string };
+}
+
+function parseTarget(url: string, options: Pick<SendOptions, 'allowHttp' | 'allowPrivateHosts'>): Target | string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `invalid URL ${url}`;
+  }
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && options.allowHttp)) {
+    return `refused: ${parsed.protocol} URLs are not allowed (https only)`;
+  }
+  const hostname = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (!options.allowPrivateHosts && isIP(hostname) && isNonPublicAddress(hostname)) return `refused: ${new NonPublicAddressError(url, hostname).message}`;
+  return { https: parsed.protocol === 'https:', options: { hostname, port: parsed.port, path: `${parsed.pathname}${parsed.search}` } };
 }
 
 /** dns.lookup that refuses non-public addresses: the check at connect time. */
