@@ -4,7 +4,7 @@
 #                                              projector and the API; ingest; print the API URL and a key
 #   bash scripts/run.sh down   (npm run stop)  stop everything it started
 # Environment honoured: DATABASE_URL, KAFKA_BROKERS, REDIS_URL, PORT (API, default 3000),
-# FIXTURE_PORT (default 8089), EDGAR_USER_AGENT.
+# FIXTURE_PORT (default 8089), PROJECTOR_OPS_PORT / WEBHOOKS_OPS_PORT (9101 / 9102), EDGAR_USER_AGENT.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -67,16 +67,19 @@ export EDGAR_USER_AGENT="${EDGAR_USER_AGENT:-Filings Platform sample run ops@fil
 export EDGAR_WWW_BASE_URL="http://127.0.0.1:$FIXTURE_PORT"
 export EDGAR_DATA_BASE_URL="http://127.0.0.1:$FIXTURE_PORT"
 export LOG_LEVEL="${LOG_LEVEL:-info}"
+# The worker apps' /healthz, /readyz and /metrics.
+PROJECTOR_OPS_PORT="${PROJECTOR_OPS_PORT:-9101}"
+WEBHOOKS_OPS_PORT="${WEBHOOKS_OPS_PORT:-9102}"
 
 say "migrating the database"
 npm run --silent db:migrate
 
 start_bg fixture-server node dist/libs/testing/src/fixture-server.cli.js --dir "$ROOT/sample/fixtures" --port "$FIXTURE_PORT"
 wait_tcp 127.0.0.1 "$FIXTURE_PORT" 30 "fixture server"
-start_bg projector node dist/apps/projector/src/main.js
+start_bg projector env OPS_PORT="$PROJECTOR_OPS_PORT" node dist/apps/projector/src/main.js
 # Webhook endpoints of the sample run may be local http receivers (registration and delivery both check).
 export WEBHOOKS_ALLOW_HTTP=true WEBHOOKS_ALLOW_PRIVATE_HOSTS=true
-start_bg webhooks node dist/apps/webhooks/src/main.js
+start_bg webhooks env OPS_PORT="$WEBHOOKS_OPS_PORT" node dist/apps/webhooks/src/main.js
 # POST /v1/citations/verify re-reads issuer pages and decks where ingest-ir read them: the fixture server on 127.0.0.1.
 IR_ALLOW_PRIVATE_HOSTS=true start_bg api node dist/apps/api/src/main.js
 wait_tcp 127.0.0.1 "$PORT" 60 "api" || { tail -30 "$RUN_DIR/api.log" >&2; exit 1; }
@@ -161,6 +164,7 @@ The pipeline is running on the bundled sample.
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/executives?current_only=false"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents?symbols=FRPH:US"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents/1/pages?page=0"
+  curl http://127.0.0.1:$WEBHOOKS_OPS_PORT/metrics    (projector: $PROJECTOR_OPS_PORT; also /healthz, /readyz)
 
 Logs are in .run/; stop everything with: npm run stop
 TXT

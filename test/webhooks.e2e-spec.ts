@@ -129,11 +129,18 @@ async function startRunner(config: WebhooksConfig, options?: Parameters<typeof s
 }
 
 /** A fresh namespace with its topics and a projector on them. */
-async function pipeline(): Promise<{ namespace: string; projector: RunningProjector }> {
+async function pipeline(projectorEnv: Record<string, string> = {}): Promise<{ namespace: string; projector: RunningProjector }> {
   const namespace = `wh${randomBytes(4).toString('hex')}`;
   await ensureTopics(settings, [TOPICS.filings, TOPICS.form4, TOPICS.issuerDocuments].map((t) => namespacedTopic(t, namespace)));
   const projector = await startProjector(
-    projectorConfigSchema.parse({ DATABASE_URL: db.url, KAFKA_BROKERS: settings.brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, PROJECTOR_GROUP_ID: `projector-${namespace}`, LOG_LEVEL: 'silent' }),
+    projectorConfigSchema.parse({
+      DATABASE_URL: db.url,
+      KAFKA_BROKERS: settings.brokers.join(','),
+      KAFKA_TOPIC_NAMESPACE: namespace,
+      PROJECTOR_GROUP_ID: `projector-${namespace}`,
+      LOG_LEVEL: 'silent',
+      ...projectorEnv,
+    }),
   );
   closers.push(() => projector.stop());
   return { namespace, projector };
@@ -227,6 +234,46 @@ describe('webhooks', () => {
       const d = await pg.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM webhook_deliveries`);
       expect(d.rows).toEqual(Array(3).fill({ status: 'succeeded', attempts: 1 }));
     });
+  });
+
+  it('serves /healthz, /readyz and Prometheus /metrics on OPS_PORT: attempts by result, durations, the consumer and its lag', async () => {
+    const { namespace, projector } = await pipeline({ OPS_PORT: '0' });
+    const receiver = await startReceiver((n) => ({ status: n <= 2 ? 500 : 204 }));
+    await insertEndpoint(receiver.url, ['filing.created'], [generateSigningSecret()]);
+    await publish(namespace, TOPICS.filings, filings(2, 7));
+    const app = await startRunner(webhooksConfig(namespace, { OPS_PORT: '0' }));
+    const ops = (port: number | null, path: string) => fetch(`http://127.0.0.1:${port}${path}`);
+    expect(app.opsPort).toEqual(expect.any(Number));
+
+    expect((await ops(app.opsPort, '/healthz')).status).toBe(200);
+    const ready = await ops(app.opsPort, '/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', consumer: 'ok', dispatcher: 'ok' } });
+
+    const group = `webhooks-${namespace}`;
+    await expectEventually(async () => {
+      const text = await (await ops(app.opsPort, '/metrics')).text();
+      expect(text).toContain('webhooks_events_total 2\n');
+      expect(text).toContain('webhooks_attempts_total{result="succeeded"} 2\n');
+      expect(text).toContain('webhooks_attempts_total{result="retried"} 2\n');
+      expect(text).toContain('webhooks_attempts_total{result="failed"} 0\n');
+      expect(text).toContain('webhooks_attempt_duration_seconds_count 4\n');
+      expect(text).toContain('webhooks_attempt_duration_seconds_bucket{le="+Inf"} 4\n');
+      expect(text).toContain('webhooks_first_attempt_delay_seconds_count 2\n');
+      expect(text).toContain(`consumer_records_processed_total{group="${group}"} 2\n`);
+      expect(text).toContain(`consumer_lag_up{group="${group}"} 1\n`);
+      // Every partition of the three source topics, each caught up.
+      const lag = text.split('\n').filter((l) => l.startsWith(`consumer_lag_records{group="${group}"`));
+      expect(lag.length).toBeGreaterThanOrEqual(3);
+      expect(lag.every((l) => l.endsWith(' 0'))).toBe(true);
+    }, { timeoutMs: 30_000 });
+
+    const projectorText = await (await ops(projector.opsPort, '/metrics')).text();
+    expect(projectorText).toContain('projector_records_total{outcome="inserted"} 2\n');
+    expect(projectorText).toContain(`consumer_records_processed_total{group="projector-${namespace}"} 2\n`);
+
+    await app.stop();
+    await expect(ops(app.opsPort, '/healthz')).rejects.toThrow();
   });
 
   it('retries through 500s: every event arrives, one webhook-id per event across its attempts, each attempt logged', async () => {

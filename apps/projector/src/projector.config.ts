@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { databaseConfig, kafkaConfig, logConfig } from '@app/config';
+import { databaseConfig, kafkaConfig, logConfig, opsConfig } from '@app/config';
 
 export const projectorConfigSchema = kafkaConfig
   .extend(databaseConfig.shape)
   .extend(logConfig.shape)
+  .extend(opsConfig.shape)
   .extend({
     PROJECTOR_GROUP_ID: z.string().min(1).default('projector'),
   });

@@ -1,12 +1,14 @@
 import { namespacedTopic, TOPICS } from '@app/contracts';
-import { ConsumerRunner, ensureTopics, type ConsumerCounters } from '@app/messaging';
-import { createLogger } from '@app/observability';
+import { ConsumerRunner, ensureTopics, startWorkerOps, type ConsumerCounters } from '@app/messaging';
+import { createLogger, type OpsServer } from '@app/observability';
 import { createDataSource } from '@app/persistence';
 import type { ProjectorConfig } from './projector.config';
 import { ProjectorService } from './projector.service';
 
 export interface RunningProjector {
   service: ProjectorService;
+  /** The ops server's port (/healthz, /readyz, /metrics), when OPS_PORT is set. */
+  opsPort: number | null;
   counters(): ConsumerCounters;
   stop(): Promise<void>;
 }
@@ -31,8 +33,9 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
   await ds.initialize();
   const service = new ProjectorService(ds);
   const topics = PROJECTED_TOPICS.map((t) => namespacedTopic(t, config.KAFKA_TOPIC_NAMESPACE));
+  const settings = { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'projector', logger };
   const runner = new ConsumerRunner({
-    settings: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'projector', logger },
+    settings,
     groupId: config.PROJECTOR_GROUP_ID,
     topics,
     fromBeginning: true,
@@ -44,11 +47,35 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
   });
   try {
     // The broker does not auto-create topics: a topic no producer has written to yet would fail the subscription.
-    await ensureTopics({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'projector', logger }, topics);
+    await ensureTopics(settings, topics);
     await runner.start();
   } catch (err) {
     await ds.destroy();
     throw err;
+  }
+  let ops: OpsServer | null = null;
+  if (config.OPS_PORT !== undefined) {
+    try {
+      ops = await startWorkerOps({
+        host: config.OPS_HOST,
+        port: config.OPS_PORT,
+        logger,
+        consumer: { runner, settings, topics },
+        checks: { postgres: () => ds.query('SELECT 1') },
+        metrics: () => [
+          {
+            name: 'projector_records_total',
+            help: 'Records projected, by what they did to the read model.',
+            type: 'counter',
+            samples: Object.entries(service.counts).map(([outcome, value]) => ({ labels: { outcome }, value })),
+          },
+        ],
+      });
+    } catch (err) {
+      await runner.stop();
+      await ds.destroy();
+      throw err;
+    }
   }
   logger.info({ groupId: config.PROJECTOR_GROUP_ID, topics: PROJECTED_TOPICS.map((t) => t.name) }, 'projector started');
   const progress = setInterval(() => logger.info({ ...runner.counters, ...service.counts }, 'projector progress'), 30_000);
@@ -56,10 +83,12 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
   let stopping: Promise<void> | undefined;
   return {
     service,
+    opsPort: ops?.port ?? null,
     counters: () => runner.counters,
     stop() {
       stopping ??= (async () => {
         clearInterval(progress);
+        await ops?.close();
         await runner.stop();
         await ds.destroy();
         logger.info({ ...runner.counters, ...service.counts }, 'projector stopped');

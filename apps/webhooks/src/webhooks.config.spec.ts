@@ -30,4 +30,12 @@ describe('webhooks config', () => {
       /WEBHOOK_SECRETS_KEY[\s\S]*WEBHOOKS_ALLOW_HTTP[\s\S]*WEBHOOKS_RETRY_SCHEDULE: invalid duration "later"/,
     );
   });
+
+  it('serves the ops port only when OPS_PORT is set: unset or empty is none; a bad port is an error', () => {
+    expect(loadConfig(webhooksConfigSchema, base).OPS_PORT).toBeUndefined();
+    expect(loadConfig(webhooksConfigSchema, { ...base, OPS_PORT: '' }).OPS_PORT).toBeUndefined();
+    expect(loadConfig(webhooksConfigSchema, { ...base, OPS_PORT: '9102' })).toMatchObject({ OPS_PORT: 9102, OPS_HOST: '127.0.0.1' });
+    expect(() => loadConfig(webhooksConfigSchema, { ...base, OPS_PORT: '70000' })).toThrow(/OPS_PORT/);
+    expect(() => loadConfig(webhooksConfigSchema, { ...base, OPS_PORT: 'abc' })).toThrow(/OPS_PORT/);
+  });
 });

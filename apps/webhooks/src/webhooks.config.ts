@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { databaseConfig, kafkaConfig, logConfig } from '@app/config';
+import { databaseConfig, kafkaConfig, logConfig, opsConfig } from '@app/config';
 import { DEFAULT_RETRY_SCHEDULE, parseDuration, parseRetrySchedule } from '@app/webhooks';
 
 const flag = (description: string) =>
@@ -27,6 +27,7 @@ const duration = (fallback: string, description: string) =>
 export const webhooksConfigSchema = kafkaConfig
   .extend(databaseConfig.shape)
   .extend(logConfig.shape)
+  .extend(opsConfig.shape)
   .extend({
     WEBHOOKS_GROUP_ID: z.string().min(1).default('webhooks').describe('Consumer group on the record topics that make events'),
     WEBHOOK_SECRETS_KEY: z

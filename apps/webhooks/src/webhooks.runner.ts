@@ -1,6 +1,6 @@
 import { namespacedTopic, TOPICS, WEBHOOK_EVENT_SOURCES } from '@app/contracts';
-import { ConsumerRunner, ensureTopics, type ConsumerCounters } from '@app/messaging';
-import { createLogger } from '@app/observability';
+import { ConsumerRunner, ensureTopics, startWorkerOps, type ConsumerCounters } from '@app/messaging';
+import { createLogger, type MetricFamily, type OpsServer } from '@app/observability';
 import { createDataSource } from '@app/persistence';
 import { SecretBox } from '@app/webhooks';
 import { Dispatcher, type DispatcherCounts } from './dispatcher';
@@ -15,6 +15,8 @@ export const WEBHOOK_SOURCE_TOPICS = [TOPICS.filings, TOPICS.form4, TOPICS.issue
 export interface RunningWebhooks {
   fanOut: FanOutService;
   dispatcher: Dispatcher;
+  /** The ops server's port (/healthz, /readyz, /metrics), when OPS_PORT is set. */
+  opsPort: number | null;
   counters(): { consumer: ConsumerCounters; fanOut: FanOutCounts; dispatcher: DispatcherCounts };
   stop(): Promise<void>;
 }
@@ -93,6 +95,33 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
     fanOut: { ...fanOut.counts },
     dispatcher: { ...dispatcher.counts },
   });
+  let ops: OpsServer | null = null;
+  if (config.OPS_PORT !== undefined) {
+    try {
+      ops = await startWorkerOps({
+        host: config.OPS_HOST,
+        port: config.OPS_PORT,
+        logger,
+        consumer: runner ? { runner, settings, topics } : null,
+        checks: {
+          postgres: () => ds.query('SELECT 1'),
+          ...(options.dispatch !== false
+            ? {
+                dispatcher: () => {
+                  if (!dispatcher.running) throw new Error('dispatcher is not running');
+                },
+              }
+            : {}),
+        },
+        metrics: () => webhooksMetricFamilies(fanOut.counts, dispatcher),
+      });
+    } catch (err) {
+      await Promise.all([dispatcher.stop(), runner?.stop()]);
+      sender.close();
+      await ds.destroy();
+      throw err;
+    }
+  }
   logger.info({ groupId: config.WEBHOOKS_GROUP_ID, topics: topics.map((t) => t.name), concurrency: config.WEBHOOKS_CONCURRENCY }, 'webhooks started');
   const progress = setInterval(() => logger.info(counters(), 'webhooks progress'), 30_000);
   progress.unref();
@@ -100,10 +129,12 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
   return {
     fanOut,
     dispatcher,
+    opsPort: ops?.port ?? null,
     counters,
     stop() {
       stopping ??= (async () => {
         clearInterval(progress);
+        await ops?.close();
         // Both at once: the dispatcher drains its attempts while the consumer finishes its record.
         await Promise.all([dispatcher.stop(), runner?.stop()]);
         sender.close();
@@ -113,4 +144,39 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
       return stopping;
     },
   };
+}
+
+/** The webhooks app's own metrics (the consumer's come from ConsumerMetrics). */
+export function webhooksMetricFamilies(fanOut: FanOutCounts, dispatcher: Dispatcher): MetricFamily[] {
+  const c = dispatcher.counts;
+  const counter = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: 'counter', samples: [{ value }] });
+  const gauge = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: 'gauge', samples: [{ value }] });
+  return [
+    counter('webhooks_events_total', 'Events made from first-seen source records.', fanOut.events),
+    counter('webhooks_deliveries_created_total', 'Deliveries inserted by the fan-out (one per event and subscribed endpoint).', fanOut.deliveries),
+    counter('webhooks_records_replayed_total', 'Source records whose event existed already: nothing written.', fanOut.replayed),
+    counter('webhooks_deliveries_claimed_total', 'Deliveries claimed by this process.', c.claimed),
+    {
+      name: 'webhooks_attempts_total',
+      help: 'Delivery attempts recorded, by what followed: succeeded, retried (scheduled again) or failed (exhausted, gone or refused).',
+      type: 'counter',
+      samples: [
+        { labels: { result: 'succeeded' }, value: c.succeeded },
+        { labels: { result: 'retried' }, value: c.retried },
+        { labels: { result: 'failed' }, value: c.failed },
+      ],
+    },
+    counter('webhooks_endpoints_disabled_total', 'Endpoints this process disabled (410, or failing for the configured time).', c.disabled),
+    counter('webhooks_dispatcher_errors_total', "Transient errors of the dispatcher's own work (claims or results not written).", c.errors),
+    gauge('webhooks_attempts_sending', 'Attempts whose POST is under way.', dispatcher.sendingCount),
+    gauge('webhooks_deliveries_queued', 'Claimed deliveries waiting for a free slot.', dispatcher.queuedCount),
+    gauge('webhooks_attempts_unrecorded', 'Attempt results waiting to be written.', dispatcher.unrecordedCount),
+    { name: 'webhooks_attempt_duration_seconds', help: 'Time from sending an attempt to its result.', type: 'histogram', samples: dispatcher.attemptSeconds.samples() },
+    {
+      name: 'webhooks_first_attempt_delay_seconds',
+      help: "Time from an event being made to its delivery's first attempt.",
+      type: 'histogram',
+      samples: dispatcher.firstAttemptDelaySeconds.samples(),
+    },
+  ];
 }

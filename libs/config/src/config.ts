@@ -34,6 +34,13 @@ export const logConfig = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
+export const opsConfig = z.object({
+  OPS_PORT: z
+    .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional())
+    .describe('Port of a worker app\'s /healthz, /readyz and /metrics; unset or empty: none'),
+  OPS_HOST: z.string().min(1).default('127.0.0.1').describe('Address the ops port binds to (0.0.0.0 in a container)'),
+});
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

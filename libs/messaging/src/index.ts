@@ -15,5 +15,7 @@ export type { DeadLetterSource } from './dead-letter.headers';
 export { decodeRecord } from './record.decoder';
 export { consumerLag } from './consumer-lag.query';
 export type { PartitionLag } from './consumer-lag.query';
+export { ConsumerMetrics, startWorkerOps } from './consumer.ops';
+export type { WorkerOpsOptions } from './consumer.ops';
 export { readTopic } from './topic.reader';
 export type { RawMessage } from './topic.reader';

@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import { ApiError } from '../platform/api.errors';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { z } from 'zod';
+import { withTimeout } from '@app/observability';
 
 const healthSchema = z.object({ status: z.literal('ok') });
 const readySchema = z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.literal('ok')) });
@@ -21,9 +22,6 @@ export const healthRoutes = {
   },
 } satisfies Record<string, RouteDefinition>;
 
-const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
-  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
-
 export class HealthController {
   constructor(
     private readonly dataSource: DataSource,
@@ -41,14 +39,14 @@ export class HealthController {
     const failed: string[] = [];
     const checks: Record<string, 'ok'> = {};
     try {
-      await withTimeout(this.dataSource.query('SELECT 1'), 2_000);
+      await withTimeout(this.dataSource.query('SELECT 1'), 2_000, 'postgres');
       checks.postgres = 'ok';
     } catch {
       failed.push('postgres');
     }
     if (this.redis) {
       try {
-        await withTimeout(this.redis.ping(), 2_000);
+        await withTimeout(this.redis.ping(), 2_000, 'redis');
         checks.redis = 'ok';
       } catch {
         failed.push('redis');
