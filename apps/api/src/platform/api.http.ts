@@ -64,14 +64,21 @@ function decodedPath(url: string): string {
  */
 export class ApiHttp {
   private readonly known: { regex: RegExp; methods: Set<string> }[] = [];
+  /**
+   * The request log: its fields are fixed and carry no header, so it skips the redaction pass
+   * every other line gets (a third of a log line's cost, on every request).
+   */
+  private readonly requestLog: Logger;
 
-  constructor(private readonly deps: HttpDeps) {}
+  constructor(private readonly deps: HttpDeps) {
+    this.requestLog = deps.logger.child({}, { redact: { paths: [] } });
+  }
 
   register(app: FastifyInstance, routes: BoundRoute[]): void {
     app.decorateRequest('principal', null);
     app.addHook('onRequest', (request, reply) => this.onRequest(request, reply));
     app.addHook('onResponse', (request, reply, done) => {
-      this.deps.logger.info(
+      this.requestLog.info(
         {
           request_id: request.id,
           method: request.method,
