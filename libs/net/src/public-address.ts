@@ -74,13 +74,19 @@ function isSpecialIpv6(address: string): boolean {
   const g = ipv6Groups(address);
   const allZeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
   if (allZeroTo(7) && (g[7] === 0 || g[7] === 1)) return true; // :: and ::1
-  if (allZeroTo(5) && g[5] === 0xffff) return isSpecialIpv4(`${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`); // IPv4-mapped
+  const ipv4At = (i: number) => `${g[i]! >> 8}.${g[i]! & 255}.${g[i + 1]! >> 8}.${g[i + 1]! & 255}`;
+  if (allZeroTo(5) && g[5] === 0xffff) return isSpecialIpv4(ipv4At(6)); // IPv4-mapped
+  // ::/96 IPv4-compatible (deprecated; some stacks still route it to the embedded IPv4 address).
+  if (allZeroTo(6)) return true;
   const first = g[0]!;
+  if (first === 0x2002) return isSpecialIpv4(ipv4At(1)); // 2002::/16 6to4 carries an IPv4 address
+  if (first === 0x2001 && g[1]! < 0x0200) return true; // 2001::/23 IETF protocol assignments (Teredo among them)
+  if (first === 0x0100 && g[1] === 0 && g[2] === 0 && g[3] === 0) return true; // 100::/64 discard-only
   if ((first & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
   if ((first & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
   if ((first & 0xff00) === 0xff00) return true; // ff00::/8 multicast
   if (first === 0x2001 && g[1] === 0x0db8) return true; // 2001:db8::/32 documentation
-  if (first === 0x0064 && g[1] === 0xff9b) return true; // 64:ff9b::/96 NAT64
+  if (first === 0x0064 && g[1] === 0xff9b) return true; // 64:ff9b::/96 NAT64, 64:ff9b:1::/48 local NAT64
   return false;
 }
 
