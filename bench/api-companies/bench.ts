@@ -148,17 +148,21 @@ async function main(): Promise<void> {
 
   console.log(row(['target', 'round', 'req/s', 'mean ms', 'p99 ms', 'requests', 'server cpu', 'cpu µs/req', 'client cpu', 'load1']));
   const runs: Run[] = [];
-  // 1. api vs raw, alternating so drift (thermal, noisy neighbours, pg cache) hits both sides alike.
+  // Each round reverses the previous one's order (A B, B A, ...): drift (thermal, noisy neighbours,
+  // pg cache, the GC state one run leaves to the next) hits both sides alike, and neither side
+  // always runs right after the other.
+  const ordered = <T>(targets: T[], r: number): T[] => (r % 2 === 1 ? targets : [...targets].reverse());
+  // 1. api vs raw.
   for (let r = 1; r <= settings.rounds; r++) {
-    for (const t of [api, rawT, apiR, apiR ? rawT : null]) {
+    for (const t of ordered([api, rawT, apiR, apiR ? rawT : null], r)) {
       if (!t) continue;
       runs.push(await measure(t, r, headers, settings.seconds));
       console.log(runRow(runs[runs.length - 1]!));
     }
   }
-  // 2. page 1 vs the deep page, alternating.
+  // 2. page 1 vs the deep page.
   for (let r = 1; r <= settings.rounds; r++) {
-    for (const t of [firstT, deepT]) {
+    for (const t of ordered([firstT, deepT], r)) {
       runs.push(await measure(t, r, headers, settings.seconds));
       console.log(runRow(runs[runs.length - 1]!));
     }
