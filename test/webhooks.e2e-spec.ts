@@ -589,6 +589,9 @@ describe('webhooks', () => {
     expect(await row()).toEqual({ status: 'pending', attempts: 0, leased: true, token: current!.leaseToken });
     expect((await pg.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = $1`, [stalled!.id])).rows[0]).toEqual({ n: 1 });
     await repo.recordAttempts([{ ...late, leaseToken: current!.leaseToken, sentAt: new Date() }], 60_000);
-    expect(await row()).toEqual({ status: 'succeeded', attempts: 1, leased: null, token: current!.leaseToken });
+    // The result clears the token: the same claim's result, written again, changes nothing.
+    expect(await row()).toEqual({ status: 'succeeded', attempts: 1, leased: null, token: null });
+    await repo.recordAttempts([{ ...late, leaseToken: current!.leaseToken, result: 'retry', nextAttemptAt: new Date() }], 60_000);
+    expect(await row()).toEqual({ status: 'succeeded', attempts: 1, leased: null, token: null });
   });
 });

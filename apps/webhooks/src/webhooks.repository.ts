@@ -51,15 +51,30 @@ export interface AttemptRecord {
 }
 
 /**
+ * Planner settings of the connections that claim, record and release (libpq `options`). Those
+ * statements are lookups of a batch of rows by index: the due index in order for a claim, the
+ * primary key for the rest. Under a burst the statistics are stale (they say few deliveries are
+ * pending, while thousands are), and with them the planner bitmap-scans and sorts every pending
+ * row for each claim and hash-joins every pending row for each batch of results: work that grows
+ * with the backlog, once per batch. Sorts, bitmap scans, hash and merge joins cost too much to
+ * choose here whenever an index path exists; jit is off because those costs would start it.
+ */
+export const DISPATCH_PLANNER_OPTIONS = '-c enable_sort=off -c enable_bitmapscan=off -c enable_hashjoin=off -c enable_mergejoin=off -c jit=off';
+
+/**
  * webhook_events / webhook_deliveries / webhook_attempts, the webhooks app's side: every write
- * is one SQL statement (atomic without an explicit transaction, one round trip).
+ * is one SQL statement (atomic without an explicit transaction, one round trip). The dispatcher's
+ * statements (claim, recordAttempts, release) run on `dispatchPool` when given: a pool opened
+ * with DISPATCH_PLANNER_OPTIONS.
  */
 export class WebhooksRepository {
   private readonly pool: Pool;
+  private readonly dispatchPool: Pool;
 
-  constructor(dataSource: DataSource) {
+  constructor(dataSource: DataSource, dispatchPool?: Pool) {
     // TypeORM's postgres driver keeps its pg Pool as `master`.
     this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+    this.dispatchPool = dispatchPool ?? this.pool;
   }
 
   async eventExists(id: string): Promise<boolean> {
@@ -95,19 +110,20 @@ export class WebhooksRepository {
 
   /**
    * Claims up to `limit` due, unleased deliveries of enabled endpoints (SKIP LOCKED: processes
-   * never claim the same row) and leases them for `leaseMs` (leased_until, in no index: a HOT
-   * update) under a new lease token, committed at once: a process that dies mid-attempt leaves its
-   * deliveries due again when the lease ends; one that outlived its lease (stalled) finds another
-   * token on the row and changes nothing (recordAttempts, release).
+   * never claim the same row), oldest due first, and leases them for `leaseMs` (leased_until, in
+   * no index: a HOT update) under a new lease token, committed at once: a process that dies
+   * mid-attempt leaves its deliveries due again when the lease ends; one that outlived its lease
+   * (stalled) finds another token on the row and changes nothing (recordAttempts, release).
+   * The endpoint check is a subquery per row, not a join, so that the plan stays one walk of the
+   * due index in order, stopped at the limit.
    */
   async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const r = await this.pool.query<ClaimedDelivery>({
+    const r = await this.dispatchPool.query<ClaimedDelivery>({
       name: 'webhook_deliveries_claim',
       text: `WITH due AS (
           SELECT d.id FROM webhook_deliveries d
-          JOIN webhook_endpoints e ON e.id = d.endpoint_id
           WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until <= now())
-            AND e.enabled AND e.deleted_at IS NULL
+            AND (SELECT e.enabled AND e.deleted_at IS NULL FROM webhook_endpoints e WHERE e.id = d.endpoint_id)
           ORDER BY d.next_attempt_at
           LIMIT $1
           FOR UPDATE OF d SKIP LOCKED
@@ -136,11 +152,16 @@ export class WebhooksRepository {
    * `disableAfterMs` or more after the streak's first failure disables it as failing (measured
    * between attempts' send times, one clock, not against the time of recording). Returns the
    * endpoints this disabled, with the reason.
+   * A result changes its delivery only while the row carries the claim's lease token, and clears
+   * it: the token is set by a claim of a pending delivery and cleared by its result and by
+   * anything else that ends the delivery (an endpoint deleted), so one claim changes a delivery
+   * once, and only while it is pending. Matching on the token and id alone (no status) keeps the
+   * update a primary-key lookup per result.
    */
   async recordAttempts(attempts: readonly AttemptRecord[], disableAfterMs: number): Promise<Map<string, string>> {
     if (attempts.length === 0) return new Map();
     const col = <T>(f: (a: AttemptRecord) => T): T[] => attempts.map(f);
-    const r = await this.pool.query<{ id: string; disabled_reason: string }>({
+    const r = await this.dispatchPool.query<{ id: string; disabled_reason: string }>({
       name: 'webhook_attempts_record',
       text: `WITH a AS (
           SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $12::uuid[])
@@ -155,8 +176,9 @@ export class WebhooksRepository {
             status = CASE a.result WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending' ELSE 'failed' END,
             next_attempt_at = CASE WHEN a.result = 'retry' THEN a.next_attempt_at END,
             leased_until = NULL,
+            lease_token = NULL,
             succeeded_at = CASE WHEN a.result = 'succeeded' THEN now() ELSE d.succeeded_at END
-          FROM a WHERE d.id = a.delivery_id AND d.status = 'pending' AND d.lease_token = a.lease_token
+          FROM a WHERE d.id = a.delivery_id AND d.lease_token = a.lease_token
         ), latest AS (
           SELECT DISTINCT ON (endpoint_id) endpoint_id, result, sent_at,
             bool_or(result = 'gone') OVER (PARTITION BY endpoint_id) AS gone,
@@ -201,7 +223,7 @@ export class WebhooksRepository {
   /** Gives leased deliveries back (stop before their attempt started): due again for any process. */
   async release(claims: ReadonlyArray<{ id: string; leaseToken: string }>): Promise<void> {
     if (claims.length === 0) return;
-    await this.pool.query(
+    await this.dispatchPool.query(
       `UPDATE webhook_deliveries d SET leased_until = NULL FROM unnest($1::text[], $2::uuid[]) AS c(id, lease_token)
        WHERE d.id = c.id AND d.lease_token = c.lease_token`,
       [claims.map((c) => c.id), claims.map((c) => c.leaseToken)],

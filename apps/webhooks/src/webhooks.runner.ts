@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import { namespacedTopic, TOPICS, WEBHOOK_EVENT_SOURCES } from '@app/contracts';
 import { ConsumerRunner, ensureTopics, startWorkerOps, type ConsumerCounters } from '@app/messaging';
 import { createLogger, type MetricFamily, type OpsServer } from '@app/observability';
@@ -7,7 +8,7 @@ import { Dispatcher, type DispatcherCounts } from './dispatcher';
 import { FanOutService, type FanOutCounts } from './fan-out.service';
 import type { WebhooksConfig } from './webhooks.config';
 import { WebhookSender } from './webhook.sender';
-import { WebhooksRepository } from './webhooks.repository';
+import { DISPATCH_PLANNER_OPTIONS, WebhooksRepository } from './webhooks.repository';
 
 /** Record topics that make events (see WEBHOOK_EVENT_SOURCES). */
 export const WEBHOOK_SOURCE_TOPICS = [TOPICS.filings, TOPICS.form4, TOPICS.issuerDocuments];
@@ -41,7 +42,14 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
   const logger = createLogger({ name: 'webhooks', level: config.LOG_LEVEL });
   const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'webhooks' });
   await ds.initialize();
-  const repo = new WebhooksRepository(ds);
+  // One claim at a time, RECORD_WRITERS result batches, releases: a few connections.
+  const dispatchPool = new Pool({ connectionString: config.DATABASE_URL, max: 4, application_name: 'webhooks-dispatcher', options: DISPATCH_PLANNER_OPTIONS });
+  // An idle connection that drops (database restart) is replaced on the next query; unheard, its error would end the process.
+  dispatchPool.on('error', (err) => logger.warn({ err }, 'an idle dispatcher database connection failed'));
+  const closeDatabase = async (): Promise<void> => {
+    await Promise.all([ds.destroy(), dispatchPool.end()]);
+  };
+  const repo = new WebhooksRepository(ds, dispatchPool);
   const sender = new WebhookSender({
     timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
     allowHttp: config.WEBHOOKS_ALLOW_HTTP,
@@ -87,7 +95,7 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
     if (options.dispatch !== false) dispatcher.start();
   } catch (err) {
     await runner?.stop().catch(() => undefined);
-    await ds.destroy();
+    await closeDatabase();
     throw err;
   }
   const counters = () => ({
@@ -118,7 +126,7 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
     } catch (err) {
       await Promise.all([dispatcher.stop(), runner?.stop()]);
       sender.close();
-      await ds.destroy();
+      await closeDatabase();
       throw err;
     }
   }
@@ -138,7 +146,7 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
         // Both at once: the dispatcher drains its attempts while the consumer finishes its record.
         await Promise.all([dispatcher.stop(), runner?.stop()]);
         sender.close();
-        await ds.destroy();
+        await closeDatabase();
         logger.info(counters(), 'webhooks stopped');
       })();
       return stopping;

@@ -247,20 +247,25 @@ describe('endpoint lifecycle', () => {
     expect(free.statusCode).toBe(403);
   });
 
-  it('DELETE is soft: 204, then 404, and pending deliveries stop', async () => {
+  it('DELETE is soft: 204, then 404, and pending deliveries stop, claimed ones too (their lease token is cleared)', async () => {
     const e = await register();
     const t = await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyA, {});
+    // As a dispatcher's claim leaves it while its attempt is in flight.
+    await open.context.dataSource.query(`UPDATE webhook_deliveries SET leased_until = now() + interval '1 minute', lease_token = gen_random_uuid() WHERE id = $1`, [
+      t.json<{ delivery_id: string }>().delivery_id,
+    ]);
     const del = await call(open, 'DELETE', `/v1/webhook-endpoints/${e.id}`, keyA);
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
     expect((await call(open, 'GET', `/v1/webhook-endpoints/${e.id}`, keyA)).statusCode).toBe(404);
     expect((await call(open, 'DELETE', `/v1/webhook-endpoints/${e.id}`, keyA)).statusCode).toBe(404);
-    const rows = await open.context.dataSource.query<{ deleted_at: Date | null; status: string }[]>(
-      `SELECT e.deleted_at, d.status FROM webhook_endpoints e JOIN webhook_deliveries d ON d.endpoint_id = e.id WHERE d.id = $1`,
+    const rows = await open.context.dataSource.query<{ deleted_at: Date | null; status: string; lease_token: string | null }[]>(
+      `SELECT e.deleted_at, d.status, d.lease_token FROM webhook_endpoints e JOIN webhook_deliveries d ON d.endpoint_id = e.id WHERE d.id = $1`,
       [t.json<{ delivery_id: string }>().delivery_id],
     );
     expect(rows[0]!.deleted_at).not.toBeNull();
     expect(rows[0]!.status).toBe('failed');
+    expect(rows[0]!.lease_token).toBeNull();
   });
 
   it('rotation: a new secret once; the old one stays active for 24 h beside it', async () => {

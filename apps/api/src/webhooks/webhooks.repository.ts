@@ -160,7 +160,8 @@ export class WebhooksRepository {
         [id, accountId],
       );
       if (r.rowCount !== 1) return false;
-      await c.query(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = $1 AND status = 'pending'`, [id]);
+      // lease_token = NULL: an attempt in flight then records its result as an attempt only.
+      await c.query(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_token = NULL WHERE endpoint_id = $1 AND status = 'pending'`, [id]);
       return true;
     });
   }
