@@ -112,7 +112,8 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
         logger,
         consumer: runner ? { runner, settings, topics } : null,
         checks: {
-          postgres: () => ds.query('SELECT 1'),
+          // Both pools: the fan-out's and the dispatcher's connections.
+          postgres: () => Promise.all([ds.query('SELECT 1'), dispatchPool.query('SELECT 1')]),
           ...(options.dispatch !== false
             ? {
                 dispatcher: () => {
