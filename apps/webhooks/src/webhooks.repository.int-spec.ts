@@ -49,10 +49,10 @@ async function insertDeliveries(tag: string, status: string): Promise<void> {
   await ds.query(
     `WITH ev AS (
        INSERT INTO webhook_events (id, type, entity_key, data)
-       SELECT 'evt_${tag}_' || g, 'filing.created', 'k' || g, '{"accession":"x"}'::jsonb FROM generate_series(1, $1) g RETURNING id)
+       SELECT 'evt_' || $3 || '_' || g, 'filing.created', 'k' || g, '{"accession":"x"}'::jsonb FROM generate_series(1, $1) g RETURNING id)
      INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
      SELECT 'del_' || ev.id, ev.id, 'we_1', $2, CASE WHEN $2 = 'pending' THEN now() END FROM ev`,
-    [BURST, status],
+    [BURST, status, tag],
   );
 }
 
