@@ -513,8 +513,18 @@ describe('webhooks', () => {
       return { child, exited, stderr: () => stderr };
     };
     const first = start();
-    // Killed while POSTs are in flight: their results are never recorded.
-    await expectEventually(() => expect(receiver.received.length >= 3 && receiver.inFlight() > 0).toBe(true), { timeoutMs: 60_000 });
+    // Killed while POSTs are in flight, their results never recorded, and every answered POST
+    // recorded (results wait up to RECORD_LINGER_MS to share a commit: one answered a moment
+    // before the kill would be sent again too, which is at-least-once but not what is counted here).
+    const succeeded = async (): Promise<number> =>
+      (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'succeeded'`, [endpoint])).rows[0]!.n;
+    await expectEventually(
+      async () => {
+        const answered = receiver.received.length;
+        expect(answered >= 3 && receiver.inFlight() > 0 && (await succeeded()) === answered && receiver.received.length === answered).toBe(true);
+      },
+      { timeoutMs: 60_000, intervalMs: 20 },
+    );
     first.child.kill('SIGKILL');
     await first.exited;
     const beforeKill = new Set(receiver.received.map((r) => r.headers['webhook-id']));
