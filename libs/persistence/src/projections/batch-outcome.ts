@@ -1,0 +1,12 @@
+/**
+ * What one batch of records did to a read model. `inserted` and `updated` list the envelope keys
+ * of the records whose rows were created or changed (in offset order, each key once: the last
+ * record of a key decides); `unchanged` counts the records that wrote nothing (same content hash,
+ * older than the row, a poorer source, or superseded by a later record of the same key in the batch).
+ * inserted.length + updated.length + unchanged === the number of records given.
+ */
+export interface BatchOutcome {
+  inserted: string[];
+  updated: string[];
+  unchanged: number;
+}
