@@ -1,6 +1,7 @@
-import type { DataSource } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type FilingData, type RecordEnvelope } from '@app/contracts';
-import type { ProjectionOutcome } from './company.projection';
+import type { BatchOutcome } from './batch-outcome';
+import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql, type ColumnSpec } from './company.projection';
 
 /** The row a filing@1 record projects to; pure, so it is tested without a database. */
 export function filingRow(envelope: RecordEnvelope<FilingData>) {
@@ -32,42 +33,56 @@ export function filingRow(envelope: RecordEnvelope<FilingData>) {
   };
 }
 
-const COLUMNS = [
-  'accession', 'cik', 'company_name', 'form', 'filed_date', 'accepted_at', 'report_period', 'primary_document_url',
-  'primary_doc_description', 'items', 'size', 'is_xbrl', 'is_inline_xbrl', 'is_amendment', 'amends_accession', 'act',
-  'file_number', 'film_number', 'source', 'provenance', 'record_id', 'data_hash', 'observed_at',
-] as const;
-
-const JSON_COLUMNS = new Set(['items', 'provenance']);
-
 /** Richer sources first: the submissions JSON has every field, the feeds only a few. */
+export function sourceRank(source: string): number {
+  return source === 'submissions' ? 3 : source === 'current_events' ? 2 : 1;
+}
+
+/** The same ranking in SQL; keep the two in step. */
 const RANK = (col: string) => `(CASE ${col} WHEN 'submissions' THEN 3 WHEN 'current_events' THEN 2 ELSE 1 END)`;
 
-/*
- * One statement, like the companies projection: insert, or update only when the data hash changed,
- * the record is not older than the row, and its source is not poorer (a daily-index row seen after
- * the submissions JSON never blanks the acceptance time or the primary document).
- */
-const UPSERT_SQL = `
-  INSERT INTO filings (${COLUMNS.join(', ')}, updated_at)
-  VALUES (${COLUMNS.map((c, i) => (JSON_COLUMNS.has(c) ? `$${i + 1}::jsonb` : `$${i + 1}`)).join(', ')}, now())
-  ON CONFLICT (accession) DO UPDATE SET
-    ${COLUMNS.filter((c) => c !== 'accession').map((c) => `${c} = EXCLUDED.${c}`).join(',\n    ')},
-    updated_at = now()
-  WHERE filings.data_hash IS DISTINCT FROM EXCLUDED.data_hash
-    AND filings.observed_at <= EXCLUDED.observed_at
-    AND ${RANK('filings.source')} <= ${RANK('EXCLUDED.source')}
-  RETURNING (xmax = 0) AS inserted`;
+export const FILING_COLUMNS: ReadonlyArray<ColumnSpec> = [
+  ['accession', 'text'], ['cik', 'text'], ['company_name', 'text'], ['form', 'text'], ['filed_date', 'date'],
+  ['accepted_at', 'timestamptz'], ['report_period', 'date'], ['primary_document_url', 'text'],
+  ['primary_doc_description', 'text'], ['items', 'jsonb'], ['size', 'bigint'], ['is_xbrl', 'boolean'],
+  ['is_inline_xbrl', 'boolean'], ['is_amendment', 'boolean'], ['amends_accession', 'text'], ['act', 'text'],
+  ['file_number', 'text'], ['film_number', 'text'], ['source', 'text'], ['provenance', 'jsonb'], ['record_id', 'text'],
+  ['data_hash', 'text'], ['observed_at', 'timestamptz'],
+];
 
-/** Upserts one filing record idempotently: same record twice → one row, unchanged hash → no write. */
-export async function projectFiling(ds: DataSource, envelope: RecordEnvelope<FilingData>): Promise<ProjectionOutcome> {
-  const row = filingRow(envelope);
-  const params = COLUMNS.map((c) => {
-    const v = row[c];
-    return JSON_COLUMNS.has(c) && v !== null ? JSON.stringify(v) : v;
-  });
-  const result = await ds.query<Array<{ inserted: boolean }>>(UPSERT_SQL, params);
-  const first = result[0];
-  if (!first) return 'unchanged';
-  return first.inserted ? 'inserted' : 'updated';
+/*
+ * Insert, or update only when the data hash changed, the record is not older than the row, and its
+ * source is not poorer (a daily-index row seen after the submissions JSON never blanks the
+ * acceptance time or the primary document).
+ */
+const UPSERT_SQL = unnestUpsertSql(
+  'filings',
+  FILING_COLUMNS,
+  'accession',
+  `filings.data_hash IS DISTINCT FROM EXCLUDED.data_hash
+    AND filings.observed_at <= EXCLUDED.observed_at
+    AND ${RANK('filings.source')} <= ${RANK('EXCLUDED.source')}`,
+  'accession AS key, (xmax = 0) AS inserted',
+);
+
+const VERSIONS_SQL = `
+  SELECT accession AS key, data_hash AS hash, observed_at, ${RANK('source')} AS rank
+    FROM filings WHERE accession = ANY($1::text[])`;
+
+/**
+ * Projects a batch of filing@1 records (one topic-partition, offset order) in the caller's
+ * transaction with one upsert: same record twice -> one row, unchanged hash -> no write, an older
+ * record or a poorer source never overwrites the row; per accession the batch ends as applying it
+ * one record at a time would. Keys are accessions; the written ones get webhook events.
+ */
+export async function projectFilings(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<FilingData>>): Promise<BatchOutcome> {
+  const all = envelopes.map(filingRow);
+  const { survivors, rows } = await survivingRows(
+    m,
+    all,
+    (r) => ({ key: r.accession, hash: r.data_hash, observedAt: Date.parse(r.observed_at), rank: sourceRank(r.source) }),
+    VERSIONS_SQL,
+  );
+  const written = rows.length > 0 ? await m.query<Array<{ key: string; inserted: boolean }>>(UPSERT_SQL, columnArrays(rows, FILING_COLUMNS)) : [];
+  return batchOutcome(envelopes, survivors, rows.map((r) => r.accession), written);
 }

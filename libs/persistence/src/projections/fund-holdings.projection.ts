@@ -1,6 +1,7 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type FundHoldingsData, type RecordEnvelope } from '@app/contracts';
-import type { ProjectionOutcome } from './company.projection';
+import type { BatchOutcome } from './batch-outcome';
+import { columnArrays, unnestUpsertSql, type ColumnSpec } from './company.projection';
 
 /** One fund_holdings row of a fund-holdings@1 record's holding; pure, so it is tested without a database. */
 export function fundHoldingRows(envelope: RecordEnvelope<FundHoldingsData>) {
@@ -41,23 +42,25 @@ export function fundHoldingRows(envelope: RecordEnvelope<FundHoldingsData>) {
   }));
 }
 
-const RECORDSET = `
-  accession text, holding_index integer, fund_key text, report_date date, name text, title text, lei text,
-  cusip text, isin text, ticker text, other_ids jsonb, balance numeric, units text, cur_cd text, val_usd numeric,
-  pct_val numeric, payoff_profile text, asset_cat text, asset_conditional jsonb, issuer_cat text,
-  issuer_conditional jsonb, inv_country text, fair_val_level text, is_restricted boolean, match_cik char(10),
-  match_symbol text, match_method text, match_confidence double precision, provenance jsonb, record_id text, data_hash text`;
-const COLUMNS = RECORDSET.split(',').map((c) => c.trim().split(' ')[0]!);
+const COLUMNS: ReadonlyArray<ColumnSpec> = [
+  ['accession', 'text'], ['holding_index', 'integer'], ['fund_key', 'text'], ['report_date', 'date'], ['name', 'text'],
+  ['title', 'text'], ['lei', 'text'], ['cusip', 'text'], ['isin', 'text'], ['ticker', 'text'], ['other_ids', 'jsonb'],
+  ['balance', 'numeric'], ['units', 'text'], ['cur_cd', 'text'], ['val_usd', 'numeric'], ['pct_val', 'numeric'],
+  ['payoff_profile', 'text'], ['asset_cat', 'text'], ['asset_conditional', 'jsonb'], ['issuer_cat', 'text'],
+  ['issuer_conditional', 'jsonb'], ['inv_country', 'text'], ['fair_val_level', 'text'], ['is_restricted', 'boolean'],
+  ['match_cik', 'text'], ['match_symbol', 'text'], ['match_method', 'text'], ['match_confidence', 'double precision'],
+  ['provenance', 'jsonb'], ['record_id', 'text'], ['data_hash', 'text'], ['is_current', 'boolean'],
+];
 
-/* A whole chunk (up to 250 rows) in one statement: the rows travel as one JSON parameter. */
-const UPSERT_HOLDINGS_SQL = `
-  INSERT INTO fund_holdings (${COLUMNS.join(', ')}, is_current)
-  SELECT ${COLUMNS.map((c) => `x.${c}`).join(', ')}, $2::boolean
-  FROM jsonb_to_recordset($1::jsonb) AS x(${RECORDSET})
-  ON CONFLICT (accession, holding_index) DO UPDATE SET
-    ${COLUMNS.filter((c) => c !== 'accession' && c !== 'holding_index').map((c) => `${c} = EXCLUDED.${c}`).join(',\n    ')}
-  WHERE fund_holdings.data_hash IS DISTINCT FROM EXCLUDED.data_hash
-  RETURNING 1`;
+/* A fund's chunk rows of the batch in one statement; is_current is set on insert only (the switch sets it). */
+const UPSERT_HOLDINGS_SQL = unnestUpsertSql(
+  'fund_holdings',
+  COLUMNS,
+  'accession, holding_index',
+  'fund_holdings.data_hash IS DISTINCT FROM EXCLUDED.data_hash',
+  '1',
+  { keep: ['is_current'], updatedAt: false },
+);
 
 const UPSERT_FUND_SQL = `
   INSERT INTO funds (fund_key, registrant_cik, registrant_name, series_id, series_name, fund_ticker, is_etf, header,
@@ -71,50 +74,194 @@ const UPSERT_FUND_SQL = `
   WHERE funds.data_hash IS DISTINCT FROM EXCLUDED.data_hash
   RETURNING 1`;
 
-interface CurrentFiling {
+/** A filing of a fund: the funds row points at its current one. */
+export interface FundFiling {
   accession: string;
   report_date: string;
 }
 
 /** Whether filing a is newer than b: later report date, then (an amendment's) later accession. */
-function newer(a: CurrentFiling, b: CurrentFiling): boolean {
+export function newer(a: FundFiling, b: FundFiling): boolean {
   return a.report_date > b.report_date || (a.report_date === b.report_date && a.accession > b.accession);
 }
 
+/** One chunk of a fund's batch, reduced to what the current-filing rules look at. */
+export interface FundChunk extends FundFiling {
+  holdings_total: number;
+  indexes: ReadonlyArray<number>;
+  /** the hash of the funds row this chunk would write (fund header and accession) */
+  fund_hash: string;
+}
+
+/** What applying a fund's chunks one at a time leaves; see planFund. */
+export interface FundPlan {
+  /** per chunk: false when it is dropped (its filing is older than the fund's current one then) */
+  accepted: boolean[];
+  /** the fund's current filing at the end */
+  current: FundFiling | undefined;
+  /** whether a filing completed in the batch and became current */
+  switched: boolean;
+  /** the chunk whose header the funds row ends with, when the funds row is written */
+  fundSource: number | undefined;
+}
+
 /**
- * Projects one chunk of an N-PORT filing, in one transaction under a per-fund advisory lock:
+ * Applies a fund's chunks (offset order) one at a time, in memory, by the rules of the per-chunk
+ * projection: a chunk of a filing older than the current one is dropped; a chunk of the current
+ * filing rewrites the funds row (when its hash differs); a newer filing whose stored plus received
+ * rows reach holdings_total becomes current. `stored` holds the stored holding indexes of the
+ * batch's filings other than the current one; `storedFundHash` the funds row's hash. Pure.
+ */
+export function planFund(
+  chunks: ReadonlyArray<FundChunk>,
+  current0: FundFiling | undefined,
+  storedFundHash: string | undefined,
+  stored: ReadonlyMap<string, ReadonlySet<number>>,
+): FundPlan {
+  let current = current0;
+  let switched = false;
+  let fundHash = storedFundHash;
+  let fundSource: number | undefined;
+  const received = new Map<string, Set<number>>();
+  const accepted = chunks.map((c, i) => {
+    if (current && current.accession !== c.accession && !newer(c, current)) return false;
+    let rows = received.get(c.accession);
+    if (!rows) received.set(c.accession, (rows = new Set(stored.get(c.accession))));
+    for (const index of c.indexes) rows.add(index);
+    const isCurrent = current?.accession === c.accession;
+    if (!isCurrent && rows.size === c.holdings_total) {
+      current = { accession: c.accession, report_date: c.report_date };
+      switched = true;
+    }
+    if ((isCurrent || current?.accession === c.accession) && c.fund_hash !== fundHash) {
+      fundHash = c.fund_hash;
+      fundSource = i;
+    }
+    return true;
+  });
+  return { accepted, current, switched, fundSource };
+}
+
+type HoldingRow = ReturnType<typeof fundHoldingRows>[number];
+
+/**
+ * The holding rows the plan leaves, sorted by (accession, holding_index): per row the last accepted
+ * chunk's, none of a filing older than the final current one (the switch deletes those), each
+ * current when its filing is. Pure.
+ */
+export function plannedRows(
+  envelopes: ReadonlyArray<RecordEnvelope<FundHoldingsData>>,
+  plan: FundPlan,
+): Array<HoldingRow & { is_current: boolean; chunk: number }> {
+  const rows = new Map<string, HoldingRow & { is_current: boolean; chunk: number }>();
+  const current = plan.current;
+  envelopes.forEach((e, i) => {
+    if (!plan.accepted[i]) return;
+    const filing = { accession: e.data.accession, report_date: e.data.fund.report_date };
+    if (current && current.accession !== filing.accession && !newer(filing, current)) return;
+    for (const row of fundHoldingRows(e)) {
+      rows.set(`${row.accession}\u0000${String(row.holding_index).padStart(10, '0')}`, { ...row, is_current: current?.accession === row.accession, chunk: i });
+    }
+  });
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+}
+
+function fundHash(d: FundHoldingsData): string {
+  return contentHash(stableStringify({ fund: d.fund, accession: d.accession }));
+}
+
+/**
+ * Projects a batch of fund-holdings@1 records (each one chunk of an N-PORT filing; one
+ * topic-partition, offset order) in the caller's transaction. Per fund, under its advisory lock
+ * (taken in fund-key order, so concurrent batches cannot deadlock), the result equals projecting
+ * the fund's chunks one at a time:
  * - a chunk of a filing older than the fund's current one is dropped (a replay never regresses);
  * - otherwise its rows are upserted (hash-guarded); they are current at once when the filing is;
  * - when a newer filing has all its holdings (rows = holdings_total), it becomes the fund's current
  *   filing: its rows turn current, the previous filing's rows are deleted, the funds row moves on.
  * So exposure always shows each fund's latest complete report, whatever order chunks arrive in.
+ * A fund's key is inserted when the fund had no funds row before the batch, else updated.
  */
-export async function projectFundHoldings(ds: DataSource, envelope: RecordEnvelope<FundHoldingsData>): Promise<ProjectionOutcome> {
-  const d = envelope.data;
-  const incoming: CurrentFiling = { accession: d.accession, report_date: d.fund.report_date };
-  return ds.transaction(async (m: EntityManager) => {
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`funds:${d.fund.key}`]);
-    const current = (await m.query<CurrentFiling[]>(`SELECT accession, to_char(report_date, 'YYYY-MM-DD') AS report_date FROM funds WHERE fund_key = $1`, [d.fund.key]))[0];
-    if (current && current.accession !== incoming.accession && !newer(incoming, current)) return 'unchanged';
-    const isCurrent = current?.accession === incoming.accession;
-    const rows = fundHoldingRows(envelope);
-    const written = rows.length ? (await m.query<unknown[]>(UPSERT_HOLDINGS_SQL, [JSON.stringify(rows), isCurrent])).length : 0;
+export async function projectFundHoldings(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<FundHoldingsData>>): Promise<BatchOutcome> {
+  const byFund = new Map<string, Array<RecordEnvelope<FundHoldingsData>>>();
+  for (const e of envelopes) {
+    const list = byFund.get(e.data.fund.key);
+    if (list) list.push(e);
+    else byFund.set(e.data.fund.key, [e]);
+  }
+  const written = new Map<RecordEnvelope<FundHoldingsData>, boolean>();
+  for (const fundKey of [...byFund.keys()].sort()) {
+    const chunks = byFund.get(fundKey)!;
+    const outcome = await projectFund(m, fundKey, chunks);
+    if (outcome !== 'unchanged') written.set(chunks[chunks.length - 1]!, outcome === 'inserted');
+  }
+  const inserted: string[] = [];
+  const updated: string[] = [];
+  for (const e of envelopes) {
+    const w = written.get(e);
+    if (w === true) inserted.push(e.key);
+    else if (w === false) updated.push(e.key);
+  }
+  return { inserted, updated, unchanged: envelopes.length - inserted.length - updated.length };
+}
 
-    let fundWritten = 0;
-    if (isCurrent) {
-      fundWritten = await upsertFund(m, envelope);
-    } else {
-      const [{ n }] = await m.query<[{ n: number }]>('SELECT count(*)::int AS n FROM fund_holdings WHERE accession = $1', [d.accession]);
-      if (n === d.chunk.holdings_total) {
-        // Older filings of the fund go (current or never completed); a newer incomplete one stays.
-        await m.query('DELETE FROM fund_holdings WHERE fund_key = $1 AND (report_date, accession) < ($3::date, $2)', [d.fund.key, d.accession, d.fund.report_date]);
-        await m.query('UPDATE fund_holdings SET is_current = true WHERE accession = $1', [d.accession]);
-        fundWritten = await upsertFund(m, envelope);
-      }
+async function projectFund(
+  m: EntityManager,
+  fundKey: string,
+  envelopes: ReadonlyArray<RecordEnvelope<FundHoldingsData>>,
+): Promise<'inserted' | 'updated' | 'unchanged'> {
+  await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`funds:${fundKey}`]);
+  const fund = (
+    await m.query<Array<FundFiling & { data_hash: string }>>(
+      `SELECT accession, to_char(report_date, 'YYYY-MM-DD') AS report_date, data_hash FROM funds WHERE fund_key = $1`,
+      [fundKey],
+    )
+  )[0];
+  const current0 = fund ? { accession: fund.accession, report_date: fund.report_date } : undefined;
+  const chunks: FundChunk[] = envelopes.map((e) => ({
+    accession: e.data.accession,
+    report_date: e.data.fund.report_date,
+    holdings_total: e.data.chunk.holdings_total,
+    indexes: e.data.holdings.map((h) => h.index),
+    fund_hash: fundHash(e.data),
+  }));
+  // Only the stored rows of filings that could complete in this batch are counted.
+  const candidates = [...new Set(chunks.filter((c) => !current0 || newer(c, current0)).map((c) => c.accession))].sort();
+  const stored = new Map<string, Set<number>>();
+  if (candidates.length > 0) {
+    const found = await m.query<Array<{ accession: string; holding_index: number }>>(
+      'SELECT accession, holding_index FROM fund_holdings WHERE accession = ANY($1::text[])',
+      [candidates],
+    );
+    for (const r of found) {
+      const set = stored.get(r.accession);
+      if (set) set.add(r.holding_index);
+      else stored.set(r.accession, new Set([r.holding_index]));
     }
-    if (written === 0 && fundWritten === 0) return 'unchanged';
-    return current ? 'updated' : 'inserted';
-  });
+  }
+  const plan = planFund(chunks, current0, fund?.data_hash, stored);
+  if (!plan.accepted.some(Boolean)) return 'unchanged';
+
+  let changed = false;
+  const current = plan.current;
+  if (plan.switched && current) {
+    // Older filings of the fund go (current or never completed); a newer incomplete one stays.
+    await m.query('DELETE FROM fund_holdings WHERE fund_key = $1 AND (report_date, accession) < ($3::date, $2)', [fundKey, current.accession, current.report_date]);
+    changed = true;
+  }
+  const rows = plannedRows(envelopes, plan);
+  if (rows.length > 0) {
+    const result = await m.query<unknown[]>(UPSERT_HOLDINGS_SQL, columnArrays(rows, COLUMNS));
+    changed ||= result.length > 0;
+  }
+  if (plan.switched && current) {
+    await m.query('UPDATE fund_holdings SET is_current = true WHERE accession = $1 AND NOT is_current', [current.accession]);
+  }
+  if (plan.fundSource !== undefined) {
+    changed = (await upsertFund(m, envelopes[plan.fundSource]!)) > 0 || changed;
+  }
+  if (!changed) return 'unchanged';
+  return fund ? 'updated' : 'inserted';
 }
 
 async function upsertFund(m: EntityManager, envelope: RecordEnvelope<FundHoldingsData>): Promise<number> {
@@ -133,7 +280,7 @@ async function upsertFund(m: EntityManager, envelope: RecordEnvelope<FundHolding
     fund.report_date,
     fund.net_assets,
     JSON.stringify(provenance),
-    contentHash(stableStringify({ fund, accession })),
+    fundHash(envelope.data),
   ]);
   return result.length;
 }
