@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { databaseConfig, kafkaConfig, logConfig, opsConfig } from '@app/config';
+import { consumerConfig, databaseConfig, kafkaConfig, logConfig, opsConfig } from '@app/config';
 
 export const projectorConfigSchema = kafkaConfig
+  .extend(consumerConfig.shape)
   .extend(databaseConfig.shape)
   .extend(logConfig.shape)
   .extend(opsConfig.shape)

@@ -1,9 +1,11 @@
-import { namespacedTopic, TOPICS } from '@app/contracts';
-import { ConsumerRunner, ensureTopics, startWorkerOps, type ConsumerCounters } from '@app/messaging';
+import { startWorker, startWorkerOps, type ConsumerCounters } from '@app/messaging';
 import { createLogger, type OpsServer } from '@app/observability';
-import { createDataSource } from '@app/persistence';
+import type { DataSource } from 'typeorm';
 import type { ProjectorConfig } from './projector.config';
-import { ProjectorService } from './projector.service';
+import { ProjectorModule } from './projector.module';
+import { PROJECTOR_DATA_SOURCE, ProjectorService } from './projector.service';
+
+export { PROJECTED_TOPICS } from './projector.service';
 
 export interface RunningProjector {
   service: ProjectorService;
@@ -13,46 +15,20 @@ export interface RunningProjector {
   stop(): Promise<void>;
 }
 
-/** Topics the projector reads; each new read model adds its topic here. */
-export const PROJECTED_TOPICS = [
-  TOPICS.companies,
-  TOPICS.fundHoldings,
-  TOPICS.filings,
-  TOPICS.segments,
-  TOPICS.issuerRoster,
-  TOPICS.issuerDocuments,
-  TOPICS.companyDescriptions,
-  TOPICS.documentTexts,
-  TOPICS.form4,
-];
-
-/** Connects Postgres and Kafka and starts projecting; `stop()` finishes the record in flight first. */
+/** Boots the projector microservice and its ops server; `stop()` finishes and commits the batch in flight first. */
 export async function startProjector(config: ProjectorConfig): Promise<RunningProjector> {
   const logger = createLogger({ name: 'projector', level: config.LOG_LEVEL });
-  const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'projector' });
-  await ds.initialize();
-  const service = new ProjectorService(ds);
-  const topics = PROJECTED_TOPICS.map((t) => namespacedTopic(t, config.KAFKA_TOPIC_NAMESPACE));
   const settings = { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'projector', logger };
-  const runner = new ConsumerRunner({
+  const worker = await startWorker(ProjectorModule.forRoot(config, logger), {
     settings,
     groupId: config.PROJECTOR_GROUP_ID,
-    topics,
-    fromBeginning: true,
+    namespace: config.KAFKA_TOPIC_NAMESPACE,
+    batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
     logger,
-    handle: async (envelope, meta) => {
-      const outcome = await service.handle(envelope);
-      if (outcome !== 'unchanged') logger.debug({ key: envelope.key, id: envelope.id, outcome, ...meta }, 'projected');
-    },
   });
-  try {
-    // The broker does not auto-create topics: a topic no producer has written to yet would fail the subscription.
-    await ensureTopics(settings, topics);
-    await runner.start();
-  } catch (err) {
-    await ds.destroy();
-    throw err;
-  }
+  const service = worker.app.get(ProjectorService);
+  const ds = worker.app.get<DataSource>(PROJECTOR_DATA_SOURCE);
+  const runner = worker.runner;
   let ops: OpsServer | null = null;
   if (config.OPS_PORT !== undefined) {
     try {
@@ -60,24 +36,25 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
         host: config.OPS_HOST,
         port: config.OPS_PORT,
         logger,
-        consumer: { runner, settings, topics },
+        consumer: { runner, settings, topics: runner.topics },
         checks: { postgres: () => ds.query('SELECT 1') },
         metrics: () => [
           {
             name: 'projector_records_total',
             help: 'Records projected, by what they did to the read model.',
             type: 'counter',
-            samples: Object.entries(service.counts).map(([outcome, value]) => ({ labels: { outcome }, value })),
+            samples: (['inserted', 'updated', 'unchanged'] as const).map((outcome) => ({ labels: { outcome }, value: service.counts[outcome] })),
           },
+          { name: 'projector_webhook_events_total', help: 'Webhook events made for new or changed rows.', type: 'counter', samples: [{ value: service.counts.events }] },
+          { name: 'projector_webhook_deliveries_total', help: 'Deliveries queued for those events (one per subscribed endpoint).', type: 'counter', samples: [{ value: service.counts.deliveries }] },
         ],
       });
     } catch (err) {
-      await runner.stop();
-      await ds.destroy();
+      await worker.stop();
       throw err;
     }
   }
-  logger.info({ groupId: config.PROJECTOR_GROUP_ID, topics: PROJECTED_TOPICS.map((t) => t.name) }, 'projector started');
+  logger.info({ groupId: config.PROJECTOR_GROUP_ID, topics: runner.topics.map((t) => t.name) }, 'projector started');
   const progress = setInterval(() => logger.info({ ...runner.counters, ...service.counts }, 'projector progress'), 30_000);
   progress.unref();
   let stopping: Promise<void> | undefined;
@@ -89,8 +66,7 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
       stopping ??= (async () => {
         clearInterval(progress);
         await ops?.close();
-        await runner.stop();
-        await ds.destroy();
+        await worker.stop();
         logger.info({ ...runner.counters, ...service.counts }, 'projector stopped');
       })();
       return stopping;

@@ -1,29 +1,52 @@
-import type { DataSource } from 'typeorm';
-import type {
-  CompanyData,
-  CompanyDescriptionData,
-  DocumentTextData,
-  FundHoldingsData,
-  FilingData,
-  Form4Data,
-  IssuerDocumentData,
-  IssuerRosterData,
-  RecordEnvelope,
-  SegmentData,
-} from '@app/contracts';
-import { PermanentError } from '@app/messaging';
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import { TOPICS, type RecordEnvelope } from '@app/contracts';
+import { PermanentError, type ConsumedRecord, type RecordBatch } from '@app/messaging';
+import type { Logger } from '@app/observability';
 import {
-  projectCompany,
-  projectCompanyDescription,
-  projectDocumentText,
+  projectCompanies,
+  projectCompanyDescriptions,
+  projectDocumentTexts,
+  projectFilings,
+  projectForm4Filings,
   projectFundHoldings,
-  projectFiling,
-  projectForm4,
-  projectIssuerDocument,
-  projectIssuerRoster,
-  projectSegment,
-  type ProjectionOutcome,
+  projectIssuerDocuments,
+  projectIssuerRosters,
+  projectSegments,
+  type BatchOutcome,
 } from '@app/persistence';
+import { writeWebhookEvents } from './webhook-events.writer';
+
+export const PROJECTOR_DATA_SOURCE = Symbol('PROJECTOR_DATA_SOURCE');
+export const PROJECTOR_LOGGER = Symbol('PROJECTOR_LOGGER');
+
+/** Topics the projector reads; each new read model adds its topic here and its projection below. */
+export const PROJECTED_TOPICS = [
+  TOPICS.companies,
+  TOPICS.fundHoldings,
+  TOPICS.filings,
+  TOPICS.segments,
+  TOPICS.issuerRoster,
+  TOPICS.issuerDocuments,
+  TOPICS.companyDescriptions,
+  TOPICS.documentTexts,
+  TOPICS.form4,
+];
+
+type BatchProjection = (m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<never>>) => Promise<BatchOutcome>;
+
+/** The batch projection of each schema (the records of a topic carry one of its schemas). */
+const PROJECTIONS: Record<string, BatchProjection> = {
+  'company@1': projectCompanies,
+  'fund-holdings@1': projectFundHoldings,
+  'filing@1': projectFilings,
+  'segment@1': projectSegments,
+  'ir-roster@1': projectIssuerRosters,
+  'ir-document@1': projectIssuerDocuments,
+  'company-description@1': projectCompanyDescriptions,
+  'document-text@1': projectDocumentTexts,
+  'form4@1': projectForm4Filings,
+};
 
 /** Postgres SQLSTATE classes that no retry can fix: bad data, not a database outage. */
 const PERMANENT_SQLSTATE_CLASSES = ['22', '23', '42'];
@@ -33,46 +56,58 @@ function isPermanentDbError(err: unknown): boolean {
   return typeof code === 'string' && PERMANENT_SQLSTATE_CLASSES.includes(code.slice(0, 2));
 }
 
-/** Routes each validated record to the projection of its schema. */
+export interface ProjectorCounts {
+  /** Records that inserted rows, changed rows, or wrote nothing. */
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  /** Webhook events made, and deliveries queued for them. */
+  events: number;
+  deliveries: number;
+}
+
+/**
+ * One transaction per batch: the read-model rows of every record, then the webhook events of the
+ * rows that are new or changed (and one delivery per subscribed endpoint), so an event never
+ * points at a row that is not there and a batch is all or nothing.
+ */
+@Injectable()
 export class ProjectorService {
-  readonly counts: Record<ProjectionOutcome, number> = { inserted: 0, updated: 0, unchanged: 0 };
+  readonly counts: ProjectorCounts = { inserted: 0, updated: 0, unchanged: 0, events: 0, deliveries: 0 };
 
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    @Inject(PROJECTOR_DATA_SOURCE) private readonly ds: DataSource,
+    @Inject(PROJECTOR_LOGGER) private readonly logger: Logger,
+  ) {}
 
-  async handle(envelope: RecordEnvelope): Promise<ProjectionOutcome> {
-    let outcome: ProjectionOutcome;
+  async project(batch: RecordBatch): Promise<void> {
+    const bySchema = new Map<string, ConsumedRecord[]>();
+    for (const r of batch.records) {
+      if (!PROJECTIONS[r.envelope.schema]) throw new PermanentError(`no projection for schema ${r.envelope.schema}`);
+      const group = bySchema.get(r.envelope.schema);
+      if (group) group.push(r);
+      else bySchema.set(r.envelope.schema, [r]);
+    }
+    const counts = { inserted: 0, updated: 0, unchanged: 0, events: 0, deliveries: 0 };
     try {
-      outcome = await this.project(envelope);
+      await this.ds.transaction(async (m) => {
+        for (const [schema, records] of bySchema) {
+          const outcome = await PROJECTIONS[schema]!(m, records.map((r) => r.envelope as RecordEnvelope<never>));
+          counts.inserted += outcome.inserted.length;
+          counts.updated += outcome.updated.length;
+          counts.unchanged += outcome.unchanged;
+          const changed = new Set([...outcome.inserted, ...outcome.updated]);
+          if (changed.size === 0) continue;
+          const written = await writeWebhookEvents(m, records, changed);
+          counts.events += written.events;
+          counts.deliveries += written.deliveries;
+        }
+      });
     } catch (err) {
-      if (isPermanentDbError(err)) throw new PermanentError(`projection rejected: ${(err as Error).message}`);
+      if (isPermanentDbError(err)) throw new PermanentError(`projection rejected: ${(err as Error).message}`, { cause: err });
       throw err;
     }
-    this.counts[outcome] += 1;
-    return outcome;
-  }
-
-  private async project(envelope: RecordEnvelope): Promise<ProjectionOutcome> {
-    switch (envelope.schema) {
-      case 'fund-holdings@1':
-        return projectFundHoldings(this.ds, envelope as RecordEnvelope<FundHoldingsData>);
-      case 'company@1':
-        return projectCompany(this.ds, envelope as RecordEnvelope<CompanyData>);
-      case 'filing@1':
-        return projectFiling(this.ds, envelope as RecordEnvelope<FilingData>);
-      case 'segment@1':
-        return projectSegment(this.ds, envelope as RecordEnvelope<SegmentData>);
-      case 'ir-roster@1':
-        return projectIssuerRoster(this.ds, envelope as RecordEnvelope<IssuerRosterData>);
-      case 'company-description@1':
-        return projectCompanyDescription(this.ds, envelope as RecordEnvelope<CompanyDescriptionData>);
-      case 'ir-document@1':
-        return projectIssuerDocument(this.ds, envelope as RecordEnvelope<IssuerDocumentData>);
-      case 'document-text@1':
-        return projectDocumentText(this.ds, envelope as RecordEnvelope<DocumentTextData>);
-      case 'form4@1':
-        return projectForm4(this.ds, envelope as RecordEnvelope<Form4Data>);
-      default:
-        throw new PermanentError(`no projection for schema ${envelope.schema}`);
-    }
+    for (const k of Object.keys(counts) as Array<keyof ProjectorCounts>) this.counts[k] += counts[k];
+    this.logger.debug({ topic: batch.topic, partition: batch.partition, records: batch.records.length, ...counts }, 'batch projected');
   }
 }

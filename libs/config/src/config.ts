@@ -14,6 +14,12 @@ export const kafkaConfig = z.object({
   KAFKA_CLIENT_ID: z.string().min(1).optional(),
 });
 
+/** Every consumer app: how much of a partition its handler gets at once (libs/messaging BatchLimits). */
+export const consumerConfig = z.object({
+  CONSUMER_BATCH_MAX_RECORDS: z.coerce.number().int().min(1).max(100_000).default(500).describe('Most records handed to a handler at once'),
+  CONSUMER_BATCH_MAX_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024).describe('Most message bytes handed to a handler at once'),
+});
+
 export const databaseConfig = z.object({
   DATABASE_URL: z.string().url().describe('postgres://user@host:port/db'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),

@@ -1,5 +1,5 @@
 import type { RecordEnvelope, TopicDefinition } from '@app/contracts';
-import type { Consumer, EachMessagePayload, KafkaMessage } from 'kafkajs';
+import type { Batch, Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from './backoff.policy';
 import { consumerLag, type PartitionLag } from './consumer-lag.query';
 import { deadLetterHeaders, headersToStrings } from './dead-letter.headers';
@@ -18,23 +18,46 @@ export interface MessageMeta {
   timestamp?: string;
 }
 
-export type RecordHandler = (envelope: RecordEnvelope, meta: MessageMeta) => Promise<void>;
+/** A validated record and where it came from. */
+export interface ConsumedRecord {
+  envelope: RecordEnvelope;
+  meta: MessageMeta;
+}
+
+/** Validated records of one topic-partition, in offset order. */
+export interface RecordBatch {
+  topic: string;
+  partition: number;
+  records: readonly ConsumedRecord[];
+}
+
+/**
+ * The effect of a batch. Must be idempotent and all-or-nothing (delivery is at-least-once, and a
+ * batch that fails permanently is applied again in halves). Throw PermanentError when a record of
+ * the batch can never be handled; any other error is transient.
+ */
+export type BatchHandler = (batch: RecordBatch) => Promise<void>;
+
+export interface BatchLimits {
+  /** Most records handed to the handler at once; default 500. */
+  maxRecords: number;
+  /** Most message bytes (values) handed to the handler at once; default 4 MiB. A larger single record still goes alone. */
+  maxBytes: number;
+}
+
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxRecords: 500, maxBytes: 4 * 1024 * 1024 };
 
 export interface ConsumerRunnerOptions {
   settings: KafkaSettings;
   groupId: string;
   topics: readonly TopicDefinition[];
-  /** The effect. Must be idempotent (delivery is at-least-once). Throw PermanentError for a bad record. */
-  handle: RecordHandler;
+  handle: BatchHandler;
+  batch?: Partial<BatchLimits>;
   /** Back-off of transient failures; default 500 ms doubling to 30 s. */
   retry?: RetryPolicy;
   /** Where a group without committed offsets starts; default false (only new records). */
   fromBeginning?: boolean;
   logger?: MessagingLogger;
-  /** Commit the offsets of handled records once this many are pending; default 500. */
-  commitEvery?: number;
-  /** ... or once this long passed since the last commit; default 1000 ms. */
-  commitIntervalMs?: number;
   /**
    * Longest a fetch waits on the broker for new records; default 1000 ms. Also bounds how long
    * stop() waits for an idle fetch (kafkajs' own 5 s default made every stop take ~5 s).
@@ -47,62 +70,73 @@ export interface ConsumerRunnerOptions {
 /** While a handler runs, the member heartbeats this often (kafkajs sends at most one per heartbeatInterval). */
 const HANDLER_HEARTBEAT_MS = 1_000;
 
+/** Bytes a fetch may bring per partition: a few batches' worth, so a fetch rarely waits on the handler. */
+const FETCH_BYTES_PER_PARTITION = 8 * 1024 * 1024;
+
 export interface ConsumerCounters {
   /** Records handled and committed. */
   processed: number;
-  /** Records sent to a DLQ (undecodable, schema-invalid, or PermanentError) and committed. */
+  /** Records sent to a DLQ (undecodable, schema-invalid, or isolated by a PermanentError) and committed. */
   dead_lettered: number;
   /** Transient failures that were backed off and retried. */
   retries: number;
+  /** Batches handed to the handler (splits of a failing batch included). */
+  batches: number;
 }
 
 type State = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped';
 
-/** Returned by the retry loop when stop() interrupted it: nothing is committed. */
-const STOPPED = Symbol('stopped');
+/** Returned by the retry loop when stop() or a rebalance interrupted it: nothing is committed. */
+const INTERRUPTED = Symbol('interrupted');
+
+interface Slice {
+  records: ConsumedRecord[];
+  /** Messages of the slice that could not be decoded or validated, with the reason. */
+  invalid: Array<{ message: KafkaMessage; meta: MessageMeta; reason: string }>;
+  /** Raw messages by offset, for dead-lettering a record isolated by a PermanentError. */
+  raw: Map<string, KafkaMessage>;
+  lastOffset: string;
+}
 
 /**
- * Consumes record topics in a consumer group with commit-after-effect:
- * decode -> validate -> handle -> commit offset+1 (coalesced: see commit()). Undecodable or schema-invalid records and
- * PermanentErrors go to `<topic>.dlq` (the DLQ write is acknowledged before the commit);
- * any other failure is retried on the same record with exponential back-off, never committed
- * past, until it succeeds or stop() is called (then it is redelivered on the next start).
- * Records of a partition are handled one at a time, in order.
+ * Consumes record topics in a consumer group, in batches, with commit-after-effect. Each fetched
+ * partition batch is cut into slices bounded by count and bytes; for each slice:
+ * decode and validate (invalid records go to `<topic>.dlq` with the reason) -> hand the valid
+ * records to the handler -> commit the slice's last offset + 1. A PermanentError splits the slice
+ * in halves, applied in order, until the bad record stands alone; it goes to the DLQ and the rest
+ * is applied. Any other failure backs off and retries the same records, never committing past
+ * them, until it succeeds or stop() is called (then they are redelivered on the next start).
+ * The member heartbeats while a handler runs and while it backs off.
  */
 export class ConsumerRunner {
   private readonly consumer: Consumer;
   private readonly dlqProducer: RecordProducer;
   private readonly topicsByName: Map<string, TopicDefinition>;
   private readonly retry: RetryPolicy;
+  private readonly limits: BatchLimits;
   private readonly logger: MessagingLogger;
   private readonly wakers = new Set<() => void>();
-  private readonly stats: ConsumerCounters = { processed: 0, dead_lettered: 0, retries: 0 };
+  private readonly stats: ConsumerCounters = { processed: 0, dead_lettered: 0, retries: 0, batches: 0 };
   private state: State = 'idle';
   private crashed = false;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
-  private readonly pending = new Map<string, { topic: string; partition: number; offset: string }>();
-  private readonly commitEvery: number;
-  private readonly commitIntervalMs: number;
-  private doneSinceCommit = 0;
-  private lastCommitAt = Date.now();
-  private flushing: Promise<void> = Promise.resolve();
-  private flushTimer: NodeJS.Timeout | undefined;
-  /** The record being processed (one at a time), awaited by stop() before disconnecting. */
+  /** The partition batch being processed, awaited by stop() before disconnecting. */
   private inFlight: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: ConsumerRunnerOptions) {
     if (options.topics.length === 0) throw new Error('ConsumerRunner needs at least one topic');
     this.topicsByName = new Map(options.topics.map((t) => [t.name, t]));
     this.retry = options.retry ?? DEFAULT_RETRY;
+    this.limits = { ...DEFAULT_BATCH_LIMITS, ...options.batch };
+    if (this.limits.maxRecords < 1 || this.limits.maxBytes < 1) throw new Error('batch limits must be positive');
     this.logger = options.logger ?? stderrLogger;
-    this.commitEvery = options.commitEvery ?? 500;
-    this.commitIntervalMs = options.commitIntervalMs ?? 1000;
     const kafka = createKafka(options.settings);
     this.consumer = kafka.consumer({
       groupId: options.groupId,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: options.maxWaitTimeMs ?? 1000,
+      maxBytesPerPartition: Math.max(FETCH_BYTES_PER_PARTITION, this.limits.maxBytes),
       ...(options.sessionTimeoutMs !== undefined ? { sessionTimeout: options.sessionTimeoutMs } : {}),
     });
     this.dlqProducer = new RecordProducer(options.settings);
@@ -127,6 +161,14 @@ export class ConsumerRunner {
     return this.options.groupId;
   }
 
+  get topics(): readonly TopicDefinition[] {
+    return this.options.topics;
+  }
+
+  get settings(): KafkaSettings {
+    return this.options.settings;
+  }
+
   /** Connects, subscribes and starts consuming in the background. Idempotent. */
   async start(): Promise<void> {
     if (this.state === 'stopping' || this.state === 'stopped') throw new Error('ConsumerRunner was stopped; create a new one');
@@ -135,7 +177,7 @@ export class ConsumerRunner {
   }
 
   /**
-   * Graceful stop: lets the in-flight record finish (and commits it if it succeeded), interrupts
+   * Graceful stop: lets the slice in flight finish (and commits it if it succeeded), interrupts
    * back-off waits without committing, leaves the group and disconnects. Idempotent, safe to
    * call before or during start().
    */
@@ -166,20 +208,16 @@ export class ConsumerRunner {
     }
     await this.consumer.run({
       autoCommit: false,
+      eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 1,
-      eachMessage: (payload) => {
-        const processing = this.onMessage(payload);
+      eachBatch: (payload) => {
+        const processing = this.onBatch(payload);
         this.inFlight = processing.catch(() => undefined);
         return processing;
       },
     });
     if (this.state === 'starting') this.state = 'running';
-    // Idle partitions still get their last offsets committed.
-    this.flushTimer = setInterval(() => {
-      this.flush().catch((err: unknown) => this.logger.warn({ groupId: this.options.groupId, err }, 'offset commit failed; will retry'));
-    }, this.commitIntervalMs);
-    this.flushTimer.unref();
-    this.logger.info({ groupId: this.options.groupId, topics: [...this.topicsByName.keys()] }, 'consumer started');
+    this.logger.info({ groupId: this.options.groupId, topics: [...this.topicsByName.keys()], ...this.limits }, 'consumer started');
   }
 
   private async doStop(): Promise<void> {
@@ -190,13 +228,9 @@ export class ConsumerRunner {
       // A start in progress is finished first, so there is something consistent to tear down.
       await this.starting?.catch(() => undefined);
       for (const wake of this.wakers) wake();
-      // Finish (and commit) the in-flight record while the consumer still runs: kafkajs silently
+      // Finish (and commit) the slice in flight while the consumer still runs: kafkajs silently
       // drops commits once its runner is stopping, which disconnect() starts with.
       await this.inFlight;
-      clearInterval(this.flushTimer);
-      await this.flush().catch((err: unknown) =>
-        this.logger.warn({ groupId: this.options.groupId, err }, 'final offset commit failed: records since the last commit will be redelivered'),
-      );
       await this.consumer.disconnect();
       await this.dlqProducer.disconnect();
     }
@@ -208,84 +242,139 @@ export class ConsumerRunner {
     return this.state === 'stopping' || this.state === 'stopped';
   }
 
-  private async onMessage(payload: EachMessagePayload): Promise<void> {
-    // After stop(): do not start another record. Not committing leaves it for the next consumer.
-    if (this.isStopping) return;
-    const { topic, partition, message } = payload;
+  private async onBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
     const heartbeat = (): Promise<void> => payload.heartbeat();
-    const def = this.topicsByName.get(topic);
-    if (!def) throw new Error(`message from unsubscribed topic ${topic}`);
-    const meta: MessageMeta = { topic, partition, offset: message.offset, timestamp: message.timestamp };
-
-    const decoded = decodeRecord(def, message.value);
-    if (!decoded.ok) {
-      this.logger.warn({ ...meta, reason: decoded.error }, 'invalid record: dead-lettering');
-      await this.deadLetterThenCommit(def, meta, message, decoded.error, heartbeat);
-      return;
+    const def = this.topicsByName.get(batch.topic);
+    if (!def) throw new Error(`batch from unsubscribed topic ${batch.topic}`);
+    // A rebalance (isStale) hands the partition to another member: what is not committed is theirs.
+    const interrupted = (): boolean => this.isStopping || !payload.isRunning() || payload.isStale();
+    for (const slice of this.slices(def, batch)) {
+      if (interrupted()) return;
+      const done = await this.applySlice(def, slice, heartbeat, interrupted);
+      if (!done) return;
+      await this.consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(slice.lastOffset) + 1n).toString() }]);
+      payload.resolveOffset(slice.lastOffset);
+      await heartbeat();
     }
+  }
 
-    const outcome = await this.untilDone(meta, heartbeat, 'handler', async () => {
+  /** Cuts a fetched partition batch into slices of at most maxRecords records and maxBytes bytes. */
+  private *slices(def: TopicDefinition, batch: Batch): Generator<Slice> {
+    let slice: Slice | undefined;
+    let bytes = 0;
+    for (const message of batch.messages) {
+      const size = message.value?.length ?? 0;
+      if (slice && (slice.raw.size >= this.limits.maxRecords || bytes + size > this.limits.maxBytes)) {
+        yield slice;
+        slice = undefined;
+        bytes = 0;
+      }
+      slice ??= { records: [], invalid: [], raw: new Map(), lastOffset: message.offset };
+      bytes += size;
+      slice.raw.set(message.offset, message);
+      slice.lastOffset = message.offset;
+      const meta: MessageMeta = { topic: batch.topic, partition: batch.partition, offset: message.offset, timestamp: message.timestamp };
+      const decoded = decodeRecord(def, message.value);
+      if (decoded.ok) slice.records.push({ envelope: decoded.envelope, meta });
+      else slice.invalid.push({ message, meta, reason: decoded.error });
+    }
+    if (slice) yield slice;
+  }
+
+  /** The slice's effect: invalid records dead-lettered, the rest applied (isolating permanent failures). False when interrupted. */
+  private async applySlice(def: TopicDefinition, slice: Slice, heartbeat: () => Promise<void>, interrupted: () => boolean): Promise<boolean> {
+    for (const bad of slice.invalid) {
+      this.logger.warn({ ...bad.meta, reason: bad.reason }, 'invalid record: dead-lettering');
+      if (!(await this.deadLetter(def, bad.message, bad.meta, bad.reason, heartbeat, interrupted))) return false;
+    }
+    if (slice.records.length === 0) return true;
+    return this.applyIsolating(def, slice, slice.records, heartbeat, interrupted);
+  }
+
+  /**
+   * Applies records as one batch; when it fails permanently, applies each half in turn the same
+   * way, so one bad record costs about log2(n) extra batches and every other record is applied.
+   */
+  private async applyIsolating(
+    def: TopicDefinition,
+    slice: Slice,
+    records: readonly ConsumedRecord[],
+    heartbeat: () => Promise<void>,
+    interrupted: () => boolean,
+  ): Promise<boolean> {
+    const first = records[0]!.meta;
+    const outcome = await this.untilDone(first, heartbeat, interrupted, 'handler', async () => {
+      this.stats.batches += 1;
       try {
-        await this.options.handle(decoded.envelope, meta);
+        await this.options.handle({ topic: first.topic, partition: first.partition, records });
         return 'handled' as const;
       } catch (e) {
         if (e instanceof PermanentError) return e;
         throw e;
       }
     });
-    if (outcome === STOPPED) return;
-    if (outcome instanceof PermanentError) {
-      this.logger.warn({ ...meta, recordId: decoded.envelope.id, reason: outcome.message }, 'permanent failure: dead-lettering');
-      await this.deadLetterThenCommit(def, meta, message, `permanent: ${outcome.message}`, heartbeat);
-      return;
+    if (outcome === INTERRUPTED) return false;
+    if (outcome === 'handled') {
+      this.stats.processed += records.length;
+      return true;
     }
-    await this.commit(meta);
-    this.stats.processed += 1;
+    if (records.length === 1) {
+      const { meta, envelope } = records[0]!;
+      this.logger.warn({ ...meta, recordId: envelope.id, reason: outcome.message }, 'permanent failure: dead-lettering');
+      return this.deadLetter(def, slice.raw.get(meta.offset)!, meta, `permanent: ${outcome.message}`, heartbeat, interrupted);
+    }
+    const half = Math.ceil(records.length / 2);
+    return (
+      (await this.applyIsolating(def, slice, records.slice(0, half), heartbeat, interrupted)) &&
+      this.applyIsolating(def, slice, records.slice(half), heartbeat, interrupted)
+    );
   }
 
-  /** Writes the record to the DLQ (retrying as a transient failure until acknowledged), then commits. */
-  private async deadLetterThenCommit(
+  /** Writes the record to the DLQ, retrying as a transient failure until acknowledged. False when interrupted. */
+  private async deadLetter(
     def: TopicDefinition,
-    meta: MessageMeta,
     message: KafkaMessage,
+    meta: MessageMeta,
     reason: string,
     heartbeat: () => Promise<void>,
-  ): Promise<void> {
+    interrupted: () => boolean,
+  ): Promise<boolean> {
     const headers = deadLetterHeaders(meta, reason, new Date(), headersToStrings(message.headers));
-    const sent = await this.untilDone(meta, heartbeat, 'dead-letter', async () => {
+    const sent = await this.untilDone(meta, heartbeat, interrupted, 'dead-letter', async () => {
       await this.dlqProducer.publishRaw(def.dlq, message.key, message.value, headers);
       return 'sent' as const;
     });
-    if (sent === STOPPED) return;
-    await this.commit(meta);
+    if (sent === INTERRUPTED) return false;
     this.stats.dead_lettered += 1;
+    return true;
   }
 
   /**
-   * Runs `attempt` until it resolves, backing off after each throw; STOPPED when stop() was
-   * called meanwhile. Heartbeats while waiting so a long outage does not cost the group membership.
+   * Runs `attempt` until it resolves, backing off after each throw; INTERRUPTED when stop() was
+   * called or the partition was taken away meanwhile. Heartbeats while it runs and while it waits,
+   * so a long handler or a long outage does not cost the group membership (and a second delivery).
    */
   private async untilDone<T>(
     meta: MessageMeta,
     heartbeat: () => Promise<void>,
+    interrupted: () => boolean,
     what: string,
     attempt: () => Promise<T>,
-  ): Promise<T | typeof STOPPED> {
+  ): Promise<T | typeof INTERRUPTED> {
     for (let failures = 0; ; failures += 1) {
-      // A handler may run longer than the session timeout (a large PDF): keep the membership, or
-      // the group rebalances and the record is handled twice.
       const beat = setInterval(() => {
-        heartbeat().catch((err: unknown) => this.logger.warn({ ...meta, err }, 'heartbeat during a handler failed: the record may be redelivered'));
+        heartbeat().catch((err: unknown) => this.logger.warn({ ...meta, err }, 'heartbeat during a handler failed: the batch may be redelivered'));
       }, HANDLER_HEARTBEAT_MS);
       try {
         return await attempt();
       } catch (e) {
-        if (this.isStopping) return STOPPED;
+        if (interrupted()) return INTERRUPTED;
         const delayMs = backoffDelay(failures, this.retry);
         this.stats.retries += 1;
         this.logger.warn({ ...meta, err: e, attempt: failures + 1, delayMs }, `transient ${what} failure: retrying`);
         await this.sleep(delayMs, heartbeat);
-        if (this.isStopping) return STOPPED;
+        if (interrupted()) return INTERRUPTED;
       } finally {
         clearInterval(beat);
       }
@@ -305,47 +394,8 @@ export class ConsumerRunner {
         const timer = setTimeout(done, Math.min(1000, until - Date.now()));
         this.wakers.add(done);
       });
-      // A rebalance makes heartbeat throw: the record is then redelivered (it was not committed).
+      // A rebalance makes heartbeat throw: the batch is then redelivered (it was not committed).
       if (!this.isStopping) await heartbeat();
     }
-  }
-
-  /**
-   * Marks a record's effect as done. Its offset (+1) is committed with the next flush: once
-   * `commitEvery` records are done, once `commitIntervalMs` passed, and at stop(). Offsets only
-   * ever cover records whose effect completed, so after a crash at most that window is redelivered
-   * (effects are idempotent); one commit per record would cost a broker round trip per record.
-   */
-  private async commit(meta: MessageMeta): Promise<void> {
-    this.pending.set(`${meta.topic}\u0000${meta.partition}`, {
-      topic: meta.topic,
-      partition: meta.partition,
-      offset: (BigInt(meta.offset) + 1n).toString(),
-    });
-    this.doneSinceCommit += 1;
-    if (this.doneSinceCommit >= this.commitEvery || Date.now() - this.lastCommitAt >= this.commitIntervalMs) await this.flush();
-  }
-
-  /** Commits every pending offset; serialized so an older offset never lands after a newer one. */
-  private flush(): Promise<void> {
-    const run = async (): Promise<void> => {
-      if (this.pending.size === 0) return;
-      const offsets = [...this.pending.values()];
-      this.pending.clear();
-      this.doneSinceCommit = 0;
-      this.lastCommitAt = Date.now();
-      try {
-        await this.consumer.commitOffsets(offsets);
-      } catch (err) {
-        // Put them back unless a newer offset of the same partition is already waiting.
-        for (const o of offsets) {
-          const key = `${o.topic}\u0000${o.partition}`;
-          if (!this.pending.has(key)) this.pending.set(key, o);
-        }
-        throw err;
-      }
-    };
-    this.flushing = this.flushing.catch(() => undefined).then(run);
-    return this.flushing;
   }
 }

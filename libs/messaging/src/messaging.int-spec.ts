@@ -10,10 +10,12 @@ import {
   InvalidRecordError,
   PermanentError,
   RecordProducer,
+  type BatchHandler,
   type ConsumerRunnerOptions,
   type KafkaSettings,
   type MessageMeta,
 } from './index';
+import type { RecordEnvelope } from '@app/contracts';
 
 // testTimeout inside a jest project entry is ignored (it is a global option), so set it here.
 jest.setTimeout(120_000);
@@ -78,6 +80,18 @@ async function freshTopic(suffix: string): Promise<TopicDefinition> {
   return topic;
 }
 
+/** A handler that applies a batch's records one by one, all or nothing (as a transaction would). */
+function eachRecord(apply: (env: RecordEnvelope, meta: MessageMeta) => void | Promise<void>, into?: string[]): BatchHandler {
+  return async (batch) => {
+    const applied: string[] = [];
+    for (const { envelope, meta } of batch.records) {
+      await apply(envelope, meta);
+      applied.push(envelope.id);
+    }
+    into?.push(...applied);
+  };
+}
+
 function runner(options: Omit<ConsumerRunnerOptions, 'settings'>): ConsumerRunner {
   const r = new ConsumerRunner({ settings, logger: quietLogger, fromBeginning: true, retry: { initialMs: 20, maxMs: 100 }, ...options });
   runners.push(r);
@@ -135,11 +149,13 @@ describe('messaging against the local broker', () => {
     const r1 = runner({
       groupId,
       topics: [topic],
-      handle: async (env) => {
+      // Two records a batch: [AAA, BBB] is applied and committed, [CCC] never is.
+      batch: { maxRecords: 2 },
+      handle: eachRecord((env) => {
         // The broken dependency: CCC never gets through on this member.
         if (env.key === c!.key) throw new Error('database unavailable');
         first.push(env.key);
-      },
+      }),
     });
     await r1.start();
     await expectEventually(() => {
@@ -151,7 +167,7 @@ describe('messaging against the local broker', () => {
     expect(await committedOffset(groupId, topic)).toBe('2');
 
     const second: Array<{ key: string; meta: MessageMeta }> = [];
-    const r2 = runner({ groupId, topics: [topic], handle: async (env, meta) => void second.push({ key: env.key, meta }) });
+    const r2 = runner({ groupId, topics: [topic], handle: eachRecord((env, meta) => void second.push({ key: env.key, meta })) });
     await r2.start();
     await expectEventually(() => expect(second.map((s) => s.key)).toEqual([c!.key]));
     expect(second[0]!.meta).toEqual({ topic: topic.name, partition: 0, offset: '2', timestamp: expect.stringMatching(/^\d{13}$/) as unknown });
@@ -172,11 +188,11 @@ describe('messaging against the local broker', () => {
     await producer.publish(topic, [valid]);
 
     const handled: string[] = [];
-    const r = runner({ groupId, topics: [topic], handle: async (env) => void handled.push(env.id) });
+    const r = runner({ groupId, topics: [topic], handle: eachRecord(() => undefined, handled) });
     await r.start();
     await expectEventually(() => expect(handled).toEqual([valid.id]));
     await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('3'));
-    expect(r.counters).toMatchObject({ processed: 1, dead_lettered: 2, retries: 0 });
+    expect(r.counters).toMatchObject({ processed: 1, dead_lettered: 2, retries: 0, batches: 1 });
 
     const dead = await readAll(topic.dlq, 2);
     const byKey = new Map(dead.map((m) => [m.key!.toString(), m]));
@@ -205,22 +221,21 @@ describe('messaging against the local broker', () => {
     const r = runner({
       groupId,
       topics: [topic],
-      handle: async (env) => {
+      handle: eachRecord(() => {
         calls += 1;
         if (calls <= 2) throw new Error(`transient #${calls}`);
-        handled.push(env.id);
-      },
+      }, handled),
     });
     await r.start();
     await expectEventually(() => expect(handled).toEqual([x.id]));
     await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('1'));
     expect(calls).toBe(3);
-    expect(r.counters).toEqual({ processed: 1, dead_lettered: 0, retries: 2 });
+    expect(r.counters).toEqual({ processed: 1, dead_lettered: 0, retries: 2, batches: 3 });
     await r.stop();
 
     // A new member of the group starts after the committed record.
     const again: string[] = [];
-    const r2 = runner({ groupId, topics: [topic], handle: async (env) => void again.push(env.id) });
+    const r2 = runner({ groupId, topics: [topic], handle: eachRecord(() => undefined, again) });
     await r2.start();
     await producer.publish(topic, [y]);
     await expectEventually(() => expect(again).toEqual([y.id]));
@@ -237,41 +252,67 @@ describe('messaging against the local broker', () => {
       topics: [topic],
       // The broker's smallest session (group.min.session.timeout.ms, 6 s); the first record takes 9 s.
       sessionTimeoutMs: 6_000,
-      handle: async (env) => {
+      batch: { maxRecords: 1 },
+      handle: eachRecord(async (env) => {
         if (env.id === x.id && !handled.includes(x.id)) await new Promise((resolve) => setTimeout(resolve, 9_000));
         handled.push(env.id);
-      },
+      }),
     });
     await r.start();
     await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('2'), { timeoutMs: 30_000 });
     expect(handled).toEqual([x.id, y.id]);
   }, 60_000);
 
-  it('sends a PermanentError to the DLQ with the error and handles the next record', async () => {
+  it('isolates a PermanentError by splitting the batch: the bad record goes to the DLQ with the error, the others are applied in order', async () => {
     const topic = await freshTopic('permanent');
     const groupId = uniqueGroupId('permanent');
-    const [p, q] = [company('PPP'), company('QQQ')];
-    await producer.publish(topic, [p, q]);
+    const records = ['P1', 'P2', 'P3', 'PPP', 'P5', 'P6', 'P7'].map((t) => company(t));
+    const p = records[3]!;
+    await producer.publish(topic, records);
 
     const handled: string[] = [];
+    const sizes: number[] = [];
     const r = runner({
       groupId,
       topics: [topic],
-      handle: async (env) => {
-        if (env.id === p.id) throw new PermanentError('ticker PPP is not in the ticker map');
-        handled.push(env.id);
+      handle: async (batch) => {
+        sizes.push(batch.records.length);
+        // All or nothing, as a transaction: a batch holding PPP applies none of its records.
+        if (batch.records.some((x) => x.envelope.id === p.id)) throw new PermanentError('ticker PPP is not in the ticker map');
+        handled.push(...batch.records.map((x) => x.envelope.id));
       },
     });
     await r.start();
-    await expectEventually(() => expect(handled).toEqual([q.id]));
-    await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('2'));
-    expect(r.counters).toEqual({ processed: 1, dead_lettered: 1, retries: 0 });
+    await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('7'));
+    expect(handled).toEqual(records.filter((x) => x !== p).map((x) => x.id));
+    // 7 -> [4 | 3] -> [2 | 2] -> [1 | 1]: PPP alone, then the rest.
+    expect(sizes).toEqual([7, 4, 2, 2, 1, 1, 3]);
+    expect(r.counters).toEqual({ processed: 6, dead_lettered: 1, retries: 0, batches: 7 });
 
     const [dead] = await readAll(topic.dlq, 1);
     expect(dead!.key!.toString()).toBe(p.key);
     expect(JSON.parse(dead!.value!.toString())).toEqual(p);
     expect(dead!.headers!['dlq-reason']!.toString()).toBe('permanent: ticker PPP is not in the ticker map');
+    expect(dead!.headers!['dlq-source-offset']!.toString()).toBe('3');
     expect(dead!.headers!['record-id']!.toString()).toBe(p.id);
+  });
+
+  it('cuts a fetched batch by count and by bytes', async () => {
+    const topic = await freshTopic('limits');
+    const records = Array.from({ length: 10 }, (_, i) => company(`L${i}`));
+    await producer.publish(topic, records);
+    const byCount: number[] = [];
+    const r1 = runner({ groupId: uniqueGroupId('count'), topics: [topic], batch: { maxRecords: 4 }, handle: async (b) => void byCount.push(b.records.length) });
+    await r1.start();
+    await expectEventually(() => expect(byCount.reduce((n, x) => n + x, 0)).toBe(10));
+    expect(Math.max(...byCount)).toBeLessThanOrEqual(4);
+
+    const size = JSON.stringify(records[0]).length;
+    const byBytes: number[] = [];
+    const r2 = runner({ groupId: uniqueGroupId('bytes'), topics: [topic], batch: { maxBytes: Math.floor(size * 2.5) }, handle: async (b) => void byBytes.push(b.records.length) });
+    await r2.start();
+    await expectEventually(() => expect(byBytes.reduce((n, x) => n + x, 0)).toBe(10));
+    expect(Math.max(...byBytes)).toBeLessThanOrEqual(2);
   });
 
   it('stop() lets the in-flight record finish and commits it', async () => {

@@ -7,3 +7,4 @@ export * from './company-description.projection';
 export * from './ir-document.projection';
 export * from './document-text.projection';
 export * from './form4.projection';
+export * from './batch-outcome';

@@ -1,0 +1,15 @@
+import { Controller, Inject } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import type { RecordBatch } from '@app/messaging';
+import { PROJECTED_TOPICS, ProjectorService } from './projector.service';
+
+/** The Kafka edge: every projected topic's batches go to the projector service. */
+@Controller()
+export class ProjectorController {
+  constructor(@Inject(ProjectorService) private readonly service: ProjectorService) {}
+
+  @EventPattern(PROJECTED_TOPICS.map((t) => t.name))
+  project(@Payload() batch: RecordBatch): Promise<void> {
+    return this.service.project(batch);
+  }
+}
