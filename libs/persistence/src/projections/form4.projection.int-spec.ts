@@ -6,7 +6,8 @@ import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { createDataSource } from '../data-source';
 import { InsiderTransactionsRepository } from '../repositories/insider-transactions.repository';
 import { RosterRepository } from '../repositories/roster.repository';
-import { FORM4_DIRECTOR_RANK, projectForm4 } from './form4.projection';
+import type { BatchOutcome } from './batch-outcome';
+import { FORM4_DIRECTOR_RANK, projectForm4Filings } from './form4.projection';
 
 /**
  * form4@1 records made by apps/ingest-form4's mapper from the Form 4 fixtures; two DKNG 4/As made
@@ -36,6 +37,23 @@ afterAll(async () => {
   await ds?.destroy();
   await db?.drop();
 });
+
+/** Projects the records as one batch, in one transaction (as the projector does). */
+const projectBatch = (...batch: Form4Record[]): Promise<BatchOutcome> => ds.transaction((m) => projectForm4Filings(m, batch));
+
+/** Projects each record as a batch of its own, in order; what each did. */
+async function projectEach(...batch: Form4Record[]): Promise<Array<'inserted' | 'updated' | 'unchanged'>> {
+  const outcomes: Array<'inserted' | 'updated' | 'unchanged'> = [];
+  for (const r of batch) {
+    const o = await projectBatch(r);
+    expect(o.inserted.length + o.updated.length + o.unchanged).toBe(1);
+    outcomes.push(o.inserted.length ? 'inserted' : o.updated.length ? 'updated' : 'unchanged');
+  }
+  return outcomes;
+}
+
+/** What a batch of one record did. */
+const projectOne = async (r: Form4Record) => (await projectEach(r))[0]!;
 
 async function reset(): Promise<void> {
   await ds.query('TRUNCATE form4_filings, insider_transactions, roster_entries RESTART IDENTITY');
@@ -67,9 +85,17 @@ describe('form4@1 read models', () => {
 
   it('projects every fixture once: the same records again change nothing', async () => {
     await reset();
-    for (const name of FIXTURE_NAMES) expect([name, await projectForm4(ds, records[name])]).toEqual([name, 'inserted']);
+    const all = FIXTURE_NAMES.map((name) => records[name]);
+    expect(await projectEach(...all)).toEqual(all.map(() => 'inserted'));
+    const oneByOne = await snapshot();
+    await reset();
+    expect(await projectBatch(...all)).toEqual({ inserted: all.map((r) => r.key), updated: [], unchanged: 0 });
     const before = await snapshot();
-    for (const name of FIXTURE_NAMES) expect([name, await projectForm4(ds, records[name])]).toEqual([name, 'unchanged']);
+    expect(before).toEqual(oneByOne);
+    expect(await projectBatch(...all)).toEqual({ inserted: [], updated: [], unchanged: all.length });
+    expect(await projectEach(...all)).toEqual(all.map(() => 'unchanged'));
+    // The same record twice in one batch: written once.
+    expect(await projectBatch(tsla, tsla)).toEqual({ inserted: [], updated: [], unchanged: 2 });
     expect(await snapshot()).toEqual(before);
     const [count] = await ds.query<Array<{ n: number }>>('SELECT count(*)::int AS n FROM insider_transactions');
     expect(count!.n).toBe(FIXTURE_NAMES.reduce((n, name) => n + records[name].data.rows.length, 0));
@@ -130,12 +156,12 @@ describe('4/A amendments', () => {
   beforeEach(reset);
 
   it('a 4/A with transactions supersedes the original rows; a later holdings-only 4/A leaves them', async () => {
-    expect(await projectForm4(ds, dkng)).toBe('inserted');
-    expect(await projectForm4(ds, dkngAmendment)).toBe('inserted');
+    expect(await projectOne(dkng)).toBe('inserted');
+    expect(await projectOne(dkngAmendment)).toBe('inserted');
     expect(await superseded(dkng.data.accession)).toEqual([0, 1, 2].map((sequence) => ({ sequence, kind: 'transaction', superseded_by: dkngAmendment.data.accession })));
     expect(await superseded(dkngAmendment.data.accession)).toEqual([0, 1, 2].map((sequence) => ({ sequence, kind: 'transaction', superseded_by: null })));
 
-    expect(await projectForm4(ds, dkngHoldingsAmendment)).toBe('inserted');
+    expect(await projectOne(dkngHoldingsAmendment)).toBe('inserted');
     expect(await superseded(dkng.data.accession)).toEqual([0, 1, 2].map((sequence) => ({ sequence, kind: 'transaction', superseded_by: dkngAmendment.data.accession })));
     expect(await superseded(dkngAmendment.data.accession)).toEqual([0, 1, 2].map((sequence) => ({ sequence, kind: 'transaction', superseded_by: null })));
     expect(await superseded(dkngHoldingsAmendment.data.accession)).toEqual([{ sequence: 0, kind: 'holding', superseded_by: null }]);
@@ -152,25 +178,27 @@ describe('4/A amendments', () => {
   });
 
   it('a holdings-only 4/A alone never supersedes the original transactions', async () => {
-    await projectForm4(ds, dkng);
-    await projectForm4(ds, dkngHoldingsAmendment);
+    await projectEach(dkng, dkngHoldingsAmendment);
     expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
     expect(await ds.query('SELECT count(*)::int AS n FROM insider_transactions')).toEqual([{ n: 4 }]);
   });
 
   it('the same state whichever arrives first; a 4/A of another original date restates nothing', async () => {
-    await projectForm4(ds, dkngHoldingsAmendment);
-    await projectForm4(ds, dkngAmendment);
-    await projectForm4(ds, dkng);
+    await projectEach(dkngHoldingsAmendment, dkngAmendment, dkng);
     const amendmentFirst = await snapshot();
     await reset();
-    for (const r of [dkng, dkngAmendment, dkngHoldingsAmendment]) await projectForm4(ds, r);
+    await projectEach(dkng, dkngAmendment, dkngHoldingsAmendment);
     expect(await snapshot()).toEqual(amendmentFirst);
+    // In one batch, in either order.
+    for (const batch of [[dkng, dkngAmendment, dkngHoldingsAmendment], [dkngHoldingsAmendment, dkngAmendment, dkng]]) {
+      await reset();
+      await projectBatch(...batch);
+      expect(await snapshot()).toEqual(amendmentFirst);
+    }
 
     await reset();
-    await projectForm4(ds, dkng);
     const other = variant(dkngAmendment, { ...dkngAmendment.data, date_of_original_submission: '2025-03-19' }, dkngAmendment.observed_at);
-    await projectForm4(ds, other);
+    await projectBatch(dkng, other);
     expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
   });
 
@@ -189,7 +217,7 @@ describe('4/A amendments', () => {
     const note = async (accession: string) => (await ds.query<Array<{ amendment_note: string | null }>>('SELECT amendment_note FROM form4_filings WHERE accession = $1', [accession]))[0]!.amendment_note;
 
     it('a 4/A restates only the original whose rows it carries', async () => {
-      for (const r of [dkng, second, dkngAmendment]) await projectForm4(ds, r);
+      await projectEach(dkng, second, dkngAmendment);
       expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([0, 1, 2].map(() => dkngAmendment.data.accession));
       expect((await superseded(second.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
       expect(await note(dkngAmendment.data.accession)).toMatch(/^restates the rows it carries of 0001104659-25-025206 \(one of 2 originals of 2025-03-18\)/);
@@ -198,13 +226,17 @@ describe('4/A amendments', () => {
       // Whichever arrives first.
       const state = await snapshot();
       await reset();
-      for (const r of [dkngAmendment, second, dkng]) await projectForm4(ds, r);
+      await projectEach(dkngAmendment, second, dkng);
+      expect(await snapshot()).toEqual(state);
+      // And in one batch.
+      await reset();
+      await projectBatch(dkngAmendment, second, dkng);
       expect(await snapshot()).toEqual(state);
     });
 
     it('a 4/A whose rows are in both originals restates neither, and says why', async () => {
       const both = variant(second, { ...second.data, rows: dkng.data.rows }, second.observed_at);
-      for (const r of [dkng, both, dkngAmendment]) await projectForm4(ds, r);
+      await projectBatch(dkng, both, dkngAmendment);
       expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
       expect((await superseded(both.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
       expect(await note(dkngAmendment.data.accession)).toBe('restates nothing: 2 originals of 2025-03-18, and its rows match 2 of them');
@@ -212,14 +244,14 @@ describe('4/A amendments', () => {
 
     it('a 4/A without a date of original submission restates nothing when two originals could be its own', async () => {
       const undated = variant(dkngAmendment, { ...dkngAmendment.data, date_of_original_submission: null }, dkngAmendment.observed_at);
-      for (const r of [dkng, second, undated]) await projectForm4(ds, r);
+      await projectEach(dkng, second, undated);
       expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
       expect((await superseded(second.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
       expect(await note(undated.data.accession)).toBe('restates nothing: no date of original submission, and 2 originals in its family');
 
       // With one original only, it is that one's.
       await reset();
-      for (const r of [dkng, undated]) await projectForm4(ds, r);
+      await projectBatch(dkng, undated);
       expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([0, 1, 2].map(() => undated.data.accession));
       expect(await note(undated.data.accession)).toBe(`restates ${dkng.data.accession}`);
     });
@@ -230,7 +262,8 @@ describe('4/A amendments', () => {
         { ...dkngAmendment.data, accession: '0001104659-25-030003', filed_date: '2025-03-25', accepted_at: '2025-03-25T21:00:00.000Z' },
         dkngAmendment.observed_at,
       );
-      for (const r of [again, dkng, second, dkngAmendment]) await projectForm4(ds, r);
+      await projectBatch(again, dkng);
+      await projectBatch(second, dkngAmendment);
       expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([0, 1, 2].map(() => again.data.accession));
       expect((await superseded(dkngAmendment.data.accession)).map((r) => r.superseded_by)).toEqual([0, 1, 2].map(() => again.data.accession));
       expect((await superseded(second.data.accession)).map((r) => r.superseded_by)).toEqual([null, null, null]);
@@ -239,16 +272,55 @@ describe('4/A amendments', () => {
 
   it('an older record of a filing never replaces a newer one', async () => {
     const newer = variant(dkng, { ...dkng.data, remarks: 'restated remarks' }, '2026-01-01T00:00:00.000Z');
-    expect(await projectForm4(ds, newer)).toBe('inserted');
-    expect(await projectForm4(ds, dkng)).toBe('unchanged');
+    expect(await projectOne(newer)).toBe('inserted');
+    expect(await projectOne(dkng)).toBe('unchanged');
     expect(await ds.query('SELECT remarks, record_id FROM form4_filings')).toEqual([{ remarks: 'restated remarks', record_id: newer.id }]);
+
+    // Within one batch, in either order: the newer record stands.
+    for (const batch of [[newer, dkng], [dkng, newer]]) {
+      await reset();
+      expect(await projectBatch(...batch)).toEqual({ inserted: [dkng.key], updated: [], unchanged: 1 });
+      expect(await ds.query('SELECT remarks, record_id FROM form4_filings')).toEqual([{ remarks: 'restated remarks', record_id: newer.id }]);
+    }
+    // A stored newer record is not replaced by an older one that is newer than another record of the batch.
+    const older = variant(dkng, { ...dkng.data, remarks: 'older remarks' }, '2025-12-01T00:00:00.000Z');
+    expect(await projectBatch(dkng, older)).toEqual({ inserted: [], updated: [], unchanged: 2 });
+    expect(await ds.query('SELECT remarks FROM form4_filings')).toEqual([{ remarks: 'restated remarks' }]);
+  });
+
+  it('one batch holding an original and its 4/A gives the rows two batches give', async () => {
+    expect(await projectBatch(dkng)).toEqual({ inserted: [dkng.key], updated: [], unchanged: 0 });
+    expect(await projectBatch(dkngAmendment)).toEqual({ inserted: [dkngAmendment.key], updated: [], unchanged: 0 });
+    const twoBatches = await snapshot();
+    await reset();
+    expect(await projectBatch(dkng, dkngAmendment)).toEqual({ inserted: [dkng.key, dkngAmendment.key], updated: [], unchanged: 0 });
+    expect(await snapshot()).toEqual(twoBatches);
+    expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([0, 1, 2].map(() => dkngAmendment.data.accession));
+    await reset();
+    await projectBatch(dkngAmendment, dkng);
+    expect(await snapshot()).toEqual(twoBatches);
+  });
+
+  it('a re-read filing that moves to another family (and drops a row) in the batch of its 4/A: as one by one', async () => {
+    // A new reading of the original: another period, one row fewer. The 4/A no longer finds its original.
+    const moved = variant(dkng, { ...dkng.data, period_of_report: '2025-03-13', rows: dkng.data.rows.slice(0, 2) }, '2025-08-05T00:00:00.000Z');
+    expect(await projectEach(dkng, dkngAmendment, moved)).toEqual(['inserted', 'inserted', 'updated']);
+    const oneByOne = await snapshot();
+    expect((await superseded(dkng.data.accession)).map((r) => r.superseded_by)).toEqual([null, null]);
+    await reset();
+    expect(await projectBatch(dkng, dkngAmendment, moved)).toEqual({ inserted: [dkngAmendment.key, dkng.key], updated: [], unchanged: 1 });
+    expect(await snapshot()).toEqual(oneByOne);
+    await reset();
+    await projectBatch(dkng, dkngAmendment);
+    expect(await projectBatch(moved)).toEqual({ inserted: [], updated: [dkng.key], unchanged: 0 });
+    expect(await snapshot()).toEqual(oneByOne);
   });
 });
 
 describe('SEC roster entries from Form 4 reporting owners', () => {
   beforeAll(async () => {
     await reset();
-    for (const name of FIXTURE_NAMES) await projectForm4(ds, records[name]);
+    await projectBatch(...FIXTURE_NAMES.map((name) => records[name]));
   });
   const roster = (cik: string, currentSince = '2000-01-01') => new RosterRepository(ds).listAll(cik, 'executives', currentSince);
 
@@ -288,16 +360,22 @@ describe('SEC roster entries from Form 4 reporting owners', () => {
       { ...dkng.data, accession: '0001104659-25-040001', filed_date: '2025-06-02', period_of_report: '2025-05-30', reporting_owners: [{ ...owner, is_officer: false, officer_title: null, is_other: true, other_text: 'Former Chief Legal Officer' }] },
       '2025-08-05T00:00:00.000Z',
     );
-    await projectForm4(ds, later);
+    await projectOne(later);
     const [entry] = await roster('0001883685');
     expect(entry).toMatchObject({ isCurrent: false, role: 'Chief Legal Officer', accession: dkng.data.accession, lastFiledAt: '2025-03-18' });
     const earlier = variant(dkng, { ...dkng.data, accession: '0001104659-24-040001', filed_date: '2024-11-20', period_of_report: '2024-11-18' }, '2025-08-06T00:00:00.000Z');
-    await projectForm4(ds, earlier);
+    await projectOne(earlier);
     expect((await roster('0001883685'))[0]).toMatchObject({ isCurrent: false, accession: dkng.data.accession });
     // The officer files as one again: current, from that filing.
     const again = variant(dkng, { ...dkng.data, accession: '0001104659-25-050001', filed_date: '2025-09-02', period_of_report: '2025-08-29' }, '2025-09-03T00:00:00.000Z');
-    await projectForm4(ds, again);
+    await projectOne(again);
     expect((await roster('0001883685'))[0]).toMatchObject({ isCurrent: true, accession: '0001104659-25-050001', lastFiledAt: '2025-09-02' });
     expect(await ds.query(`SELECT count(*)::int AS n FROM roster_entries WHERE cik = '0001883685'`)).toEqual([{ n: 1 }]);
+ 
+    // All of it as one batch: the same rows.
+    const oneByOne = await snapshot();
+    await reset();
+    await projectBatch(...FIXTURE_NAMES.map((name) => records[name]), later, earlier, again);
+    expect(await snapshot()).toEqual(oneByOne);
   });
 });

@@ -1,7 +1,8 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { Form4Data, Form4ReportingOwnerData, RecordEnvelope } from '@app/contracts';
 import { EXECUTIVE_SENIORITY, seniorityTier } from '@app/issuer-pages';
-import type { ProjectionOutcome } from './company.projection';
+import type { BatchOutcome } from './batch-outcome';
+import { latestPerKey, lockKeys } from './batch-reduction';
 import { personKey } from './ir-roster.projection';
 
 /*
@@ -24,8 +25,9 @@ import { personKey } from './ir-roster.projection';
  * holdings-only 4/A never touches the original's transactions. A row is superseded by the latest
  * such 4/A after its own filing (4 before 4/A, then by filing date, acceptance time, accession).
  * Rows are never deleted for it: `superseded_by` names the 4/A. The family is recomputed whole on
- * every filing, so the result does not depend on arrival order (the topic is keyed by accession:
- * an original and its 4/A may arrive in either order).
+ * every batch that touches it (once per family, however many of its filings the batch holds), so
+ * the result does not depend on arrival order nor on how records are cut into batches (the topic is
+ * keyed by accession: an original and its 4/A may arrive in either order, in one batch or two).
  *
  * Roster. Every reporting owner a filing shows as officer or director gets an SEC roster entry
  * (category executives) keyed by owner CIK, rebuilt from all the issuer's filings of that owner:
@@ -246,8 +248,11 @@ const UPSERT_TRANSACTIONS_SQL = upsertSql('insider_transactions', TRANSACTION_CO
 
 /* A reprocessed filing (same accession) that no longer has a row drops it: that is a new reading of one document, not a restatement. */
 const DELETE_STALE_ROWS_SQL = `
-  DELETE FROM insider_transactions
-  WHERE accession = $1 AND NOT ((row_table, sequence) = ANY (SELECT x.row_table, x.sequence FROM jsonb_to_recordset($2::jsonb) AS x(row_table text, sequence integer)))`;
+  DELETE FROM insider_transactions t
+  WHERE t.accession = ANY($1::text[])
+    AND NOT EXISTS (
+      SELECT 1 FROM jsonb_to_recordset($2::jsonb) AS x(accession text, row_table text, sequence integer)
+      WHERE x.accession = t.accession AND x.row_table = t.row_table AND x.sequence = t.sequence)`;
 
 /** A filing of a family, in version order (4 before 4/A, then filing date, acceptance time, accession). */
 export interface FamilyFiling {
@@ -341,16 +346,29 @@ export function form4FamilySupersession(filings: readonly FamilyFiling[], rows: 
   return { supersededBy, targets };
 }
 
-/* The filings of a family in version order (4 before 4/A, then filing date, acceptance time, accession). */
+
+/** A family: the filings of one issuer, one set of reporting owners and one period. */
+interface FamilyKey {
+  cik: string;
+  owners_key: string;
+  period_of_report: string;
+}
+
+const familyId = (f: FamilyKey): string => JSON.stringify([f.cik, f.owners_key, f.period_of_report]);
+
+/* The filings of the given families, each family's in version order (4 before 4/A, then filing date, acceptance time, accession). */
 const FAMILY_FILINGS_SQL = `
-  SELECT accession, is_amendment, to_char(original_date, 'YYYY-MM-DD') AS original_date, transaction_count, holding_count, amendment_note
-  FROM form4_filings WHERE cik = $1 AND owners_key = $2 AND period_of_report = $3
-  ORDER BY is_amendment, effective_date, accepted_at ASC NULLS FIRST, accession`;
+  SELECT f.cik, f.owners_key, f.period_of_report, f.accession, f.is_amendment, to_char(f.original_date, 'YYYY-MM-DD') AS original_date,
+    f.transaction_count, f.holding_count, f.amendment_note
+  FROM jsonb_to_recordset($1::jsonb) AS k(cik text, owners_key text, period_of_report text)
+  JOIN form4_filings f ON f.cik = k.cik AND f.owners_key = k.owners_key AND f.period_of_report = k.period_of_report
+  ORDER BY f.is_amendment, f.effective_date, f.accepted_at ASC NULLS FIRST, f.accession`;
 
 const FAMILY_ROWS_SQL = `
-  SELECT t.accession, t.row_table, t.sequence, t.kind, t.security_title, t.transaction_date, t.superseded_by
-  FROM insider_transactions t JOIN form4_filings f ON f.accession = t.accession
-  WHERE f.cik = $1 AND f.owners_key = $2 AND f.period_of_report = $3`;
+  SELECT f.cik, f.owners_key, f.period_of_report, t.accession, t.row_table, t.sequence, t.kind, t.security_title, t.transaction_date, t.superseded_by
+  FROM jsonb_to_recordset($1::jsonb) AS k(cik text, owners_key text, period_of_report text)
+  JOIN form4_filings f ON f.cik = k.cik AND f.owners_key = k.owners_key AND f.period_of_report = k.period_of_report
+  JOIN insider_transactions t ON t.accession = f.accession`;
 
 const SET_SUPERSEDED_SQL = `
   UPDATE insider_transactions t SET superseded_by = x.superseded_by
@@ -362,24 +380,48 @@ const SET_NOTES_SQL = `
   FROM jsonb_to_recordset($1::jsonb) AS x(accession text, amendment_note text)
   WHERE f.accession = x.accession`;
 
-/** Recomputes which 4/A supersedes each row of one family, writing only what changed. */
-async function supersedeFamily(m: EntityManager, cik: string, ownersKey: string, period: string): Promise<void> {
-  const filings = await m.query<Array<FamilyFiling & { amendment_note: string | null }>>(FAMILY_FILINGS_SQL, [cik, ownersKey, period]);
-  const rows = await m.query<Array<FamilyRow & { superseded_by: string | null }>>(FAMILY_ROWS_SQL, [cik, ownersKey, period]);
-  const { supersededBy, targets } = form4FamilySupersession(filings, rows);
-  const changed = rows
-    .map((r) => ({ accession: r.accession, row_table: r.row_table, sequence: r.sequence, superseded_by: supersededBy.get(`${r.accession}|${r.row_table}|${r.sequence}`) ?? null, was: r.superseded_by }))
-    .filter((r) => r.superseded_by !== r.was)
-    .map(({ was: _was, ...r }) => r);
+/** Groups rows by family, keeping their order. */
+function byFamily<T extends FamilyKey>(rows: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const r of rows) {
+    const id = familyId(r);
+    const group = groups.get(id);
+    if (group) group.push(r);
+    else groups.set(id, [r]);
+  }
+  return groups;
+}
+
+/**
+ * Recomputes which 4/A supersedes each row of the given families (each family once, whatever the
+ * number of its filings in the batch): two reads for all of them, then one write of the rows whose
+ * superseded_by changed and one of the filings whose amendment_note changed.
+ */
+async function supersedeFamilies(m: EntityManager, families: readonly FamilyKey[]): Promise<void> {
+  if (families.length === 0) return;
+  const keys = JSON.stringify(families);
+  const filings = byFamily(await m.query<Array<FamilyKey & FamilyFiling & { amendment_note: string | null }>>(FAMILY_FILINGS_SQL, [keys]));
+  const rows = byFamily(await m.query<Array<FamilyKey & FamilyRow & { superseded_by: string | null }>>(FAMILY_ROWS_SQL, [keys]));
+  const changed: Array<{ accession: string; row_table: string; sequence: number; superseded_by: string | null }> = [];
+  const notes: Array<{ accession: string; amendment_note: string | null }> = [];
+  for (const [id, familyFilings] of filings) {
+    const familyRows = rows.get(id) ?? [];
+    const { supersededBy, targets } = form4FamilySupersession(familyFilings, familyRows);
+    for (const r of familyRows) {
+      const by = supersededBy.get(`${r.accession}|${r.row_table}|${r.sequence}`) ?? null;
+      if (by !== r.superseded_by) changed.push({ accession: r.accession, row_table: r.row_table, sequence: r.sequence, superseded_by: by });
+    }
+    for (const f of familyFilings) {
+      const note = targets.get(f.accession)?.note ?? null;
+      if (note !== f.amendment_note) notes.push({ accession: f.accession, amendment_note: note });
+    }
+  }
   if (changed.length) await m.query(SET_SUPERSEDED_SQL, [JSON.stringify(changed)]);
-  const notes = filings
-    .map((f) => ({ accession: f.accession, amendment_note: targets.get(f.accession)?.note ?? null, was: f.amendment_note }))
-    .filter((f) => f.amendment_note !== f.was)
-    .map(({ was: _was, ...f }) => f);
   if (notes.length) await m.query(SET_NOTES_SQL, [JSON.stringify(notes)]);
 }
 
 interface OwnerFiling {
+  probe: number;
   accession: string;
   as_of: string;
   issuer_name: string | null;
@@ -393,17 +435,28 @@ interface OwnerFiling {
   observed_at: Date;
 }
 
-/* The issuer's filings that name the owner, latest first (as of their original filing). */
+/*
+ * For each probe (an issuer and an owner CIK, or no CIK for owners known by name), the issuer's
+ * filings naming such an owner, latest first (as of their original filing).
+ */
 const OWNER_FILINGS_SQL = `
-  SELECT accession, to_char(coalesce(original_date, effective_date), 'YYYY-MM-DD') AS as_of, issuer_name, trading_symbol,
-    reporting_owners, src_id, source_url, content_hash, extracted_at, record_id, observed_at
-  FROM form4_filings WHERE cik = $1 AND reporting_owners @> $2::jsonb
-  ORDER BY coalesce(original_date, effective_date) DESC, effective_date DESC, accepted_at DESC NULLS LAST, accession DESC`;
+  SELECT p.probe, f.accession, to_char(coalesce(f.original_date, f.effective_date), 'YYYY-MM-DD') AS as_of, f.issuer_name,
+    f.trading_symbol, f.reporting_owners, f.src_id, f.source_url, f.content_hash, f.extracted_at, f.record_id, f.observed_at
+  FROM jsonb_to_recordset($1::jsonb) AS p(probe integer, cik text, owners jsonb)
+  JOIN form4_filings f ON f.cik = p.cik AND f.reporting_owners @> p.owners
+  ORDER BY p.probe, coalesce(f.original_date, f.effective_date) DESC, f.effective_date DESC, f.accepted_at DESC NULLS LAST, f.accession DESC`;
+
+const ROSTER_RECORDSET = `cik text, person_key text, name text, role text, affiliation text, rank integer, is_current boolean,
+  src_id text, source_url text, quote text, content_hash text, extracted_at timestamptz, accession text, record_id text,
+  record_observed_at timestamptz, first_seen_at timestamptz, last_seen_at timestamptz, last_filed_at date`;
 
 const UPSERT_ROSTER_SQL = `
   INSERT INTO roster_entries (cik, category, source_provider, person_key, name, role, affiliation, email, phone, rank, is_current,
     src_id, source_url, quote, content_hash, extracted_at, accession, record_id, record_observed_at, first_seen_at, last_seen_at, last_filed_at)
-  VALUES ($1, '${EXECUTIVES}', '${SEC}', $2, $3, $4, $5, NULL, NULL, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+  SELECT x.cik, '${EXECUTIVES}', '${SEC}', x.person_key, x.name, x.role, x.affiliation, NULL, NULL, x.rank, x.is_current,
+    x.src_id, x.source_url, x.quote, x.content_hash, x.extracted_at, x.accession, x.record_id, x.record_observed_at,
+    x.first_seen_at, x.last_seen_at, x.last_filed_at
+  FROM jsonb_to_recordset($1::jsonb) AS x(${ROSTER_RECORDSET})
   ON CONFLICT (cik, category, source_provider, person_key) DO UPDATE SET
     name = EXCLUDED.name, role = EXCLUDED.role, affiliation = EXCLUDED.affiliation, rank = EXCLUDED.rank,
     is_current = EXCLUDED.is_current, src_id = EXCLUDED.src_id, source_url = EXCLUDED.source_url, quote = EXCLUDED.quote,
@@ -411,94 +464,154 @@ const UPSERT_ROSTER_SQL = `
     record_id = EXCLUDED.record_id, record_observed_at = EXCLUDED.record_observed_at, first_seen_at = EXCLUDED.first_seen_at,
     last_seen_at = EXCLUDED.last_seen_at, last_filed_at = EXCLUDED.last_filed_at`;
 
-/** Rebuilds the SEC roster entry of one owner of one issuer from every filing that names them. */
-async function rebuildRosterEntry(m: EntityManager, cik: string, owner: Form4ReportingOwnerData): Promise<void> {
-  const key = form4OwnerKey(owner);
-  const filings = await m.query<OwnerFiling[]>(OWNER_FILINGS_SQL, [cik, JSON.stringify([owner.cik ? { cik: owner.cik } : { cik: null }])]);
+/*
+ * Owners who (no longer) appear as officer or director of the issuer in any filing: no entry, and
+ * an entry left by an earlier reading of a reprocessed filing stops being current.
+ */
+const RETIRE_ROSTER_SQL = `
+  UPDATE roster_entries r SET is_current = false
+  FROM jsonb_to_recordset($1::jsonb) AS x(cik text, person_key text)
+  WHERE r.cik = x.cik AND r.category = '${EXECUTIVES}' AND r.source_provider = '${SEC}' AND r.person_key = x.person_key AND r.is_current`;
+
+/** An owner of an issuer whose SEC roster entry is rebuilt. */
+interface IssuerOwner {
+  cik: string;
+  owner: Form4ReportingOwnerData;
+}
+
+/** The roster_entries row of one owner of one issuer from the issuer's filings naming them (latest first); null when they were never an insider. */
+function rosterEntryOf(cik: string, key: string, filings: readonly OwnerFiling[]) {
   const named = filings
     .map((f) => ({ filing: f, owner: f.reporting_owners.find((o) => form4OwnerKey(o) === key) }))
     .filter((x): x is { filing: OwnerFiling; owner: Form4ReportingOwnerData } => x.owner !== undefined);
   const insider = named.filter((x) => isRosterInsider(x.owner) && x.owner.name);
   const latest = insider[0];
-  if (!latest || !named[0]) {
-    // Never an officer or director of this issuer (a 10% owner is not an executive): no entry, and
-    // an entry left by an earlier reading of a reprocessed filing stops being current.
-    await m.query(
-      `UPDATE roster_entries SET is_current = false WHERE cik = $1 AND category = '${EXECUTIVES}' AND source_provider = '${SEC}' AND person_key = $2 AND is_current`,
-      [cik, key],
-    );
-    return;
-  }
+  if (!latest || !named[0]) return null;
   const f = latest.filing;
   const o = latest.owner;
   const observed = insider.map((x) => x.filing.observed_at.getTime());
-  await m.query(UPSERT_ROSTER_SQL, [
+  return {
     cik,
-    key,
-    o.name,
-    form4RosterRole(o),
-    f.issuer_name ?? f.trading_symbol ?? cik,
-    form4RosterRank(o),
+    person_key: key,
+    name: o.name,
+    role: form4RosterRole(o),
+    affiliation: f.issuer_name ?? f.trading_symbol ?? cik,
+    rank: form4RosterRank(o),
     // Current only while no later filing shows the owner without the officer/director flag.
-    named[0].filing.accession === f.accession,
-    f.src_id,
-    f.source_url,
+    is_current: named[0].filing.accession === f.accession,
+    src_id: f.src_id,
+    source_url: f.source_url,
     // The record keeps no reportingOwner XML: the officer title as filed, else the name as filed.
-    o.is_officer && o.officer_title ? o.officer_title : o.name,
-    f.content_hash,
-    f.extracted_at,
-    f.accession,
-    f.record_id,
-    f.observed_at,
-    new Date(Math.min(...observed)),
-    new Date(Math.max(...observed)),
-    f.as_of,
-  ]);
+    quote: o.is_officer && o.officer_title ? o.officer_title : o.name,
+    content_hash: f.content_hash,
+    extracted_at: f.extracted_at,
+    accession: f.accession,
+    record_id: f.record_id,
+    record_observed_at: f.observed_at,
+    first_seen_at: new Date(Math.min(...observed)),
+    last_seen_at: new Date(Math.max(...observed)),
+    last_filed_at: f.as_of,
+  };
 }
 
-interface ExistingFiling {
+/**
+ * Rebuilds the SEC roster entries of the given owners (each (issuer, owner) once) from every
+ * filing of the issuer naming them: one read for all, one upsert, one retirement.
+ */
+async function rebuildRosterEntries(m: EntityManager, owners: readonly IssuerOwner[]): Promise<void> {
+  if (owners.length === 0) return;
+  // One probe per (issuer, owner CIK): owners without a CIK share the probe of CIK null.
+  const probes = new Map<string, { probe: number; cik: string; owners: Array<{ cik: string | null }> }>();
+  const probeOf = (o: IssuerOwner): string => JSON.stringify([o.cik, o.owner.cik ? o.owner.cik : null]);
+  for (const o of owners) {
+    const id = probeOf(o);
+    if (!probes.has(id)) probes.set(id, { probe: probes.size, cik: o.cik, owners: [{ cik: o.owner.cik ? o.owner.cik : null }] });
+  }
+  const found = await m.query<OwnerFiling[]>(OWNER_FILINGS_SQL, [JSON.stringify([...probes.values()])]);
+  const filingsOf = new Map<number, OwnerFiling[]>();
+  for (const f of found) {
+    const list = filingsOf.get(f.probe);
+    if (list) list.push(f);
+    else filingsOf.set(f.probe, [f]);
+  }
+  const entries = [];
+  const retired: Array<{ cik: string; person_key: string }> = [];
+  for (const o of owners) {
+    const key = form4OwnerKey(o.owner);
+    const entry = rosterEntryOf(o.cik, key, filingsOf.get(probes.get(probeOf(o))!.probe) ?? []);
+    if (entry) entries.push(entry);
+    else retired.push({ cik: o.cik, person_key: key });
+  }
+  if (entries.length) await m.query(UPSERT_ROSTER_SQL, [JSON.stringify(entries)]);
+  if (retired.length) await m.query(RETIRE_ROSTER_SQL, [JSON.stringify(retired)]);
+}
+
+interface StoredFiling {
+  accession: string;
   record_id: string;
-  newer: boolean;
+  observed_at: Date;
   owners_key: string;
   period_of_report: string | null;
   reporting_owners: Form4ReportingOwnerData[];
 }
 
 /**
- * Projects one form4@1 record (one filing) in one transaction: the filing, its rows, the
- * supersession of its family and the SEC roster entries of its owners. Serialized per issuer (an
- * advisory lock), since amendments and roster entries are computed across an issuer's filings.
- * The same record twice writes nothing; an older record of the filing never replaces a newer one.
+ * Projects a batch of form4@1 records (one filing each, in offset order) in the caller's
+ * transaction, with the result of applying them one by one:
+ * 1. the per-issuer advisory locks of every issuer of the batch, in one ordered statement (amendments
+ *    and roster entries are computed across an issuer's filings);
+ * 2. one read of the stored filings, and the batch reduced per accession (latestPerKey): the same
+ *    record twice writes nothing, an older record never replaces a newer one;
+ * 3. one upsert of the filings, one of their rows, one delete of the rows a re-read filing dropped;
+ * 4. supersession recomputed once per family the batch touched (the new and the former family of
+ *    each filing), roster entries rebuilt once per (issuer, owner) the batch touched.
+ * A record replaced by a later record of its accession in the same batch is never written, so the
+ * roster entry only such a record would have created (and retired at once) does not appear.
+ * Returns the accessions written (inserted: new filings) for the form4.filed events.
  */
-export async function projectForm4(ds: DataSource, envelope: RecordEnvelope<Form4Data>): Promise<ProjectionOutcome> {
-  const d = envelope.data;
-  return ds.transaction(async (m: EntityManager) => {
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`form4:${d.issuer.cik}`]);
-    const existing = (
-      await m.query<ExistingFiling[]>(
-        `SELECT record_id, observed_at > $2::timestamptz AS newer, owners_key, period_of_report, reporting_owners
-         FROM form4_filings WHERE accession = $1`,
-        [d.accession, envelope.observed_at],
-      )
-    )[0];
-    if (existing && (existing.record_id === envelope.id || existing.newer)) return 'unchanged';
+export async function projectForm4Filings(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<Form4Data>>): Promise<BatchOutcome> {
+  if (envelopes.length === 0) return { inserted: [], updated: [], unchanged: 0 };
+  await lockKeys(m, envelopes.map((e) => `form4:${e.data.issuer.cik}`));
+  const stored = await m.query<StoredFiling[]>(
+    `SELECT accession, record_id, observed_at, owners_key, period_of_report, reporting_owners FROM form4_filings WHERE accession = ANY($1::text[])`,
+    [[...new Set(envelopes.map((e) => e.data.accession))]],
+  );
+  const storedBy = new Map(stored.map((s) => [s.accession, s]));
+  const { winners, outcome } = latestPerKey(envelopes, (e) => e.data.accession, storedBy);
+  if (winners.length === 0) return outcome;
 
-    const filing = form4FilingRow(envelope);
-    const rows = insiderTransactionRows(envelope);
-    await m.query(UPSERT_FILING_SQL, [JSON.stringify([filing])]);
-    if (rows.length) await m.query(UPSERT_TRANSACTIONS_SQL, [JSON.stringify(rows)]);
-    await m.query(DELETE_STALE_ROWS_SQL, [d.accession, JSON.stringify(rows.map((r) => ({ row_table: r.row_table, sequence: r.sequence })))]);
+  const filings = winners.map((w) => form4FilingRow(w.winner));
+  const rows = winners.flatMap((w) => insiderTransactionRows(w.winner));
+  await m.query(UPSERT_FILING_SQL, [JSON.stringify(filings)]);
+  if (rows.length) await m.query(UPSERT_TRANSACTIONS_SQL, [JSON.stringify(rows)]);
+  const reread = new Set(filings.filter((f) => storedBy.has(f.accession)).map((f) => f.accession));
+  if (reread.size) {
+    const kept = rows.filter((r) => reread.has(r.accession)).map((r) => ({ accession: r.accession, row_table: r.row_table, sequence: r.sequence }));
+    await m.query(DELETE_STALE_ROWS_SQL, [[...reread], JSON.stringify(kept)]);
+  }
 
-    const families = new Map<string, [string, string | null]>();
-    families.set(`${filing.owners_key}|${filing.period_of_report}`, [filing.owners_key, filing.period_of_report]);
-    if (existing) families.set(`${existing.owners_key}|${existing.period_of_report}`, [existing.owners_key, existing.period_of_report]);
-    for (const [ownersKey, period] of families.values()) {
-      if (period !== null) await supersedeFamily(m, d.issuer.cik, ownersKey, period);
+  const families = new Map<string, FamilyKey>();
+  const addFamily = (cik: string, ownersKey: string, period: string | null): void => {
+    if (period === null) return;
+    const family = { cik, owners_key: ownersKey, period_of_report: period };
+    families.set(familyId(family), family);
+  };
+  const owners = new Map<string, IssuerOwner>();
+  const addOwners = (cik: string, list: readonly Form4ReportingOwnerData[]): void => {
+    for (const owner of list) owners.set(JSON.stringify([cik, form4OwnerKey(owner)]), { cik, owner });
+  };
+  for (const w of winners) {
+    const cik = w.winner.data.issuer.cik;
+    const before = storedBy.get(w.key);
+    if (before) {
+      addFamily(cik, before.owners_key, before.period_of_report);
+      addOwners(cik, before.reporting_owners);
     }
-
-    const owners = new Map<string, Form4ReportingOwnerData>();
-    for (const o of [...(existing?.reporting_owners ?? []), ...d.reporting_owners]) owners.set(form4OwnerKey(o), o);
-    for (const key of [...owners.keys()].sort()) await rebuildRosterEntry(m, d.issuer.cik, owners.get(key)!);
-    return existing ? 'updated' : 'inserted';
-  });
+    const filing = form4FilingRow(w.winner);
+    addFamily(cik, filing.owners_key, filing.period_of_report);
+    addOwners(cik, w.winner.data.reporting_owners);
+  }
+  await supersedeFamilies(m, [...families.values()]);
+  await rebuildRosterEntries(m, [...owners.values()]);
+  return outcome;
 }
