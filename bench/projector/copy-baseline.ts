@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Client } from 'pg';
+
+/*
+ * The COPY side of the projector bench, and its correctness checks: the rows the replay wrote are
+ * dumped table by table (`\copy ... TO` a file) and loaded into a second freshly migrated
+ * database (`\copy ... FROM` the file, through psql: pg-copy-streams is not a dependency); only the
+ * loads are timed. Then each table's row count and content hash must be equal in both databases.
+ */
+
+/** Tables a migration fills, never the projector. */
+const NOT_READ_MODELS = new Set(['migrations', 'typeorm_metadata']);
+
+export interface TableInfo {
+  name: string;
+  /** Columns COPY can write (stored generated columns are computed again on load). */
+  columns: string[];
+  primaryKey: string[];
+  /** Tables this one references (loaded first). */
+  references: string[];
+}
+
+/** Every table of the public schema, with what COPY and the hash need. */
+export async function tablesOf(pg: Client): Promise<Map<string, TableInfo>> {
+  const { rows } = await pg.query<{ name: string; columns: string[]; pk: string[] | null; refs: string[] | null }>(`
+    SELECT c.relname AS name,
+      (SELECT array_agg(a.attname::text ORDER BY a.attnum) FROM pg_attribute a
+        WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '') AS columns,
+      (SELECT array_agg(a.attname::text ORDER BY k.ord) FROM pg_index i
+        CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
+        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
+        WHERE i.indrelid = c.oid AND i.indisprimary) AS pk,
+      (SELECT array_agg(DISTINCT r.relname::text) FROM pg_constraint f JOIN pg_class r ON r.oid = f.confrelid
+        WHERE f.conrelid = c.oid AND f.contype = 'f' AND f.confrelid <> c.oid) AS refs
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+    ORDER BY c.relname`);
+  return new Map(rows.map((r) => [r.name, { name: r.name, columns: r.columns ?? [], primaryKey: r.pk ?? [], references: r.refs ?? [] }]));
+}
+
+/** Exact row count of every read-model table. */
+export async function rowCounts(pg: Client, tables: Iterable<TableInfo>): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const t of tables) {
+    if (NOT_READ_MODELS.has(t.name)) continue;
+    const { rows } = await pg.query<{ n: string }>(`SELECT count(*) AS n FROM ${ident(t.name)}`);
+    out.set(t.name, Number(rows[0]!.n));
+  }
+  return out;
+}
+
+/** One query that is true once any of the tables has a row (cheap enough to ask every 50 ms). */
+export function anyRowSql(tables: Iterable<string>): string {
+  return `SELECT ${[...tables].map((t) => `EXISTS (SELECT 1 FROM ${ident(t)})`).join(' OR ')} AS any`;
+}
+
+/** Referenced tables before the tables that reference them. */
+export function loadOrder(tables: TableInfo[]): TableInfo[] {
+  const byName = new Map(tables.map((t) => [t.name, t]));
+  const out: TableInfo[] = [];
+  const seen = new Set<string>();
+  const visit = (t: TableInfo) => {
+    if (seen.has(t.name)) return;
+    seen.add(t.name);
+    for (const r of t.references) {
+      const ref = byName.get(r);
+      if (ref) visit(ref);
+    }
+    out.push(t);
+  };
+  for (const t of tables) visit(t);
+  return out;
+}
+
+/** Count and content hash of a table: md5 over each row's text (every column, generated ones too) in primary-key order. */
+export async function tableHash(pg: Client, t: TableInfo): Promise<{ rows: number; hash: string }> {
+  const order = t.primaryKey.length ? t.primaryKey.map((c) => `t.${ident(c)}`).join(', ') : 'md5(t::text)';
+  const { rows } = await pg.query<{ n: string; h: string | null }>(`SELECT count(*) AS n, md5(string_agg(md5(t::text), '' ORDER BY ${order})) AS h FROM ${ident(t.name)} t`);
+  return { rows: Number(rows[0]!.n), hash: rows[0]!.h ?? 'empty' };
+}
+
+export interface CopyLoad {
+  table: string;
+  rows: number;
+  ms: number;
+}
+
+/** Dumps each table from `fromUrl` to a file under `dir` (untimed), then loads it into `toUrl` (timed, one psql per table). */
+export async function copyTables(fromUrl: string, toUrl: string, tables: TableInfo[], counts: Map<string, number>, dir: string): Promise<CopyLoad[]> {
+  const files = new Map<string, string>();
+  for (const t of tables) {
+    const file = join(dir, `${t.name}.copy`);
+    files.set(t.name, file);
+    await psql(fromUrl, `\\copy ${ident(t.name)} (${t.columns.map(ident).join(', ')}) TO '${file}'`);
+  }
+  const loads: CopyLoad[] = [];
+  for (const t of tables) {
+    const started = performance.now();
+    await psql(toUrl, `\\copy ${ident(t.name)} (${t.columns.map(ident).join(', ')}) FROM '${files.get(t.name)!}'`);
+    loads.push({ table: t.name, rows: counts.get(t.name) ?? 0, ms: performance.now() - started });
+  }
+  return loads;
+}
+
+function psql(url: string, command: string): Promise<void> {
+  return new Promise((ok, fail) => {
+    const child = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', command], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', fail);
+    child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`psql ${command.slice(0, 60)}...: exit ${code}: ${err.trim()}`))));
+  });
+}
+
+function ident(name: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
+}
