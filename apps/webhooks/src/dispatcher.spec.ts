@@ -1,7 +1,7 @@
+import type { AttemptResult, ClaimedDelivery, WebhookDispatchRepository } from '@app/persistence';
 import { generateSigningSecret, SecretBox } from '@app/webhooks';
 import { Dispatcher, type DispatcherOptions } from './dispatcher';
 import type { SendResult, WebhookSender } from './webhook.sender';
-import type { AttemptRecord, ClaimedDelivery, WebhooksRepository } from './webhooks.repository';
 
 const box = new SecretBox('cd'.repeat(32));
 const sealed = box.seal(generateSigningSecret());
@@ -28,13 +28,13 @@ function delivery(i: number): ClaimedDelivery {
 class FakeRepo {
   due: ClaimedDelivery[] = [];
   claims: number[] = [];
-  writes: AttemptRecord[][] = [];
+  writes: AttemptResult[][] = [];
   failNextWrite = false;
   async claim(limit: number): Promise<ClaimedDelivery[]> {
     this.claims.push(limit);
     return this.due.splice(0, limit);
   }
-  async recordAttempts(records: readonly AttemptRecord[]): Promise<Map<string, string>> {
+  async recordAttempts(records: readonly AttemptResult[]): Promise<Map<string, string>> {
     await sleep(2);
     if (this.failNextWrite) {
       this.failNextWrite = false;
@@ -54,7 +54,7 @@ function dispatcher(repo: FakeRepo, sendMs: number, options: Partial<DispatcherO
     },
   } as unknown as WebhookSender;
   const d = new Dispatcher(
-    repo as unknown as WebhooksRepository,
+    repo as unknown as WebhookDispatchRepository,
     sender,
     box,
     { concurrency: 4, pollMs: 5, timeoutMs: 2_000, retrySchedule: [100], disableAfterMs: 60_000, leaseSlackMs: 1_000, userAgent: 'test', ...options },

@@ -1,7 +1,7 @@
 import { Histogram } from '@app/observability';
+import type { AttemptResult, ClaimedDelivery, WebhookDispatchRepository } from '@app/persistence';
 import { nextStep, responseExcerpt, SecretBox, webhookBody, webhookHeaders } from '@app/webhooks';
 import type { SendResult, WebhookSender } from './webhook.sender';
-import type { AttemptRecord, ClaimedDelivery, WebhooksRepository } from './webhooks.repository';
 
 export interface DispatcherOptions {
   concurrency: number;
@@ -65,9 +65,10 @@ const PREFETCH_PER_SLOT = 8;
  * Claims due deliveries (SKIP LOCKED, leased) into a local queue, several per free slot in one
  * statement, and POSTs them at most `concurrency` at a time: a slot that frees takes the next
  * queued delivery at once, without a round trip to the database. The loop claims again when the
- * queue runs low; it sleeps pollMs when nothing is due, and wakes early when the fan-out inserts
- * deliveries or the queue runs low. stop(): claims nothing more, gives queued deliveries back,
- * lets the attempts in flight finish and record their results.
+ * queue runs low; it sleeps pollMs when nothing is due, and wakes early when the projector
+ * commits new deliveries (its NOTIFY, heard by the runner) or the queue runs low. stop(): claims
+ * nothing more, gives queued deliveries back, lets the attempts in flight finish and record their
+ * results.
  */
 export class Dispatcher {
   readonly counts: DispatcherCounts = { claimed: 0, succeeded: 0, retried: 0, failed: 0, disabled: 0, errors: 0 };
@@ -86,7 +87,7 @@ export class Dispatcher {
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private woken = false;
-  private readonly toRecord: Array<{ record: AttemptRecord; queuedAt: number; resolve: (disabled: string | null) => void; reject: (err: unknown) => void }> = [];
+  private readonly toRecord: Array<{ record: AttemptResult; queuedAt: number; resolve: (disabled: string | null) => void; reject: (err: unknown) => void }> = [];
   private lingerTimer: NodeJS.Timeout | undefined;
   /** Attempts whose POST is under way (the concurrency bound); inFlight also holds those being recorded. */
   private sending = 0;
@@ -100,7 +101,7 @@ export class Dispatcher {
   private readonly openedSecrets = new Map<string, string>();
 
   constructor(
-    private readonly repo: WebhooksRepository,
+    private readonly repo: WebhookDispatchRepository,
     private readonly sender: WebhookSender,
     private readonly secrets: SecretBox,
     private readonly options: DispatcherOptions,
@@ -289,7 +290,7 @@ export class Dispatcher {
    * waited RECORD_LINGER_MS, then they are written in one statement. Up to RECORD_WRITERS
    * batches are written at a time (each on its own pooled connection).
    */
-  private recordSoon(record: AttemptRecord): Promise<string | null> {
+  private recordSoon(record: AttemptResult): Promise<string | null> {
     return new Promise((resolve, reject) => {
       this.toRecord.push({ record, queuedAt: performance.now(), resolve, reject });
       this.scheduleRecording();
@@ -331,7 +332,7 @@ export class Dispatcher {
    * Concurrent batches touching the same endpoints' health rows can deadlock; Postgres then
    * aborts one statement whole (40P01), so writing it again, after a short random pause, is safe.
    */
-  private async recordWithRetry(records: AttemptRecord[]): Promise<Map<string, string>> {
+  private async recordWithRetry(records: AttemptResult[]): Promise<Map<string, string>> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.repo.recordAttempts(records, this.options.disableAfterMs);
@@ -378,7 +379,7 @@ export class Dispatcher {
     if (res.statusCode !== null || res.durationMs > 0) this.attemptSeconds.observe(res.durationMs / 1000);
     if (attempt === 1) this.firstAttemptDelaySeconds.observe(Math.max(0, sentAt.getTime() - d.eventCreatedAt.getTime()) / 1000);
     const step = nextStep({ statusCode: res.statusCode, retryAfter: res.retryAfter, attempts: attempt }, this.options.retrySchedule, new Date());
-    const record: AttemptRecord = {
+    const record: AttemptResult = {
       deliveryId: d.id,
       leaseToken: d.leaseToken,
       endpointId: d.endpointId,

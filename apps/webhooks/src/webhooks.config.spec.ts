@@ -13,8 +13,9 @@ describe('webhooks config', () => {
       WEBHOOKS_CONCURRENCY: 16,
       WEBHOOKS_DISABLE_AFTER_MS: 5 * 86_400_000,
       WEBHOOKS_LEASE_SLACK_MS: 30_000,
-      WEBHOOKS_GROUP_ID: 'webhooks',
     });
+    // The dispatcher consumes no topic: no Kafka or consumer-group settings.
+    expect(Object.keys(c).filter((k) => k.startsWith('KAFKA_') || k === 'WEBHOOKS_GROUP_ID' || k === 'WEBHOOKS_PROJECTION_WAIT_MS')).toEqual([]);
     expect(c.WEBHOOKS_RETRY_SCHEDULE).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { databaseConfig, kafkaConfig, logConfig, opsConfig } from '@app/config';
+import { databaseConfig, logConfig, opsConfig } from '@app/config';
 import { DEFAULT_RETRY_SCHEDULE, parseDuration, parseRetrySchedule } from '@app/webhooks';
 
 const flag = (description: string) =>
@@ -24,12 +24,11 @@ const duration = (fallback: string, description: string) =>
     })
     .describe(description);
 
-export const webhooksConfigSchema = kafkaConfig
-  .extend(databaseConfig.shape)
+/** The dispatcher's configuration: Postgres only (it consumes no topic). */
+export const webhooksConfigSchema = databaseConfig
   .extend(logConfig.shape)
   .extend(opsConfig.shape)
   .extend({
-    WEBHOOKS_GROUP_ID: z.string().min(1).default('webhooks').describe('Consumer group on the record topics that make events'),
     WEBHOOK_SECRETS_KEY: z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, 'must be 32 bytes as 64 hex characters')
@@ -55,11 +54,12 @@ export const webhooksConfigSchema = kafkaConfig
     ),
     WEBHOOKS_DISABLE_AFTER_MS: duration('5d', 'An endpoint failing without a success for this long is disabled (reason failing)'),
     WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16).describe('Deliveries in flight per process'),
-    WEBHOOKS_POLL_MS: z.coerce.number().int().min(10).default(250).describe('How often an idle dispatcher looks for due deliveries'),
-    WEBHOOKS_PROJECTION_WAIT_MS: duration(
-      '15m',
-      'How long a record waits for the projector to write its resource before it is dead-lettered (the projector dead-lettered it too, or is down)',
-    ),
+    WEBHOOKS_POLL_MS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .default(250)
+      .describe("How often an idle dispatcher looks for due deliveries (retries coming due; new ones wake it at the projector's commit)"),
     WEBHOOKS_USER_AGENT: z
       .string()
       .min(1)

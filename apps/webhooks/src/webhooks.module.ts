@@ -5,7 +5,7 @@ import { startWebhooks, type RunningWebhooks } from './webhooks.runner';
 
 export const WEBHOOKS_CONFIG = Symbol('WEBHOOKS_CONFIG');
 
-/** Starts the fan-out consumer and the dispatcher with the application; stops them gracefully on shutdown. */
+/** Starts the dispatcher with the application; stops it gracefully on shutdown. */
 @Injectable()
 export class WebhooksLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private running: RunningWebhooks | undefined;

@@ -1,44 +1,25 @@
 import { Pool } from 'pg';
-import { namespacedTopic, TOPICS, WEBHOOK_EVENT_SOURCES } from '@app/contracts';
-import { ConsumerRunner, ensureTopics, startWorkerOps, type ConsumerCounters } from '@app/messaging';
-import { createLogger, type MetricFamily, type OpsServer } from '@app/observability';
-import { createDataSource } from '@app/persistence';
+import { createLogger, formatMetrics, runChecks, startOpsServer, type MetricFamily, type OpsServer } from '@app/observability';
+import { createDataSource, DISPATCH_PLANNER_OPTIONS, listenForNewDeliveries, WebhookDispatchRepository, type DeliveriesListener } from '@app/persistence';
 import { SecretBox } from '@app/webhooks';
 import { Dispatcher, type DispatcherCounts } from './dispatcher';
-import { FanOutService, type FanOutCounts } from './fan-out.service';
 import type { WebhooksConfig } from './webhooks.config';
 import { WebhookSender } from './webhook.sender';
-import { DISPATCH_PLANNER_OPTIONS, WebhooksRepository } from './webhooks.repository';
-
-/** Record topics that make events (see WEBHOOK_EVENT_SOURCES). */
-export const WEBHOOK_SOURCE_TOPICS = [TOPICS.filings, TOPICS.form4, TOPICS.issuerDocuments];
 
 export interface RunningWebhooks {
-  fanOut: FanOutService;
   dispatcher: Dispatcher;
   /** The ops server's port (/healthz, /readyz, /metrics), when OPS_PORT is set. */
   opsPort: number | null;
-  counters(): { consumer: ConsumerCounters; fanOut: FanOutCounts; dispatcher: DispatcherCounts };
+  counters(): { dispatcher: DispatcherCounts };
   stop(): Promise<void>;
 }
 
-export interface StartOptions {
-  /** Run the consumer (fan-out); default true. */
-  consume?: boolean;
-  /** Run the dispatcher; default true. */
-  dispatch?: boolean;
-}
-
 /**
- * Connects Postgres and Kafka, starts the fan-out consumer and the dispatcher. `stop()` stops
- * claiming, lets the attempts in flight finish and record, finishes and commits the record in
- * flight, then disconnects.
+ * Connects Postgres and starts the dispatcher: it consumes no topic (the projector inserts the
+ * events and deliveries) and claims due deliveries, woken by the projector's commits. `stop()`
+ * stops claiming, lets the attempts in flight finish and record, then disconnects.
  */
-export async function startWebhooks(config: WebhooksConfig, options: StartOptions = {}): Promise<RunningWebhooks> {
-  // Every source topic must be wired here; a new event source fails fast instead of staying silent.
-  for (const s of WEBHOOK_EVENT_SOURCES) {
-    if (!WEBHOOK_SOURCE_TOPICS.includes(s.topic)) throw new Error(`webhook event source topic ${s.topic.name} is not consumed`);
-  }
+export async function startWebhooks(config: WebhooksConfig): Promise<RunningWebhooks> {
   const logger = createLogger({ name: 'webhooks', level: config.LOG_LEVEL });
   const ds = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'webhooks' });
   await ds.initialize();
@@ -46,10 +27,11 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
   const dispatchPool = new Pool({ connectionString: config.DATABASE_URL, max: 4, application_name: 'webhooks-dispatcher', options: DISPATCH_PLANNER_OPTIONS });
   // An idle connection that drops (database restart) is replaced on the next query; unheard, its error would end the process.
   dispatchPool.on('error', (err) => logger.warn({ err }, 'an idle dispatcher database connection failed'));
+  let listener: DeliveriesListener | null = null;
   const closeDatabase = async (): Promise<void> => {
+    await listener?.close();
     await Promise.all([ds.destroy(), dispatchPool.end()]);
   };
-  const repo = new WebhooksRepository(ds, dispatchPool);
   const sender = new WebhookSender({
     timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
     allowHttp: config.WEBHOOKS_ALLOW_HTTP,
@@ -57,7 +39,7 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
     maxSockets: config.WEBHOOKS_CONCURRENCY,
   });
   const dispatcher = new Dispatcher(
-    repo,
+    new WebhookDispatchRepository(ds, dispatchPool),
     sender,
     new SecretBox(config.WEBHOOK_SECRETS_KEY),
     {
@@ -71,72 +53,39 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
     },
     logger,
   );
-  const fanOut = new FanOutService(ds, repo, config.WEBHOOKS_PROJECTION_WAIT_MS, () => dispatcher.wake());
-  const topics = WEBHOOK_SOURCE_TOPICS.map((t) => namespacedTopic(t, config.KAFKA_TOPIC_NAMESPACE));
-  const settings = { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'webhooks', logger };
-  const runner =
-    options.consume === false
-      ? null
-      : new ConsumerRunner({
-          settings,
-          groupId: config.WEBHOOKS_GROUP_ID,
-          topics,
-          fromBeginning: true,
-          logger,
-          // Waiting for the projector is the usual transient failure: start retrying soon.
-          retry: { initialMs: 200, maxMs: 30_000 },
-          handle: (envelope, meta) => fanOut.handle(envelope, meta),
-        });
-  try {
-    if (runner) {
-      await ensureTopics(settings, topics);
-      await runner.start();
-    }
-    if (options.dispatch !== false) dispatcher.start();
-  } catch (err) {
-    await runner?.stop().catch(() => undefined);
-    await closeDatabase();
-    throw err;
-  }
-  const counters = () => ({
-    consumer: runner?.counters ?? { processed: 0, dead_lettered: 0, retries: 0 },
-    fanOut: { ...fanOut.counts },
-    dispatcher: { ...dispatcher.counts },
-  });
   let ops: OpsServer | null = null;
-  if (config.OPS_PORT !== undefined) {
-    try {
-      ops = await startWorkerOps({
+  try {
+    // New deliveries are claimed as their transaction commits, not at the next poll.
+    listener = await listenForNewDeliveries(config.DATABASE_URL, () => dispatcher.wake(), logger);
+    dispatcher.start();
+    if (config.OPS_PORT !== undefined) {
+      ops = await startOpsServer({
         host: config.OPS_HOST,
         port: config.OPS_PORT,
         logger,
-        consumer: runner ? { runner, settings, topics } : null,
-        checks: {
-          // Both pools: the fan-out's and the dispatcher's connections.
-          postgres: () => Promise.all([ds.query('SELECT 1'), dispatchPool.query('SELECT 1')]),
-          ...(options.dispatch !== false
-            ? {
-                dispatcher: () => {
-                  if (!dispatcher.running) throw new Error('dispatcher is not running');
-                },
-              }
-            : {}),
-        },
-        metrics: () => webhooksMetricFamilies(fanOut.counts, dispatcher),
+        ready: () =>
+          runChecks({
+            // Both pools: the DataSource's and the dispatcher's connections.
+            postgres: () => Promise.all([ds.query('SELECT 1'), dispatchPool.query('SELECT 1')]),
+            dispatcher: () => {
+              if (!dispatcher.running) throw new Error('dispatcher is not running');
+            },
+          }),
+        metrics: async () => formatMetrics(webhooksMetricFamilies(dispatcher)),
       });
-    } catch (err) {
-      await Promise.all([dispatcher.stop(), runner?.stop()]);
-      sender.close();
-      await closeDatabase();
-      throw err;
     }
+  } catch (err) {
+    await dispatcher.stop();
+    sender.close();
+    await closeDatabase();
+    throw err;
   }
-  logger.info({ groupId: config.WEBHOOKS_GROUP_ID, topics: topics.map((t) => t.name), concurrency: config.WEBHOOKS_CONCURRENCY }, 'webhooks started');
+  const counters = () => ({ dispatcher: { ...dispatcher.counts } });
+  logger.info({ concurrency: config.WEBHOOKS_CONCURRENCY, opsPort: ops?.port ?? null }, 'webhooks dispatcher started');
   const progress = setInterval(() => logger.info(counters(), 'webhooks progress'), 30_000);
   progress.unref();
   let stopping: Promise<void> | undefined;
   return {
-    fanOut,
     dispatcher,
     opsPort: ops?.port ?? null,
     counters,
@@ -144,8 +93,7 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
       stopping ??= (async () => {
         clearInterval(progress);
         await ops?.close();
-        // Both at once: the dispatcher drains its attempts while the consumer finishes its record.
-        await Promise.all([dispatcher.stop(), runner?.stop()]);
+        await dispatcher.stop();
         sender.close();
         await closeDatabase();
         logger.info(counters(), 'webhooks stopped');
@@ -155,15 +103,12 @@ export async function startWebhooks(config: WebhooksConfig, options: StartOption
   };
 }
 
-/** The webhooks app's own metrics (the consumer's come from ConsumerMetrics). */
-export function webhooksMetricFamilies(fanOut: FanOutCounts, dispatcher: Dispatcher): MetricFamily[] {
+/** The dispatcher's metrics (the projector makes the events and deliveries, and counts them). */
+export function webhooksMetricFamilies(dispatcher: Dispatcher): MetricFamily[] {
   const c = dispatcher.counts;
   const counter = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: 'counter', samples: [{ value }] });
   const gauge = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: 'gauge', samples: [{ value }] });
   return [
-    counter('webhooks_events_total', 'Events made from first-seen source records.', fanOut.events),
-    counter('webhooks_deliveries_created_total', 'Deliveries inserted by the fan-out (one per event and subscribed endpoint).', fanOut.deliveries),
-    counter('webhooks_records_replayed_total', 'Source records whose event existed already: nothing written.', fanOut.replayed),
     counter('webhooks_deliveries_claimed_total', 'Deliveries claimed by this process.', c.claimed),
     {
       name: 'webhooks_attempts_total',

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { WebhookEndpointsRepository } from '@app/persistence';
 import type { Principal } from '../auth/api-keys.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { parseBody } from '../platform/body.validation';
@@ -7,7 +8,6 @@ import { QueryParser, valueErrorItem, type ParsedQuery } from '../platform/query
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
 import { toDelivery, toEndpoint, toEvent } from './webhooks.mapper';
-import { WebhooksRepository } from './webhooks.repository';
 import { WebhookSamples } from './webhooks.samples';
 import {
   createdEndpointSchema,
@@ -368,6 +368,5 @@ export class WebhooksController {
 
 /** Wires the webhooks controller on the api's DataSource (called from api.context). */
 export function createWebhooksController(dataSource: DataSource, cursors: CursorCodec, plans: PlanTable, settings: WebhooksSettings): WebhooksController {
-  const repo = new WebhooksRepository(dataSource);
-  return new WebhooksController(new WebhooksService(repo, new WebhookSamples(dataSource, repo), settings), cursors, plans);
+  return new WebhooksController(new WebhooksService(new WebhookEndpointsRepository(dataSource), new WebhookSamples(dataSource), settings), cursors, plans);
 }

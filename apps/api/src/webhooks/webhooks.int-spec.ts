@@ -3,13 +3,12 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FilingData, RecordEnvelope } from '@app/contracts';
 import { createLogger } from '@app/observability';
-import { projectFiling } from '@app/persistence';
+import { FEED_SETTLE_SECONDS, projectFilings } from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { SecretBox } from '@app/webhooks';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
-import { FEED_SETTLE_SECONDS } from './webhooks.repository';
 
 const DOCS = 'https://docs.test.example';
 const SECRETS_KEY = 'ab'.repeat(32);
@@ -315,7 +314,7 @@ describe('test events and the delivery log', () => {
     const ds = open.context.dataSource;
     const dataOf = async (eventId: string) => (await ds.query<{ data: Record<string, unknown> }[]>(`SELECT data FROM webhook_events WHERE id = $1`, [eventId]))[0]!.data;
     expect(await dataOf(before.json<{ event_id: string }>().event_id)).toMatchObject({ accession: '0000950170-25-100235', form: '10-K' });
-    await projectFiling(ds, example);
+    await ds.transaction((m) => projectFilings(m, [example]));
     const after = await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyA, { topic: 'filing.created' });
     const served = await call(open, 'GET', '/v1/filings/0000950170-25-100235', keyA);
     expect(await dataOf(after.json<{ event_id: string }>().event_id)).toEqual(served.json());

@@ -1,4 +1,4 @@
-import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from './webhooks.repository';
+import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from '@app/persistence';
 import type { DeliveryBody, EndpointBody, EventBody } from './webhooks.schemas';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);

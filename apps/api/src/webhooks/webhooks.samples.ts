@@ -4,7 +4,6 @@ import { toForm4Filing } from '@app/resources';
 import { toDocumentDetail } from '../documents/documents.mapper';
 import { toFiling } from '../filings/filings.mapper';
 import type { WebhookTopic } from './webhooks.schemas';
-import type { WebhooksRepository } from './webhooks.repository';
 
 /*
  * Built-in samples, used only while the read models hold nothing of that kind: real values from
@@ -115,10 +114,7 @@ export class WebhookSamples {
   private readonly documents: DocumentsRepository;
   private readonly insiders: InsiderTransactionsRepository;
 
-  constructor(
-    dataSource: DataSource,
-    private readonly repo: WebhooksRepository,
-  ) {
+  constructor(dataSource: DataSource) {
     this.filings = new FilingsRepository(dataSource);
     this.documents = new DocumentsRepository(dataSource);
     this.insiders = new InsiderTransactionsRepository(dataSource);
@@ -127,18 +123,16 @@ export class WebhookSamples {
   async sample(topic: WebhookTopic): Promise<unknown> {
     switch (topic) {
       case 'filing.created': {
-        const accession = await this.repo.newestFilingAccession();
-        const row = accession ? await this.filings.findByAccession(accession) : null;
+        const [row] = await this.filings.list({ filter: {}, direction: 'desc', limit: 1 });
         return row ? toFiling(row) : FILING_SAMPLE;
       }
       case 'form4.filed': {
-        const accession = await this.repo.newestForm4Accession();
+        const accession = await this.insiders.newestFilingAccession();
         const filing = accession ? await this.insiders.findFiling(accession) : null;
         return filing ? toForm4Filing(filing, await this.insiders.listByAccession(filing.accession)) : FORM4_SAMPLE;
       }
       case 'ir_document.created': {
-        const id = await this.repo.newestDocumentId();
-        const row = id !== null ? await this.documents.findById(id) : null;
+        const [row] = await this.documents.list({ filter: {}, direction: 'desc', limit: 1 });
         return row ? toDocumentDetail(row) : DOCUMENT_SAMPLE;
       }
       case 'transcript.published':

@@ -22,7 +22,7 @@ describe('webhooks schema', () => {
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
   });
 
-  it('the delivery key is the named constraint the fan-out upserts on', async () => {
+  it('the delivery key is the named constraint the projector\'s event insert relies on', async () => {
     const rows = await ds.query<{ conname: string }[]>(
       `SELECT conname FROM pg_constraint WHERE conrelid = 'webhook_deliveries'::regclass AND contype = 'u'`,
     );

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { assertPublicUrl, NonPublicAddressError } from '@app/net';
+import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord, WebhookEndpointsRepository } from '@app/persistence';
 import { generateSigningSecret, SecretBox } from '@app/webhooks';
 import type { Principal } from '../auth/api-keys.service';
 import { ApiError, ValidationError, type ValidationItem } from '../platform/api.errors';
 import { effectivePlan } from '../rate-limit/plans';
 import type { WebhookSamples } from './webhooks.samples';
-import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord, WebhooksRepository } from './webhooks.repository';
 import type { CreateEndpointInput, UpdateEndpointInput, WebhookTopic } from './webhooks.schemas';
 
 export interface WebhooksSettings {
@@ -32,7 +32,7 @@ export class WebhooksService {
   private readonly box: SecretBox | null;
 
   constructor(
-    private readonly repo: WebhooksRepository,
+    private readonly repo: WebhookEndpointsRepository,
     private readonly samples: WebhookSamples,
     private readonly settings: WebhooksSettings,
   ) {
@@ -113,7 +113,7 @@ export class WebhooksService {
     return { secret, previousExpiresAt: r.previousExpiresAt };
   }
 
-  /** A test event for this account only, and a delivery to the endpoint due now (the webhooks app sends it). */
+  /** A test event for this account only, and a delivery to the endpoint due now (the dispatcher sends it). */
   async sendTest(principal: Principal, id: string, topic: WebhookTopic | undefined): Promise<{ eventId: string; deliveryId: string }> {
     this.available();
     this.requirePlan(principal);

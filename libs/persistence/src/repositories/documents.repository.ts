@@ -1,5 +1,4 @@
-import type { DataSource } from 'typeorm';
-import type { Pool } from 'pg';
+import { pgQueryable, type PgQueryable, type SqlSource } from './pg-queryable';
 import type { PdfInfo } from '../entities/document.entity';
 import { statementNamer } from './statement-names';
 
@@ -88,10 +87,11 @@ const PAGE_COLUMNS = `document_id AS "documentId", page_index AS "pageIndex", ch
  * documents_sort_idx (documents_cik_sort_idx when filtered by issuer), pages by page index.
  */
 export class DocumentsRepository {
-  private readonly pool: Pool;
+  private readonly pool: PgQueryable;
 
-  constructor(dataSource: DataSource) {
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+  /** On a transaction's EntityManager, reads see that transaction's writes. */
+  constructor(source: SqlSource) {
+    this.pool = pgQueryable(source);
   }
 
   async list(query: DocumentListQuery): Promise<DocumentRecord[]> {
@@ -129,6 +129,13 @@ export class DocumentsRepository {
   async findByUrl(url: string): Promise<DocumentRecord | null> {
     const result = await this.pool.query<DocumentRecord>({ name: 'documents_by_url', text: `SELECT ${COLUMNS} FROM documents d WHERE d.url = $1`, values: [url] });
     return result.rows[0] ?? null;
+  }
+
+  /** Many documents by URL in one query (any order; unknown URLs are absent). */
+  async findByUrls(urls: readonly string[]): Promise<DocumentRecord[]> {
+    if (urls.length === 0) return [];
+    const result = await this.pool.query<DocumentRecord>({ name: 'documents_by_urls', text: `SELECT ${COLUMNS} FROM documents d WHERE d.url = ANY($1::text[])`, values: [urls] });
+    return result.rows;
   }
 
   /** Pages after `afterIndex` (exclusive) in page order; every page when `limit` is null. */

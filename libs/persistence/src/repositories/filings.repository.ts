@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
-import type { Pool } from 'pg';
 import type { Provenance } from '@app/contracts';
+import { pgQueryable, type PgQueryable, type SqlSource } from './pg-queryable';
 import { statementNamer } from './statement-names';
 
 /** One filing as the read side returns it (read model, camelCase; not an API shape). */
@@ -55,11 +54,11 @@ const COLUMNS = `accession, cik, company_name AS "companyName", form, to_char(fi
  * (filed_date, accession) with a row comparison the composite indexes serve directly.
  */
 export class FilingsRepository {
-  private readonly pool: Pool;
+  private readonly pool: PgQueryable;
 
-  constructor(dataSource: DataSource) {
-    // TypeORM's postgres driver keeps its pg Pool as `master`.
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+  /** On a transaction's EntityManager, reads see that transaction's writes. */
+  constructor(source: SqlSource) {
+    this.pool = pgQueryable(source);
   }
 
   async list(query: FilingListQuery): Promise<FilingRecord[]> {
@@ -96,6 +95,17 @@ export class FilingsRepository {
       values: [accession],
     });
     return result.rows[0] ?? null;
+  }
+
+  /** Many filings in one query (any order; unknown accessions are absent). */
+  async findByAccessions(accessions: readonly string[]): Promise<FilingRecord[]> {
+    if (accessions.length === 0) return [];
+    const result = await this.pool.query<FilingRecord>({
+      name: 'filings_by_accessions',
+      text: `SELECT ${COLUMNS} FROM filings WHERE accession = ANY($1::text[])`,
+      values: [accessions],
+    });
+    return result.rows;
   }
 }
 

@@ -8,3 +8,7 @@ export * from './documents.repository';
 export * from './insider-transactions.repository';
 export * from './coverage.repository';
 export * from './search.repository';
+export * from './pg-queryable';
+export * from './webhook-endpoints.repository';
+export * from './webhook-dispatch.repository';
+export * from './webhook-events.repository';

@@ -1,5 +1,4 @@
-import type { DataSource } from 'typeorm';
-import type { Pool } from 'pg';
+import { pgQueryable, type PgQueryable, type SqlSource } from './pg-queryable';
 import type { Form4ReportingOwnerData } from '@app/contracts';
 import type { ResolvedFootnote } from '../projections/form4.projection';
 import { statementNamer } from './statement-names';
@@ -145,11 +144,11 @@ function likePattern(s: string): string {
  * accession, row_table, sequence), the order of insider_transactions_keyset_idx.
  */
 export class InsiderTransactionsRepository {
-  private readonly pool: Pool;
+  private readonly pool: PgQueryable;
 
-  constructor(dataSource: DataSource) {
-    // TypeORM's postgres driver keeps its pg Pool as `master`.
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+  /** On a transaction's EntityManager, reads see that transaction's writes. */
+  constructor(source: SqlSource) {
+    this.pool = pgQueryable(source);
   }
 
   async list(query: InsiderTransactionQuery): Promise<InsiderTransactionRecord[]> {
@@ -201,14 +200,46 @@ export class InsiderTransactionsRepository {
   async findFiling(accession: string): Promise<Form4FilingRecord | null> {
     const result = await this.pool.query<Form4FilingRecord>({
       name: 'form4_filings_by_accession',
-      text: `SELECT accession, cik, issuer_name AS "issuerName", trading_symbol AS "tradingSymbol", form, is_amendment AS "isAmendment",
-        to_char(filed_date, 'YYYY-MM-DD') AS "filedDate", period_of_report AS "periodOfReport", reporting_owners AS "reportingOwners",
-        src_id AS "srcId", source_url AS "sourceUrl", content_hash AS "contentHash", extracted_at AS "extractedAt"
-        FROM form4_filings WHERE accession = $1`,
+      text: `SELECT ${FILING_COLUMNS} FROM form4_filings WHERE accession = $1`,
       values: [accession],
     });
     return result.rows[0] ?? null;
   }
+
+  /** Many filings in one query (any order; unknown accessions are absent). */
+  async findFilings(accessions: readonly string[]): Promise<Form4FilingRecord[]> {
+    if (accessions.length === 0) return [];
+    const result = await this.pool.query<Form4FilingRecord>({
+      name: 'form4_filings_by_accessions',
+      text: `SELECT ${FILING_COLUMNS} FROM form4_filings WHERE accession = ANY($1::text[])`,
+      values: [accessions],
+    });
+    return result.rows;
+  }
+
+  /** Every row of many filings in one query, each filing's rows in listByAccession's order. */
+  async listByAccessions(accessions: readonly string[]): Promise<InsiderTransactionRecord[]> {
+    if (accessions.length === 0) return [];
+    const result = await this.pool.query<InsiderTransactionRecord>({
+      name: 'insider_transactions_by_accessions',
+      text: `SELECT ${COLUMNS} FROM insider_transactions WHERE accession = ANY($1::text[]) ORDER BY accession, row_table DESC, sequence`,
+      values: [accessions],
+    });
+    return result.rows;
+  }
+
+  /** The accession of the newest Form 4 filing (by effective date), null when there is none. */
+  async newestFilingAccession(): Promise<string | null> {
+    const r = await this.pool.query<{ accession: string }>({
+      name: 'form4_filings_newest',
+      text: `SELECT accession FROM form4_filings ORDER BY effective_date DESC, accession DESC LIMIT 1`,
+    });
+    return r.rows[0]?.accession ?? null;
+  }
 }
+
+const FILING_COLUMNS = `accession, cik, issuer_name AS "issuerName", trading_symbol AS "tradingSymbol", form, is_amendment AS "isAmendment",
+  to_char(filed_date, 'YYYY-MM-DD') AS "filedDate", period_of_report AS "periodOfReport", reporting_owners AS "reportingOwners",
+  src_id AS "srcId", source_url AS "sourceUrl", content_hash AS "contentHash", extracted_at AS "extractedAt"`;
 
 const statementName = statementNamer('insider_transactions_list');

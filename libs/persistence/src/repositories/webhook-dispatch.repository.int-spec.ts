@@ -1,8 +1,8 @@
 import { Pool, type QueryConfig } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
-import { DISPATCH_PLANNER_OPTIONS, WebhooksRepository, type AttemptRecord } from './webhooks.repository';
+import { createDataSource } from '../data-source';
+import { DISPATCH_PLANNER_OPTIONS, WebhookDispatchRepository, type AttemptResult } from './webhook-dispatch.repository';
 
 /**
  * The dispatcher's statements under a burst: thousands of deliveries due in a table whose
@@ -57,10 +57,10 @@ async function insertDeliveries(tag: string, status: string): Promise<void> {
 }
 
 /** The statements a repository call sends, without running them. */
-async function statementsOf(call: (repo: WebhooksRepository) => Promise<unknown>): Promise<QueryConfig[]> {
+async function statementsOf(call: (repo: WebhookDispatchRepository) => Promise<unknown>): Promise<QueryConfig[]> {
   const sent: QueryConfig[] = [];
   const capturing = { query: async (q: QueryConfig | string, values?: unknown[]) => (sent.push(typeof q === 'string' ? { text: q, values } : q), { rows: [] }) } as unknown as Pool;
-  await call(new WebhooksRepository(ds, capturing));
+  await call(new WebhookDispatchRepository(ds, capturing));
   return sent;
 }
 
@@ -82,7 +82,7 @@ async function planOf(pool: Pool, q: QueryConfig): Promise<string[]> {
   }
 }
 
-function attempts(n: number): AttemptRecord[] {
+function attempts(n: number): AttemptResult[] {
   return Array.from({ length: n }, (_, i) => ({
     deliveryId: `del_evt_new_${i + 1}`,
     leaseToken: '00000000-0000-4000-8000-000000000000',
@@ -101,7 +101,7 @@ function attempts(n: number): AttemptRecord[] {
 /** A scan of every pending (or every) delivery, or a hash join over them: work that grows with the backlog. */
 const scansAllPending = (plan: string[]): boolean => plan.some((n) => /^(Bitmap Heap Scan|Seq Scan) on webhook_deliveries$|^Hash Join$/.test(n));
 
-describe('WebhooksRepository under a burst the statistics do not know', () => {
+describe('WebhookDispatchRepository under a burst the statistics do not know', () => {
   it('claims by walking the due index in order up to the limit, where the default planner would sort every due row', async () => {
     const [claim] = await statementsOf((repo) => repo.claim(128, 60_000));
     const plan = await planOf(dispatchPool, claim!);
@@ -131,12 +131,12 @@ describe('WebhooksRepository under a burst the statistics do not know', () => {
   });
 
   it("claims, records and gives back on the dispatch pool; a claim's result is written once", async () => {
-    const repo = new WebhooksRepository(ds, dispatchPool);
+    const repo = new WebhookDispatchRepository(ds, dispatchPool);
     const claimed = await repo.claim(3, 60_000);
     expect(claimed).toHaveLength(3);
     expect(claimed[0]).toMatchObject({ endpointId: 'we_1', url: 'https://example.com/hook', sealedSecrets: ['sealed'], attempts: 0, type: 'filing.created' });
     const [first, second, third] = claimed;
-    const result = (d: typeof first): AttemptRecord => ({ ...attempts(1)[0]!, deliveryId: d!.id, leaseToken: d!.leaseToken });
+    const result = (d: typeof first): AttemptResult => ({ ...attempts(1)[0]!, deliveryId: d!.id, leaseToken: d!.leaseToken });
     await repo.recordAttempts([result(first), result(second)], 60_000);
     await repo.release([{ id: third!.id, leaseToken: third!.leaseToken }]);
     // The same results again (the claim's token was cleared by the first write): logged, nothing changed.

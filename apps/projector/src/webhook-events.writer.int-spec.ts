@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { webhookEventId, type FilingData, type RecordEnvelope } from '@app/contracts';
+import { createDataSource, FilingsRepository, projectFilings } from '@app/persistence';
+import { toFiling } from '@app/resources';
+import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { writeWebhookEvents, type ProjectedRecord } from './webhook-events.writer';
+
+const EXAMPLES = join(__dirname, '..', '..', '..', 'libs', 'contracts', 'src', 'examples');
+const example = JSON.parse(readFileSync(join(EXAMPLES, 'filing@1.msft-10-k.json'), 'utf8')) as RecordEnvelope<FilingData>;
+const TOPIC = 'edgar.filings.v1';
+
+let db: TestDatabase;
+let ds: DataSource;
+
+beforeAll(async () => {
+  db = await createTestDatabase('wh_writer');
+  ds = createDataSource({ url: db.url });
+  await ds.initialize();
+  await ds.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_1', 'one', 'builder')`);
+  await ds.query(
+    `INSERT INTO webhook_endpoints (id, account_id, url, topics, enabled, deleted_at) VALUES
+       ('we_sub', 'acct_1', 'https://example.com/a', ARRAY['filing.created', 'form4.filed'], true, NULL),
+       ('we_deleted', 'acct_1', 'https://example.com/b', ARRAY['filing.created'], false, now()),
+       ('we_disabled', 'acct_1', 'https://example.com/c', ARRAY['filing.created'], false, NULL),
+       ('we_other', 'acct_1', 'https://example.com/d', ARRAY['form4.filed', 'ir_document.created'], true, NULL)`,
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await ds?.destroy();
+  await db?.drop();
+});
+
+/** A filing record of `accession` at `offset`, produced at `timestamp` (ms). */
+function record(accession: string, offset: number, timestamp: number, id = `rec_${accession}_${offset}`): ProjectedRecord {
+  const envelope: RecordEnvelope<FilingData> = {
+    ...example,
+    key: accession,
+    id,
+    provenance: { ...example.provenance, accession },
+    data: { ...example.data, accession, size: (example.data.size ?? 0) + offset },
+  };
+  return { envelope, meta: { topic: TOPIC, partition: 0, offset: String(offset), timestamp: String(timestamp) } };
+}
+
+/** What the projector does with one batch: the rows, then the events of the changed keys, in one transaction. */
+async function projectBatch(records: ProjectedRecord[], changedOverride?: Set<string>): Promise<{ events: number; deliveries: number }> {
+  return ds.transaction(async (m) => {
+    const outcome = await projectFilings(m, records.map((r) => r.envelope as RecordEnvelope<FilingData>));
+    return writeWebhookEvents(m, records, changedOverride ?? new Set([...outcome.inserted, ...outcome.updated]));
+  });
+}
+
+interface EventRow {
+  id: string;
+  type: string;
+  entity_key: string;
+  data: unknown;
+  source_topic: string;
+  source_record_id: string;
+  source_produced_at: Date;
+}
+
+const eventsOf = async (key: string): Promise<EventRow[]> =>
+  ds.query<EventRow[]>(`SELECT id, type, entity_key, data, source_topic, source_record_id, source_produced_at FROM webhook_events WHERE entity_key = $1`, [key]);
+const deliveriesOf = async (eventId: string): Promise<Array<{ endpoint_id: string; status: string; due: boolean }>> =>
+  ds.query(`SELECT endpoint_id, status, next_attempt_at <= now() AS due FROM webhook_deliveries WHERE event_id = $1 ORDER BY endpoint_id`, [eventId]);
+
+describe('writeWebhookEvents', () => {
+  it('makes one filing.created event per new filing, with the data the API serves, and one delivery per subscribed enabled endpoint', async () => {
+    const accession = '0000950170-25-900001';
+    const produced = Date.parse('2026-11-24T10:00:00.000Z');
+    // Two records of the key in the batch: the last one is the event's source.
+    const batch = [record(accession, 4, produced - 1000), record(accession, 5, produced)];
+    expect(await projectBatch(batch)).toEqual({ events: 1, deliveries: 1 });
+
+    const row = await new FilingsRepository(ds).findByAccession(accession);
+    const events = await eventsOf(accession);
+    expect(events).toEqual([
+      {
+        id: webhookEventId('filing.created', accession),
+        type: 'filing.created',
+        entity_key: accession,
+        data: JSON.parse(JSON.stringify(toFiling(row!))) as unknown,
+        source_topic: TOPIC,
+        source_record_id: batch[1]!.envelope.id,
+        source_produced_at: new Date(produced),
+      },
+    ]);
+    expect((events[0]!.data as { size: number }).size).toBe((batch[1]!.envelope.data as FilingData).size);
+    // None for the deleted, the disabled, or the endpoint subscribed to other types.
+    expect(await deliveriesOf(events[0]!.id)).toEqual([{ endpoint_id: 'we_sub', status: 'pending', due: true }]);
+  });
+
+  it('makes nothing more when the batch comes again (replay), nor for an update of an announced filing', async () => {
+    const accession = '0000950170-25-900002';
+    const batch = [record(accession, 7, Date.now())];
+    expect(await projectBatch(batch)).toEqual({ events: 1, deliveries: 1 });
+    // The same records again: the rows are unchanged, nothing is written.
+    expect(await projectBatch(batch)).toEqual({ events: 0, deliveries: 0 });
+    // A changed row of the same filing: its event exists already (same id), nothing new.
+    const changed = [record(accession, 8, Date.now(), 'rec_changed')];
+    expect(await projectBatch(changed, new Set([accession]))).toEqual({ events: 0, deliveries: 0 });
+    const events = await eventsOf(accession);
+    expect(events.map((e) => e.source_record_id)).toEqual([batch[0]!.envelope.id]);
+    expect(await deliveriesOf(events[0]!.id)).toHaveLength(1);
+  });
+
+  it('makes no event for an unchanged key, a key whose row is missing, or a schema that makes none', async () => {
+    const accession = '0000950170-25-900003';
+    const batch = [record(accession, 1, Date.now())];
+    await ds.transaction(async (m) => {
+      await projectFilings(m, batch.map((r) => r.envelope as RecordEnvelope<FilingData>));
+      // Not among the changed keys.
+      expect(await writeWebhookEvents(m, batch, new Set())).toEqual({ events: 0, deliveries: 0 });
+      // Changed, but no row (nothing to announce).
+      expect(await writeWebhookEvents(m, [record('0000950170-25-999999', 1, Date.now())], new Set(['0000950170-25-999999']))).toEqual({ events: 0, deliveries: 0 });
+      // A company record makes no event.
+      const company = { ...batch[0]!, envelope: { ...batch[0]!.envelope, schema: 'company@1' } };
+      expect(await writeWebhookEvents(m, [company], new Set([accession]))).toEqual({ events: 0, deliveries: 0 });
+    });
+    expect(await eventsOf(accession)).toEqual([]);
+  });
+
+  it("writes in the caller's transaction: rolled back with it", async () => {
+    const accession = '0000950170-25-900004';
+    await expect(
+      ds.transaction(async (m) => {
+        const outcome = await projectFilings(m, [record(accession, 1, Date.now()).envelope as RecordEnvelope<FilingData>]);
+        expect(await writeWebhookEvents(m, [record(accession, 1, Date.now())], new Set(outcome.inserted))).toEqual({ events: 1, deliveries: 1 });
+        throw new Error('batch failed');
+      }),
+    ).rejects.toThrow('batch failed');
+    expect(await eventsOf(accession)).toEqual([]);
+    expect(await new FilingsRepository(ds).findByAccession(accession)).toBeNull();
+  });
+});

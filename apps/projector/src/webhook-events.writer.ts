@@ -1,0 +1,98 @@
+import type { EntityManager } from 'typeorm';
+import { webhookEventOf, type RecordEnvelope } from '@app/contracts';
+import type { MessageMeta } from '@app/messaging';
+import {
+  DocumentsRepository,
+  FilingsRepository,
+  InsiderTransactionsRepository,
+  WebhookEventsRepository,
+  type InsiderTransactionRecord,
+  type NewWebhookEvent,
+} from '@app/persistence';
+import { toDocumentDetail, toFiling, toForm4Filing } from '@app/resources';
+
+export interface ProjectedRecord {
+  envelope: RecordEnvelope;
+  meta: MessageMeta;
+}
+
+type EventType = NonNullable<ReturnType<typeof webhookEventOf>>['type'];
+
+/** What an event is made from: its id and type, and the last record of its key in the batch. */
+interface Pending {
+  id: string;
+  type: EventType;
+  key: string;
+  record: ProjectedRecord;
+}
+
+/**
+ * In the caller's transaction: one event per changed key whose schema makes an event
+ * (webhookEventOf from @app/contracts), with data exactly as the API serves the resource, and its
+ * deliveries. The resources are read on the transaction's manager (so they see the rows just
+ * written), one query per resource kind; the events go in with one statement, which inserts
+ * nothing for an event id that exists (a replay, or an update of an entity already announced).
+ * A changed key whose row is not there (nothing to announce) makes no event.
+ */
+export async function writeWebhookEvents(
+  m: EntityManager,
+  records: ReadonlyArray<ProjectedRecord>,
+  changedKeys: ReadonlySet<string>,
+): Promise<{ events: number; deliveries: number }> {
+  // Last record of each key wins (records come in offset order): its topic, id and timestamp are the event's source.
+  const byKey = new Map<string, Pending>();
+  for (const record of records) {
+    const { envelope } = record;
+    if (!changedKeys.has(envelope.key)) continue;
+    const event = webhookEventOf(envelope.schema, envelope.key);
+    if (!event) continue;
+    byKey.set(`${event.type}\n${envelope.key}`, { ...event, key: envelope.key, record });
+  }
+  if (byKey.size === 0) return { events: 0, deliveries: 0 };
+  const pending = [...byKey.values()];
+  const keysOf = (type: EventType): string[] => pending.filter((p) => p.type === type).map((p) => p.key);
+  const data = await resources(m, keysOf('filing.created'), keysOf('form4.filed'), keysOf('ir_document.created'));
+
+  const events: NewWebhookEvent[] = [];
+  for (const p of pending) {
+    const resource = data[p.type].get(p.key);
+    if (resource === undefined) continue;
+    const ts = p.record.meta.timestamp === undefined ? NaN : Number(p.record.meta.timestamp);
+    events.push({
+      id: p.id,
+      type: p.type,
+      entityKey: p.key,
+      data: resource,
+      sourceTopic: p.record.meta.topic,
+      sourceRecordId: p.record.envelope.id,
+      sourceProducedAt: Number.isFinite(ts) ? new Date(ts) : null,
+    });
+  }
+  return new WebhookEventsRepository(m).insertEvents(events);
+}
+
+/** The API's resources by entity key, read in bulk on the transaction's manager. */
+async function resources(
+  m: EntityManager,
+  filingKeys: string[],
+  form4Keys: string[],
+  documentKeys: string[],
+): Promise<Record<EventType, Map<string, unknown>>> {
+  const [filings, form4Filings, form4Rows, documents] = await Promise.all([
+    filingKeys.length ? new FilingsRepository(m).findByAccessions(filingKeys) : [],
+    form4Keys.length ? new InsiderTransactionsRepository(m).findFilings(form4Keys) : [],
+    form4Keys.length ? new InsiderTransactionsRepository(m).listByAccessions(form4Keys) : [],
+    documentKeys.length ? new DocumentsRepository(m).findByUrls(documentKeys) : [],
+  ]);
+  const rowsByAccession = new Map<string, InsiderTransactionRecord[]>();
+  for (const row of form4Rows) {
+    const rows = rowsByAccession.get(row.accession);
+    if (rows) rows.push(row);
+    else rowsByAccession.set(row.accession, [row]);
+  }
+  return {
+    'filing.created': new Map(filings.map((f) => [f.accession, toFiling(f)])),
+    'form4.filed': new Map(form4Filings.map((f) => [f.accession, toForm4Filing(f, rowsByAccession.get(f.accession) ?? [])])),
+    'ir_document.created': new Map(documents.map((d) => [d.url, toDocumentDetail(d)])),
+  };
+}
