@@ -50,7 +50,7 @@ const JSONB = new Set(FILING_COLUMNS.filter(([, t]) => t === 'jsonb').map(([n]) 
 function copyText(rows: Row[]): string {
   const esc = (v: unknown, json: boolean): string => {
     if (v === null || v === undefined) return '\\N';
-    const s = json || typeof v === 'object' ? JSON.stringify(v) : String(v as string | number | boolean);
+    const s = typeof v === 'string' && !json ? v : JSON.stringify(v);
     return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
   };
   return rows.map((r) => NAMES.map((n) => esc((r as Record<string, unknown>)[n], JSONB.has(n))).join('\t')).join('\n') + '\n';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FundHoldingsData, RecordEnvelope } from '@app/contracts';
-import { fundHoldingRows } from './fund-holdings.projection';
+import { fundHoldingRows, planFund, plannedRows, type FundChunk } from './fund-holdings.projection';
 
 const adx = JSON.parse(readFileSync(join(resolve(__dirname, '../../../contracts/src/examples'), 'fund-holdings@1.adx.json'), 'utf8')) as RecordEnvelope<FundHoldingsData>;
 
@@ -34,5 +34,61 @@ describe('fundHoldingRows', () => {
   it('hashes each holding, so an unchanged holding is not rewritten', () => {
     expect(fundHoldingRows(adx).map((r) => r.data_hash)).toEqual(rows.map((r) => r.data_hash));
     expect(new Set(rows.map((r) => r.data_hash)).size).toBe(95);
+  });
+});
+
+describe('planFund (a fund\'s chunks of a batch, applied one at a time in memory)', () => {
+  const chunk = (accession: string, report_date: string, indexes: number[], total: number, fund_hash = accession): FundChunk => ({
+    accession,
+    report_date,
+    holdings_total: total,
+    indexes,
+    fund_hash,
+  });
+  const none = new Map<string, Set<number>>();
+
+  it('makes a complete first filing current and writes the funds row from it', () => {
+    expect(planFund([chunk('A', '2023-06-30', [0, 1], 2)], undefined, undefined, none)).toEqual({
+      accepted: [true],
+      current: { accession: 'A', report_date: '2023-06-30' },
+      switched: true,
+      fundSource: 0,
+    });
+  });
+
+  it('counts stored rows and earlier chunks of the batch toward completion', () => {
+    const plan = planFund([chunk('B', '2023-09-30', [1], 3), chunk('B', '2023-09-30', [2], 3)], { accession: 'A', report_date: '2023-06-30' }, 'A', new Map([['B', new Set([0])]]));
+    expect(plan).toEqual({ accepted: [true, true], current: { accession: 'B', report_date: '2023-09-30' }, switched: true, fundSource: 1 });
+  });
+
+  it('drops the chunks of an older filing, also once a newer one completed in the batch', () => {
+    const current = { accession: 'B', report_date: '2023-09-30' };
+    expect(planFund([chunk('A', '2023-06-30', [0], 1)], current, 'B', none).accepted).toEqual([false]);
+    const plan = planFund([chunk('A', '2023-06-30', [0], 2), chunk('C', '2023-12-31', [0], 1), chunk('A', '2023-06-30', [1], 2)], undefined, undefined, none);
+    expect(plan.accepted).toEqual([true, true, false]);
+    expect(plan.current).toEqual({ accession: 'C', report_date: '2023-12-31' });
+  });
+
+  it('keeps a newer incomplete filing pending and rewrites the funds row only when its hash changes', () => {
+    const current = { accession: 'A', report_date: '2023-06-30' };
+    const plan = planFund([chunk('B', '2023-09-30', [0], 2), chunk('A', '2023-06-30', [0], 1, 'A')], current, 'A', none);
+    expect(plan).toEqual({ accepted: [true, true], current, switched: false, fundSource: undefined });
+  });
+});
+
+describe('plannedRows', () => {
+  it('keeps the last chunk\'s row per holding, none of a superseded filing, current when its filing is', () => {
+    const older = { ...adx, data: { ...adx.data, accession: '0000002230-23-000001', fund: { ...adx.data.fund, report_date: '2023-03-31' }, chunk: { index: 0, count: 1, holdings_total: 96 } } };
+    const again = { ...adx, id: 'rec_again' };
+    const plan = planFund(
+      [older, adx, again].map((e) => ({ accession: e.data.accession, report_date: e.data.fund.report_date, holdings_total: e.data.chunk.holdings_total, indexes: e.data.holdings.map((h) => h.index), fund_hash: e.data.accession })),
+      undefined,
+      undefined,
+      new Map(),
+    );
+    const rows = plannedRows([older, adx, again], plan);
+    expect(rows).toHaveLength(95);
+    expect(rows.every((r) => r.accession === adx.data.accession && r.is_current && r.record_id === 'rec_again' && r.chunk === 2)).toBe(true);
+    expect(rows.map((r) => r.holding_index)).toEqual([...rows.map((r) => r.holding_index)].sort((a, b) => a - b));
   });
 });
