@@ -193,7 +193,7 @@ describe('SEC ticker map -> Kafka -> projector -> /v1/companies', () => {
     projector = await startProjector(projectorConfig('projector-replay'));
     const replay = projector;
     await expectEventually(() => expect(replay.counters().processed).toBe(summary.published), { timeoutMs: 120_000, intervalMs: 500 });
-    expect(replay.service.counts).toEqual({ inserted: 0, updated: 0, unchanged: summary.published });
+    expect(replay.service.counts).toMatchObject({ inserted: 0, updated: 0, unchanged: summary.published });
     const after = await pg.query<{ max: Date }>('SELECT max(updated_at) AS max FROM companies');
     expect(after.rows[0]!.max.getTime()).toBe(before.rows[0]!.max.getTime());
     expect(await rowCount()).toBe(summary.published);

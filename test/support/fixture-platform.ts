@@ -88,6 +88,8 @@ export interface FixturePlatform {
   fixtures: FixtureServer;
   db: TestDatabase;
   pg: Client;
+  /** The Kafka topic namespace every ingestor published under. */
+  namespace: string;
   /** A live (or test) key of a new account on `plan`. */
   newKey(plan: Plan, mode?: 'live' | 'test'): Promise<string>;
   close(): Promise<void>;
@@ -208,7 +210,7 @@ export async function startFixturePlatform(options: FixturePlatformOptions = {})
       return (await context.keys.createKey({ accountId: id, mode, label: 'e2e' })).key;
     };
     const key = await newKey('enterprise');
-    return { api, url: await api.getUrl(), context, key, fixtures, db, pg, newKey, close: closeAll };
+    return { api, url: await api.getUrl(), context, key, fixtures, db, pg, namespace, newKey, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

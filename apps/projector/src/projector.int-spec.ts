@@ -70,7 +70,7 @@ describe('projector', () => {
 
     const first = await start(namespace, 'projector-a');
     await expectEventually(() => expect(first.counters().processed).toBe(3));
-    expect(first.service.counts).toEqual({ inserted: 2, updated: 0, unchanged: 1 });
+    expect(first.service.counts).toMatchObject({ inserted: 2, updated: 0, unchanged: 1 });
     const rows = await pg.query<{ symbol: string; cik: string; name: string; updated_at: Date; provenance: { source_url: string } }>(
       `SELECT symbol, cik, name, updated_at, provenance FROM companies WHERE symbol = ANY($1) ORDER BY symbol`,
       [['MSFT:US', 'BRK-B:US']],
@@ -85,7 +85,7 @@ describe('projector', () => {
     // A new consumer group replays the topic from the beginning: every record is unchanged.
     const replay = await start(namespace, 'projector-b');
     await expectEventually(() => expect(replay.counters().processed).toBe(3));
-    expect(replay.service.counts).toEqual({ inserted: 0, updated: 0, unchanged: 3 });
+    expect(replay.service.counts).toMatchObject({ inserted: 0, updated: 0, unchanged: 3 });
     const after = await pg.query<{ updated_at: Date }>(`SELECT updated_at FROM companies WHERE symbol = ANY($1) ORDER BY symbol`, [['MSFT:US', 'BRK-B:US']]);
     expect(after.rows.map((r) => r.updated_at.getTime())).toEqual(rows.rows.map((r) => r.updated_at.getTime()));
   });
