@@ -78,12 +78,12 @@ async function resources(
   form4Keys: string[],
   documentKeys: string[],
 ): Promise<Record<EventType, Map<string, unknown>>> {
-  const [filings, form4Filings, form4Rows, documents] = await Promise.all([
-    filingKeys.length ? new FilingsRepository(m).findByAccessions(filingKeys) : [],
-    form4Keys.length ? new InsiderTransactionsRepository(m).findFilings(form4Keys) : [],
-    form4Keys.length ? new InsiderTransactionsRepository(m).listByAccessions(form4Keys) : [],
-    documentKeys.length ? new DocumentsRepository(m).findByUrls(documentKeys) : [],
-  ]);
+  // One after the other: they share the transaction's one connection.
+  const insiders = new InsiderTransactionsRepository(m);
+  const filings = await new FilingsRepository(m).findByAccessions(filingKeys);
+  const form4Filings = await insiders.findFilings(form4Keys);
+  const form4Rows = form4Filings.length ? await insiders.listByAccessions(form4Keys) : [];
+  const documents = await new DocumentsRepository(m).findByUrls(documentKeys);
   const rowsByAccession = new Map<string, InsiderTransactionRecord[]>();
   for (const row of form4Rows) {
     const rows = rowsByAccession.get(row.accession);
