@@ -86,30 +86,31 @@ export interface CopyLoad {
   ms: number;
 }
 
-/** Dumps each table from `fromUrl` to a file under `dir` (untimed), then loads it into `toUrl` (timed, one psql per table). */
+/**
+ * Dumps each table from `fromUrl` to a file under `dir` (untimed), then loads the files into
+ * `toUrl` in one psql session, each load timed by psql's own `\\timing` (no process start or
+ * connection in the figure).
+ */
 export async function copyTables(fromUrl: string, toUrl: string, tables: TableInfo[], counts: Map<string, number>, dir: string): Promise<CopyLoad[]> {
-  const files = new Map<string, string>();
-  for (const t of tables) {
-    const file = join(dir, `${t.name}.copy`);
-    files.set(t.name, file);
-    await psql(fromUrl, `\\copy ${ident(t.name)} (${t.columns.map(ident).join(', ')}) TO '${file}'`);
-  }
-  const loads: CopyLoad[] = [];
-  for (const t of tables) {
-    const started = performance.now();
-    await psql(toUrl, `\\copy ${ident(t.name)} (${t.columns.map(ident).join(', ')}) FROM '${files.get(t.name)!}'`);
-    loads.push({ table: t.name, rows: counts.get(t.name) ?? 0, ms: performance.now() - started });
-  }
-  return loads;
+  const copy = (t: TableInfo, direction: 'TO' | 'FROM') => `\\copy ${ident(t.name)} (${t.columns.map(ident).join(', ')}) ${direction} '${join(dir, `${t.name}.copy`)}'`;
+  await psql(fromUrl, tables.map((t) => copy(t, 'TO')));
+  const out = await psql(toUrl, ['\\timing on', ...tables.map((t) => copy(t, 'FROM'))]);
+  const times = [...out.matchAll(/^Time: ([\d.]+) ms/gm)].map((m) => Number(m[1]));
+  if (times.length !== tables.length) throw new Error(`psql printed ${times.length} timings for ${tables.length} loads:\n${out}`);
+  return tables.map((t, i) => ({ table: t.name, rows: counts.get(t.name) ?? 0, ms: times[i]! }));
 }
 
-function psql(url: string, command: string): Promise<void> {
+/** Runs psql commands (one a line) in one session, stopping at the first error; resolves with its output. */
+function psql(url: string, commands: string[]): Promise<string> {
   return new Promise((ok, fail) => {
-    const child = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', command], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-d', url, '-f', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
     let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.on('error', fail);
-    child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`psql ${command.slice(0, 60)}...: exit ${code}: ${err.trim()}`))));
+    child.on('exit', (code) => (code === 0 ? ok(out) : fail(new Error(`psql exited with ${code}: ${err.trim()}`))));
+    child.stdin.end(`${commands.join('\n')}\n`);
   });
 }
 
