@@ -183,25 +183,26 @@ function fundHash(d: FundHoldingsData): string {
  * A fund's key is inserted when the fund had no funds row before the batch, else updated.
  */
 export async function projectFundHoldings(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<FundHoldingsData>>): Promise<BatchOutcome> {
-  const byFund = new Map<string, Array<RecordEnvelope<FundHoldingsData>>>();
-  for (const e of envelopes) {
+  const byFund = new Map<string, number[]>();
+  envelopes.forEach((e, i) => {
     const list = byFund.get(e.data.fund.key);
-    if (list) list.push(e);
-    else byFund.set(e.data.fund.key, [e]);
-  }
-  const written = new Map<RecordEnvelope<FundHoldingsData>, boolean>();
+    if (list) list.push(i);
+    else byFund.set(e.data.fund.key, [i]);
+  });
+  // The last record of a fund in the batch stands for the fund's outcome.
+  const written = new Map<number, boolean>();
   for (const fundKey of [...byFund.keys()].sort()) {
-    const chunks = byFund.get(fundKey)!;
-    const outcome = await projectFund(m, fundKey, chunks);
-    if (outcome !== 'unchanged') written.set(chunks[chunks.length - 1]!, outcome === 'inserted');
+    const indexes = byFund.get(fundKey)!;
+    const outcome = await projectFund(m, fundKey, indexes.map((i) => envelopes[i]!));
+    if (outcome !== 'unchanged') written.set(indexes[indexes.length - 1]!, outcome === 'inserted');
   }
   const inserted: string[] = [];
   const updated: string[] = [];
-  for (const e of envelopes) {
-    const w = written.get(e);
+  envelopes.forEach((e, i) => {
+    const w = written.get(i);
     if (w === true) inserted.push(e.key);
     else if (w === false) updated.push(e.key);
-  }
+  });
   return { inserted, updated, unchanged: envelopes.length - inserted.length - updated.length };
 }
 
