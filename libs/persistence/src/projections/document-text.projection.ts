@@ -1,6 +1,8 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type DocumentTextData, type RecordEnvelope } from '@app/contracts';
-import type { ProjectionOutcome } from './company.projection';
+import type { BatchOutcome } from './batch-outcome';
+import { lockKeys, OutcomeTally, type RecordOutcome } from './batch-reduction';
+import { documentLock } from './ir-document.projection';
 
 /**
  * The PDF version a document-text@1 record belongs to: the sha256 of the PDF bytes ingestion
@@ -90,7 +92,7 @@ interface TextState {
 }
 
 /**
- * Projects one part of a document's text (document-text@1) under the per-URL lock the link
+ * Applies one part of a document's text (document-text@1), under the per-URL lock the link
  * projection shares. A version (one PDF hash) starts at its part 0:
  * - part 0 of another hash than the stored one, not older than it, makes it the current version:
  *   the document's text columns are rewritten and every page of another hash is deleted;
@@ -99,41 +101,51 @@ interface TextState {
  *   redelivery after a newer part 0) or never started, and must not mix its pages into the current one;
  * - an older version's part 0 is dropped: a replay never regresses the text.
  */
-export async function projectDocumentText(ds: DataSource, envelope: RecordEnvelope<DocumentTextData>): Promise<ProjectionOutcome> {
+async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<DocumentTextData>): Promise<RecordOutcome> {
   const d = envelope.data;
   const version = documentTextVersion(envelope);
-  return ds.transaction(async (m: EntityManager) => {
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`documents:${d.url}`]);
-    const state = (
-      await m.query<TextState[]>(
-        `SELECT id, text_content_hash, coalesce(text_observed_at > $2::timestamptz, false) AS older FROM documents WHERE url = $1`,
-        [d.url, envelope.observed_at],
-      )
-    )[0];
-    const isCurrentVersion = state?.text_content_hash === version;
-    if (!isCurrentVersion && (d.part.index !== 0 || state?.older)) return 'unchanged';
+  const state = (
+    await m.query<TextState[]>(
+      `SELECT id, text_content_hash, coalesce(text_observed_at > $2::timestamptz, false) AS older FROM documents WHERE url = $1`,
+      [d.url, envelope.observed_at],
+    )
+  )[0];
+  const isCurrentVersion = state?.text_content_hash === version;
+  if (!isCurrentVersion && (d.part.index !== 0 || state?.older)) return 'unchanged';
 
-    let documentId = state?.id;
-    let inserted = false;
-    let written = 0;
-    if (d.part.index === 0) {
-      const row = (await m.query<Array<{ id: number; inserted: boolean }>>(UPSERT_DOCUMENT_SQL, documentParams(envelope, version)))[0];
-      if (row) {
-        documentId = row.id;
-        inserted = row.inserted;
-        written += 1;
-      }
-      if (!isCurrentVersion && documentId !== undefined) {
-        const [, removed] = await m.query<[unknown, number]>('DELETE FROM document_pages WHERE document_id = $1 AND content_hash <> $2', [documentId, version]);
-        written += removed;
-      }
+  let documentId = state?.id;
+  let inserted = false;
+  let written = 0;
+  if (d.part.index === 0) {
+    const row = (await m.query<Array<{ id: number; inserted: boolean }>>(UPSERT_DOCUMENT_SQL, documentParams(envelope, version)))[0];
+    if (row) {
+      documentId = row.id;
+      inserted = row.inserted;
+      written += 1;
     }
-    if (documentId === undefined) return 'unchanged';
-    const pages = await m.query<unknown[]>(UPSERT_PAGES_SQL, [documentId, JSON.stringify(documentPageRows(envelope))]);
-    written += pages.length;
-    if (inserted) return 'inserted';
-    return written > 0 ? 'updated' : 'unchanged';
-  });
+    if (!isCurrentVersion && documentId !== undefined) {
+      const [, removed] = await m.query<[unknown, number]>('DELETE FROM document_pages WHERE document_id = $1 AND content_hash <> $2', [documentId, version]);
+      written += removed;
+    }
+  }
+  if (documentId === undefined) return 'unchanged';
+  const pages = await m.query<unknown[]>(UPSERT_PAGES_SQL, [documentId, JSON.stringify(documentPageRows(envelope))]);
+  written += pages.length;
+  if (inserted) return 'inserted';
+  return written > 0 ? 'updated' : 'unchanged';
+}
+
+/**
+ * Projects a batch of document-text@1 parts (offset order) in the caller's transaction: the
+ * per-URL locks of the whole batch first (shared with the link projection, taken in one ordered
+ * statement), then the parts one by one, since a part's fate depends on the version the parts
+ * before it left.
+ */
+export async function projectDocumentTexts(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<DocumentTextData>>): Promise<BatchOutcome> {
+  await lockKeys(m, envelopes.map((e) => documentLock(e.data.url)));
+  const tally = new OutcomeTally();
+  for (const e of envelopes) tally.add(e.key, await applyDocumentText(m, e));
+  return tally.result();
 }
 
 function documentParams(envelope: RecordEnvelope<DocumentTextData>, version: string): unknown[] {

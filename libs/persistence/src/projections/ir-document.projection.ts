@@ -1,6 +1,7 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { DocGroup, DocType, DocumentKind, IssuerDocumentData, RecordEnvelope } from '@app/contracts';
-import type { ProjectionOutcome } from './company.projection';
+import type { BatchOutcome } from './batch-outcome';
+import { lockKeys, OutcomeTally, type RecordOutcome } from './batch-reduction';
 import { citationSrcId } from './issuer-citation';
 
 /**
@@ -58,46 +59,57 @@ const UPSERT_DOCUMENT_SQL = `
     updated_at = now()
   RETURNING (xmax = 0) AS inserted`;
 
+/** The per-URL advisory lock key the link and text projections share. */
+export const documentLock = (url: string): string => `documents:${url}`;
+
 /**
- * Projects one ir-document@1 record (a link on an issuer's IR page) onto the document of its URL,
- * creating the row when the text has not arrived, and upserts its IR event. Under a per-URL lock
- * shared with the text projection: the same record twice, or one older than the link already
- * applied, writes nothing.
+ * Applies one ir-document@1 record (a link on an issuer's IR page) onto the document of its URL,
+ * creating the row when the text has not arrived, and upserts its IR event. The same record
+ * twice, or one older than the link already applied, writes nothing.
  */
-export async function projectIssuerDocument(ds: DataSource, envelope: RecordEnvelope<IssuerDocumentData>): Promise<ProjectionOutcome> {
+async function applyIssuerDocument(m: EntityManager, envelope: RecordEnvelope<IssuerDocumentData>): Promise<RecordOutcome> {
   const d = envelope.data;
-  return ds.transaction(async (m: EntityManager) => {
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`documents:${d.url}`]);
-    const current = (
-      await m.query<Array<{ link_record_id: string | null; newer: boolean }>>(
-        `SELECT link_record_id, coalesce(link_observed_at > $2::timestamptz, false) AS newer FROM documents WHERE url = $1`,
-        [d.url, envelope.observed_at],
-      )
-    )[0];
-    if (current && (current.link_record_id === envelope.id || current.newer)) return 'unchanged';
-    const eventId = d.event ? await upsertEvent(m, d.cik, d.event) : null;
-    const { docType, docGroup } = DOC_TYPE_OF_KIND[d.kind];
-    const result = await m.query<Array<{ inserted: boolean }>>(UPSERT_DOCUMENT_SQL, [
-      d.url,
-      d.cik,
-      d.ticker,
-      d.title,
-      d.kind,
-      docType,
-      docGroup,
-      d.is_pdf,
-      d.published_on ? `${d.published_on}T00:00:00Z` : null,
-      eventId,
-      d.citation?.source_url ?? null,
-      d.citation?.quote ?? null,
-      d.citation?.content_hash ?? null,
-      d.citation ? citationSrcId(envelope, d.citation) : envelope.provenance.src_id,
-      envelope.provenance.extracted_at,
-      envelope.id,
-      envelope.observed_at,
-    ]);
-    return result[0]?.inserted ? 'inserted' : 'updated';
-  });
+  const current = (
+    await m.query<Array<{ link_record_id: string | null; newer: boolean }>>(
+      `SELECT link_record_id, coalesce(link_observed_at > $2::timestamptz, false) AS newer FROM documents WHERE url = $1`,
+      [d.url, envelope.observed_at],
+    )
+  )[0];
+  if (current && (current.link_record_id === envelope.id || current.newer)) return 'unchanged';
+  const eventId = d.event ? await upsertEvent(m, d.cik, d.event) : null;
+  const { docType, docGroup } = DOC_TYPE_OF_KIND[d.kind];
+  const result = await m.query<Array<{ inserted: boolean }>>(UPSERT_DOCUMENT_SQL, [
+    d.url,
+    d.cik,
+    d.ticker,
+    d.title,
+    d.kind,
+    docType,
+    docGroup,
+    d.is_pdf,
+    d.published_on ? `${d.published_on}T00:00:00Z` : null,
+    eventId,
+    d.citation?.source_url ?? null,
+    d.citation?.quote ?? null,
+    d.citation?.content_hash ?? null,
+    d.citation ? citationSrcId(envelope, d.citation) : envelope.provenance.src_id,
+    envelope.provenance.extracted_at,
+    envelope.id,
+    envelope.observed_at,
+  ]);
+  return result[0]?.inserted ? 'inserted' : 'updated';
+}
+
+/**
+ * Projects a batch of ir-document@1 records (offset order) in the caller's transaction: the
+ * per-URL locks of the whole batch first (shared with the text projection, taken in one ordered
+ * statement), then the records one by one. The keys returned are document URLs (ir_document.created).
+ */
+export async function projectIssuerDocuments(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<IssuerDocumentData>>): Promise<BatchOutcome> {
+  await lockKeys(m, envelopes.map((e) => documentLock(e.data.url)));
+  const tally = new OutcomeTally();
+  for (const e of envelopes) tally.add(e.key, await applyIssuerDocument(m, e));
+  return tally.result();
 }
 
 async function upsertEvent(m: EntityManager, cik: string, event: NonNullable<IssuerDocumentData['event']>): Promise<number> {

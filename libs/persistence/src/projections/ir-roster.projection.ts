@@ -1,6 +1,7 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { IssuerRosterData, RecordEnvelope } from '@app/contracts';
-import type { ProjectionOutcome } from './company.projection';
+import type { BatchOutcome } from './batch-outcome';
+import { lockKeys, OutcomeTally, type RecordOutcome } from './batch-reduction';
 import { citationSrcId } from './issuer-citation';
 
 /**
@@ -69,46 +70,60 @@ const RETIRE_UNLISTED_SQL = `
   UPDATE roster_entries SET is_current = false, record_id = $5, record_observed_at = $6::timestamptz
   WHERE cik = $1 AND category = $2 AND source_provider = $3 AND person_key <> ALL($4::text[])`;
 
+type RosterEnvelope = RecordEnvelope<IssuerRosterData>;
+
+const rosterLock = (e: RosterEnvelope): string => `roster:${e.data.cik}|${e.data.category}|${ISSUER_PAGE}`;
+
 /**
- * Projects one ir-roster@1 record: the record is the whole roster of (cik, category) on the
+ * Applies one ir-roster@1 record: the record is the whole roster of (cik, category) on the
  * issuer's pages, so it replaces that roster: listed people are upserted as current, the others of
  * the same key and source become not current. Entries from other sources (SEC) are untouched.
  * Every row of the key carries the id and observed_at of the record last applied to it, so the
  * same record twice writes nothing and an older record never brings back a roster it replaced.
  */
-export async function projectIssuerRoster(ds: DataSource, envelope: RecordEnvelope<IssuerRosterData>): Promise<ProjectionOutcome> {
+async function applyRoster(m: EntityManager, envelope: RosterEnvelope): Promise<RecordOutcome> {
   const d = envelope.data;
-  return ds.transaction(async (m: EntityManager) => {
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`roster:${d.cik}|${d.category}|${ISSUER_PAGE}`]);
-    const latest = (
-      await m.query<Array<{ record_id: string; newer: boolean }>>(
-        `SELECT record_id, record_observed_at > $4::timestamptz AS newer FROM roster_entries
-         WHERE cik = $1 AND category = $2 AND source_provider = $3 ORDER BY record_observed_at DESC LIMIT 1`,
-        [d.cik, d.category, ISSUER_PAGE, envelope.observed_at],
-      )
-    )[0];
-    if (latest && (latest.record_id === envelope.id || latest.newer)) return 'unchanged';
-    const rows = issuerRosterRows(envelope);
-    if (rows.length) {
-      await m.query(UPSERT_LISTED_SQL, [
-        JSON.stringify(rows),
-        d.cik,
-        d.category,
-        ISSUER_PAGE,
-        envelope.provenance.extracted_at,
-        envelope.id,
-        envelope.observed_at,
-      ]);
-    }
-    const [, retired] = await m.query<[unknown, number]>(RETIRE_UNLISTED_SQL, [
+  const latest = (
+    await m.query<Array<{ record_id: string; newer: boolean }>>(
+      `SELECT record_id, record_observed_at > $4::timestamptz AS newer FROM roster_entries
+       WHERE cik = $1 AND category = $2 AND source_provider = $3 ORDER BY record_observed_at DESC LIMIT 1`,
+      [d.cik, d.category, ISSUER_PAGE, envelope.observed_at],
+    )
+  )[0];
+  if (latest && (latest.record_id === envelope.id || latest.newer)) return 'unchanged';
+  const rows = issuerRosterRows(envelope);
+  if (rows.length) {
+    await m.query(UPSERT_LISTED_SQL, [
+      JSON.stringify(rows),
       d.cik,
       d.category,
       ISSUER_PAGE,
-      rows.map((r) => r.person_key),
+      envelope.provenance.extracted_at,
       envelope.id,
       envelope.observed_at,
     ]);
-    if (!latest) return rows.length ? 'inserted' : 'unchanged';
-    return rows.length || retired ? 'updated' : 'unchanged';
-  });
+  }
+  const [, retired] = await m.query<[unknown, number]>(RETIRE_UNLISTED_SQL, [
+    d.cik,
+    d.category,
+    ISSUER_PAGE,
+    rows.map((r) => r.person_key),
+    envelope.id,
+    envelope.observed_at,
+  ]);
+  if (!latest) return rows.length ? 'inserted' : 'unchanged';
+  return rows.length || retired ? 'updated' : 'unchanged';
+}
+
+/**
+ * Projects a batch of ir-roster@1 records (offset order) in the caller's transaction: the
+ * advisory locks of every (cik, category) roster of the batch first, in one ordered statement,
+ * then the records one by one (rosters are few and each replaces a whole key: a set-based form
+ * would not pay for its obscurity).
+ */
+export async function projectIssuerRosters(m: EntityManager, envelopes: ReadonlyArray<RosterEnvelope>): Promise<BatchOutcome> {
+  await lockKeys(m, envelopes.map(rosterLock));
+  const tally = new OutcomeTally();
+  for (const e of envelopes) tally.add(e.key, await applyRoster(m, e));
+  return tally.result();
 }

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
   companyDescriptionRecordV1,
   contentHash,
@@ -20,10 +20,11 @@ import { createDataSource } from '../data-source';
 import { CompaniesRepository } from '../repositories/companies.repository';
 import { DocumentsRepository } from '../repositories/documents.repository';
 import { RosterRepository } from '../repositories/roster.repository';
-import { projectCompanyDescription } from './company-description.projection';
-import { projectDocumentText } from './document-text.projection';
-import { projectIssuerDocument } from './ir-document.projection';
-import { projectIssuerRoster } from './ir-roster.projection';
+import type { BatchOutcome } from './batch-outcome';
+import { projectCompanyDescriptions } from './company-description.projection';
+import { projectDocumentTexts } from './document-text.projection';
+import { projectIssuerDocuments } from './ir-document.projection';
+import { projectIssuerRosters } from './ir-roster.projection';
 
 /** Records shaped per the contract from the FRPH fixture pages and the FRPH Annual Meeting 2015 deck. */
 interface IssuerPageRecords {
@@ -46,6 +47,24 @@ function variant<D>(e: RecordEnvelope<D>, data: D, observedAt: string): RecordEn
 
 let db: TestDatabase;
 let ds: DataSource;
+
+type BatchProjection<D> = (m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<D>>) => Promise<BatchOutcome>;
+
+/** Projects the records as one batch in one transaction, as the projector does. */
+const inBatch = <D>(project: BatchProjection<D>, ...batch: Array<RecordEnvelope<D>>): Promise<BatchOutcome> =>
+  ds.transaction((m) => project(m, batch));
+
+/** What a batch of one record did. */
+async function one<D>(project: BatchProjection<D>, envelope: RecordEnvelope<D>): Promise<'inserted' | 'updated' | 'unchanged'> {
+  const o = await inBatch(project, envelope);
+  expect(o.inserted.length + o.updated.length + o.unchanged).toBe(1);
+  return o.inserted.length ? 'inserted' : o.updated.length ? 'updated' : 'unchanged';
+}
+
+const projectIssuerRoster = (e: RecordEnvelope<IssuerRosterData>) => one(projectIssuerRosters, e);
+const projectCompanyDescription = (e: RecordEnvelope<CompanyDescriptionData>) => one(projectCompanyDescriptions, e);
+const projectIssuerDocument = (e: RecordEnvelope<IssuerDocumentData>) => one(projectIssuerDocuments, e);
+const projectDocumentText = (e: RecordEnvelope<DocumentTextData>) => one(projectDocumentTexts, e);
 
 beforeAll(async () => {
   db = await createTestDatabase('issuer_pages_proj');
@@ -72,17 +91,28 @@ describe('issuer pages read models', () => {
     await reset();
     const dir = join(__dirname, '../../../contracts/src/examples');
     const project = {
-      'ir-roster@1': projectIssuerRoster,
-      'company-description@1': projectCompanyDescription,
-      'ir-document@1': projectIssuerDocument,
-      'document-text@1': projectDocumentText,
-    } as Record<string, (ds: DataSource, e: RecordEnvelope<never>) => Promise<string>>;
+      'ir-roster@1': projectIssuerRosters,
+      'company-description@1': projectCompanyDescriptions,
+      'ir-document@1': projectIssuerDocuments,
+      'document-text@1': projectDocumentTexts,
+    } as Record<string, BatchProjection<never>>;
     const examples = readdirSync(dir)
       .filter((f) => Object.keys(project).some((schema) => f.startsWith(`${schema}.`)))
       .sort()
       .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as RecordEnvelope<never>);
-    for (const e of examples) expect([e.schema, await project[e.schema]!(ds, e)]).toEqual([e.schema, 'inserted']);
-    for (const e of examples) expect([e.schema, await project[e.schema]!(ds, e)]).toEqual([e.schema, 'unchanged']);
+    for (const e of examples) expect([e.schema, await one(project[e.schema]!, e)]).toEqual([e.schema, 'inserted']);
+    for (const e of examples) expect([e.schema, await one(project[e.schema]!, e)]).toEqual([e.schema, 'unchanged']);
+    // Each schema's examples again as one batch, twice: nothing to write.
+    for (const schema of Object.keys(project)) {
+      const batch = examples.filter((e) => e.schema === schema);
+      expect(await inBatch(project[schema]!, ...batch, ...batch)).toEqual({ inserted: [], updated: [], unchanged: 2 * batch.length });
+    }
+    // And into an empty database as one batch per schema: each key inserted once.
+    await reset();
+    for (const schema of Object.keys(project)) {
+      const batch = examples.filter((e) => e.schema === schema);
+      expect(await inBatch(project[schema]!, ...batch, ...batch)).toEqual({ inserted: [...new Set(batch.map((e) => e.key))], updated: [], unchanged: 2 * batch.length - new Set(batch.map((e) => e.key)).size });
+    }
   });
 
   it('the example records satisfy the contract', () => {
@@ -99,9 +129,9 @@ describe('ir-roster@1', () => {
   const list = (currentOnly: boolean, category = 'executives') => new RosterRepository(ds).list({ cik: CIK, category, currentOnly, limit: 50 });
 
   it('projects a roster once: the same record twice changes nothing', async () => {
-    expect(await projectIssuerRoster(ds, records.rosterExecutives)).toBe('inserted');
+    expect(await projectIssuerRoster(records.rosterExecutives)).toBe('inserted');
     const before = await ds.query('SELECT * FROM roster_entries ORDER BY id');
-    expect(await projectIssuerRoster(ds, records.rosterExecutives)).toBe('unchanged');
+    expect(await projectIssuerRoster(records.rosterExecutives)).toBe('unchanged');
     expect(await ds.query('SELECT * FROM roster_entries ORDER BY id')).toEqual(before);
     const rows = await list(true);
     expect(rows.map((r) => [r.rank, r.name, r.role])).toEqual([
@@ -123,7 +153,7 @@ describe('ir-roster@1', () => {
   });
 
   it('a newer roster replaces the issuer_page roster; SEC entries and other categories stay; an older one never comes back', async () => {
-    await projectIssuerRoster(ds, records.rosterIr);
+    await projectIssuerRoster(records.rosterIr);
     await ds.query(
       `INSERT INTO roster_entries (cik, category, source_provider, person_key, name, role, affiliation, rank, is_current, src_id,
          source_url, accession, record_id, record_observed_at, first_seen_at, last_seen_at, last_filed_at)
@@ -136,8 +166,8 @@ describe('ir-roster@1', () => {
       .filter((e) => e.name !== 'John D. Klopfenstein')
       .map((e) => (e.name === 'David H. deVilliers Jr.' ? { ...e, role: 'President and Chief Operating Officer' } : e));
     const newer = variant(records.rosterExecutives, { ...d, entries }, '2026-02-15T10:00:00.000Z');
-    expect(await projectIssuerRoster(ds, newer)).toBe('updated');
-    expect(await projectIssuerRoster(ds, newer)).toBe('unchanged');
+    expect(await projectIssuerRoster(newer)).toBe('updated');
+    expect(await projectIssuerRoster(newer)).toBe('unchanged');
 
     const current = await list(true);
     expect(current.filter((r) => r.sourceProvider === 'issuer_page').map((r) => r.name)).toEqual([
@@ -152,12 +182,12 @@ describe('ir-roster@1', () => {
     expect(baker.lastSeenAt.toISOString()).toBe('2026-02-15T10:00:00.000Z');
 
     // A replay of the first roster (older) changes nothing.
-    expect(await projectIssuerRoster(ds, records.rosterExecutives)).toBe('unchanged');
+    expect(await projectIssuerRoster(records.rosterExecutives)).toBe('unchanged');
     expect((await list(false)).find((r) => r.name === 'John D. Klopfenstein')!.isCurrent).toBe(false);
     // An empty roster retires everyone of the key, and an older replay does not bring them back.
     const empty = variant(records.rosterExecutives, { ...d, entries: [] }, '2026-03-15T10:00:00.000Z');
-    expect(await projectIssuerRoster(ds, empty)).toBe('updated');
-    expect(await projectIssuerRoster(ds, newer)).toBe('unchanged');
+    expect(await projectIssuerRoster(empty)).toBe('updated');
+    expect(await projectIssuerRoster(newer)).toBe('unchanged');
     expect((await list(true)).map((r) => r.sourceProvider)).toEqual(['sec']);
     const ir = await list(true, 'ir');
     expect(ir.map((r) => [r.name, r.affiliation, r.phone])).toEqual([
@@ -165,18 +195,36 @@ describe('ir-roster@1', () => {
       ['David H. deVilliers', 'FRP Development Corp', '(410) 771-4100'],
     ]);
   });
+
+  it('a batch of rosters, replays and retirements leaves what one by one leaves', async () => {
+    const d = records.rosterExecutives.data;
+    const newer = variant(records.rosterExecutives, { ...d, entries: d.entries.slice(1) }, '2026-02-15T10:00:00.000Z');
+    const empty = variant(records.rosterExecutives, { ...d, entries: [] }, '2026-03-15T10:00:00.000Z');
+    const batch = [records.rosterExecutives, records.rosterIr, newer, records.rosterExecutives, empty, newer];
+    const entries = async () => (await ds.query<Array<Record<string, unknown>>>('SELECT * FROM roster_entries ORDER BY category, person_key')).map(({ id: _id, ...rest }) => rest);
+    await reset();
+    const oneByOne = [];
+    for (const r of batch) oneByOne.push(await projectIssuerRoster(r));
+    expect(oneByOne).toEqual(['inserted', 'inserted', 'updated', 'unchanged', 'updated', 'unchanged']);
+    const expected = await entries();
+    await reset();
+    // Each key once, at its last write: the ir roster (2nd record), then executives (5th).
+    expect(await inBatch(projectIssuerRosters, ...batch)).toEqual({ inserted: [records.rosterIr.key, records.rosterExecutives.key], updated: [], unchanged: 4 });
+    expect(await entries()).toEqual(expected);
+    expect(await inBatch(projectIssuerRosters, ...batch)).toEqual({ inserted: [], updated: [], unchanged: batch.length });
+  });
 });
 
 describe('company-description@1', () => {
   beforeAll(reset);
 
   it('is kept by CIK apart from companies, idempotent and never regressed; the companies detail reads it', async () => {
-    expect(await projectCompanyDescription(ds, records.description)).toBe('inserted');
-    expect(await projectCompanyDescription(ds, records.description)).toBe('unchanged');
+    expect(await projectCompanyDescription(records.description)).toBe('inserted');
+    expect(await projectCompanyDescription(records.description)).toBe('unchanged');
     const d = records.description.data;
     const newer = variant(records.description, { ...d, description: `${d.description} (updated)` }, '2026-02-15T10:00:00.000Z');
-    expect(await projectCompanyDescription(ds, newer)).toBe('updated');
-    expect(await projectCompanyDescription(ds, records.description)).toBe('unchanged');
+    expect(await projectCompanyDescription(newer)).toBe('updated');
+    expect(await projectCompanyDescription(records.description)).toBe('unchanged');
     // The company arrives after its description: the detail still finds it.
     await ds.query(
       `INSERT INTO companies (symbol, ticker, market, cik, name, issuer_id, provenance, record_id, data_hash, observed_at)
@@ -193,6 +241,21 @@ describe('company-description@1', () => {
       extractedAt: '2026-01-15T10:00:02.000Z',
     });
     expect(company!.description).toBeNull();
+  });
+
+  it('a batch is reduced per CIK as one by one: the newest stands, a ticker a later record lacks is kept', async () => {
+    await reset();
+    const d = records.description.data;
+    const newer = variant(records.description, { ...d, description: `${d.description} (updated)`, ticker: null }, '2026-02-15T10:00:00.000Z');
+    expect(d.ticker).not.toBeNull();
+    expect(await inBatch(projectCompanyDescriptions, records.description, newer, records.description)).toEqual({ inserted: [CIK], updated: [], unchanged: 2 });
+    const row = async () => (await ds.query<Array<{ description: string; ticker: string | null; record_id: string }>>('SELECT description, ticker, record_id FROM company_descriptions'))[0];
+    expect(await row()).toEqual({ description: newer.data.description, ticker: d.ticker, record_id: newer.id });
+    expect(await inBatch(projectCompanyDescriptions, records.description, newer)).toEqual({ inserted: [], updated: [], unchanged: 2 });
+    // One by one gives the same row.
+    await reset();
+    for (const r of [records.description, newer, records.description]) await projectCompanyDescription(r);
+    expect(await row()).toEqual({ description: newer.data.description, ticker: d.ticker, record_id: newer.id });
   });
 });
 
@@ -213,21 +276,21 @@ describe('ir-document@1 and document-text@1', () => {
 
   it('projects the same state whichever topic arrives first, and replays change nothing', async () => {
     await reset();
-    expect(await projectIssuerDocument(ds, link)).toBe('inserted');
-    expect(await projectDocumentText(ds, part0)).toBe('updated');
-    expect(await projectDocumentText(ds, part1)).toBe('updated');
+    expect(await projectIssuerDocument(link)).toBe('inserted');
+    expect(await projectDocumentText(part0)).toBe('updated');
+    expect(await projectDocumentText(part1)).toBe('updated');
     const linkFirst = await snapshot();
-    for (const r of [part1, part0]) expect(await projectDocumentText(ds, r)).toBe('unchanged');
-    expect(await projectIssuerDocument(ds, link)).toBe('unchanged');
+    for (const r of [part1, part0]) expect(await projectDocumentText(r)).toBe('unchanged');
+    expect(await projectIssuerDocument(link)).toBe('unchanged');
     expect(await snapshot()).toEqual(linkFirst);
 
     await reset();
-    expect(await projectDocumentText(ds, part0)).toBe('inserted');
-    expect(await projectDocumentText(ds, part1)).toBe('updated');
+    expect(await projectDocumentText(part0)).toBe('inserted');
+    expect(await projectDocumentText(part1)).toBe('updated');
     const [textOnly] = await ds.query<Array<Record<string, unknown>>>('SELECT title, kind, doc_type, published_at_source, sort_at FROM documents');
     expect(textOnly).toMatchObject({ title: part0.data.title, kind: null, doc_type: 'slide_deck', published_at_source: 'pdf_metadata' });
     expect((textOnly!.sort_at as Date).toISOString()).toBe('2015-02-19T15:42:41.000Z');
-    expect(await projectIssuerDocument(ds, link)).toBe('updated');
+    expect(await projectIssuerDocument(link)).toBe('updated');
     expect(await snapshot()).toEqual(linkFirst);
   });
 
@@ -265,16 +328,16 @@ describe('ir-document@1 and document-text@1', () => {
     const textLength = pages[1]!.char_end;
     const v2data: DocumentTextData = { ...part0.data, page_count: 2, text_length: textLength, part: { index: 0, count: 1 }, pages };
     const v2 = { ...variant(part0, v2data, '2026-03-01T00:00:00.000Z'), provenance: { ...part0.provenance, content_hash: version2Hash } };
-    expect(await projectDocumentText(ds, v2)).toBe('updated');
+    expect(await projectDocumentText(v2)).toBe('updated');
     const stored = async () => ds.query<Array<{ page_index: number; content_hash: string }>>('SELECT page_index, content_hash FROM document_pages ORDER BY page_index');
     expect(await stored()).toEqual([
       { page_index: 0, content_hash: version2Hash },
       { page_index: 1, content_hash: version2Hash },
     ]);
     // A redelivered part 1 of the old version is dropped, and so is the old part 0 (older).
-    expect(await projectDocumentText(ds, part1)).toBe('unchanged');
-    expect(await projectDocumentText(ds, part0)).toBe('unchanged');
-    expect(await projectDocumentText(ds, v2)).toBe('unchanged');
+    expect(await projectDocumentText(part1)).toBe('unchanged');
+    expect(await projectDocumentText(part0)).toBe('unchanged');
+    expect(await projectDocumentText(v2)).toBe('unchanged');
     expect(await stored()).toHaveLength(2);
     const [doc] = await ds.query<Array<{ page_count: number; text_content_hash: string; text_observed_at: Date }>>('SELECT page_count, text_content_hash, text_observed_at FROM documents');
     expect(doc).toMatchObject({ page_count: 2, text_content_hash: version2Hash });
@@ -284,8 +347,8 @@ describe('ir-document@1 and document-text@1', () => {
   });
 
   it('orders by the IR page date, else the PDF date, else first sight; the link kind gives the doc type until text arrives', async () => {
-    await projectIssuerDocument(ds, records.documentSeptember2017);
-    await projectIssuerDocument(ds, records.documentQ4Release2016);
+    await projectIssuerDocument(records.documentSeptember2017);
+    await projectIssuerDocument(records.documentQ4Release2016);
     const repo = new DocumentsRepository(ds);
     const rows = await repo.list({ filter: {}, direction: 'desc', limit: 10 });
     expect(rows.map((r) => [r.title, r.docType, r.docGroup, r.publishedAtSource, r.sortAt.toISOString()])).toEqual([
@@ -296,5 +359,33 @@ describe('ir-document@1 and document-text@1', () => {
     const second = await repo.list({ filter: { docTypes: ['press_release', 'slide_deck'] }, direction: 'desc', limit: 10, after: { sortKey: rows[0]!.sortKey, id: rows[0]!.id } });
     expect(second.map((r) => r.id)).toEqual([rows[1]!.id, rows[2]!.id]);
     expect(await repo.list({ filter: { symbols: ['FRPH:US'] }, direction: 'asc', limit: 10 })).toEqual([]);
+  });
+
+  it('batches of links and of text parts (with redeliveries and a new version) leave what one by one leaves', async () => {
+    const v2 = {
+      ...variant(part0, { ...part0.data, page_count: 1, text_length: part0.data.pages[0]!.char_end, part: { index: 0, count: 1 }, pages: part0.data.pages.slice(0, 1) }, '2026-03-01T00:00:00.000Z'),
+      provenance: { ...part0.provenance, content_hash: 'sha256:0000000000000000000000000000000000000000000000000000000000000002' },
+    };
+    const links = [link, records.documentQ4Release2016, link];
+    const texts = [part0, part1, part1, part0];
+    await reset();
+    for (const r of links) await projectIssuerDocument(r);
+    for (const r of texts) await projectDocumentText(r);
+    const v1 = await snapshot();
+    for (const r of [v2, part1, part0]) await projectDocumentText(r);
+    const v2State = await snapshot();
+
+    await reset();
+    expect(await inBatch(projectIssuerDocuments, ...links)).toEqual({ inserted: [url, records.documentQ4Release2016.key], updated: [], unchanged: 1 });
+    expect(await inBatch(projectDocumentTexts, ...texts)).toEqual({ inserted: [], updated: [url], unchanged: 3 });
+    expect(await snapshot()).toEqual(v1);
+    expect(await inBatch(projectDocumentTexts, v2, part1, part0)).toEqual({ inserted: [], updated: [url], unchanged: 2 });
+    expect(await snapshot()).toEqual(v2State);
+
+    // Text first, then links, as single batches: the same as link first.
+    await reset();
+    expect(await inBatch(projectDocumentTexts, ...texts)).toEqual({ inserted: [url], updated: [], unchanged: 3 });
+    expect(await inBatch(projectIssuerDocuments, ...links)).toEqual({ inserted: [records.documentQ4Release2016.key], updated: [url], unchanged: 1 });
+    expect(await snapshot()).toEqual(v1);
   });
 });
