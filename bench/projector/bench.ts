@@ -215,6 +215,7 @@ async function main(): Promise<number> {
     await sleep(firstRow === null ? 50 : 100);
   }
   const done = performance.now();
+  const replayStarted = firstRow ?? started;
   const final = memoryOf(pid);
   if (final && (!peak || final.hwm > peak.hwm)) peak = final;
   await projector.stop();
@@ -222,7 +223,7 @@ async function main(): Promise<number> {
   const counts = await rowCounts(pg, readModels);
   const written = [...counts].filter(([, n]) => n > 0);
   const rowsTotal = written.reduce((s, [, n]) => s + n, 0);
-  const replayMs = done - firstRow!;
+  const replayMs = done - replayStarted;
   const wallMs = done - started;
 
   // 4. COPY of exactly those rows into the second database.
