@@ -150,9 +150,10 @@ async function main(): Promise<void> {
   console.log(`filings: ${settings.rows} rows per pass, best of ${settings.rounds} rounds; rows/s`);
   console.log(['batch', 'method', 'insert (empty table)', 'update (every row changed)'].join('\t'));
   for (const size of settings.batches) {
-    for (const method of METHODS) {
-      const best = [0, 0];
-      for (let round = 0; round < settings.rounds; round++) {
+    // Rounds interleave the methods, so that noise from other work on the machine spreads over all of them.
+    const best = new Map<Method, number[]>(METHODS.map((m) => [m, [0, 0]]));
+    for (let round = 0; round < settings.rounds; round++) {
+      for (const method of METHODS) {
         await client.query('TRUNCATE filings');
         await client.query('VACUUM ANALYZE filings');
         for (const pass of [0, 1]) {
@@ -163,10 +164,14 @@ async function main(): Promise<void> {
             await runBatch(method, rows[pass]!.slice(i, i + size), envelopes[pass]!.slice(i, i + size));
           }
           const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-          best[pass] = Math.max(best[pass]!, settings.rows / seconds);
+          const b = best.get(method)!;
+          b[pass] = Math.max(b[pass]!, settings.rows / seconds);
         }
       }
-      console.log([size, method, Math.round(best[0]!), Math.round(best[1]!)].join('\t'));
+    }
+    for (const method of METHODS) {
+      const [insert, update] = best.get(method)!;
+      console.log([size, method, Math.round(insert!), Math.round(update!)].join('\t'));
     }
   }
 }

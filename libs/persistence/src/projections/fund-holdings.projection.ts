@@ -81,7 +81,7 @@ export interface FundFiling {
 }
 
 /** Whether filing a is newer than b: later report date, then (an amendment's) later accession. */
-export function newer(a: FundFiling, b: FundFiling): boolean {
+export function isNewerFiling(a: FundFiling, b: FundFiling): boolean {
   return a.report_date > b.report_date || (a.report_date === b.report_date && a.accession > b.accession);
 }
 
@@ -124,7 +124,7 @@ export function planFund(
   let fundSource: number | undefined;
   const received = new Map<string, Set<number>>();
   const accepted = chunks.map((c, i) => {
-    if (current && current.accession !== c.accession && !newer(c, current)) return false;
+    if (current && current.accession !== c.accession && !isNewerFiling(c, current)) return false;
     let rows = received.get(c.accession);
     if (!rows) received.set(c.accession, (rows = new Set(stored.get(c.accession))));
     for (const index of c.indexes) rows.add(index);
@@ -158,7 +158,7 @@ export function plannedRows(
   envelopes.forEach((e, i) => {
     if (!plan.accepted[i]) return;
     const filing = { accession: e.data.accession, report_date: e.data.fund.report_date };
-    if (current && current.accession !== filing.accession && !newer(filing, current)) return;
+    if (current && current.accession !== filing.accession && !isNewerFiling(filing, current)) return;
     for (const row of fundHoldingRows(e)) {
       rows.set(`${row.accession}\u0000${String(row.holding_index).padStart(10, '0')}`, { ...row, is_current: current?.accession === row.accession, chunk: i });
     }
@@ -227,7 +227,7 @@ async function projectFund(
     fund_hash: fundHash(e.data),
   }));
   // Only the stored rows of filings that could complete in this batch are counted.
-  const candidates = [...new Set(chunks.filter((c) => !current0 || newer(c, current0)).map((c) => c.accession))].sort();
+  const candidates = [...new Set(chunks.filter((c) => !current0 || isNewerFiling(c, current0)).map((c) => c.accession))].sort();
   const stored = new Map<string, Set<number>>();
   if (candidates.length > 0) {
     const found = await m.query<Array<{ accession: string; holding_index: number }>>(
