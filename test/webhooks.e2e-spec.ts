@@ -1,6 +1,7 @@
-// Webhooks end to end on real infrastructure: records on Kafka -> projector (read model) -> the
-// webhooks app (fan-out consumer + dispatcher, through its Nest composition root) -> signed POSTs
-// to a loopback receiver, verified with the reference Standard Webhooks library.
+// Webhooks end to end on real infrastructure: records on Kafka -> projector (read model, and the
+// webhook events and deliveries in the same transaction) -> Postgres -> the webhooks app (the
+// dispatcher alone, no consumer group, through its Nest composition root) -> signed POSTs to a
+// loopback receiver, verified with the reference Standard Webhooks library.
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -22,8 +23,7 @@ import { startProjector, type RunningProjector } from '../apps/projector/src/pro
 import { webhooksConfigSchema, type WebhooksConfig } from '../apps/webhooks/src/webhooks.config';
 import { WebhooksModule } from '../apps/webhooks/src/webhooks.module';
 import { startWebhooks, type RunningWebhooks } from '../apps/webhooks/src/webhooks.runner';
-import { WebhooksRepository } from '../apps/webhooks/src/webhooks.repository';
-import { createDataSource } from '@app/persistence';
+import { createDataSource, WebhookDispatchRepository } from '@app/persistence';
 
 const EXAMPLES = join(__dirname, '..', 'libs', 'contracts', 'src', 'examples');
 const example = (file: string): RecordEnvelope => JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as RecordEnvelope;
@@ -90,12 +90,10 @@ async function insertEndpoint(url: string, topics: string[], secrets: string[]):
   return id;
 }
 
-function webhooksConfig(namespace: string, extra: Record<string, string> = {}): WebhooksConfig {
+/** The dispatcher's configuration: Postgres only (it reads no topic). */
+function webhooksConfig(extra: Record<string, string> = {}): WebhooksConfig {
   return webhooksConfigSchema.parse({
     DATABASE_URL: db.url,
-    KAFKA_BROKERS: settings.brokers.join(','),
-    KAFKA_TOPIC_NAMESPACE: namespace,
-    WEBHOOKS_GROUP_ID: `webhooks-${namespace}`,
     WEBHOOK_SECRETS_KEY: SECRETS_KEY,
     WEBHOOKS_ALLOW_HTTP: 'true',
     WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true',
@@ -122,8 +120,8 @@ async function startApp(config: WebhooksConfig): Promise<INestApplicationContext
   return app;
 }
 
-async function startRunner(config: WebhooksConfig, options?: Parameters<typeof startWebhooks>[1]): Promise<RunningWebhooks> {
-  const w = await startWebhooks(config, options);
+async function startRunner(config: WebhooksConfig): Promise<RunningWebhooks> {
+  const w = await startWebhooks(config);
   closers.push(() => w.stop());
   return w;
 }
@@ -132,19 +130,27 @@ async function startRunner(config: WebhooksConfig, options?: Parameters<typeof s
 async function pipeline(projectorEnv: Record<string, string> = {}): Promise<{ namespace: string; projector: RunningProjector }> {
   const namespace = `wh${randomBytes(4).toString('hex')}`;
   await ensureTopics(settings, [TOPICS.filings, TOPICS.form4, TOPICS.issuerDocuments].map((t) => namespacedTopic(t, namespace)));
+  return { namespace, projector: await projectorOn(namespace, `projector-${namespace}`, projectorEnv) };
+}
+
+/** A projector on the namespace's topics, in its own consumer group. */
+async function projectorOn(namespace: string, groupId: string, projectorEnv: Record<string, string> = {}): Promise<RunningProjector> {
   const projector = await startProjector(
     projectorConfigSchema.parse({
       DATABASE_URL: db.url,
       KAFKA_BROKERS: settings.brokers.join(','),
       KAFKA_TOPIC_NAMESPACE: namespace,
-      PROJECTOR_GROUP_ID: `projector-${namespace}`,
+      PROJECTOR_GROUP_ID: groupId,
       LOG_LEVEL: 'silent',
       ...projectorEnv,
     }),
   );
   closers.push(() => projector.stop());
-  return { namespace, projector };
+  return projector;
 }
+
+const eventCount = async (ids: string[]): Promise<number> =>
+  (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_events WHERE id = ANY($1::text[])`, [ids])).rows[0]!.n;
 
 /** `count` distinct filings made from the example (accessions 0000950170-25-9xxxxx). */
 function filings(count: number, salt: number): RecordEnvelope[] {
@@ -206,7 +212,13 @@ describe('webhooks', () => {
     await publish(namespace, TOPICS.filings, [filing]);
     await publish(namespace, TOPICS.form4, [form4]);
     await publish(namespace, TOPICS.issuerDocuments, [doc]);
-    await startApp(webhooksConfig(namespace));
+    // The projector alone makes the events and their deliveries (no webhooks process runs yet, and
+    // the webhooks app has no consumer group at all); the dispatcher then sends them.
+    const ids = [webhookEventId('filing.created', filing.key), webhookEventId('form4.filed', form4.key), webhookEventId('ir_document.created', doc.key)];
+    await expectEventually(async () => expect(await eventCount(ids)).toBe(3), { timeoutMs: 30_000 });
+    const pending = await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1::text[]) AND status = 'pending' AND attempts = 0`, [ids]);
+    expect(pending.rows[0]!.n).toBe(3);
+    await startApp(webhooksConfig());
 
     await expectEventually(() => expect(receiver.received).toHaveLength(3), { timeoutMs: 30_000 });
     const bodies = receiver.received.map((r) => {
@@ -227,8 +239,12 @@ describe('webhooks', () => {
     expect(receiver.received.find((r) => JSON.parse(r.body).type === 'filing.created')!.headers['webhook-id']).toBe(webhookEventId('filing.created', filing.key));
     expect(other.received).toHaveLength(0);
 
-    const events = await pg.query<{ type: string; source_produced_at: Date | null; source_record_id: string }>(`SELECT type, source_produced_at, source_record_id FROM webhook_events ORDER BY type`);
+    const events = await pg.query<{ type: string; source_produced_at: Date | null; source_record_id: string; source_topic: string }>(
+      `SELECT type, source_produced_at, source_record_id, source_topic FROM webhook_events ORDER BY type`,
+    );
     expect(events.rows.map((e) => e.type)).toEqual(['filing.created', 'form4.filed', 'ir_document.created']);
+    expect(events.rows.map((e) => e.source_record_id)).toEqual([filing.id, form4.id, doc.id]);
+    expect(events.rows.map((e) => e.source_topic)).toEqual([TOPICS.filings, TOPICS.form4, TOPICS.issuerDocuments].map((t) => namespacedTopic(t, namespace).name));
     for (const e of events.rows) expect(e.source_produced_at).toBeInstanceOf(Date);
     await expectEventually(async () => {
       const d = await pg.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM webhook_deliveries`);
@@ -236,41 +252,37 @@ describe('webhooks', () => {
     });
   });
 
-  it('serves /healthz, /readyz and Prometheus /metrics on OPS_PORT: attempts by result, durations, the consumer and its lag', async () => {
+  it('serves /healthz, /readyz and Prometheus /metrics on OPS_PORT: attempts by result, durations; the events are the projector\'s', async () => {
     const { namespace, projector } = await pipeline({ OPS_PORT: '0' });
     const receiver = await startReceiver((n) => ({ status: n <= 2 ? 500 : 204 }));
     await insertEndpoint(receiver.url, ['filing.created'], [generateSigningSecret()]);
     await publish(namespace, TOPICS.filings, filings(2, 7));
-    const app = await startRunner(webhooksConfig(namespace, { OPS_PORT: '0' }));
+    const app = await startRunner(webhooksConfig({ OPS_PORT: '0' }));
     const ops = (port: number | null, path: string) => fetch(`http://127.0.0.1:${port}${path}`);
     expect(app.opsPort).toEqual(expect.any(Number));
 
     expect((await ops(app.opsPort, '/healthz')).status).toBe(200);
     const ready = await ops(app.opsPort, '/readyz');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', consumer: 'ok', dispatcher: 'ok' } });
+    // No consumer: the dispatcher reads no topic.
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', dispatcher: 'ok' } });
 
-    const group = `webhooks-${namespace}`;
     await expectEventually(async () => {
       const text = await (await ops(app.opsPort, '/metrics')).text();
-      expect(text).toContain('webhooks_events_total 2\n');
+      expect(text).not.toContain('consumer_');
       expect(text).toContain('webhooks_attempts_total{result="succeeded"} 2\n');
       expect(text).toContain('webhooks_attempts_total{result="retried"} 2\n');
       expect(text).toContain('webhooks_attempts_total{result="failed"} 0\n');
       expect(text).toContain('webhooks_attempt_duration_seconds_count 4\n');
       expect(text).toContain('webhooks_attempt_duration_seconds_bucket{le="+Inf"} 4\n');
       expect(text).toContain('webhooks_first_attempt_delay_seconds_count 2\n');
-      expect(text).toContain(`consumer_records_processed_total{group="${group}"} 2\n`);
-      expect(text).toContain(`consumer_lag_up{group="${group}"} 1\n`);
-      // Every partition of the three source topics, each caught up.
-      const lag = text.split('\n').filter((l) => l.startsWith(`consumer_lag_records{group="${group}"`));
-      expect(lag.length).toBeGreaterThanOrEqual(3);
-      expect(lag.every((l) => l.endsWith(' 0'))).toBe(true);
     }, { timeoutMs: 30_000 });
 
     const projectorText = await (await ops(projector.opsPort, '/metrics')).text();
     expect(projectorText).toContain('projector_records_total{outcome="inserted"} 2\n');
     expect(projectorText).toContain(`consumer_records_processed_total{group="projector-${namespace}"} 2\n`);
+    expect(projectorText).toContain('projector_webhook_events_total 2\n');
+    expect(projectorText).toContain('projector_webhook_deliveries_total 2\n');
 
     await app.stop();
     await expect(ops(app.opsPort, '/healthz')).rejects.toThrow();
@@ -283,7 +295,7 @@ describe('webhooks', () => {
     const endpoint = await insertEndpoint(receiver.url, ['filing.created'], [secret]);
     const records = filings(4, 1);
     await publish(namespace, TOPICS.filings, records);
-    await startApp(webhooksConfig(namespace, { WEBHOOKS_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms,100ms,100ms' }));
+    await startApp(webhooksConfig({ WEBHOOKS_RETRY_SCHEDULE: '100ms,100ms,100ms,100ms,100ms,100ms,100ms' }));
 
     await expectEventually(() => expect(receiver.received.filter((r) => r.status === 200)).toHaveLength(4), { timeoutMs: 30_000 });
     const groups = byWebhookId(receiver.received);
@@ -316,7 +328,7 @@ describe('webhooks', () => {
     const endpoint = await insertEndpoint(receiver.url, ['filing.created'], [secret]);
     const records = filings(12, 2);
     await publish(namespace, TOPICS.filings, records);
-    const config = webhooksConfig(namespace, { WEBHOOKS_CONCURRENCY: '3' });
+    const config = webhooksConfig({ WEBHOOKS_CONCURRENCY: '3' });
     const first = await startApp(config);
     await expectEventually(() => expect(receiver.inFlight()).toBeGreaterThan(0), { timeoutMs: 30_000 });
     await first.close();
@@ -344,23 +356,24 @@ describe('webhooks', () => {
     for (const r of receiver.received) new Webhook(secret).verify(r.body, r.headers);
     expect(receiver.received.length).toBe(12);
 
-    // Replay: the same records again (re-ingestion), and a new consumer group reading the topic from the start.
+    // Replay: the same records again (re-ingestion), and a projector in a new consumer group
+    // reading the topic from the start: the rows are unchanged, no event is made again.
     await publish(namespace, TOPICS.filings, records);
-    const replay = await startRunner(webhooksConfig(namespace, { WEBHOOKS_GROUP_ID: `replay-${namespace}` }));
-    await expectEventually(() => expect(replay.fanOut.counts.replayed).toBe(24), { timeoutMs: 30_000 });
+    const replay = await projectorOn(namespace, `replay-${namespace}`);
+    await expectEventually(() => expect(replay.counters().processed).toBe(24), { timeoutMs: 30_000 });
     expect(await counts()).toEqual(before);
-    expect(replay.fanOut.counts.events).toBe(0);
+    expect(replay.service.counts.events).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received.length).toBe(12);
   });
 
   it('disables an endpoint that answers 410 and fails its delivery', async () => {
-    const { namespace } = await pipeline();
+    const { namespace, projector } = await pipeline();
     const receiver = await startReceiver(() => ({ status: 410 }));
     const endpoint = await insertEndpoint(receiver.url, ['filing.created'], [generateSigningSecret()]);
     const records = filings(2, 3);
     await publish(namespace, TOPICS.filings, [records[0]!]);
-    const w = await startRunner(webhooksConfig(namespace));
+    await startRunner(webhooksConfig());
     await expectEventually(async () => {
       const ep = await pg.query(`SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpoint]);
       expect(ep.rows[0]).toEqual({ enabled: false, disabled_reason: 'gone' });
@@ -369,7 +382,7 @@ describe('webhooks', () => {
     expect(d.rows).toEqual([{ status: 'failed', attempts: 1, next_attempt_at: null }]);
     // A disabled endpoint gets no more deliveries.
     await publish(namespace, TOPICS.filings, [records[1]!]);
-    await expectEventually(() => expect(w.fanOut.counts.events).toBe(2));
+    await expectEventually(() => expect(projector.service.counts.events).toBe(2));
     expect(receiver.received).toHaveLength(1);
     expect((await pg.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1`, [endpoint])).rows[0]).toEqual({ n: 1 });
   });
@@ -387,9 +400,8 @@ describe('webhooks', () => {
        SELECT 'del_' || substr(md5(ev.id), 1, 24), ev.id, $3, 'pending', now() FROM ev`,
       [n, randomBytes(4).toString('hex'), endpoint],
     );
-    const namespace = `wh${randomBytes(4).toString('hex')}`;
-    const config = webhooksConfig(namespace, { WEBHOOKS_CONCURRENCY: '8' });
-    const [a, b] = await Promise.all([startRunner(config, { consume: false }), startRunner(config, { consume: false })]);
+    const config = webhooksConfig({ WEBHOOKS_CONCURRENCY: '8' });
+    const [a, b] = await Promise.all([startRunner(config), startRunner(config)]);
     await expectEventually(() => expect(receiver.received.length).toBeGreaterThanOrEqual(n), { timeoutMs: 30_000 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
@@ -420,7 +432,7 @@ describe('webhooks', () => {
       [randomBytes(4).toString('hex'), Object.values(endpoints), Object.keys(endpoints)],
     );
     // Schedule 300 ms: without Retry-After a 502 waits twice the step (480-720 ms with jitter).
-    await startRunner(webhooksConfig(`wh${randomBytes(4).toString('hex')}`, { WEBHOOKS_RETRY_SCHEDULE: '300ms,300ms,300ms' }), { consume: false });
+    await startRunner(webhooksConfig({ WEBHOOKS_RETRY_SCHEDULE: '300ms,300ms,300ms' }));
     await expectEventually(() => expect(receiver.received.filter((r) => r.status === 200)).toHaveLength(3), { timeoutMs: 30_000 });
     const attemptsOf = async (k: string) =>
       (await pg.query<{ status_code: number; sent_at: Date; next_attempt_at: Date | null }>(
@@ -450,8 +462,7 @@ describe('webhooks', () => {
       [randomBytes(4).toString('hex'), endpoint],
     );
     const w = await startRunner(
-      webhooksConfig(`wh${randomBytes(4).toString('hex')}`, { WEBHOOKS_RETRY_SCHEDULE: Array(60).fill('200ms').join(','), WEBHOOKS_DISABLE_AFTER_MS: '1500ms' }),
-      { consume: false },
+      webhooksConfig({ WEBHOOKS_RETRY_SCHEDULE: Array(60).fill('200ms').join(','), WEBHOOKS_DISABLE_AFTER_MS: '1500ms' }),
     );
     await expectEventually(
       async () => {
@@ -488,9 +499,6 @@ describe('webhooks', () => {
     const env = {
       ...process.env,
       DATABASE_URL: db.url,
-      KAFKA_BROKERS: settings.brokers.join(','),
-      KAFKA_TOPIC_NAMESPACE: namespace,
-      WEBHOOKS_GROUP_ID: `webhooks-${namespace}`,
       WEBHOOK_SECRETS_KEY: SECRETS_KEY,
       WEBHOOKS_ALLOW_HTTP: 'true',
       WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true',
@@ -543,7 +551,7 @@ describe('webhooks', () => {
     expect(twice.length).toBeLessThanOrEqual(3);
     for (const g of twice) expect(new Set(g.map((r) => r.body)).size).toBe(1);
     for (const r of receiver.received) new Webhook(secret).verify(r.body, r.headers);
-    // The fan-out consumer was killed too: its replayed records made no second event.
+    // Each event was made once, by the projector (the killed process only sends).
     const events = await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_events WHERE id = ANY($1::text[])`, [ids]);
     expect(events.rows[0]!.n).toBe(12);
     // SIGTERM is the graceful stop (Nest's shutdown hooks close the app, then re-raise the signal).
@@ -560,7 +568,7 @@ describe('webhooks', () => {
       [randomBytes(4).toString('hex'), endpoint],
     );
     // One slot: the dispatcher claims several deliveries ahead; the first answer (410) disables the endpoint.
-    const w = await startRunner(webhooksConfig(`wh${randomBytes(4).toString('hex')}`, { WEBHOOKS_CONCURRENCY: '1' }), { consume: false });
+    const w = await startRunner(webhooksConfig({ WEBHOOKS_CONCURRENCY: '1' }));
     await expectEventually(async () => {
       const ep = await pg.query(`SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpoint]);
       expect(ep.rows[0]).toEqual({ enabled: false, disabled_reason: 'gone' });
@@ -584,7 +592,7 @@ describe('webhooks', () => {
     const ds = createDataSource({ url: db.url, applicationName: 'lease-test' });
     await ds.initialize();
     closers.push(() => ds.destroy());
-    const repo = new WebhooksRepository(ds);
+    const repo = new WebhookDispatchRepository(ds);
     const [stalled] = await repo.claim(10, 1);
     expect(stalled?.id).toBe(`del_lease_${tag}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

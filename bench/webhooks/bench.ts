@@ -16,7 +16,8 @@ import { positiveNumberEnv } from '../bench-support';
 /*
  * `node dist/bench/webhooks/bench.js` (the lead wires `npm run bench:webhooks`), on loopback:
  * 1. end-to-end latency from a filing record produced to its signed delivery received (and
- *    verified with standardwebhooks): Kafka -> projector -> webhooks fan-out -> dispatcher;
+ *    verified with standardwebhooks): Kafka -> projector (rows + event + delivery, one
+ *    transaction; NOTIFY at commit) -> dispatcher (woken by it) -> POST;
  * 2. deliveries/s of the dispatcher (claim, sign, POST, record the attempt) to one local receiver
  *    vs raw HTTP clients posting the same bodies with the same concurrency.
  * Prints figures; asserts nothing about speed. See README.md.
@@ -209,17 +210,21 @@ async function main(): Promise<void> {
     const kafka = { brokers: settings.brokers, clientId: 'bench-webhooks', logLevel: 'nothing' as const };
     const topic = namespacedTopic(TOPICS.filings, namespace);
     await ensureTopics(kafka, [topic, namespacedTopic(TOPICS.form4, namespace), namespacedTopic(TOPICS.issuerDocuments, namespace)]);
-    const common = { DATABASE_URL: dbUrl.toString(), KAFKA_BROKERS: settings.brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, LOG_LEVEL: 'warn' };
-    const projector = spawnApp('projector', { ...common, PROJECTOR_GROUP_ID: `projector-${namespace}` });
+    const common = { DATABASE_URL: dbUrl.toString(), LOG_LEVEL: 'warn' };
+    const projector = spawnApp('projector', {
+      ...common,
+      KAFKA_BROKERS: settings.brokers.join(','),
+      KAFKA_TOPIC_NAMESPACE: namespace,
+      PROJECTOR_GROUP_ID: `projector-${namespace}`,
+    });
     cleanup.unshift(() => projector.stop());
+    // The dispatcher: Postgres only, default poll (new deliveries wake it at the projector's commit).
     const webhooks = spawnApp('webhooks', {
       ...common,
-      WEBHOOKS_GROUP_ID: `webhooks-${namespace}`,
       WEBHOOK_SECRETS_KEY: secretsKey,
       WEBHOOKS_ALLOW_HTTP: 'true',
       WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true',
       WEBHOOKS_CONCURRENCY: String(settings.concurrency),
-      WEBHOOKS_POLL_MS: '20',
     });
     cleanup.unshift(() => webhooks.stop());
     const producer = new RecordProducer(kafka);
