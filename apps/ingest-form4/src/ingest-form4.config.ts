@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CompanySelector } from '@app/edgar';
-import { edgarConfig, kafkaConfig, logConfig } from '@app/config';
+import { consumerConfig, edgarConfig, kafkaConfig, logConfig } from '@app/config';
 
 /**
  * One Form 4 filing to read: a CIK it is filed under (the issuer's, usually), its accession and,
@@ -57,6 +57,7 @@ const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD');
 
 export const ingestForm4ConfigSchema = edgarConfig
   .extend(kafkaConfig.shape)
+  .extend(consumerConfig.shape)
   .extend(logConfig.shape)
   .extend({
     /** Filings to read on every run (the entry point adds each `--filing` argument). */

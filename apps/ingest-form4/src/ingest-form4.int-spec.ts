@@ -1,6 +1,7 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
-import { TOPICS, recordId, type FilingData, type FilingRecordV1, type Form4RecordV1 } from '@app/contracts';
+import { TOPICS, namespacedTopic, recordId, type FilingData, type FilingRecordV1, type Form4RecordV1 } from '@app/contracts';
 import { loadConfig } from '@app/config';
 import { RecordProducer, ensureTopics, readTopic, type KafkaSettings } from '@app/messaging';
 import { createLogger } from '@app/observability';
@@ -8,7 +9,7 @@ import { kafkaBrokersForTests, startFixtureServer, uniqueGroupId, uniqueTopic, t
 import { ingestForm4ConfigSchema, parseForm4FilingRef, type Form4FilingRef } from './ingest-form4.config';
 import { IngestForm4Module } from './ingest-form4.module';
 import { Form4IngestService, type Form4IngestSummary } from './form4-ingest.service';
-import { followFilings } from './form4-follow.runner';
+import { startForm4Follow } from './form4-follow.runner';
 
 const UA = 'Filings Platform Tests ops@filings.example';
 const logger = createLogger({ level: 'silent' });
@@ -130,8 +131,10 @@ describe('ingest-form4 -> Kafka (fixture EDGAR server, real broker)', () => {
   });
 
   it('--follow --once: reads Form 4 filing records, ignores other forms, dead-letters an unreadable filing, then stops', async () => {
-    const filingsTopic = uniqueTopic(TOPICS.filings, 'ingest-form4-follow');
-    const form4Topic = uniqueTopic(TOPICS.form4, 'ingest-form4-follow');
+    // The worker consumes the registry's topics under KAFKA_TOPIC_NAMESPACE: a fresh one per run.
+    const namespace = `test-form4-${randomBytes(4).toString('hex')}`;
+    const filingsTopic = namespacedTopic(TOPICS.filings, namespace);
+    const form4Topic = namespacedTopic(TOPICS.form4, namespace);
     await ensureTopics(settings, [filingsTopic]);
     const producer = new RecordProducer(settings);
     await producer.connect();
@@ -145,22 +148,17 @@ describe('ingest-form4 -> Kafka (fixture EDGAR server, real broker)', () => {
       await producer.disconnect();
     }
 
-    const app = await NestFactory.createApplicationContext(IngestForm4Module.forRoot({ config: config({ FORM4_ISSUERS: '1318605' }), topic: form4Topic, logger }), { logger: false });
+    const follower = await startForm4Follow(
+      config({ FORM4_ISSUERS: '1318605', KAFKA_TOPIC_NAMESPACE: namespace, FORM4_GROUP_ID: uniqueGroupId('ingest-form4') }),
+      { logger, runId: 'run_int_follow' },
+    );
     let summary;
     try {
-      summary = await followFilings(app.get(Form4IngestService), {
-        settings,
-        groupId: uniqueGroupId('ingest-form4'),
-        filingsTopic,
-        once: true,
-        signal: new AbortController().signal,
-        logger,
-        lagCheckMs: 250,
-      });
+      summary = await follower.follow({ once: true, checkMs: 250 });
     } finally {
-      await app.close();
+      await follower.stop();
     }
-    expect(summary).toMatchObject({ processed: 2, dead_lettered: 1, published: 1, ignored: 1 });
+    expect(summary).toMatchObject({ runId: 'run_int_follow', processed: 2, dead_lettered: 1, published: 1, ignored: 1 });
 
     const [tsla] = await readTopic(settings, form4Topic.name, { count: 1, timeoutMs: 30_000 });
     const record = JSON.parse(tsla!.value!) as Form4RecordV1;

@@ -1,13 +1,12 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
-import { namespacedTopic, TOPICS } from '@app/contracts';
 import { ConfigError, loadConfig } from '@app/config';
 import { createLogger } from '@app/observability';
 import { USAGE, ingestForm4ConfigSchema, parseForm4Args, type IngestForm4Config } from './ingest-form4.config';
-import { kafkaSettingsOf } from './ingest-form4.providers';
 import { IngestForm4Module } from './ingest-form4.module';
-import { Form4IngestService } from './form4-ingest.service';
-import { followFilings } from './form4-follow.runner';
+import { Form4IngestService, type Form4IngestSummary } from './form4-ingest.service';
+import { startForm4Follow } from './form4-follow.runner';
 
 /**
  * Worker: Form 4 / 4/A ownership XML -> form4@1 on edgar.form4.v1.
@@ -36,35 +35,47 @@ async function bootstrap(): Promise<number> {
     return 2;
   }
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'ingest-form4' });
-  const app = await NestFactory.createApplicationContext(IngestForm4Module.forRoot({ config, logger }), { logger: ['error', 'warn'] });
-  app.enableShutdownHooks();
-  const service = app.get(Form4IngestService);
-  try {
-    const summary = await service.execute({ filings });
-    const problems = summary.filings.filter((f) => f.status === 'failed' || f.status === 'not_found');
-    console.log(JSON.stringify({ runId: summary.runId, ...summary.counts, durationMs: summary.durationMs, problems }, null, 2));
-    let code = summary.counts.failed + summary.counts.not_found + summary.counts.discovery_errors > 0 ? 1 : 0;
-    if (!command.follow) return code;
+  const runId = `run_${randomUUID()}`;
+  if (!command.follow) {
+    const app = await NestFactory.createApplicationContext(IngestForm4Module.forRoot({ config, logger }), { logger: ['error', 'warn'] });
+    app.enableShutdownHooks();
+    try {
+      return report(await app.get(Form4IngestService).execute({ filings, runId }));
+    } finally {
+      await app.close();
+    }
+  }
 
-    const stop = new AbortController();
-    const onSignal = () => stop.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    const followed = await followFilings(service, {
-      settings: kafkaSettingsOf(config, logger),
-      groupId: config.FORM4_GROUP_ID,
-      filingsTopic: namespacedTopic(TOPICS.filings, config.KAFKA_TOPIC_NAMESPACE),
-      once: command.once,
-      signal: stop.signal,
-      logger,
-      runId: summary.runId,
-    });
+  // --follow: one module, booted as the worker. It consumes while the explicit and discovered
+  // filings are read (both share the EDGAR client and its rate limit); records are idempotent.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const follower = await startForm4Follow(config, { logger, runId });
+  try {
+    // A signal during the one-shot part stops the worker too (the batch in flight commits).
+    const aborted = new Promise<null>((resolve) => stop.signal.addEventListener('abort', () => resolve(null), { once: true }));
+    const summary = await Promise.race([follower.service.execute({ filings, runId }), aborted]);
+    if (!summary) {
+      console.error('ingest-form4: interrupted before the filings were read');
+      return 1;
+    }
+    let code = report(summary);
+    const followed = await follower.follow({ once: command.once, signal: stop.signal });
     console.log(JSON.stringify(followed, null, 2));
     if (followed.dead_lettered > 0) code = 1;
     return code;
   } finally {
-    await app.close();
+    await follower.stop();
   }
+}
+
+/** Prints the one-shot summary; the exit code it calls for. */
+function report(summary: Form4IngestSummary): number {
+  const problems = summary.filings.filter((f) => f.status === 'failed' || f.status === 'not_found');
+  console.log(JSON.stringify({ runId: summary.runId, ...summary.counts, durationMs: summary.durationMs, problems }, null, 2));
+  return summary.counts.failed + summary.counts.not_found + summary.counts.discovery_errors > 0 ? 1 : 0;
 }
 
 bootstrap().then(
