@@ -11,6 +11,7 @@ import { TOPICS, validateRecord, type IssuerDocumentData, type Provenance, type 
 import { edgarClientOf } from '@app/edgar';
 import type { RecordPublisher } from '@app/messaging';
 import { createLogger } from '@app/observability';
+import { projectRecords } from '@app/persistence';
 import { createTestDatabase, startFixtureServer, type FixtureServer, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../apps/api/src/api.context';
 import { buildApiServer } from '../apps/api/src/api.server';
@@ -30,7 +31,6 @@ import { IngestSecService } from '../apps/ingest-sec/src/ingest-sec.service';
 import { nportConfigSchema } from '../apps/ingest-sec/src/nport/nport.config';
 import { NportIngestService } from '../apps/ingest-sec/src/nport/nport-ingest.service';
 import { SegmentsService } from '../apps/ingest-sec/src/segments/segments.service';
-import { ProjectorService } from '../apps/projector/src/projector.service';
 
 const INGEST_UA = 'Filings Platform e2e ops@filings.example';
 /** The api's own User-Agent, so the fixture server's log tells its fetches from the ingestors'. */
@@ -216,8 +216,7 @@ beforeAll(async () => {
     IR_MAX_RPS_PER_HOST: '10',
   });
   api = await buildApiServer(config, { logger });
-  const projector = new ProjectorService(api.context.dataSource);
-  for (const record of publisher.records) await projector.handle(record);
+  for (const record of publisher.records) await projectRecords(api.context.dataSource, [record]);
   await api.context.dataSource.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_c', 'c', 'enterprise')`);
   key = (await api.context.keys.createKey({ accountId: 'acct_c', mode: 'live', label: 'citations' })).key;
 

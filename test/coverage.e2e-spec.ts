@@ -19,7 +19,9 @@ import {
   type SubmissionsCompany,
 } from '@app/edgar';
 import { createLogger } from '@app/observability';
-import { projectCompany, projectFiling, projectForm4, projectFundHoldings, projectSegment } from '@app/persistence';
+import {
+  projectRecords,
+} from '@app/persistence';
 import { createTestDatabase, defaultFixturesDir, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../apps/api/src/api.context';
 import { buildApiServer } from '../apps/api/src/api.server';
@@ -111,7 +113,7 @@ beforeAll(async () => {
   }
   for (const ticker of ['MSFT', 'TSLA', 'GE']) {
     const entry = entries.find((e) => e.ticker === ticker)!;
-    await projectCompany(ds, companyRecordOf(entry, tickerSource, submissions.get(entry.cik) ?? null, CTX));
+    await projectRecords(ds, [companyRecordOf(entry, tickerSource, submissions.get(entry.cik) ?? null, CTX)]);
   }
 
   // Filings: every row of filings.recent of both submissions files (the backfill's mapper).
@@ -119,7 +121,7 @@ beforeAll(async () => {
     const { source, company } = submissions.get(cik)!;
     for (const f of rows) {
       const record = filingRecordFromSubmissions({ cik, name: company.name }, f, source, CTX);
-      if (record) await projectFiling(ds, record);
+      if (record) await projectRecords(ds, [record]);
     }
   }
 
@@ -127,7 +129,7 @@ beforeAll(async () => {
   const tenQ = read('xbrl/TSLA-tsla-10-q-2025-07-24.html');
   const extraction = extractSegments(tenQ);
   tslaSegmentFacts = extraction.facts.length;
-  for (const r of segmentRecordsOf(extraction, TSLA_10Q, { url: TSLA_10Q.url, contentHash: contentHash(tenQ), fetchedAt: FETCHED_AT }, CTX)) await projectSegment(ds, r);
+  for (const r of segmentRecordsOf(extraction, TSLA_10Q, { url: TSLA_10Q.url, contentHash: contentHash(tenQ), fetchedAt: FETCHED_AT }, CTX)) await projectRecords(ds, [r]);
 
   // Forms 4, with what the issuer's submissions listing says of them.
   const forms4 = [
@@ -139,7 +141,7 @@ beforeAll(async () => {
     const listed = recent[f.cik]!.find((r) => r.accessionNumber === f.accession)!;
     const doc = parseForm4(bytes, { url: f.url, accession: f.accession });
     const source = { ...fetched(bytes, f.url), text: bytes.toString('utf8') };
-    await projectForm4(ds, form4RecordOf(doc, source, { filedDate: listed.filingDate, acceptedAt: listed.acceptanceDateTime }, CTX));
+    await projectRecords(ds, [form4RecordOf(doc, source, { filedDate: listed.filingDate, acceptedAt: listed.acceptanceDateTime }, CTX)]);
   }
 
   // N-PORT: ADX (equities) and the Goldman Sachs Bond Fund (1,685 holdings in 7 records), matched to the ticker map.
@@ -158,7 +160,7 @@ beforeAll(async () => {
     for (let index = 0; index < count; index++) {
       const chunk = mapped.slice(index * FUND_HOLDINGS_PER_RECORD, (index + 1) * FUND_HOLDINGS_PER_RECORD);
       const record = fundHoldingsRecordOf({ accession: n.accession, fund: header, index, count, holdingsTotal: mapped.length, holdings: chunk }, fetched(bytes, n.url), CTX);
-      await projectFundHoldings(ds, record);
+      await projectRecords(ds, [record]);
     }
   }
 

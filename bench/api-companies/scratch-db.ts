@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { companyRecordV1, contentHash, recordId, sourceId, stableStringify, type CompanyData, type CompanyRecordV1 } from '@app/contracts';
 import { parseTickerMapExchange } from '@app/edgar';
-import { createDataSource, projectCompany, runMigrations, type ProjectionOutcome } from '@app/persistence';
+import { createDataSource, projectRecords, runMigrations } from '@app/persistence';
 
 const TICKER_MAP_URL = 'https://www.sec.gov/files/company_tickers_exchange.json';
 
@@ -83,20 +83,18 @@ export function tickerMapRecords(path: string, observedAt: string): CompanyRecor
   });
 }
 
-/** Projects every record with the projector's upsert; returns the outcome counts and the row count. */
-export async function loadCompanies(url: string, records: CompanyRecordV1[], concurrency = 8): Promise<{ outcomes: Record<ProjectionOutcome, number>; rows: number }> {
-  const ds = createDataSource({ url, poolSize: concurrency, applicationName: 'bench-load' });
+/** Projects every record with the projector's batch projection (500 a batch); returns the outcome counts and the row count. */
+export async function loadCompanies(url: string, records: CompanyRecordV1[]): Promise<{ outcomes: { inserted: number; updated: number; unchanged: number }; rows: number }> {
+  const ds = createDataSource({ url, poolSize: 2, applicationName: 'bench-load' });
   await ds.initialize();
   try {
-    const outcomes: Record<ProjectionOutcome, number> = { inserted: 0, updated: 0, unchanged: 0 };
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < records.length) {
-        const record = records[next++]!;
-        outcomes[await projectCompany(ds, record)] += 1;
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    const outcomes = { inserted: 0, updated: 0, unchanged: 0 };
+    for (let i = 0; i < records.length; i += 500) {
+      const outcome = await projectRecords(ds, records.slice(i, i + 500));
+      outcomes.inserted += outcome.inserted.length;
+      outcomes.updated += outcome.updated.length;
+      outcomes.unchanged += outcome.unchanged;
+    }
     await ds.query('ANALYZE companies');
     const [count] = await ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM companies WHERE status = 'active'`);
     return { outcomes, rows: count?.n ?? 0 };

@@ -16,12 +16,7 @@ import { extractPdf } from '@app/decks';
 import { parseRecentFilings, parseSubmissions } from '@app/edgar';
 import {
   createDataSource,
-  projectCompanyDescription,
-  projectDocumentText,
-  projectFiling,
-  projectForm4,
-  projectIssuerDocument,
-  projectIssuerRoster,
+  projectRecords,
 } from '@app/persistence';
 // The bench seeds records exactly as the ingestors map them: their mappers are pure functions.
 // eslint-disable-next-line no-restricted-imports
@@ -103,20 +98,20 @@ export async function seedSearchData(url: string, paths: SeedPaths): Promise<See
   await ds.initialize();
   try {
     const submissions = readdirSync(join(paths.fixtures, 'submissions')).filter((f) => /^CIK\d{10}\.json$/.test(f)).sort();
-    for (const file of submissions) for (const r of submissionsFilingRecords(join(paths.fixtures, 'submissions', file))) await projectFiling(ds, r);
+    for (const file of submissions) for (const r of submissionsFilingRecords(join(paths.fixtures, 'submissions', file))) await projectRecords(ds, [r]);
     // In file order: the DKNG 4/As after the filings they amend. `notes` is not a record.
-    for (const r of Object.values(form4)) if (r.schema === 'form4@1') await projectForm4(ds, r);
-    await projectIssuerRoster(ds, issuer.rosterExecutives);
-    await projectIssuerRoster(ds, issuer.rosterIr);
-    await projectCompanyDescription(ds, issuer.description);
-    for (const r of [issuer.documentSeptember2017, issuer.documentAnnualMeeting2015, issuer.documentQ4Release2016]) await projectIssuerDocument(ds, r);
-    for (const part of issuer.documentTextAnnualMeeting2015) await projectDocumentText(ds, part);
+    for (const r of Object.values(form4)) if (r.schema === 'form4@1') await projectRecords(ds, [r]);
+    await projectRecords(ds, [issuer.rosterExecutives]);
+    await projectRecords(ds, [issuer.rosterIr]);
+    await projectRecords(ds, [issuer.description]);
+    for (const r of [issuer.documentSeptember2017, issuer.documentAnnualMeeting2015, issuer.documentQ4Release2016]) await projectRecords(ds, [r]);
+    for (const part of issuer.documentTextAnnualMeeting2015) await projectRecords(ds, [part]);
     const frph = { cik: '0000844059', ticker: 'FRPH' };
     for (const [file, url] of [
       ['FRPH-1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf', 'https://www.frpholdings.com/assets/1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf'],
       ['FRPH-FRP_2019_Annual_Report.pdf', 'https://www.frpholdings.com/assets/FRP_2019_Annual_Report.pdf'],
     ] as const) {
-      for (const part of await pdfDocumentTextRecords(join(paths.fixtures, 'decks', file), { url, ...frph })) await projectDocumentText(ds, part);
+      for (const part of await pdfDocumentTextRecords(join(paths.fixtures, 'decks', file), { url, ...frph })) await projectRecords(ds, [part]);
     }
     // What autovacuum would do: GIN pending lists merged into the indexes, statistics for the planner.
     await ds.query('VACUUM ANALYZE');

@@ -1,26 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DataSource, EntityManager } from 'typeorm';
-import { TOPICS, type RecordEnvelope } from '@app/contracts';
+import type { DataSource } from 'typeorm';
+import { TOPICS } from '@app/contracts';
 import { PermanentError, type ConsumedRecord, type RecordBatch } from '@app/messaging';
 import type { Logger } from '@app/observability';
-import {
-  projectCompanies,
-  projectCompanyDescriptions,
-  projectDocumentTexts,
-  projectFilings,
-  projectForm4Filings,
-  projectFundHoldings,
-  projectIssuerDocuments,
-  projectIssuerRosters,
-  projectSegments,
-  type BatchOutcome,
-} from '@app/persistence';
+import { BATCH_PROJECTIONS } from '@app/persistence';
 import { writeWebhookEvents } from './webhook-events.writer';
 
 export const PROJECTOR_DATA_SOURCE = Symbol('PROJECTOR_DATA_SOURCE');
 export const PROJECTOR_LOGGER = Symbol('PROJECTOR_LOGGER');
 
-/** Topics the projector reads; each new read model adds its topic here and its projection below. */
+/** Topics the projector reads; each new read model adds its topic here and its projection to BATCH_PROJECTIONS. */
 export const PROJECTED_TOPICS = [
   TOPICS.companies,
   TOPICS.fundHoldings,
@@ -33,20 +22,6 @@ export const PROJECTED_TOPICS = [
   TOPICS.form4,
 ];
 
-type BatchProjection = (m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<never>>) => Promise<BatchOutcome>;
-
-/** The batch projection of each schema (the records of a topic carry one of its schemas). */
-const PROJECTIONS: Record<string, BatchProjection> = {
-  'company@1': projectCompanies,
-  'fund-holdings@1': projectFundHoldings,
-  'filing@1': projectFilings,
-  'segment@1': projectSegments,
-  'ir-roster@1': projectIssuerRosters,
-  'ir-document@1': projectIssuerDocuments,
-  'company-description@1': projectCompanyDescriptions,
-  'document-text@1': projectDocumentTexts,
-  'form4@1': projectForm4Filings,
-};
 
 /** Postgres SQLSTATE classes that no retry can fix: bad data, not a database outage. */
 const PERMANENT_SQLSTATE_CLASSES = ['22', '23', '42'];
@@ -83,7 +58,7 @@ export class ProjectorService {
   async project(batch: RecordBatch): Promise<void> {
     const bySchema = new Map<string, ConsumedRecord[]>();
     for (const r of batch.records) {
-      if (!PROJECTIONS[r.envelope.schema]) throw new PermanentError(`no projection for schema ${r.envelope.schema}`);
+      if (!BATCH_PROJECTIONS[r.envelope.schema]) throw new PermanentError(`no projection for schema ${r.envelope.schema}`);
       const group = bySchema.get(r.envelope.schema);
       if (group) group.push(r);
       else bySchema.set(r.envelope.schema, [r]);
@@ -92,7 +67,7 @@ export class ProjectorService {
     try {
       await this.ds.transaction(async (m) => {
         for (const [schema, records] of bySchema) {
-          const outcome = await PROJECTIONS[schema]!(m, records.map((r) => r.envelope as RecordEnvelope<never>));
+          const outcome = await BATCH_PROJECTIONS[schema]!(m, records.map((r) => r.envelope));
           counts.inserted += outcome.inserted.length;
           counts.updated += outcome.updated.length;
           counts.unchanged += outcome.unchanged;

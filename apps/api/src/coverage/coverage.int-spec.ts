@@ -15,15 +15,7 @@ import type {
 } from '@app/contracts';
 import { createLogger } from '@app/observability';
 import {
-  projectCompany,
-  projectCompanyDescription,
-  projectDocumentText,
-  projectFiling,
-  projectForm4,
-  projectFundHoldings,
-  projectIssuerDocument,
-  projectIssuerRoster,
-  projectSegment,
+  projectRecords,
   secRosterCurrentSince,
 } from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
@@ -149,7 +141,7 @@ beforeAll(async () => {
     { logger: createLogger({ level: 'silent' }) },
   );
   const ds = api.context.dataSource;
-  await projectCompany(ds, msftCompany);
+  await projectRecords(ds, [msftCompany]);
   // Reference rows of the other listings (as the other api int-specs insert them), with the ticker map's names and CIKs.
   await ds.query(
     `INSERT INTO companies (symbol, ticker, market, cik, name, issuer_id, provenance, record_id, data_hash, observed_at)
@@ -160,15 +152,15 @@ beforeAll(async () => {
             ('MUR:US', 'MUR', 'US', '0000717423', 'MURPHY OIL CORP', 717423, $1::jsonb, 'rec_mur', 'h', now())`,
     [JSON.stringify(msftCompany.provenance)],
   );
-  expect(await projectFiling(ds, msft10K)).toBe('inserted');
-  for (const name of ['tsla', 'msft', 'dkng', 'dkngAmendment', 'dkngHoldingsAmendment'] as const) await projectForm4(ds, form4[name]);
-  expect(await projectFundHoldings(ds, adx)).toBe('inserted');
-  for (const s of [aaplAmericas, aaplIphoneYtd]) await projectSegment(ds, s);
-  await projectIssuerRoster(ds, issuerPages.rosterExecutives);
-  await projectIssuerRoster(ds, issuerPages.rosterIr);
-  await projectCompanyDescription(ds, issuerPages.description);
-  for (const part of issuerPages.documentTextAnnualMeeting2015) await projectDocumentText(ds, part);
-  for (const d of [issuerPages.documentAnnualMeeting2015, issuerPages.documentSeptember2017, issuerPages.documentQ4Release2016]) await projectIssuerDocument(ds, d);
+  expect(await projectRecords(ds, [msft10K])).toMatchObject({ inserted: [expect.any(String)] });
+  for (const name of ['tsla', 'msft', 'dkng', 'dkngAmendment', 'dkngHoldingsAmendment'] as const) await projectRecords(ds, [form4[name]]);
+  expect(await projectRecords(ds, [adx])).toMatchObject({ inserted: [expect.any(String)] });
+  for (const s of [aaplAmericas, aaplIphoneYtd]) await projectRecords(ds, [s]);
+  await projectRecords(ds, [issuerPages.rosterExecutives]);
+  await projectRecords(ds, [issuerPages.rosterIr]);
+  await projectRecords(ds, [issuerPages.description]);
+  for (const part of issuerPages.documentTextAnnualMeeting2015) await projectRecords(ds, [part]);
+  for (const d of [issuerPages.documentAnnualMeeting2015, issuerPages.documentSeptember2017, issuerPages.documentQ4Release2016]) await projectRecords(ds, [d]);
   await ds.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_e', 'e', 'enterprise')`);
   key = (await api.context.keys.createKey({ accountId: 'acct_e', mode: 'live', label: 't' })).key;
 }, 120_000);

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { contentHash, recordId, stableStringify, type DocumentTextData, type IssuerDocumentData, type RecordEnvelope } from '@app/contracts';
 import { createLogger } from '@app/observability';
-import { projectDocumentText, projectIssuerDocument } from '@app/persistence';
+import {
+  projectRecords,
+} from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
@@ -76,9 +78,9 @@ beforeAll(async () => {
     [JSON.stringify({ ...annualMeeting.provenance, source_provider: 'sec' })],
   );
   // The deck's text arrives before its link: either order gives the same document.
-  for (const part of records.documentTextAnnualMeeting2015) await projectDocumentText(ds, part);
-  for (const r of [annualMeeting, september2017, records.documentQ4Release2016]) await projectIssuerDocument(ds, r);
-  for (let i = 0; i < 40; i++) await projectIssuerDocument(ds, synthetic(i));
+  for (const part of records.documentTextAnnualMeeting2015) await projectRecords(ds, [part]);
+  for (const r of [annualMeeting, september2017, records.documentQ4Release2016]) await projectRecords(ds, [r]);
+  for (let i = 0; i < 40; i++) await projectRecords(ds, [synthetic(i)]);
   const ids = await ds.query<Array<{ id: number; url: string }>>('SELECT id, url FROM documents');
   annualMeetingId = ids.find((r) => r.url === annualMeeting.data.url)!.id;
   september2017Id = ids.find((r) => r.url === september2017.data.url)!.id;

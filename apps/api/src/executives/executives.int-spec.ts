@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { contentHash, recordId, stableStringify, type CompanyDescriptionData, type Form4Data, type IssuerRosterData, type RecordEnvelope } from '@app/contracts';
 import { createLogger } from '@app/observability';
-import { projectCompanyDescription, projectForm4, projectIssuerRoster } from '@app/persistence';
+import {
+  projectRecords,
+} from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
@@ -47,12 +49,12 @@ beforeAll(async () => {
             ('MSFT:US', 'MSFT', 'US', '0000789019', 'MICROSOFT CORP', 789019, $1::jsonb, 'rec_msft', 'h', now())`,
     [JSON.stringify({ ...executives.provenance, source_provider: 'sec' })],
   );
-  await projectIssuerRoster(ds, executives);
-  await projectIssuerRoster(ds, records.rosterIr);
+  await projectRecords(ds, [executives]);
+  await projectRecords(ds, [records.rosterIr]);
   // A later crawl no longer lists the controller.
   const data = { ...executives.data, entries: executives.data.entries.filter((e) => e.name !== 'John D. Klopfenstein') };
-  await projectIssuerRoster(ds, { ...executives, data, observed_at: '2026-02-15T10:00:00.000Z', id: recordId(executives.key, contentHash(stableStringify(data))) });
-  await projectCompanyDescription(ds, records.description);
+  await projectRecords(ds, [{ ...executives, data, observed_at: '2026-02-15T10:00:00.000Z', id: recordId(executives.key, contentHash(stableStringify(data))) }]);
+  await projectRecords(ds, [records.description]);
   await ds.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_e', 'e', 'enterprise')`);
   key = (await a.context.keys.createKey({ accountId: 'acct_e', mode: 'live', label: 't' })).key;
   testKey = (await a.context.keys.createKey({ accountId: 'acct_e', mode: 'test', label: 't' })).key;
@@ -179,12 +181,12 @@ describe('GET /v1/companies/{symbol}/executives with Form 4 reporting owners (so
               ('DKNG:US', 'DKNG', 'US', $2, 'DraftKings Inc.', 1883685, $1::jsonb, 'rec_dkng', 'h', now())`,
       [JSON.stringify(form4.tsla.provenance), DKNG],
     );
-    await projectForm4(ds, form4.tsla);
-    await projectForm4(ds, form4.dkng);
-    await projectForm4(ds, recentDkng('0001104659-26-000101', daysAgo(30)));
+    await projectRecords(ds, [form4.tsla]);
+    await projectRecords(ds, [form4.dkng]);
+    await projectRecords(ds, [recentDkng('0001104659-26-000101', daysAgo(30))]);
     const director = { ...form4.dkng.data.reporting_owners[0]!, cik: '0001999999', name: 'Levin Harry Evans', is_director: true, is_officer: false, officer_title: null };
-    await projectForm4(ds, recentDkng('0001104659-26-000102', daysAgo(20), [director]));
-    await projectIssuerRoster(ds, dkngPage([['Jason D. Robins', 'Chief Executive Officer'], ['R. Stanton Dodge', 'Chief Legal Officer']], daysAgo(90)));
+    await projectRecords(ds, [recentDkng('0001104659-26-000102', daysAgo(20), [director])]);
+    await projectRecords(ds, [dkngPage([['Jason D. Robins', 'Chief Executive Officer'], ['R. Stanton Dodge', 'Chief Legal Officer']], daysAgo(90))]);
   });
 
   it('serves SEC entries with the filing as provenance; a Form 4 older than 18 months is not current', async () => {
@@ -223,7 +225,7 @@ describe('GET /v1/companies/{symbol}/executives with Form 4 reporting owners (so
   });
 
   it('a person the page dropped stays current through a later Form 4 as officer', async () => {
-    await projectIssuerRoster(a.context.dataSource, dkngPage([['Jason D. Robins', 'Chief Executive Officer']], daysAgo(60)));
+    await projectRecords(a.context.dataSource, [dkngPage([['Jason D. Robins', 'Chief Executive Officer']], daysAgo(60))]);
     const body = (await get('/v1/companies/DKNG:US/executives')).json<Body>();
     expect(body.data.map((e) => [e.rank, e.name, (e.provenance as { source_provider: string; accession: string | null }).accession])).toEqual([
       [1, 'Jason D. Robins', null],

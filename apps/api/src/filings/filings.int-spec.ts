@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FilingData, RecordEnvelope } from '@app/contracts';
 import { createLogger } from '@app/observability';
-import { projectFiling } from '@app/persistence';
+import {
+  projectRecords,
+} from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
@@ -57,8 +59,8 @@ beforeAll(async () => {
      VALUES ('MSFT:US', 'MSFT', 'US', '0000789019', 'MICROSOFT CORP', 789019, $1::jsonb, 'rec_msft', 'h', now())`,
     [JSON.stringify(example.provenance)],
   );
-  await projectFiling(ds, example);
-  for (let i = 0; i < 300; i++) await projectFiling(ds, synthetic(i));
+  await projectRecords(ds, [example]);
+  for (let i = 0; i < 300; i++) await projectRecords(ds, [synthetic(i)]);
   await ds.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_e', 'e', 'enterprise'), ('acct_f', 'f', 'free')`);
   key = (await a.context.keys.createKey({ accountId: 'acct_e', mode: 'live', label: 't' })).key;
   freeKey = (await a.context.keys.createKey({ accountId: 'acct_f', mode: 'live', label: 't' })).key;

@@ -3,7 +3,9 @@ import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { CompanyData, FundHoldingsData, RecordEnvelope } from '@app/contracts';
 import { createLogger } from '@app/observability';
-import { projectCompany, projectFundHoldings } from '@app/persistence';
+import {
+  projectRecords,
+} from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
@@ -64,10 +66,10 @@ beforeAll(async () => {
   });
   api = await buildApiServer(config, { logger: createLogger({ level: 'silent' }) });
   const ds = api.context.dataSource;
-  await projectCompany(ds, msftCompany);
-  expect(await projectFundHoldings(ds, adx)).toBe('inserted');
+  await projectRecords(ds, [msftCompany]);
+  expect(await projectRecords(ds, [adx])).toMatchObject({ inserted: [expect.any(String)] });
   // A second fund (an ETF by name) holding fewer Microsoft shares.
-  await projectFundHoldings(ds, variant({ key: 'S000000001', accession: '0000000001-23-000001', reportDate: '2023-06-30', name: 'Example Tech ETF', isEtf: true, holdings: [{ ...adxMsft, index: 0, balance: 1000, val_usd: 340540, pct_val: 12.5 }] }));
+  await projectRecords(ds, [variant({ key: 'S000000001', accession: '0000000001-23-000001', reportDate: '2023-06-30', name: 'Example Tech ETF', isEtf: true, holdings: [{ ...adxMsft, index: 0, balance: 1000, val_usd: 340540, pct_val: 12.5 }] })]);
   await ds.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_b', 'b', 'builder'), ('acct_f', 'f', 'free')`);
   key = (await api.context.keys.createKey({ accountId: 'acct_b', mode: 'live', label: 't' })).key;
   freeKey = (await api.context.keys.createKey({ accountId: 'acct_f', mode: 'live', label: 't' })).key;
@@ -126,15 +128,15 @@ describe('GET /v1/companies/{symbol}/fund-exposure', () => {
     const newer = (chunk: number, holdings: FundHoldingsData['holdings']) =>
       ({ ...variant({ key: 'CIK0000002230', accession: '0000002230-23-990002', reportDate: '2023-09-30', name: 'unused', holdings, chunk: { index: chunk, count: 2, holdings_total: 2 } }),
         data: { ...adx.data, accession: '0000002230-23-990002', fund: { ...adx.data.fund, report_date: '2023-09-30' }, chunk: { index: chunk, count: 2, holdings_total: 2 }, holdings } }) as RecordEnvelope<FundHoldingsData>;
-    await projectFundHoldings(ds, newer(0, [{ ...adxMsft, index: 0, balance: 500000, val_usd: 157000000, pct_val: 6.5 }]));
+    await projectRecords(ds, [newer(0, [{ ...adxMsft, index: 0, balance: 500000, val_usd: 157000000, pct_val: 6.5 }])]);
     let adxRow = (await get('/v1/companies/MSFT:US/fund-exposure?sort=value')).body.data[0]!;
     expect(adxRow).toMatchObject({ shares: 517700, as_of_date: '2023-06-30' });
-    await projectFundHoldings(ds, newer(1, [{ ...adx.data.holdings[0]!, index: 1 }]));
+    await projectRecords(ds, [newer(1, [{ ...adx.data.holdings[0]!, index: 1 }])]);
     adxRow = (await get('/v1/companies/MSFT:US/fund-exposure?sort=value')).body.data[0]!;
     expect(adxRow).toMatchObject({ shares: 500000, as_of_date: '2023-09-30', weight_pct: 6.5 });
     const [{ n }] = await ds.query<[{ n: number }]>(`SELECT count(*)::int AS n FROM fund_holdings WHERE fund_key = 'CIK0000002230'`);
     expect(n).toBe(2);
-    expect(await projectFundHoldings(ds, adx)).toBe('unchanged');
+    expect(await projectRecords(ds, [adx])).toMatchObject({ inserted: [], updated: [], unchanged: 1 });
     expect((await get('/v1/companies/MSFT:US/fund-exposure?sort=value')).body.data[0]).toMatchObject({ as_of_date: '2023-09-30' });
   });
 });

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Form4Data, RecordEnvelope } from '@app/contracts';
 import { createLogger } from '@app/observability';
-import { projectForm4 } from '@app/persistence';
+import {
+  projectRecords,
+} from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
@@ -53,7 +55,7 @@ beforeAll(async () => {
             ('MSFT:US', 'MSFT', 'US', '0000789019', 'MICROSOFT CORP', 789019, $1::jsonb, 'rec_msft', 'h', now())`,
     [JSON.stringify(records.tsla.provenance)],
   );
-  for (const name of ['tsla', 'snow', 'betr', 'dkng', 'dkngAmendment', 'dkngHoldingsAmendment', 'msft'] as const) await projectForm4(ds, records[name]);
+  for (const name of ['tsla', 'snow', 'betr', 'dkng', 'dkngAmendment', 'dkngHoldingsAmendment', 'msft'] as const) await projectRecords(ds, [records[name]]);
   await ds.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_e', 'e', 'enterprise')`);
   key = (await a.context.keys.createKey({ accountId: 'acct_e', mode: 'live', label: 't' })).key;
   testKey = (await a.context.keys.createKey({ accountId: 'acct_e', mode: 'test', label: 't' })).key;

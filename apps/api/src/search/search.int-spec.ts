@@ -21,13 +21,7 @@ import {
 import { parseTickerMapExchange } from '@app/edgar';
 import { createLogger } from '@app/observability';
 import {
-  projectCompany,
-  projectCompanyDescription,
-  projectDocumentText,
-  projectFiling,
-  projectForm4,
-  projectIssuerDocument,
-  projectIssuerRoster,
+  projectRecords,
   runSearchStatement,
   SEARCH_KINDS,
   SEARCH_SQL,
@@ -152,16 +146,16 @@ beforeAll(async () => {
   const companies = tickerMapRecords();
   let next = 0;
   await Promise.all(Array.from({ length: 4 }, async () => {
-    while (next < companies.length) await projectCompany(ds, companies[next++]!);
+    while (next < companies.length) await projectRecords(ds, [companies[next++]!]);
   }));
-  await projectFiling(ds, filing);
+  await projectRecords(ds, [filing]);
   // File order: the DKNG 4/As after the filings they amend; `notes` is not a record.
-  for (const r of Object.values(form4)) if (r.schema === 'form4@1') await projectForm4(ds, r);
-  await projectIssuerRoster(ds, issuer.rosterExecutives);
-  await projectIssuerRoster(ds, issuer.rosterIr);
-  await projectCompanyDescription(ds, issuer.description);
-  for (const r of [issuer.documentSeptember2017, issuer.documentAnnualMeeting2015, issuer.documentQ4Release2016]) await projectIssuerDocument(ds, r);
-  for (const part of issuer.documentTextAnnualMeeting2015) await projectDocumentText(ds, part);
+  for (const r of Object.values(form4)) if (r.schema === 'form4@1') await projectRecords(ds, [r]);
+  await projectRecords(ds, [issuer.rosterExecutives]);
+  await projectRecords(ds, [issuer.rosterIr]);
+  await projectRecords(ds, [issuer.description]);
+  for (const r of [issuer.documentSeptember2017, issuer.documentAnnualMeeting2015, issuer.documentQ4Release2016]) await projectRecords(ds, [r]);
+  for (const part of issuer.documentTextAnnualMeeting2015) await projectRecords(ds, [part]);
   // What autovacuum would do: GIN pending lists merged, statistics for the planner.
   await ds.query('VACUUM ANALYZE');
   deckId = (await ds.query<{ id: number }[]>('SELECT id FROM documents WHERE url = $1', [issuer.documentAnnualMeeting2015.data.url]))[0]!.id;

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { RecordEnvelope, SegmentData } from '@app/contracts';
 import { createLogger } from '@app/observability';
-import { createDataSource, projectSegment } from '@app/persistence';
+import {
+  createDataSource,
+  projectRecords,
+} from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
@@ -70,9 +73,9 @@ describe('segment_observations read model', () => {
 
   it('projects idempotently: insert, then unchanged on replay', async () => {
     const ds = api.context.dataSource;
-    expect(await projectSegment(ds, americas)).toBe('inserted');
-    expect(await projectSegment(ds, americas)).toBe('unchanged');
-    expect(await projectSegment(ds, iphoneYtd)).toBe('inserted');
+    expect(await projectRecords(ds, [americas])).toMatchObject({ inserted: [expect.any(String)] });
+    expect(await projectRecords(ds, [americas])).toMatchObject({ inserted: [], updated: [], unchanged: 1 });
+    expect(await projectRecords(ds, [iphoneYtd])).toMatchObject({ inserted: [expect.any(String)] });
     const rows = await ds.query<Array<{ value: string; period_end: string }>>(`SELECT value::text AS value, to_char(period_end, 'YYYY-MM-DD') AS period_end FROM segment_observations WHERE record_key = $1`, [americas.key]);
     expect(rows).toEqual([{ value: '40315000000', period_end: '2025-03-29' }]);
   });
@@ -91,10 +94,10 @@ describe('derived fourth quarters', () => {
 
   it('derives Q4 = annual - nine months as a separate derived_q4 row, whichever lands first', async () => {
     const ds = api.context.dataSource;
-    await projectSegment(ds, annual);
+    await projectRecords(ds, [annual]);
     expect(await ds.query(`SELECT 1 FROM segment_observations WHERE tier = 'derived_q4'`)).toEqual([]);
-    await projectSegment(ds, nine);
-    await projectSegment(ds, nine);
+    await projectRecords(ds, [nine]);
+    await projectRecords(ds, [nine]);
     const rows = await ds.query<Array<Record<string, string>>>(
       `SELECT record_key, value::text AS value, period_kind, to_char(period_start, 'YYYY-MM-DD') AS start, to_char(period_end, 'YYYY-MM-DD') AS "end", period_fiscal, tier
          FROM segment_observations WHERE tier = 'derived_q4'`,
@@ -161,7 +164,7 @@ describe('GET /v1/companies/{symbol}/segments', () => {
   });
 
   it('walks every row exactly once in both directions, latest period first by default', async () => {
-    for (let i = 0; i < 57; i++) await projectSegment(api.context.dataSource, shifted(i % 2 ? americas : iphoneYtd, i));
+    for (let i = 0; i < 57; i++) await projectRecords(api.context.dataSource, [shifted(i % 2 ? americas : iphoneYtd, i)]);
     const total = 59;
     const walks = new Map<string, string[]>();
     for (const direction of ['asc', undefined] as const) {

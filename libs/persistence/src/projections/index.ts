@@ -8,3 +8,4 @@ export * from './ir-document.projection';
 export * from './document-text.projection';
 export * from './form4.projection';
 export * from './batch-outcome';
+export * from './record-projections';
