@@ -56,7 +56,9 @@ describe('ingest-sec -> Kafka (fixture EDGAR server, real broker)', () => {
       groupId,
       topics: [topic],
       fromBeginning: true,
-      handle: async (envelope) => { seen.set(envelope.key, envelope); },
+      handle: async (batch) => {
+        for (const { envelope } of batch.records) seen.set(envelope.key, envelope);
+      },
     });
     await consumer.start();
     try {

@@ -1,14 +1,14 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
-import { namespacedTopic, TOPICS, type FilingData, type RecordEnvelope } from '@app/contracts';
 import { ConfigError, loadConfig } from '@app/config';
-import { ConsumerRunner } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import { parseFilingArg } from './segments/segment.mapper';
 import { segmentsConfigSchema } from './segments/segments.config';
 import { SegmentsModule } from './segments/segments.module';
 import { SegmentsService } from './segments/segments.service';
+import { startSegmentsFollow } from './segments/segments-follow.runner';
 
 const USAGE = `usage: node dist/apps/ingest-sec/src/segments.main.js (--filing <cik>:<accession>:<primary document path> ...| --follow)
   --filing  read one filing's primary inline-XBRL document (repeatable), e.g.
@@ -35,34 +35,32 @@ async function bootstrap(): Promise<number> {
     throw error;
   }
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'ingest-sec-segments' });
-  const app = await NestFactory.createApplicationContext(SegmentsModule.forRoot({ config, logger }), { logger: ['error', 'warn'] });
-  app.enableShutdownHooks();
-  const service = app.get(SegmentsService);
+  const runId = `run_${randomUUID()}`;
+  if (!values.follow) {
+    const app = await NestFactory.createApplicationContext(SegmentsModule.forRoot({ config, logger }), { logger: ['error', 'warn'] });
+    app.enableShutdownHooks();
+    try {
+      await app.get(SegmentsService).execute({ filings, runId });
+      return 0;
+    } finally {
+      await app.close();
+    }
+  }
+
+  // --follow: one module, booted as the worker; it consumes while the --filing documents are read.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const worker = await startSegmentsFollow(config, { logger, runId });
   try {
-    if (filings.length) await service.execute({ filings });
-    if (!values.follow) return 0;
-    // Follow the filings topic: the effect (publishing the filing's segment records) is idempotent,
-    // records carry deterministic ids, so a redelivered filing republishes identical records.
-    const runner = new ConsumerRunner({
-      settings: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-sec-segments', logger },
-      groupId: config.SEGMENTS_GROUP_ID,
-      topics: [namespacedTopic(TOPICS.filings, config.KAFKA_TOPIC_NAMESPACE)],
-      fromBeginning: true,
-      logger,
-      handle: async (envelope) => {
-        const command = SegmentsService.commandOf(envelope as RecordEnvelope<FilingData>);
-        if (command) await service.execute({ filings: [command] });
-      },
-    });
-    await runner.start();
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
-    await runner.stop();
+    if (filings.length) await worker.app.get(SegmentsService).execute({ filings, runId });
+    // Until SIGINT/SIGTERM; throws when the consumer died.
+    await worker.follow({ once: false, signal: stop.signal });
     return 0;
   } finally {
-    await app.close();
+    await worker.stop();
+    logger.info({ runId, ...worker.runner.counters }, 'segments follow stopped');
   }
 }
 

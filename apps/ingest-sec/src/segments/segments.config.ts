@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { edgarConfig, kafkaConfig, logConfig } from '@app/config';
+import { consumerConfig, edgarConfig, kafkaConfig, logConfig } from '@app/config';
 
 export const segmentsConfigSchema = edgarConfig
   .extend(kafkaConfig.shape)
+  .extend(consumerConfig.shape)
   .extend(logConfig.shape)
   .extend({
     /** Consumer group when following edgar.filings.v1 (`--follow`). */
