@@ -288,6 +288,22 @@ describe('webhooks', () => {
     await expect(ops(app.opsPort, '/healthz')).rejects.toThrow();
   });
 
+  it("sends a new event as the projector commits it, not at the dispatcher's next poll (LISTEN/NOTIFY)", async () => {
+    const { namespace } = await pipeline();
+    const receiver = await startReceiver();
+    await insertEndpoint(receiver.url, ['filing.created'], [generateSigningSecret()]);
+    // An idle dispatcher that would not look again for a minute.
+    const w = await startRunner(webhooksConfig({ WEBHOOKS_POLL_MS: '60000' }));
+    await expectEventually(() => expect(w.dispatcher.running).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [record] = filings(1, 9);
+    const publishedAt = Date.now();
+    await publish(namespace, TOPICS.filings, [record!]);
+    await expectEventually(() => expect(receiver.received).toHaveLength(1), { timeoutMs: 20_000 });
+    expect(receiver.received[0]!.headers['webhook-id']).toBe(webhookEventId('filing.created', record!.key));
+    expect(receiver.received[0]!.at - publishedAt).toBeLessThan(20_000);
+  });
+
   it('retries through 500s: every event arrives, one webhook-id per event across its attempts, each attempt logged', async () => {
     const { namespace } = await pipeline();
     const receiver = await startReceiver((n) => ({ status: n <= 6 ? 500 : 200 }));
