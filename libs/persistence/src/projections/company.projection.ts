@@ -2,9 +2,6 @@ import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type CompanyData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from './batch-outcome';
 
-/** What a per-record projection did; the per-record projections other than the batch ones still return it. */
-export type ProjectionOutcome = 'inserted' | 'updated' | 'unchanged';
-
 /** The row a company@1 record projects to; pure, so it is tested without a database. */
 export function companyRow(envelope: RecordEnvelope<CompanyData>) {
   const d = envelope.data;
@@ -102,8 +99,8 @@ export type ColumnSpec = readonly [name: string, type: string];
 
 /**
  * One multi-row upsert: every column travels as one typed array (`unnest($1::text[], ...)`), which
- * measured faster than one JSON parameter (`jsonb_to_recordset`) and than COPY + merge (see
- * bench/projector/README.md). `conflict` lists the key columns; they and `keep` are not updated.
+ * measured faster than one JSON parameter (`jsonb_to_recordset`), and COPY + merge did not clearly
+ * beat it (see bench/projector/README.md). `conflict` lists the key columns; they and `keep` are not updated.
  * `guard` is the ON CONFLICT ... WHERE; `returning` names what comes back.
  */
 export function unnestUpsertSql(
