@@ -20,8 +20,7 @@ import type { ApiContext } from '../apps/api/src/api.context';
 import { apiConfigSchema } from '../apps/api/src/config/api.config';
 import type { DocumentBody, DocumentDetailBody, DocumentListBody, DocumentPagesBody, DocumentTextBody } from '../apps/api/src/documents/documents.schemas';
 import { ingestDecksConfigSchema } from '../apps/ingest-decks/src/ingest-decks.config';
-import { IngestDecksModule } from '../apps/ingest-decks/src/ingest-decks.module';
-import { IrDocumentsConsumer } from '../apps/ingest-decks/src/ir-documents.consumer';
+import { drainIrDocuments } from '../apps/ingest-decks/src/ingest-decks.runner';
 import { loadIngestIrConfig } from '../apps/ingest-ir/src/ingest-ir.config';
 import { IngestIrModule } from '../apps/ingest-ir/src/ingest-ir.module';
 import { IngestIrService } from '../apps/ingest-ir/src/ingest-ir.service';
@@ -121,12 +120,7 @@ beforeAll(async () => {
 
   // DECKS_ALLOW_PRIVATE_HOSTS: the fixture server listens on 127.0.0.1.
   const decksConfig = loadConfig(ingestDecksConfigSchema, { ...kafkaEnv, DECKS_USER_AGENT: UA, DECKS_FETCH_ATTEMPTS: '1', DECKS_ALLOW_PRIVATE_HOSTS: 'true' });
-  const decks = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config: decksConfig, logger }), { logger: false });
-  try {
-    decksSummary = await decks.get(IrDocumentsConsumer).drain(250);
-  } finally {
-    await decks.close();
-  }
+  decksSummary = await drainIrDocuments({ config: decksConfig, logger, checkMs: 250 });
 
   await ensureTopics({ brokers, clientId: 'e2e-admin' }, PROJECTED_TOPICS.map((t) => namespacedTopic(t, namespace)));
   projector = await startProjector(

@@ -20,8 +20,7 @@ import { createApiApp } from '../../apps/api/src/api.app';
 import type { ApiContext } from '../../apps/api/src/api.context';
 import { apiConfigSchema } from '../../apps/api/src/config/api.config';
 import { ingestDecksConfigSchema } from '../../apps/ingest-decks/src/ingest-decks.config';
-import { IngestDecksModule } from '../../apps/ingest-decks/src/ingest-decks.module';
-import { IrDocumentsConsumer } from '../../apps/ingest-decks/src/ir-documents.consumer';
+import { drainIrDocuments } from '../../apps/ingest-decks/src/ingest-decks.runner';
 import { Form4IngestService } from '../../apps/ingest-form4/src/form4-ingest.service';
 import { ingestForm4ConfigSchema, parseForm4FilingRef } from '../../apps/ingest-form4/src/ingest-form4.config';
 import { IngestForm4Module } from '../../apps/ingest-form4/src/ingest-form4.module';
@@ -174,7 +173,7 @@ export async function startFixturePlatform(options: FixturePlatformOptions = {})
     const irConfig = loadIngestIrConfig({ ...env, IR_USER_AGENT: FIXTURE_USER_AGENT, IR_SITES: JSON.stringify([site]), IR_MAX_RPS_PER_HOST: '10', IR_ALLOW_PRIVATE_HOSTS: 'true' }, () => '');
     await runIn(nest(IngestIrModule.forRoot({ config: irConfig, logger })), (app) => app.get(IngestIrService).execute({ runId: 'run_platform_ir' }));
     const decksConfig = loadConfig(ingestDecksConfigSchema, { ...env, DECKS_USER_AGENT: FIXTURE_USER_AGENT, DECKS_FETCH_ATTEMPTS: '1', DECKS_ALLOW_PRIVATE_HOSTS: 'true' });
-    await runIn(nest(IngestDecksModule.forRoot({ config: decksConfig, logger })), (app) => app.get(IrDocumentsConsumer).drain(250));
+    await drainIrDocuments({ config: decksConfig, logger, checkMs: 250 });
 
     // Caught up: the projector's group has committed every record of every topic (it commits after the effect).
     await expectEventually(

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { kafkaConfig, logConfig } from '@app/config';
+import { consumerConfig, kafkaConfig, logConfig } from '@app/config';
 
-export const ingestDecksConfigSchema = kafkaConfig.extend(logConfig.shape).extend({
+export const ingestDecksConfigSchema = kafkaConfig.extend(consumerConfig.shape).extend(logConfig.shape).extend({
+  // One PDF a batch: a permanent rejection re-runs the rest of a split batch, and slow downloads gain nothing from batching.
+  CONSUMER_BATCH_MAX_RECORDS: consumerConfig.shape.CONSUMER_BATCH_MAX_RECORDS.removeDefault().default(1).describe('Most ir-document records handed to the handler at once'),
   DECKS_USER_AGENT: z
     .string()
     .regex(/\S+ \S+@\S+/, 'must name the company and a contact e-mail (e.g. "Acme Data ops@acme.example")')

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@app/config';
 import {
   contentHash,
@@ -19,8 +18,7 @@ import { ensureTopics, readTopic, RecordProducer, type KafkaSettings } from '@ap
 import { createLogger } from '@app/observability';
 import { defaultFixturesDir, kafkaBrokersForTests, startFixtureServer, type FixtureServer } from '@app/testing';
 import { ingestDecksConfigSchema } from './ingest-decks.config';
-import { IngestDecksModule } from './ingest-decks.module';
-import { IrDocumentsConsumer } from './ir-documents.consumer';
+import { drainIrDocuments } from './ingest-decks.runner';
 
 const UA = 'Filings Platform Tests ops@filings.example';
 const CIK = '0000844059';
@@ -96,22 +94,13 @@ describe('ingest-decks: ir.documents.v1 -> PDFs from the fixture IR server -> ir
       KAFKA_TOPIC_NAMESPACE: namespace,
       LOG_LEVEL: 'silent',
     });
-    const app = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config, logger: createLogger({ level: 'silent' }) }), { logger: false });
-    let summary;
-    try {
-      summary = await app.get(IrDocumentsConsumer).drain(250);
-    } finally {
-      await app.close();
-    }
-    expect(summary).toMatchObject({ published: 2, unchanged: 0, not_pdf: 1, rejected: 2, processed: 3, dead_lettered: 2 });
+    expect(config.CONSUMER_BATCH_MAX_RECORDS).toBe(1);
+    const summary = await drainIrDocuments({ config, logger: createLogger({ level: 'silent' }), checkMs: 250 });
+    // One PDF a batch (the default): five records, five batches, no split re-runs a download.
+    expect(summary).toMatchObject({ published: 2, unchanged: 0, not_pdf: 1, rejected: 2, processed: 3, dead_lettered: 2, batches: 5 });
 
     // Offsets were committed after the effects: a second run of the group finds nothing to do.
-    const again = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config, logger: createLogger({ level: 'silent' }) }), { logger: false });
-    try {
-      expect(await again.get(IrDocumentsConsumer).drain(250)).toMatchObject({ published: 0, rejected: 0, processed: 0, dead_lettered: 0 });
-    } finally {
-      await again.close();
-    }
+    expect(await drainIrDocuments({ config, logger: createLogger({ level: 'silent' }), checkMs: 250 })).toMatchObject({ published: 0, rejected: 0, processed: 0, dead_lettered: 0, batches: 0 });
 
     const texts = (await readTopic(settings, target.name, { count: 2, timeoutMs: 30_000 })).map((m) => JSON.parse(m.value ?? '') as DocumentTextRecordV1);
     expect(texts.map((r) => r.data.title).sort()).toEqual(['Annual Meeting - 2015 Annual Shareholder Meeting', 'FRP Holdings Inc. Investor Presentation January 2015']);
@@ -157,13 +146,7 @@ describe('ingest-decks: ir.documents.v1 -> PDFs from the fixture IR server -> ir
     const config = loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: UA, KAFKA_BROKERS: brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, LOG_LEVEL: 'silent' });
     expect(config.DECKS_ALLOW_PRIVATE_HOSTS).toBe(false);
     const requestsBefore = server.requests.length;
-    const app = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config, logger: createLogger({ level: 'silent' }) }), { logger: false });
-    let summary;
-    try {
-      summary = await app.get(IrDocumentsConsumer).drain(250);
-    } finally {
-      await app.close();
-    }
+    const summary = await drainIrDocuments({ config, logger: createLogger({ level: 'silent' }), checkMs: 250 });
     expect(summary).toMatchObject({ published: 0, rejected: 1, processed: 0, dead_lettered: 1 });
     const [dead] = await readTopic(settings, source.dlq, { count: 1, timeoutMs: 30_000 });
     expect(dead?.key).toBe(`${server.url}${PRESENTATION}`);

@@ -5,16 +5,16 @@ import { parseArgs, USAGE } from './cli.args';
 import { ingestDecksConfigSchema } from './ingest-decks.config';
 import { IngestDecksModule } from './ingest-decks.module';
 import { DeckRejectedError, IngestDecksService } from './ingest-decks.service';
-import { IrDocumentsConsumer } from './ir-documents.consumer';
+import { drainIrDocuments, startDecksWorker } from './ingest-decks.runner';
 
 /**
  * Worker: slide-deck PDFs linked from IR pages -> document-text@1 records.
  *   node dist/apps/ingest-decks/src/main.js              long-running consumer of ir.documents.v1
  *   node dist/apps/ingest-decks/src/main.js --once       drain the topic to its current end, then exit
  *   node dist/apps/ingest-decks/src/main.js --url <pdf> --cik <cik> [--ticker --title --kind]
- * Returns the exit code, or null while the consumer keeps running (SIGTERM stops it gracefully).
+ * Returns the exit code; the consumer runs until SIGINT/SIGTERM, which stop it gracefully.
  */
-async function bootstrap(): Promise<number | null> {
+async function bootstrap(): Promise<number> {
   const command = parseArgs(process.argv.slice(2));
   if ('error' in command) {
     console.error(`ingest-decks: ${command.error}\n${USAGE}`);
@@ -30,21 +30,21 @@ async function bootstrap(): Promise<number | null> {
     }
     throw error;
   }
-  const app = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config }), { logger: ['error', 'warn'] });
-  app.enableShutdownHooks();
-
   switch (command.mode) {
-    case 'consume':
-      await app.get(IrDocumentsConsumer).start();
-      return null;
+    case 'consume': {
+      const stop = new AbortController();
+      process.once('SIGINT', () => stop.abort());
+      process.once('SIGTERM', () => stop.abort());
+      // Until SIGINT/SIGTERM (the batch in flight finishes and commits); throws when the consumer died.
+      console.log(JSON.stringify(await (await startDecksWorker({ config })).follow({ once: false, signal: stop.signal })));
+      return 0;
+    }
     case 'once':
-      try {
-        console.log(JSON.stringify(await app.get(IrDocumentsConsumer).drain()));
-        return 0;
-      } finally {
-        await app.close();
-      }
-    case 'url':
+      console.log(JSON.stringify(await drainIrDocuments({ config })));
+      return 0;
+    case 'url': {
+      const app = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config }), { logger: ['error', 'warn'] });
+      app.enableShutdownHooks();
       try {
         console.log(JSON.stringify(await app.get(IngestDecksService).execute({ link: command.link })));
         return 0;
@@ -55,13 +55,12 @@ async function bootstrap(): Promise<number | null> {
       } finally {
         await app.close();
       }
+    }
   }
 }
 
 bootstrap().then(
-  (code) => {
-    if (code !== null) process.exit(code);
-  },
+  (code) => process.exit(code),
   (err: unknown) => {
     console.error('ingest-decks failed:', err instanceof Error ? (err.stack ?? err.message) : err);
     process.exit(1);
