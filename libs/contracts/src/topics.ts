@@ -108,7 +108,7 @@ export const TOPICS = {
     // One record per filing (at most FORM4_MAX_ROWS rows, under Kafka's 1 MB message limit).
     key: 'accession number',
     producers: ['ingest-form4'],
-    consumers: ['projector', 'webhooks'],
+    consumers: ['projector'],
     compacted: true,
     partitions: 3,
     schemas: { 'form4@1': form4RecordV1 },

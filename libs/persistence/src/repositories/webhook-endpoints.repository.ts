@@ -257,8 +257,8 @@ export class WebhookEndpointsRepository {
    * Feed page: events after `afterSeq` in seq order; real events and the account's own test events.
    * Only events made FEED_SETTLE_SECONDS ago or earlier: a seq is taken when the row is inserted,
    * so an event of a transaction still open could later appear below a seq a reader has passed.
-   * created_at is the inserting transaction's start: the window holds while the projector's batch
-   * transactions commit within it (they take milliseconds to about a second).
+   * created_at is the time of the insert, the projector's last statement before its batch commits,
+   * so the window holds however long the batch's projections took.
    */
   async listEvents(accountId: string, types: string[] | undefined, limit: number, afterSeq: string | undefined): Promise<EventRecord[]> {
     const params: unknown[] = [accountId, limit];

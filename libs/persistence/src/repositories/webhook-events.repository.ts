@@ -45,8 +45,8 @@ export class WebhookEventsRepository {
     const r = await this.db.query<{ events: number; deliveries: number }>({
       name: 'webhook_events_insert',
       text: `WITH ev AS (
-          INSERT INTO webhook_events (id, type, entity_key, data, source_topic, source_record_id, source_produced_at)
-          SELECT id, type, entity_key, data::jsonb, source_topic, source_record_id, source_produced_at
+          INSERT INTO webhook_events (id, type, entity_key, data, source_topic, source_record_id, source_produced_at, created_at)
+          SELECT id, type, entity_key, data::jsonb, source_topic, source_record_id, source_produced_at, clock_timestamp()
           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
             WITH ORDINALITY AS t(id, type, entity_key, data, source_topic, source_record_id, source_produced_at, n)
           ORDER BY n
