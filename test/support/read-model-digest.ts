@@ -2,7 +2,7 @@
 // table: the row count and an md5 over the rows' JSON, sorted, so it depends on the rows only.
 // What legitimately differs between two projections of the same records is left out: the time a
 // row was written (created_at, updated_at) and serial ids, which follow arrival order (a document
-// or an IR event is named by its natural key instead).
+// or an IR event is named by its natural key instead). Webhook events are compared by what exists.
 import type { Client } from 'pg';
 
 /** Each table's rows as JSON without what differs between two projections of the same records. */
@@ -20,8 +20,11 @@ const ROWS: Record<string, string> = {
   documents: `SELECT to_jsonb(t) - 'id' - 'updated_at' - 'event_id' || jsonb_build_object('event_key', e.event_key) AS r
     FROM documents t LEFT JOIN ir_events e ON e.id = t.event_id`,
   document_pages: `SELECT to_jsonb(t) - 'document_id' || jsonb_build_object('url', d.url) AS r FROM document_pages t JOIN documents d ON d.id = t.document_id`,
-  // An ir_document event's data carries the document's id: compared without it.
-  webhook_events: `SELECT to_jsonb(t) - 'seq' - 'created_at' - 'data' || jsonb_build_object('data', t.data - 'id') AS r FROM webhook_events t`,
+  // Which events exist. Their data is the resource as it stood when the event was made: a filing
+  // first seen in a daily index, then in its submissions file, is announced with the fields of the
+  // index when the two records arrive in separate batches, and with the full ones when a replay
+  // reads both in one batch. The source record differs the same way.
+  webhook_events: `SELECT jsonb_build_object('id', t.id, 'type', t.type, 'entity_key', t.entity_key, 'source_topic', t.source_topic, 'is_test', t.is_test) AS r FROM webhook_events t`,
 };
 
 export type ReadModelDigest = Record<string, { rows: number; md5: string | null }>;
