@@ -99,6 +99,17 @@ function memoryOf(pid: number): { hwm: number; rss: number } | null {
   }
 }
 
+/** User + system CPU seconds a process has used (null once it is gone, or when /proc is not readable). */
+function cpuSecondsOf(pid: number): number | null {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 interface Projector {
   child: ChildProcess;
   exited: Promise<number | null>;
@@ -223,6 +234,10 @@ async function main(): Promise<number> {
   const done = performance.now();
   const replayStarted = firstRow ?? started;
   const final = memoryOf(pid);
+  // Where the replay's CPU went: the projector process, and the Postgres backends of its pool (they live as long as it does).
+  const projectorCpu = cpuSecondsOf(pid);
+  const backends = (await pg.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows;
+  const backendCpu = backends.reduce((sum, b) => sum + (cpuSecondsOf(b.pid) ?? 0), 0);
   if (final && (!peak || final.hwm > peak.hwm)) peak = final;
   await projector.stop();
 
@@ -274,6 +289,8 @@ async function main(): Promise<number> {
   console.log(`  rows written  ${int(rowsTotal).padStart(11)}   ${written.map(([n, c]) => `${n} ${int(c)}`).join(', ')}`);
   console.log(`  rows/s        ${int(rate(rowsTotal, replayMs)).padStart(11)}   (${int(rate(rowsTotal, wallMs))} from projector start)`);
   console.log(`  projector peak RSS (VmHWM) ${peak ? peak.hwm.toFixed(0) : '?'} MiB`);
+  const share = (cpu: number) => `${cpu.toFixed(0)} s (${((cpu / (wallMs / 1000)) * 100).toFixed(0)} % of a core)`;
+  console.log(`  CPU from projector start to lag 0: projector ${projectorCpu === null ? '?' : share(projectorCpu)}, its ${backends.length} Postgres backends ${share(backendCpu)}`);
   console.log(`\nCOPY of the same rows into a second migrated database (same schema and indexes; loads only)`);
   for (const l of loads) console.log(`  ${l.table.padEnd(22)} ${int(l.rows).padStart(11)} rows  ${secs(l.ms).padStart(8)}  ${int(rate(l.rows, l.ms)).padStart(9)} rows/s`);
   console.log(`  ${'total'.padEnd(22)} ${int(rowsTotal).padStart(11)} rows  ${secs(copyMs).padStart(8)}  ${int(rate(rowsTotal, copyMs)).padStart(9)} rows/s`);
