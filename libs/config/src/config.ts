@@ -17,7 +17,8 @@ export const kafkaConfig = z.object({
 /** Every consumer app: how much of a partition its handler gets at once (libs/messaging BatchLimits). */
 export const consumerConfig = z.object({
   CONSUMER_BATCH_MAX_RECORDS: z.coerce.number().int().min(1).max(100_000).default(500).describe('Most records handed to a handler at once'),
-  CONSUMER_BATCH_MAX_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024).describe('Most message bytes handed to a handler at once'),
+  CONSUMER_BATCH_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024).describe('Most message bytes handed to a handler at once'),
+  CONSUMER_PARTITIONS_CONCURRENTLY: z.coerce.number().int().min(1).max(64).default(1).describe('Partitions whose batches are handled at the same time'),
 });
 
 export const databaseConfig = z.object({

@@ -45,7 +45,7 @@ export interface BatchLimits {
   maxBytes: number;
 }
 
-export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxRecords: 500, maxBytes: 4 * 1024 * 1024 };
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxRecords: 500, maxBytes: 1024 * 1024 };
 
 export interface ConsumerRunnerOptions {
   settings: KafkaSettings;
@@ -53,6 +53,11 @@ export interface ConsumerRunnerOptions {
   topics: readonly TopicDefinition[];
   handle: BatchHandler;
   batch?: Partial<BatchLimits>;
+  /**
+   * Partitions whose batches are handled at the same time; default 1. More lets one partition's
+   * batch be prepared while another's is written (records of a key stay in one partition, in order).
+   */
+  partitionsConcurrently?: number;
   /** Back-off of transient failures; default 500 ms doubling to 30 s. */
   retry?: RetryPolicy;
   /** Where a group without committed offsets starts; default false (only new records). */
@@ -70,8 +75,14 @@ export interface ConsumerRunnerOptions {
 /** While a handler runs, the member heartbeats this often (kafkajs sends at most one per heartbeatInterval). */
 const HANDLER_HEARTBEAT_MS = 1_000;
 
-/** Bytes a fetch may bring per partition: a few batches' worth, so a fetch rarely waits on the handler. */
-const FETCH_BYTES_PER_PARTITION = 8 * 1024 * 1024;
+/**
+ * kafkajs fetches, hands every partition's batch to the handlers, waits for all of them, then
+ * fetches again. A fetch of a few batches per partition across many partitions keeps the handlers
+ * of several partitions busy at once and the fetch round trips few (measured: 8 MiB per
+ * partition, 10 MiB a fetch ran about 12 % fewer records/s in bench/projector).
+ */
+const FETCH_BYTES_PER_PARTITION = 2 * 1024 * 1024;
+const FETCH_BYTES = 32 * 1024 * 1024;
 
 export interface ConsumerCounters {
   /** Records handled and committed. */
@@ -121,8 +132,8 @@ export class ConsumerRunner {
   private crashed = false;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
-  /** The partition batch being processed, awaited by stop() before disconnecting. */
-  private inFlight: Promise<void> = Promise.resolve();
+  /** The partition batches being processed, awaited by stop() before disconnecting. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly options: ConsumerRunnerOptions) {
     if (options.topics.length === 0) throw new Error('ConsumerRunner needs at least one topic');
@@ -136,7 +147,8 @@ export class ConsumerRunner {
       groupId: options.groupId,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: options.maxWaitTimeMs ?? 1000,
-      maxBytesPerPartition: Math.max(FETCH_BYTES_PER_PARTITION, this.limits.maxBytes),
+      maxBytesPerPartition: Math.max(FETCH_BYTES_PER_PARTITION, 2 * this.limits.maxBytes),
+      maxBytes: Math.max(FETCH_BYTES, 2 * this.limits.maxBytes),
       ...(options.sessionTimeoutMs !== undefined ? { sessionTimeout: options.sessionTimeoutMs } : {}),
     });
     this.dlqProducer = new RecordProducer(options.settings);
@@ -209,11 +221,16 @@ export class ConsumerRunner {
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 1,
-      eachBatch: (payload) => {
+      partitionsConsumedConcurrently: Math.max(1, this.options.partitionsConcurrently ?? 1),
+      eachBatch: async (payload) => {
         const processing = this.onBatch(payload);
-        this.inFlight = processing.catch(() => undefined);
-        return processing;
+        const settled = processing.catch(() => undefined);
+        this.inFlight.add(settled);
+        try {
+          await processing;
+        } finally {
+          this.inFlight.delete(settled);
+        }
       },
     });
     if (this.state === 'starting') this.state = 'running';
@@ -230,7 +247,7 @@ export class ConsumerRunner {
       for (const wake of this.wakers) wake();
       // Finish (and commit) the slice in flight while the consumer still runs: kafkajs silently
       // drops commits once its runner is stopping, which disconnect() starts with.
-      await this.inFlight;
+      await Promise.all([...this.inFlight]);
       await this.consumer.disconnect();
       await this.dlqProducer.disconnect();
     }

@@ -20,6 +20,7 @@ export interface KafkaBatchTransportOptions {
   /** Where a group without committed offsets starts; default true (a new group reads the whole topic). */
   fromBeginning?: boolean;
   batch?: Partial<BatchLimits>;
+  partitionsConcurrently?: number;
   retry?: RetryPolicy;
   logger?: MessagingLogger;
   sessionTimeoutMs?: number;
@@ -99,6 +100,7 @@ export class KafkaBatchTransport extends Server implements CustomTransportStrate
       topics,
       fromBeginning: this.options.fromBeginning ?? true,
       ...(this.options.batch ? { batch: this.options.batch } : {}),
+      ...(this.options.partitionsConcurrently !== undefined ? { partitionsConcurrently: this.options.partitionsConcurrently } : {}),
       ...(this.options.retry ? { retry: this.options.retry } : {}),
       ...(this.options.logger ? { logger: this.options.logger } : {}),
       ...(this.options.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: this.options.sessionTimeoutMs } : {}),

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type RecordEnvelope, type SegmentData } from '@app/contracts';
 import type { BatchOutcome } from './batch-outcome';
+import { lockKeys } from './batch-reduction';
 import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql, type ColumnSpec } from './company.projection';
 
 /** The row a segment@1 record projects to; pure, so it is tested without a database. */
@@ -123,6 +124,10 @@ export async function projectSegments(m: EntityManager, envelopes: ReadonlyArray
     (r) => ({ key: r.record_key, hash: r.data_hash, observedAt: Date.parse(r.observed_at), rank: 1 }),
     VERSIONS_SQL,
   );
+  // A fourth quarter is derived from two facts that may sit in different partitions, projected at
+  // the same time: whoever writes a fact of a group holds the group until it commits, so the later
+  // of the two writers sees the other's fact and derives.
+  await lockKeys(m, q4Groups(rows).map((g) => `segments-q4:${JSON.stringify(g)}`));
   const written = rows.length > 0 ? await m.query<Array<{ key: string; inserted: boolean }>>(UPSERT_SQL, columnArrays(rows, COLUMNS)) : [];
   const writtenKeys = new Set(written.map((w) => w.key));
   const groups = q4Groups(rows.filter((r) => writtenKeys.has(r.record_key)));

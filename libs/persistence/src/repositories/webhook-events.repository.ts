@@ -41,14 +41,24 @@ export class WebhookEventsRepository {
    */
   async insertEvents(events: readonly NewWebhookEvent[]): Promise<{ events: number; deliveries: number }> {
     if (events.length === 0) return { events: 0, deliveries: 0 };
-    const col = <T>(f: (e: NewWebhookEvent) => T): T[] => events.map(f);
+    // One JSON parameter: the events' data travel as JSON objects, not as escaped array elements.
+    const rows = events.map((e, n) => ({
+      n,
+      id: e.id,
+      type: e.type,
+      entity_key: e.entityKey,
+      data: e.data,
+      source_topic: e.sourceTopic,
+      source_record_id: e.sourceRecordId,
+      source_produced_at: e.sourceProducedAt,
+    }));
     const r = await this.db.query<{ events: number; deliveries: number }>({
       name: 'webhook_events_insert',
       text: `WITH ev AS (
           INSERT INTO webhook_events (id, type, entity_key, data, source_topic, source_record_id, source_produced_at, created_at)
-          SELECT id, type, entity_key, data::jsonb, source_topic, source_record_id, source_produced_at, clock_timestamp()
-          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-            WITH ORDINALITY AS t(id, type, entity_key, data, source_topic, source_record_id, source_produced_at, n)
+          SELECT id, type, entity_key, data, source_topic, source_record_id, source_produced_at, clock_timestamp()
+          FROM jsonb_to_recordset($1::jsonb)
+            AS t(n int, id text, type text, entity_key text, data jsonb, source_topic text, source_record_id text, source_produced_at timestamptz)
           ORDER BY n
           ON CONFLICT (id) DO NOTHING
           RETURNING id, type
@@ -61,15 +71,7 @@ export class WebhookEventsRepository {
         )
         SELECT n.events, n.deliveries, CASE WHEN n.deliveries > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified
         FROM (SELECT (SELECT count(*) FROM ev)::int AS events, (SELECT count(*) FROM del)::int AS deliveries) n`,
-      values: [
-        col((e) => e.id),
-        col((e) => e.type),
-        col((e) => e.entityKey),
-        col((e) => JSON.stringify(e.data)),
-        col((e) => e.sourceTopic),
-        col((e) => e.sourceRecordId),
-        col((e) => e.sourceProducedAt),
-      ],
+      values: [JSON.stringify(rows)],
     });
     const { events: inserted, deliveries } = r.rows[0]!;
     return { events: inserted, deliveries };
