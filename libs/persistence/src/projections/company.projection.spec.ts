@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompanyRecordV1 } from '@app/contracts';
-import { batchOutcome, companyRow, repeatedKeys, survivorsByKey } from './company.projection';
+import { batchOutcome, repeatedKeys, survivorsByKey } from './batch-upsert';
+import { companyRow } from './company.projection';
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'contracts', 'src', 'examples');
 const example = (file: string): CompanyRecordV1 => JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as CompanyRecordV1;

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type FilingData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from './batch-outcome';
-import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql, type ColumnSpec } from './company.projection';
+import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql, type ColumnSpec } from './batch-upsert';
 
 /** The row a filing@1 record projects to; pure, so it is tested without a database. */
 export function filingRow(envelope: RecordEnvelope<FilingData>) {

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type FundHoldingsData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from './batch-outcome';
-import { columnArrays, unnestUpsertSql, type ColumnSpec } from './company.projection';
+import { columnArrays, unnestUpsertSql, type ColumnSpec } from './batch-upsert';
 
 /** One fund_holdings row of a fund-holdings@1 record's holding; pure, so it is tested without a database. */
 export function fundHoldingRows(envelope: RecordEnvelope<FundHoldingsData>) {

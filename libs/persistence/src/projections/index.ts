@@ -9,3 +9,4 @@ export * from './document-text.projection';
 export * from './form4.projection';
 export * from './batch-outcome';
 export * from './record-projections';
+export * from './batch-upsert';

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type RecordEnvelope, type SegmentData } from '@app/contracts';
 import type { BatchOutcome } from './batch-outcome';
 import { lockKeys } from './batch-reduction';
-import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql, type ColumnSpec } from './company.projection';
+import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql, type ColumnSpec } from './batch-upsert';
 
 /** The row a segment@1 record projects to; pure, so it is tested without a database. */
 export function segmentRow(envelope: RecordEnvelope<SegmentData>) {
