@@ -75,6 +75,11 @@ export function copiedAccession(prefix: '98' | '99', n: number, original: string
   return `${prefix}${String(Math.floor(n / 1_000_000)).padStart(8, '0')}-${year}-${String(n % 1_000_000).padStart(6, '0')}`;
 }
 
+/** An insider's CIK in copy round `round`: `9` + the round (4 digits) + the original's last 5 digits. */
+export function copiedOwnerCik(round: number, original: string): string {
+  return `9${String(round % 10_000).padStart(4, '0')}${original.slice(-5)}`;
+}
+
 function source(url: string, bytes: Buffer): FetchedSource {
   return { url, contentHash: contentHash(bytes), fetchedAt: FETCHED_AT };
 }
@@ -204,14 +209,22 @@ export class BenchRecords {
     return filingRecordFromSubmissions(s.company, filing, s.source, CTX)!;
   }
 
-  /** Form 4 n: fixture n % B, under its own accession the first time round, a copied one after (at the path EDGAR would serve it). */
+  /**
+   * Form 4 n: fixture n % B, under its own accession the first time round, a copied one after (at
+   * the path EDGAR would serve it). Round g > 0 also files for other insiders (owner CIKs copied
+   * with g), as a real issuer's filings spread over many insiders: without it every copy of a
+   * fixture would join one amendment family and one insider's history thousands of filings long,
+   * which the projection recomputes whole (no real family or insider is that long).
+   */
   private form4Record(n: number): Form4RecordV1 {
     const base = this.form4Bases[n % this.form4Bases.length]!;
-    const accession = n < this.form4Bases.length ? base.doc.accession! : copiedAccession('98', n, base.doc.accession!);
+    const round = Math.floor(n / this.form4Bases.length);
+    const accession = round === 0 ? base.doc.accession! : copiedAccession('98', n, base.doc.accession!);
+    const reportingOwners = round === 0 ? base.doc.reportingOwners : base.doc.reportingOwners.map((o) => ({ ...o, cik: o.cik ? copiedOwnerCik(round, o.cik) : o.cik }));
     const cik = base.doc.issuer.cik ?? '0';
     const path = base.isSubmissionText ? completeSubmissionPath(cik, accession) : ownershipXmlPath(cik, accession, base.document);
     return form4RecordOf(
-      { ...base.doc, accession },
+      { ...base.doc, accession, reportingOwners },
       { url: `${SEC_WWW}${path}`, contentHash: base.contentHash, fetchedAt: FETCHED_AT, text: base.text },
       { filedDate: null, acceptedAt: null },
       CTX,
