@@ -29,4 +29,15 @@ describe('startFixtureServer', () => {
     for (let i = 0; i < 3; i += 1) statuses.push((await fetch(`${server.url}/files/company_tickers.json`)).status);
     expect(statuses).toEqual([429, 429, 200]);
   });
+
+  it('answers a byte range with 206 and Content-Range (zip readers read archives this way), never gzipped', async () => {
+    const file = readFileSync(join(defaultFixturesDir(), 'submissions/CIK0000789019.json'));
+    const res = await fetch(`${server.url}/submissions/CIK0000789019.json`, { headers: { Range: 'bytes=100-199', 'Accept-Encoding': 'gzip' } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-range')).toBe(`bytes 100-199/${file.length}`);
+    expect(Buffer.from(await res.arrayBuffer()).equals(file.subarray(100, 200))).toBe(true);
+    const head = await fetch(`${server.url}/submissions/CIK0000789019.json`, { method: 'HEAD', headers: { 'Accept-Encoding': 'identity' } });
+    expect(head.headers.get('content-length')).toBe(String(file.length));
+    expect((await fetch(`${server.url}/submissions/CIK0000789019.json`, { headers: { Range: `bytes=${file.length}-` } })).status).toBe(416);
+  });
 });

@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 /** One fixed route: a real EDGAR/IR path and the fixture file (relative to fixturesDir) served there. */
 export interface FixtureRoute {
   path: string;
+  /** Relative to fixturesDir, or absolute (a file a test built, e.g. a submissions.zip). */
   file: string;
   contentType?: string;
 }
@@ -155,14 +156,28 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     }
     let body = cache.get(route.file);
     if (!body) {
-      body = readFileSync(join(fixturesDir, route.file));
+      body = readFileSync(resolve(fixturesDir, route.file));
       cache.set(route.file, body);
     }
-    const headers: Record<string, string> = { 'content-type': route.contentType ?? contentTypeOf(route.file) };
+    const headers: Record<string, string> = { 'content-type': route.contentType ?? contentTypeOf(route.file), 'accept-ranges': 'bytes' };
+    // One `bytes=a-b` range (what zip readers ask for), answered as SEC does: 206, never gzipped.
+    const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
+    if (range) {
+      const start = Number(range[1]);
+      const end = Math.min(range[2] ? Number(range[2]) : body.length - 1, body.length - 1);
+      if (start > end) {
+        res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
+        return 416;
+      }
+      res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${body.length}`, 'content-length': String(end - start + 1) });
+      res.end(req.method === 'HEAD' ? undefined : body.subarray(start, end + 1));
+      return 206;
+    }
     if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
       body = gzipSync(body);
       headers['content-encoding'] = 'gzip';
     }
+    headers['content-length'] = String(body.length);
     res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
     return 200;

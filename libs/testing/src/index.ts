@@ -2,3 +2,4 @@ export * from './postgres';
 export * from './kafka';
 export * from './eventually';
 export * from './fixture-server';
+export * from './submissions-zip';
