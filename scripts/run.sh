@@ -3,6 +3,10 @@
 #   bash scripts/run.sh        (npm start)     start Kafka, Postgres, the fixture EDGAR server, the
 #                                              projector and the API; ingest; print the API URL and a key
 #   bash scripts/run.sh down   (npm run stop)  stop everything it started
+#   bash scripts/run.sh setup                  only the infrastructure and the settings: Postgres and
+#                                              Kafka up, .run/secrets.env and .run/ops.env written, the
+#                                              database migrated (expects a build; tests call it)
+# Operator CLIs (npm run keys / ops / db:migrate) read .run/*.env, so they work from a plain shell.
 # Environment honoured: DATABASE_URL, KAFKA_BROKERS, REDIS_URL, PORT (API, default 3000),
 # FIXTURE_PORT (default 8089), PROJECTOR_OPS_PORT / WEBHOOKS_OPS_PORT (9101 / 9102), EDGAR_USER_AGENT.
 set -euo pipefail
@@ -38,27 +42,58 @@ start_bg() { # name, command...
   say "$name started (pid $!, log .run/$name.log)"
 }
 
-if [[ "${1:-up}" == down ]]; then stop_all; exit 0; fi
+# Postgres, Redis and Kafka up; server secrets generated; the settings operator CLIs need written
+# to .run/ops.env (they read .run/*.env under their own environment); the database migrated.
+setup() {
+  ensure_postgres run
+  ensure_redis
+  ensure_kafka
+
+  # Server secrets: generated once per checkout so keys survive restarts; never committed.
+  if [[ ! -f "$RUN_DIR/secrets.env" ]]; then
+    (
+      umask 077
+      {
+        echo "API_KEY_PEPPER=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')"
+        echo "CURSOR_SECRET=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')"
+      } >"$RUN_DIR/secrets.env"
+    )
+  fi
+  # Webhook signing secrets are sealed at rest under this key (added to older .run/secrets.env files too).
+  if ! grep -q '^WEBHOOK_SECRETS_KEY=' "$RUN_DIR/secrets.env"; then
+    echo "WEBHOOK_SECRETS_KEY=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')" >>"$RUN_DIR/secrets.env"
+  fi
+  set -a; source "$RUN_DIR/secrets.env"; set +a
+
+  # What this run settled on, for `npm run keys / ops / db:migrate` from a plain shell. Rewritten on
+  # every start (the embedded Postgres or the broker may differ from the last run's).
+  local name
+  (
+    umask 077
+    {
+      echo "# Written by scripts/run.sh at $(date -u +%Y-%m-%dT%H:%M:%SZ): the settings of the running pipeline."
+      echo "# Operator CLIs read it under their environment (the environment wins)."
+      for name in DATABASE_URL KAFKA_BROKERS KAFKA_TOPIC_NAMESPACE REDIS_URL PROJECTOR_GROUP_ID DECKS_GROUP_ID FORM4_GROUP_ID SEGMENTS_GROUP_ID; do
+        if [[ -n "${!name:-}" ]]; then echo "$name=${!name}"; fi
+      done
+    } >"$RUN_DIR/ops.env.tmp"
+  )
+  mv "$RUN_DIR/ops.env.tmp" "$RUN_DIR/ops.env"
+
+  say "migrating the database"
+  npm run --silent db:migrate
+}
+
+case "${1:-up}" in
+  down) stop_all; exit 0 ;;
+  setup) setup; say "infrastructure up; settings in .run/ops.env and .run/secrets.env"; exit 0 ;;
+  up) ;;
+  *) echo "usage: bash scripts/run.sh [up|setup|down]" >&2; exit 2 ;;
+esac
 
 ensure_node_modules
 ensure_build
-ensure_postgres run
-ensure_redis
-ensure_kafka
-
-# Server secrets: generated once per checkout so keys survive restarts; never committed.
-if [[ ! -f "$RUN_DIR/secrets.env" ]]; then
-  umask 077
-  {
-    echo "API_KEY_PEPPER=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')"
-    echo "CURSOR_SECRET=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')"
-  } >"$RUN_DIR/secrets.env"
-fi
-# Webhook signing secrets are sealed at rest under this key (added to older .run/secrets.env files too).
-if ! grep -q '^WEBHOOK_SECRETS_KEY=' "$RUN_DIR/secrets.env"; then
-  echo "WEBHOOK_SECRETS_KEY=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')" >>"$RUN_DIR/secrets.env"
-fi
-set -a; source "$RUN_DIR/secrets.env"; set +a
+setup
 
 FIXTURE_PORT="${FIXTURE_PORT:-8089}"
 export PORT="${PORT:-3000}"
@@ -70,9 +105,6 @@ export LOG_LEVEL="${LOG_LEVEL:-info}"
 # The worker apps' /healthz, /readyz and /metrics.
 PROJECTOR_OPS_PORT="${PROJECTOR_OPS_PORT:-9101}"
 WEBHOOKS_OPS_PORT="${WEBHOOKS_OPS_PORT:-9102}"
-
-say "migrating the database"
-npm run --silent db:migrate
 
 start_bg fixture-server node dist/libs/testing/src/fixture-server.cli.js --dir "$ROOT/sample/fixtures" --port "$FIXTURE_PORT"
 wait_tcp 127.0.0.1 "$FIXTURE_PORT" 30 "fixture server"

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, databaseConfig, loadConfig } from '@app/config';
+import { applyRunEnv, ConfigError, databaseConfig, loadConfig } from '@app/config';
 import { createLogger } from '@app/observability';
 import { ApiKeysRepository, createDataSource, type Plan } from '@app/persistence';
 import { z } from 'zod';
 import { ApiKeysService } from './auth/api-keys.service';
 
-const USAGE = `Usage (env: DATABASE_URL, API_KEY_PEPPER):
+const USAGE = `Usage (env: DATABASE_URL, API_KEY_PEPPER; after npm start, taken from .run/*.env when not set):
   keys create --plan <free|builder|pro|enterprise> [--account NAME | --account-id ID] [--test] [--label L]
       Creates a key (and the account NAME when it does not exist). Prints the key once: store it now.
   keys list
@@ -20,6 +20,8 @@ class UsageError extends Error {}
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') throw new UsageError('');
+  // From a plain shell, the settings npm start wrote under .run/ (the environment wins).
+  applyRunEnv();
   const config = loadConfig(databaseConfig.extend({ API_KEY_PEPPER: z.string().min(32) }));
   let args;
   try {

@@ -1,8 +1,12 @@
-import { databaseConfig, loadConfig } from '@app/config';
+import { applyRunEnv, databaseConfig, loadConfig } from '@app/config';
 import { runMigrations } from './data-source';
 
-/** `npm run db:migrate`: applies pending migrations to DATABASE_URL. A separate step from app start. */
+/**
+ * `npm run db:migrate`: applies pending migrations to DATABASE_URL (from the environment, else the
+ * `.run/ops.env` npm start wrote). A separate step from app start.
+ */
 async function main(): Promise<void> {
+  applyRunEnv();
   const config = loadConfig(databaseConfig);
   const applied = await runMigrations({ url: config.DATABASE_URL, applicationName: 'migrate' });
   console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');
