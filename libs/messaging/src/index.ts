@@ -12,8 +12,12 @@ export type { KafkaBatchTransportOptions, RunningWorker } from './kafka-batch.tr
 export { PermanentError, InvalidRecordError } from './permanent.error';
 export { backoffDelay, DEFAULT_RETRY } from './backoff.policy';
 export type { RetryPolicy } from './backoff.policy';
-export { deadLetterHeaders } from './dead-letter.headers';
-export type { DeadLetterSource } from './dead-letter.headers';
+export { deadLetterHeaders, deadLetterInfo, previousErrors, requeueHeaders, PREVIOUS_ERRORS_HEADER, REQUEUED_FROM_HEADER, REQUEUED_AT_HEADER } from './dead-letter.headers';
+export type { DeadLetterSource, DeadLetterError, DeadLetterInfo } from './dead-letter.headers';
+export { advanceMark, NoSuchRecordError, planRequeue, readRanges, requeueDeadLetters } from './dead-letter.requeue';
+export type { PartitionRange, RequeueMark, RequeueRequest, RequeueResult } from './dead-letter.requeue';
+export { GroupActiveError, groupState, groupsLag, listConsumerGroups, listTopicNames, resetGroupToEarliest, setGroupOffsets, topicDepths } from './group.admin';
+export type { GroupState, PartitionDepth, TopicDepth } from './group.admin';
 export { decodeRecord } from './record.decoder';
 export { consumerLag } from './consumer-lag.query';
 export type { PartitionLag } from './consumer-lag.query';
