@@ -12,3 +12,4 @@ export * from './pg-queryable';
 export * from './webhook-endpoints.repository';
 export * from './webhook-dispatch.repository';
 export * from './webhook-events.repository';
+export * from './table-counts.repository';
