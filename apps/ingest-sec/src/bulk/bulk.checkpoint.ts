@@ -1,0 +1,72 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+
+/** What identifies one published archive: SEC republishes submissions.zip nightly under one name. */
+const archiveSchema = z.object({
+  size: z.number().int().nonnegative(),
+  etag: z.string().nullable(),
+  last_modified: z.string().nullable(),
+});
+export type ArchiveVersion = z.infer<typeof archiveSchema>;
+
+/**
+ * The checkpoint of a bulk backfill (`ops backfill status` reads the first block of fields).
+ * `entries_done` counts entries done in archive order (a prefix: entries 0 .. n-1), so a restart
+ * skips them; records of entries after it may be published again (same ids: consumers dedupe).
+ */
+export const bulkCheckpointSchema = z.object({
+  kind: z.literal('bulk-submissions'),
+  source: z.string(),
+  entries_total: z.number().int().nonnegative().nullable(),
+  entries_done: z.number().int().nonnegative(),
+  records_published: z.number().int().nonnegative(),
+  /** Name of the last entry of the done prefix. */
+  done_names_hash_or_last_entry: z.string().nullable(),
+  started_at: z.string(),
+  updated_at: z.string(),
+  finished_at: z.string().nullable(),
+  // Beyond the shared fields: what a resumed run needs.
+  archive: archiveSchema,
+  filings_published: z.number().int().nonnegative(),
+  companies_published: z.number().int().nonnegative(),
+  /** Company names still needed by overflow files after the done prefix. */
+  pending_names: z.record(z.string(), z.object({ name: z.string(), waiting: z.array(z.string()) })),
+  /** Overflow files whose main file never came (their filings cannot be named). */
+  orphan_overflow: z.number().int().nonnegative(),
+  /** Entity files that could not be parsed (skipped, logged). */
+  unreadable_entries: z.number().int().nonnegative(),
+});
+export type BulkCheckpoint = z.infer<typeof bulkCheckpointSchema>;
+
+/** The checkpoint at `path`, or null when there is none; an unreadable one is an error (not silently restarted). */
+export async function readCheckpoint(path: string): Promise<BulkCheckpoint | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const parsed = bulkCheckpointSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new Error(`checkpoint ${path} is not a bulk-submissions checkpoint: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+/** Atomic: written beside, then renamed over, so a killed run leaves the old or the new checkpoint, never half of one. */
+export async function writeCheckpoint(path: string, checkpoint: BulkCheckpoint): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(checkpoint, null, 2)}\n`);
+  await rename(tmp, path);
+}
+
+/** Whether a checkpoint is about this very archive (same source, same published version). */
+export function sameArchive(checkpoint: BulkCheckpoint, source: string, archive: ArchiveVersion): boolean {
+  return (
+    checkpoint.source === source &&
+    checkpoint.archive.size === archive.size &&
+    checkpoint.archive.etag === archive.etag &&
+    checkpoint.archive.last_modified === archive.last_modified
+  );
+}

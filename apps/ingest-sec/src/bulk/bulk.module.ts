@@ -1,0 +1,42 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { namespacedTopic, TOPICS } from '@app/contracts';
+import { KafkaRecordPublisher, type RecordPublisher } from '@app/messaging';
+import { createLogger, type Logger } from '@app/observability';
+import { INGEST_LOGGER, RECORD_PUBLISHER } from '../ingest.providers';
+import { BULK_CONFIG, BULK_TOPICS, BulkBackfillService, type BulkTopics } from './bulk-backfill.service';
+import type { BulkConfig } from './bulk.config';
+
+export interface BulkModuleOptions {
+  config: BulkConfig;
+  /** Defaults to TOPICS.filings and TOPICS.companies under KAFKA_TOPIC_NAMESPACE. */
+  topics?: BulkTopics;
+  logger?: Logger;
+  /** Defaults to the Kafka publisher every ingest app uses. */
+  publisher?: RecordPublisher;
+}
+
+/** Composition root of the bulk backfill: config, topics, the shared Kafka publisher, the service. */
+@Module({})
+export class BulkModule {
+  static forRoot(options: BulkModuleOptions): DynamicModule {
+    const { config } = options;
+    const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, name: 'ingest-sec-bulk' });
+    const topics = options.topics ?? {
+      filings: namespacedTopic(TOPICS.filings, config.KAFKA_TOPIC_NAMESPACE),
+      companies: namespacedTopic(TOPICS.companies, config.KAFKA_TOPIC_NAMESPACE),
+    };
+    return {
+      module: BulkModule,
+      providers: [
+        { provide: BULK_CONFIG, useValue: config },
+        { provide: BULK_TOPICS, useValue: topics },
+        { provide: INGEST_LOGGER, useValue: logger },
+        options.publisher
+          ? { provide: RECORD_PUBLISHER, useValue: options.publisher }
+          : { provide: RECORD_PUBLISHER, useFactory: () => new KafkaRecordPublisher({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-sec-bulk' }) },
+        BulkBackfillService,
+      ],
+      exports: [BulkBackfillService],
+    };
+  }
+}

@@ -1,0 +1,195 @@
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { fromRandomAccessReaderPromise, openPromise, RandomAccessReader, type Entry, type ZipFile } from 'yauzl';
+import { RequestLimiter, sharedEdgarLimiter } from '@app/edgar';
+import type { ArchiveVersion } from './bulk.checkpoint';
+
+/** An opened submissions.zip: yauzl reads its central directory, then each entry at its offset. */
+export interface ZipArchive {
+  zip: ZipFile;
+  version: ArchiveVersion;
+  /** HTTP requests made so far (0 for a file). */
+  requests(): number;
+  close(): void;
+}
+
+export interface HttpZipOptions {
+  /** Declared User-Agent, as SEC requires of every request. */
+  userAgent: string;
+  /** Requests per second across the process (SEC's fair-access limit is 10). */
+  maxRps: number;
+  /** How long every request is held after a 403/429. */
+  throttlePauseMs: number;
+  /** Bytes per range request. */
+  blockBytes: number;
+  /** Blocks kept in memory (the central directory's and the entries' read positions, and a read-ahead). */
+  cacheBlocks?: number;
+  /** Tests inject their own limiter; by default the process-wide EDGAR one is used. */
+  limiter?: RequestLimiter;
+}
+
+export const isUrl = (source: string): boolean => /^https?:\/\//i.test(source);
+
+const YAUZL_OPTIONS = { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true, strictFileNames: false } as const;
+
+/** A local file: yauzl reads it through its descriptor, never whole. */
+export async function openZipFile(path: string): Promise<ZipArchive> {
+  const info = await stat(path);
+  const zip = await openPromise(path, YAUZL_OPTIONS);
+  return { zip, version: { size: info.size, etag: null, last_modified: info.mtime.toISOString() }, requests: () => 0, close: () => zip.close() };
+}
+
+/**
+ * A URL: yauzl over HTTP range requests. Reads go through a small cache of large blocks, so the
+ * central directory (read a record at a time) and the entries (read in archive order) cost one
+ * request per block, not per entry: the real archive (~1.5 GB) is a few hundred requests at SEC's
+ * 10 per second, and memory holds `cacheBlocks * blockBytes`, whatever the archive's size.
+ */
+export async function openZipUrl(url: string, options: HttpZipOptions): Promise<ZipArchive> {
+  const reader = new HttpRangeReader(url, options);
+  const version = await reader.head();
+  const zip = await fromRandomAccessReaderPromise(reader, version.size, YAUZL_OPTIONS);
+  return { zip, version, requests: () => reader.requestCount, close: () => zip.close() };
+}
+
+export function openZipArchive(source: string, http: HttpZipOptions | null): Promise<ZipArchive> {
+  if (!isUrl(source)) return openZipFile(source);
+  if (!http) throw new Error('reading a URL needs a declared User-Agent (EDGAR_USER_AGENT)');
+  return openZipUrl(source, http);
+}
+
+/** The bytes of one entry (an entity file is at most a few MB; the archive is never held whole). */
+export async function readEntry(zip: ZipFile, entry: Entry): Promise<Buffer> {
+  const stream = await zip.openReadStreamPromise(entry);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+class HttpRangeReader extends RandomAccessReader {
+  requestCount = 0;
+  private size = 0;
+  private etag: string | null = null;
+  private readonly blocks = new Map<number, Promise<Buffer>>();
+  private readonly limiter: RequestLimiter;
+  private readonly cacheBlocks: number;
+
+  constructor(
+    private readonly url: string,
+    private readonly options: HttpZipOptions,
+  ) {
+    super();
+    this.limiter = options.limiter ?? sharedEdgarLimiter(options.maxRps);
+    this.cacheBlocks = Math.max(4, options.cacheBlocks ?? 6);
+  }
+
+  async head(): Promise<ArchiveVersion> {
+    const response = await this.request('HEAD', {});
+    const size = Number(response.headers.get('content-length'));
+    if (!Number.isSafeInteger(size) || size <= 0) throw new Error(`HEAD ${this.url}: no Content-Length`);
+    this.size = size;
+    this.etag = response.headers.get('etag');
+    return { size, etag: this.etag, last_modified: response.headers.get('last-modified') };
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    return Readable.from(this.chunks(start, end), { objectMode: false });
+  }
+
+  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null) => void): void {
+    void (async () => {
+      let at = offset;
+      for await (const chunk of this.chunks(position, position + length)) {
+        chunk.copy(buffer, at);
+        at += chunk.length;
+      }
+    })().then(
+      // fs.read's callback shape: yauzl checks the bytes read.
+      () => (callback as (err: Error | null, bytesRead: number) => void)(null, length),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+    );
+  }
+
+  /** The bytes [start, end) as slices of cached blocks; the next block is fetched ahead. */
+  private async *chunks(start: number, end: number): AsyncGenerator<Buffer> {
+    const size = this.options.blockBytes;
+    for (let block = Math.floor(start / size); block * size < end; block += 1) {
+      const bytes = await this.block(block);
+      if ((block + 1) * size < this.size) void this.block(block + 1).catch(() => undefined);
+      const from = Math.max(start, block * size) - block * size;
+      const to = Math.min(end, (block + 1) * size) - block * size;
+      yield bytes.subarray(from, to);
+    }
+  }
+
+  private block(index: number): Promise<Buffer> {
+    const cached = this.blocks.get(index);
+    if (cached) {
+      this.blocks.delete(index);
+      this.blocks.set(index, cached);
+      return cached;
+    }
+    const start = index * this.options.blockBytes;
+    const end = Math.min(this.size, start + this.options.blockBytes) - 1;
+    const promise = this.fetchRange(start, end);
+    this.blocks.set(index, promise);
+    promise.catch(() => this.blocks.delete(index));
+    while (this.blocks.size > this.cacheBlocks) this.blocks.delete(this.blocks.keys().next().value as number);
+    return promise;
+  }
+
+  private async fetchRange(start: number, end: number): Promise<Buffer> {
+    const response = await this.request('GET', { Range: `bytes=${start}-${end}` });
+    const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(response.headers.get('content-range') ?? '');
+    if (response.status !== 206 || !range || Number(range[1]) !== start || Number(range[2]) !== end) {
+      await response.body?.cancel();
+      throw new Error(`GET ${this.url} bytes=${start}-${end}: answered ${response.status} ${response.headers.get('content-range') ?? ''} (range requests unsupported?)`);
+    }
+    const etag = response.headers.get('etag');
+    if (Number(range[3]) !== this.size || (this.etag && etag && etag !== this.etag)) {
+      await response.body?.cancel();
+      throw new Error(`${this.url} changed while it was read (SEC republishes it nightly): run again to start over on the new archive`);
+    }
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (bytes.length !== end - start + 1) throw new Error(`GET ${this.url} bytes=${start}-${end}: got ${bytes.length} bytes`);
+    return bytes;
+  }
+
+  /** One request under the shared limiter: 403/429 pause every EDGAR request, 5xx and network errors are retried. */
+  private async request(method: 'GET' | 'HEAD', headers: Record<string, string>): Promise<Response> {
+    for (let attempt = 1; ; attempt += 1) {
+      await this.limiter.acquire();
+      this.requestCount += 1;
+      let response: Response;
+      try {
+        response = await fetch(this.url, {
+          method,
+          headers: { 'User-Agent': this.options.userAgent, 'Accept-Encoding': 'identity', ...headers },
+          signal: AbortSignal.timeout(120_000),
+        });
+      } catch (error) {
+        if (attempt >= 5) throw new Error(`${method} ${this.url} failed after ${attempt} attempts: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        await sleep(500 * 2 ** (attempt - 1));
+        continue;
+      }
+      if (response.status === 403 || response.status === 429) {
+        await response.body?.cancel();
+        if (attempt >= 5) throw new Error(`${method} ${this.url}: still ${response.status} after ${attempt} attempts`);
+        this.limiter.pauseFor(this.options.throttlePauseMs);
+        continue;
+      }
+      if (response.status >= 500 && attempt < 5) {
+        await response.body?.cancel();
+        await sleep(500 * 2 ** (attempt - 1));
+        continue;
+      }
+      if (response.status >= 400) {
+        await response.body?.cancel();
+        throw new Error(`${method} ${this.url} answered ${response.status}`);
+      }
+      return response;
+    }
+  }
+}
