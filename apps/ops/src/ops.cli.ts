@@ -1,0 +1,79 @@
+import { applyRunEnv, ConfigError, findCheckoutRoot, loadConfig } from '@app/config';
+import {
+  backfillStatusCommand,
+  dlqListCommand,
+  dlqRequeueCommand,
+  dlqShowCommand,
+  lagCommand,
+  OpsFailure,
+  replayIntoCommand,
+  replayResetCommand,
+  type OpsContext,
+} from './ops.commands';
+import { operatorConfigSchema } from './ops.config';
+import { parseOpsArgs, USAGE, UsageError, type OpsCommand } from './ops.args';
+
+/**
+ * `npm run ops -- <command>`: the operator's CLI (lag, dead letters, replays, backfill checkpoints).
+ * Works from a plain shell after `npm start`: the settings it wrote under `.run/` fill in what the
+ * environment does not set. Exit codes: 0 done, 1 failed, 2 bad input.
+ */
+async function main(argv: string[]): Promise<number> {
+  const command: OpsCommand = parseOpsArgs(argv);
+  if (command.kind === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  applyRunEnv();
+  const config = loadConfig(operatorConfigSchema);
+  const ctx: OpsContext = {
+    settings: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ops-cli', logLevel: 'nothing' },
+    namespace: config.KAFKA_TOPIC_NAMESPACE,
+    projectorGroup: config.PROJECTOR_GROUP_ID,
+    root: findCheckoutRoot(__dirname),
+    out: (line) => console.log(line),
+    progress: { tty: process.stderr.isTTY === true, write: (text) => process.stderr.write(text) },
+  };
+  switch (command.kind) {
+    case 'lag':
+      await lagCommand(ctx);
+      break;
+    case 'dlq-list':
+      await dlqListCommand(ctx, command.topic);
+      break;
+    case 'dlq-show':
+      await dlqShowCommand(ctx, command.topic, command.offset, command.limit, command.full);
+      break;
+    case 'dlq-requeue':
+      await dlqRequeueCommand(ctx, command.topic, command.select);
+      break;
+    case 'replay':
+      await replayIntoCommand(ctx, command.topics, command.into, process.env);
+      break;
+    case 'replay-reset':
+      await replayResetCommand(ctx, command.topics);
+      break;
+    case 'backfill-status':
+      backfillStatusCommand(ctx, command.dir);
+      break;
+    default: {
+      const unreachable: never = command;
+      throw new Error(`unhandled command ${JSON.stringify(unreachable)}`);
+    }
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      console.error(`error: ${err.message}\n`);
+      console.error(USAGE);
+      process.exit(2);
+    }
+    if (err instanceof ConfigError || err instanceof OpsFailure) console.error(`error: ${err.message}`);
+    else console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

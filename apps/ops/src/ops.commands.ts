@@ -1,0 +1,248 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TopicDefinition } from '@app/contracts';
+import {
+  consumerLag,
+  deadLetterInfo,
+  GroupActiveError,
+  groupsLag,
+  listConsumerGroups,
+  NoSuchRecordError,
+  readRanges,
+  requeueDeadLetters,
+  resetGroupToEarliest,
+  setGroupOffsets,
+  topicDepths,
+  type KafkaSettings,
+  type PartitionRange,
+} from '@app/messaging';
+import { countTableRows, createDataSource, runMigrations } from '@app/persistence';
+import { UsageError, type OffsetSelector } from './ops.args';
+import {
+  formatBackfill,
+  formatDeadLetter,
+  formatDlqDepths,
+  formatLag,
+  formatRowCounts,
+  lagByTopic,
+  progressBar,
+  type GroupTopicLag,
+} from './ops.format';
+import { projectedTopics, registryTopics, resolveTopic, selectTopics } from './ops.topics';
+
+/** An operation that could not be done (broker, database, a refused reset): exit code 1. */
+export class OpsFailure extends Error {}
+
+export interface OpsContext {
+  settings: KafkaSettings;
+  namespace: string;
+  projectorGroup: string;
+  /** The checkout (for `.run/checkpoints` and the projector's build), null when unknown. */
+  root: string | null;
+  out: (line: string) => void;
+  /** Progress output (a terminal's carriage-return bar, or log lines). */
+  progress: { tty: boolean; write: (text: string) => void };
+}
+
+/** Throwaway and tooling groups are not consumers worth reporting. */
+const IGNORED_GROUP = /^(reader-|ops-|test-)/;
+
+/** The group remembering what `dlq requeue` moved from one DLQ. */
+export function requeueGroupId(dlq: string): string {
+  return `ops-requeue.${dlq}`;
+}
+
+export async function lagCommand(ctx: OpsContext): Promise<void> {
+  const topics = registryTopics(ctx.namespace);
+  const groups = (await listConsumerGroups(ctx.settings)).filter((g) => !IGNORED_GROUP.test(g));
+  if (!groups.includes(ctx.projectorGroup)) groups.unshift(ctx.projectorGroup);
+  const existing = new Set((await topicDepths(ctx.settings, topics.flatMap((t) => [t.name, t.dlq]))).map((d) => d.topic));
+  const recordTopics = topics.filter((t) => existing.has(t.name)).map((t) => t.name);
+  // The projector is reported even before its first commit; other groups where they committed.
+  const lags = await groupsLag(ctx.settings, groups, recordTopics, [ctx.projectorGroup]);
+  const projected = new Set(projectedTopics(ctx.namespace).map((t) => t.name));
+  const rows: GroupTopicLag[] = [];
+  for (const [group, lag] of lags) {
+    const perTopic = lagByTopic(group, group === ctx.projectorGroup ? lag.filter((p) => projected.has(p.topic)) : lag);
+    rows.push(...(group === ctx.projectorGroup ? perTopic : perTopic.filter((r) => r.committedPartitions > 0)));
+  }
+  const dlqs = await topicDepths(ctx.settings, topics.map((t) => t.dlq));
+  ctx.out(formatLag(rows, dlqs));
+}
+
+async function pendingPerDlq(ctx: OpsContext, dlqs: readonly TopicDefinition[]): Promise<Map<string, number>> {
+  const pending = new Map<string, number>();
+  for (const t of dlqs) {
+    const lag = await consumerLag(ctx.settings, requeueGroupId(t.dlq), [{ ...t, name: t.dlq }]);
+    pending.set(t.dlq, lag.reduce((n, p) => n + p.lag, 0));
+  }
+  return pending;
+}
+
+export async function dlqListCommand(ctx: OpsContext, topic: string | null): Promise<void> {
+  const defs = topic ? [resolveTopic(topic, ctx.namespace)] : registryTopics(ctx.namespace);
+  const depths = await topicDepths(ctx.settings, defs.map((t) => t.dlq));
+  const present = defs.filter((t) => depths.some((d) => d.topic === t.dlq));
+  if (topic && present.length === 0) throw new OpsFailure(`${defs[0]!.dlq} does not exist on the broker yet (nothing was ever dead-lettered there, or no app created it)`);
+  ctx.out(formatDlqDepths(depths, await pendingPerDlq(ctx, present)));
+}
+
+/** Partitions of the DLQ holding `sel`'s offset (all of them for a bare N), as one-record ranges. */
+function rangesAt(topic: string, partitions: ReadonlyArray<{ partition: number; low: string; high: string }>, sel: OffsetSelector): PartitionRange[] {
+  const o = BigInt(sel.offset);
+  if (sel.partition !== null && !partitions.some((p) => p.partition === sel.partition)) {
+    throw new UsageError(`${topic} has no partition ${sel.partition} (partitions: ${partitions.map((p) => p.partition).join(', ')})`);
+  }
+  const holding = partitions.filter((p) => (sel.partition === null || p.partition === sel.partition) && o >= BigInt(p.low) && o < BigInt(p.high));
+  if (holding.length === 0) {
+    const where = partitions.map((p) => `${p.partition}: ${p.low}..${BigInt(p.high) - 1n}`).join(', ');
+    throw new UsageError(`no record at offset ${sel.offset} on ${topic} (offsets held per partition: ${where || 'none'})`);
+  }
+  return holding.map((p) => ({ partition: p.partition, from: sel.offset, to: (o + 1n).toString() }));
+}
+
+export async function dlqShowCommand(ctx: OpsContext, topic: string, offset: OffsetSelector | null, limit: number, full: boolean): Promise<void> {
+  const def = resolveTopic(topic, ctx.namespace);
+  const [depth] = await topicDepths(ctx.settings, [def.dlq]);
+  if (!depth) throw new OpsFailure(`${def.dlq} does not exist on the broker yet`);
+  const ranges = offset
+    ? rangesAt(def.dlq, depth.partitions, offset)
+    : depth.partitions.map((p) => ({ partition: p.partition, from: p.low, to: (BigInt(p.low) + BigInt(limit) < BigInt(p.high) ? BigInt(p.low) + BigInt(limit) : BigInt(p.high)).toString() }));
+  const messages = await readRanges(ctx.settings, def.dlq, ranges);
+  if (messages.length === 0) {
+    ctx.out(`${def.dlq} is empty`);
+    return;
+  }
+  ctx.out(messages.map((m) => formatDeadLetter(m, deadLetterInfo(m.headers), full)).join('\n\n'));
+  if (!offset && messages.length < depth.depth) ctx.out(`\n${messages.length} of ${depth.depth} shown (the oldest ${limit} per partition; --limit N for more)`);
+}
+
+export async function dlqRequeueCommand(ctx: OpsContext, topic: string, select: 'all' | OffsetSelector): Promise<void> {
+  const def = resolveTopic(topic, ctx.namespace);
+  const [depth] = await topicDepths(ctx.settings, [def.dlq, def.name]);
+  if (!depth || depth.topic !== def.dlq) throw new OpsFailure(`${def.dlq} does not exist on the broker yet`);
+  let target: 'all' | { partition: number; offset: string } = 'all';
+  if (select !== 'all') {
+    const ranges = rangesAt(def.dlq, depth.partitions, select);
+    if (ranges.length > 1) {
+      throw new UsageError(`offset ${select.offset} exists in partitions ${ranges.map((r) => r.partition).join(', ')} of ${def.dlq}: give --offset <partition>:${select.offset}`);
+    }
+    target = { partition: ranges[0]!.partition, offset: select.offset };
+  }
+  let result;
+  try {
+    result = await requeueDeadLetters(ctx.settings, {
+      dlq: def.dlq,
+      target: def.name,
+      groupId: requeueGroupId(def.dlq),
+      select: target === 'all' ? { all: true } : target,
+    });
+  } catch (err) {
+    if (err instanceof NoSuchRecordError) throw new UsageError(err.message);
+    throw err;
+  }
+  for (const r of result.requeued) ctx.out(`requeued ${def.dlq} ${r.partition}:${r.offset} (key ${r.key ?? '-'}) -> ${def.name}`);
+  for (const r of result.alreadyRequeued) ctx.out(`skipped ${def.dlq} ${r.partition}:${r.offset}: requeued before`);
+  ctx.out(
+    result.requeued.length === 0
+      ? `nothing requeued: ${target === 'all' ? `every record on ${def.dlq} was requeued before` : 'that record was requeued before'}`
+      : `requeued ${result.requeued.length} record(s) onto ${def.name}`,
+  );
+}
+
+export async function replayResetCommand(ctx: OpsContext, topics: string[] | null): Promise<void> {
+  const selected = selectTopics(topics, ctx.namespace, projectedTopics(ctx.namespace));
+  try {
+    await resetGroupToEarliest(ctx.settings, ctx.projectorGroup, selected.map((t) => t.name));
+  } catch (err) {
+    if (err instanceof GroupActiveError) {
+      throw new OpsFailure(`refusing to rewind: ${err.message}. Stop the projector first (npm run stop, or stop its process), then run this again and start it.`);
+    }
+    throw err;
+  }
+  const lag = await consumerLag(ctx.settings, ctx.projectorGroup, selected);
+  ctx.out(`rewound group '${ctx.projectorGroup}' to the beginning of ${selected.length} topic(s): ${lag.reduce((n, p) => n + p.lag, 0)} records to project again when the projector starts (read models are kept; the projection is idempotent)`);
+}
+
+function waitExit(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+export async function replayIntoCommand(ctx: OpsContext, topics: string[] | null, into: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const all = projectedTopics(ctx.namespace);
+  const selected = selectTopics(topics, ctx.namespace, all);
+  const main = ctx.root ? join(ctx.root, 'dist', 'apps', 'projector', 'src', 'main.js') : null;
+  if (!main || !existsSync(main)) throw new OpsFailure(`the projector is not built (${main ?? 'dist/apps/projector/src/main.js'}): run npm run build`);
+
+  const applied = await runMigrations({ url: into, applicationName: 'ops-replay' });
+  ctx.out(applied.length ? `migrated the target: ${applied.join(', ')}` : 'the target is migrated');
+
+  // A fresh group at the beginning of the selected topics and at the end of the others: the
+  // projector (unchanged, every topic subscribed) then projects exactly the selection.
+  const group = `ops-replay-${new Date().toISOString().replace(/[^0-9]/g, '').slice(0, 14)}-${process.pid}`;
+  await setGroupOffsets(ctx.settings, group, { earliest: selected.map((t) => t.name), latest: all.filter((t) => !selected.includes(t)).map((t) => t.name) });
+  const total = (await consumerLag(ctx.settings, group, selected)).reduce((n, p) => n + p.lag, 0);
+  ctx.out(`projecting ${total} records of ${selected.length} topic(s) into the target with group ${group}`);
+
+  const child = spawn(process.execPath, [main], {
+    env: { ...env, DATABASE_URL: into, PROJECTOR_GROUP_ID: group, OPS_PORT: '', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  try {
+    let lastLog = 0;
+    for (;;) {
+      if (child.exitCode !== null) throw new OpsFailure(`the projector exited (code ${child.exitCode}) before the replay finished:\n${stderr}`);
+      const lag = (await consumerLag(ctx.settings, group, selected)).reduce((n, p) => n + p.lag, 0);
+      const done = Math.max(0, total - lag);
+      if (ctx.progress.tty) ctx.progress.write(`\r${progressBar(done, total)}`);
+      else if (Date.now() - lastLog >= 5_000 || lag === 0) {
+        ctx.progress.write(`${JSON.stringify({ msg: 'replay progress', group, done, total, lag })}\n`);
+        lastLog = Date.now();
+      }
+      if (lag === 0) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    if (ctx.progress.tty) ctx.progress.write('\n');
+  } finally {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await waitExit(child);
+    }
+  }
+  const ds = createDataSource({ url: into, poolSize: 1, applicationName: 'ops-replay' });
+  await ds.initialize();
+  try {
+    ctx.out(formatRowCounts(await countTableRows(ds)));
+  } finally {
+    await ds.destroy();
+  }
+}
+
+export function backfillStatusCommand(ctx: OpsContext, dir: string | null): void {
+  const folder = dir ?? (ctx.root ? join(ctx.root, '.run', 'checkpoints') : null);
+  if (!folder) throw new OpsFailure('cannot tell where the checkout is: give --dir <checkpoints folder>');
+  const files = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')).sort() : [];
+  if (files.length === 0) {
+    ctx.out(`no backfill checkpoints (${folder})`);
+    return;
+  }
+  const parts = files.map((f) => {
+    const file = join(folder, f);
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return formatBackfill(file, { error: 'not a JSON object' });
+      return formatBackfill(file, parsed);
+    } catch (err) {
+      return formatBackfill(file, { error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+  ctx.out(parts.join('\n\n'));
+}
