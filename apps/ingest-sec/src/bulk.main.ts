@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '@app/config';
 import { BulkBackfillService } from './bulk/bulk-backfill.service';
@@ -34,6 +36,10 @@ async function bootstrap(): Promise<number> {
     console.error('ingest-sec bulk: reading a URL needs EDGAR_USER_AGENT ("Company contact@company.example"), as SEC requires');
     return 2;
   }
+  if (!isUrl(command.submissions) && !existsSync(command.submissions)) {
+    console.error(`ingest-sec bulk: no such file: ${command.submissions}`);
+    return 2;
+  }
   const app = await NestFactory.createApplicationContext(BulkModule.forRoot({ config }), { logger: ['error', 'warn'] });
   const stop = new AbortController();
   const onSignal = () => stop.abort();
@@ -41,7 +47,8 @@ async function bootstrap(): Promise<number> {
   process.once('SIGTERM', onSignal);
   try {
     const summary = await app.get(BulkBackfillService).execute({
-      source: command.submissions,
+      // A file by its absolute path: the checkpoint names the source, and a rerun from elsewhere is the same archive.
+      source: isUrl(command.submissions) ? command.submissions : resolve(command.submissions),
       checkpointPath: command.checkpoint ?? config.BULK_CHECKPOINT,
       restart: command.restart,
       signal: stop.signal,
