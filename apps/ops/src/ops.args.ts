@@ -2,7 +2,12 @@ import { parseArgs } from 'node:util';
 
 /** Bad input from the operator: printed with the usage, exit code 2. */
 export class UsageError extends Error {
-  constructor(message: string, readonly topic?: 'dlq' | 'replay' | 'backfill') {
+  constructor(
+    message: string,
+    readonly topic?: 'dlq' | 'replay' | 'backfill',
+    /** False for input found wrong only against the broker (an unknown topic, an offset not held): the message says it all. */
+    readonly showUsage = true,
+  ) {
     super(message);
     this.name = 'UsageError';
   }

@@ -68,8 +68,8 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     if (err instanceof UsageError) {
-      console.error(`error: ${err.message}\n`);
-      console.error(USAGE);
+      if (err.showUsage) console.error(`error: ${err.message}\n\n${USAGE}`);
+      else console.error(`error: ${err.message}`);
       process.exit(2);
     }
     if (err instanceof ConfigError || err instanceof OpsFailure) console.error(`error: ${err.message}`);

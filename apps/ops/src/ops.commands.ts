@@ -92,12 +92,12 @@ export async function dlqListCommand(ctx: OpsContext, topic: string | null): Pro
 function rangesAt(topic: string, partitions: ReadonlyArray<{ partition: number; low: string; high: string }>, sel: OffsetSelector): PartitionRange[] {
   const o = BigInt(sel.offset);
   if (sel.partition !== null && !partitions.some((p) => p.partition === sel.partition)) {
-    throw new UsageError(`${topic} has no partition ${sel.partition} (partitions: ${partitions.map((p) => p.partition).join(', ')})`);
+    throw new UsageError(`${topic} has no partition ${sel.partition} (partitions: ${partitions.map((p) => p.partition).join(', ')})`, undefined, false);
   }
   const holding = partitions.filter((p) => (sel.partition === null || p.partition === sel.partition) && o >= BigInt(p.low) && o < BigInt(p.high));
   if (holding.length === 0) {
     const where = partitions.map((p) => `${p.partition}: ${p.low}..${BigInt(p.high) - 1n}`).join(', ');
-    throw new UsageError(`no record at offset ${sel.offset} on ${topic} (offsets held per partition: ${where || 'none'})`);
+    throw new UsageError(`no record at offset ${sel.offset} on ${topic} (offsets held per partition: ${where || 'none'})`, undefined, false);
   }
   return holding.map((p) => ({ partition: p.partition, from: sel.offset, to: (o + 1n).toString() }));
 }
@@ -126,7 +126,7 @@ export async function dlqRequeueCommand(ctx: OpsContext, topic: string, select: 
   if (select !== 'all') {
     const ranges = rangesAt(def.dlq, depth.partitions, select);
     if (ranges.length > 1) {
-      throw new UsageError(`offset ${select.offset} exists in partitions ${ranges.map((r) => r.partition).join(', ')} of ${def.dlq}: give --offset <partition>:${select.offset}`);
+      throw new UsageError(`offset ${select.offset} exists in partitions ${ranges.map((r) => r.partition).join(', ')} of ${def.dlq}: give --offset <partition>:${select.offset}`, undefined, false);
     }
     target = { partition: ranges[0]!.partition, offset: select.offset };
   }
@@ -139,7 +139,7 @@ export async function dlqRequeueCommand(ctx: OpsContext, topic: string, select: 
       select: target === 'all' ? { all: true } : target,
     });
   } catch (err) {
-    if (err instanceof NoSuchRecordError) throw new UsageError(err.message);
+    if (err instanceof NoSuchRecordError) throw new UsageError(err.message, undefined, false);
     throw err;
   }
   for (const r of result.requeued) ctx.out(`requeued ${def.dlq} ${r.partition}:${r.offset} (key ${r.key ?? '-'}) -> ${def.name}`);

@@ -20,7 +20,7 @@ export function resolveTopic(name: string, namespace: string, among: readonly To
   const wanted = name.trim();
   const found = among.find((t) => [t.name, t.dlq, t.name.slice(prefix.length), t.dlq.slice(prefix.length)].includes(wanted));
   if (!found) {
-    throw new UsageError(`unknown topic '${name}'; valid topics:\n${among.map((t) => `  ${t.name}   (dead letters: ${t.dlq})`).join('\n')}`);
+    throw new UsageError(`unknown topic '${name}'; valid topics:\n${among.map((t) => `  ${t.name}   (dead letters: ${t.dlq})`).join('\n')}`, undefined, false);
   }
   return found;
 }
