@@ -61,11 +61,15 @@ describe('ops output', () => {
       started_at: '2025-01-01T00:00:00Z',
       updated_at: '2025-01-01T00:01:00Z',
       finished_at: null,
+      filings_published: 1200,
+      pending_names: { x: 1 },
     });
     expect(text).toContain('  entries:           50 of 200 (25.0 %)');
     expect(text).toContain('  records published: 1234');
     expect(text).toContain('  finished at:       -');
     expect(text).toContain('not finished (a restarted run resumes from here)');
+    expect(text).toContain('  filings published: 1200');
+    expect(text).not.toContain('pending');
     expect(formatBackfill('/c/x.json', { error: 'Unexpected token' })).toBe('/c/x.json\n  unreadable: Unexpected token');
   });
 

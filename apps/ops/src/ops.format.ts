@@ -95,6 +95,8 @@ export interface BackfillCheckpoint {
   finished_at?: unknown;
 }
 
+const SHARED_FIELDS = new Set(['kind', 'source', 'entries_total', 'entries_done', 'records_published', 'started_at', 'updated_at', 'finished_at']);
+
 const str = (v: unknown): string => (v === undefined || v === null || v === '' ? '-' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
 
 export function formatBackfill(file: string, c: BackfillCheckpoint | { error: string }): string {
@@ -114,6 +116,10 @@ export function formatBackfill(file: string, c: BackfillCheckpoint | { error: st
     `  updated at:        ${str(cp.updated_at)}`,
     `  finished at:       ${str(cp.finished_at)}`,
     `  state:             ${state}`,
+    // Whatever else a kind of backfill counts (filings_published, unreadable_entries, ...), as it says it.
+    ...Object.entries(cp)
+      .filter(([k, v]) => !SHARED_FIELDS.has(k) && (typeof v === 'number' || typeof v === 'string'))
+      .map(([k, v]) => `  ${`${k.replace(/_/g, ' ')}:`.padEnd(19)}${str(v)}`),
   ].join('\n');
 }
 
