@@ -21,12 +21,14 @@ import { countTableRows, createDataSource, runMigrations } from '@app/persistenc
 import { UsageError, type OffsetSelector } from './ops.args';
 import {
   formatBackfill,
+  formatBackfillError,
   formatDeadLetter,
   formatDlqDepths,
   formatLag,
   formatRowCounts,
   lagByTopic,
   progressBar,
+  type BackfillCheckpoint,
   type GroupTopicLag,
 } from './ops.format';
 import { projectedTopics, registryTopics, resolveTopic, selectTopics } from './ops.topics';
@@ -238,10 +240,10 @@ export function backfillStatusCommand(ctx: OpsContext, dir: string | null): void
     const file = join(folder, f);
     try {
       const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return formatBackfill(file, { error: 'not a JSON object' });
-      return formatBackfill(file, parsed);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return formatBackfillError(file, 'not a JSON object');
+      return formatBackfill(file, parsed as BackfillCheckpoint);
     } catch (err) {
-      return formatBackfill(file, { error: err instanceof Error ? err.message : String(err) });
+      return formatBackfillError(file, err instanceof Error ? err.message : String(err));
     }
   });
   ctx.out(parts.join('\n\n'));

@@ -1,4 +1,4 @@
-import { formatBackfill, formatDeadLetter, formatDlqDepths, formatLag, lagByTopic, progressBar, table } from './ops.format';
+import { formatBackfill, formatBackfillError, formatDeadLetter, formatDlqDepths, formatLag, lagByTopic, progressBar, table } from './ops.format';
 
 describe('ops output', () => {
   it('table pads columns', () => {
@@ -70,7 +70,7 @@ describe('ops output', () => {
     expect(text).toContain('not finished (a restarted run resumes from here)');
     expect(text).toContain('  filings published: 1200');
     expect(text).not.toContain('pending');
-    expect(formatBackfill('/c/x.json', { error: 'Unexpected token' })).toBe('/c/x.json\n  unreadable: Unexpected token');
+    expect(formatBackfillError('/c/x.json', 'Unexpected token')).toBe('/c/x.json\n  unreadable: Unexpected token');
   });
 
   it('progress bar', () => {

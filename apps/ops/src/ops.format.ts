@@ -93,15 +93,20 @@ export interface BackfillCheckpoint {
   started_at?: unknown;
   updated_at?: unknown;
   finished_at?: unknown;
+  /** Whatever else a kind of backfill keeps. */
+  [field: string]: unknown;
 }
 
 const SHARED_FIELDS = new Set(['kind', 'source', 'entries_total', 'entries_done', 'records_published', 'started_at', 'updated_at', 'finished_at']);
 
 const str = (v: unknown): string => (v === undefined || v === null || v === '' ? '-' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
 
-export function formatBackfill(file: string, c: BackfillCheckpoint | { error: string }): string {
-  if ('error' in c && typeof c.error === 'string') return `${file}\n  unreadable: ${c.error}`;
-  const cp = c as BackfillCheckpoint;
+/** A checkpoint file that is not JSON, or not an object. */
+export function formatBackfillError(file: string, error: string): string {
+  return `${file}\n  unreadable: ${error}`;
+}
+
+export function formatBackfill(file: string, cp: BackfillCheckpoint): string {
   const total = typeof cp.entries_total === 'number' ? cp.entries_total : null;
   const done = typeof cp.entries_done === 'number' ? cp.entries_done : null;
   const pct = total && done !== null ? ` (${((100 * done) / total).toFixed(1)} %)` : '';
