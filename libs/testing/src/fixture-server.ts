@@ -10,6 +10,8 @@ export interface FixtureRoute {
   /** Relative to fixturesDir, or absolute (a file a test built, e.g. a submissions.zip). */
   file: string;
   contentType?: string;
+  /** Answer each request this much later (a slow download, for tests that stop a reader half-way). */
+  delayMs?: number;
 }
 
 /**
@@ -185,15 +187,20 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
 
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://fixture.local').pathname;
-    const status = answer(req, res, path);
-    requests.push({
-      method: req.method ?? 'GET',
-      path,
-      userAgent: req.headers['user-agent'],
-      acceptEncoding: req.headers['accept-encoding'],
-      status,
-      at: Date.now(),
-    });
+    const respond = () => {
+      const status = answer(req, res, path);
+      requests.push({
+        method: req.method ?? 'GET',
+        path,
+        userAgent: req.headers['user-agent'],
+        acceptEncoding: req.headers['accept-encoding'],
+        status,
+        at: Date.now(),
+      });
+    };
+    const delayMs = routes.get(path)?.delayMs ?? 0;
+    if (delayMs > 0) setTimeout(respond, delayMs);
+    else respond();
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);

@@ -16,7 +16,7 @@ export const bulkConfigSchema = kafkaConfig
     BULK_CHECKPOINT: z.string().min(1).default('.run/checkpoints/bulk-submissions.json').describe('Checkpoint file (--checkpoint wins)'),
     BULK_PUBLISH_BATCH: z.coerce.number().int().min(1).max(100_000).default(2000).describe('Records per acknowledged publish (one checkpoint write each)'),
     BULK_PROGRESS_INTERVAL_S: z.coerce.number().positive().default(5).describe('Seconds between progress log lines without a terminal'),
-    BULK_HTTP_BLOCK_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(8 * 1024 * 1024).describe('Bytes per HTTP range request when reading a URL'),
+    BULK_HTTP_BLOCK_BYTES: z.coerce.number().int().min(4096).max(256 * 1024 * 1024).default(8 * 1024 * 1024).describe('Bytes per HTTP range request when reading a URL'),
   });
 
 export type BulkConfig = z.infer<typeof bulkConfigSchema>;
