@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { applyRunEnv, ConfigError, databaseConfig, loadConfig } from '@app/config';
+import { ConfigError, databaseConfig, loadOperatorConfig } from '@app/config';
 import { createLogger } from '@app/observability';
 import { ApiKeysRepository, createDataSource, type Plan } from '@app/persistence';
 import { z } from 'zod';
@@ -21,8 +21,7 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h') throw new UsageError('');
   // From a plain shell, the settings npm start wrote under .run/ (the environment wins).
-  applyRunEnv();
-  const config = loadConfig(databaseConfig.extend({ API_KEY_PEPPER: z.string().min(32) }));
+  const config = loadOperatorConfig(databaseConfig.extend({ API_KEY_PEPPER: z.string().min(32) }));
   let args;
   try {
     args = parseArgs({

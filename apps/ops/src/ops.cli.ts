@@ -1,4 +1,4 @@
-import { applyRunEnv, ConfigError, findCheckoutRoot, loadConfig } from '@app/config';
+import { ConfigError, findCheckoutRoot, loadOperatorConfig } from '@app/config';
 import {
   backfillStatusCommand,
   dlqListCommand,
@@ -24,8 +24,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  applyRunEnv();
-  const config = loadConfig(operatorConfigSchema);
+  const config = loadOperatorConfig(operatorConfigSchema);
   const ctx: OpsContext = {
     settings: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ops-cli', logLevel: 'nothing' },
     namespace: config.KAFKA_TOPIC_NAMESPACE,

@@ -1,4 +1,4 @@
-import { applyRunEnv, loadConfig } from '@app/config';
+import { loadOperatorConfig } from '@app/config';
 import { consumerLag } from '@app/messaging';
 import { namespacedTopic } from '@app/contracts';
 import { projectorConfigSchema } from './projector.config';
@@ -9,8 +9,7 @@ import { PROJECTED_TOPICS } from './projector.runner';
  * (every partition committed up to its end), 1 otherwise. Used by scripts/run.sh, and by operators.
  */
 async function main(): Promise<number> {
-  applyRunEnv();
-  const config = loadConfig(projectorConfigSchema);
+  const config = loadOperatorConfig(projectorConfigSchema);
   const topics = PROJECTED_TOPICS.map((t) => namespacedTopic(t, config.KAFKA_TOPIC_NAMESPACE));
   const lag = await consumerLag({ brokers: config.KAFKA_BROKERS, clientId: 'projector-lag', logLevel: 'nothing' }, config.PROJECTOR_GROUP_ID, topics);
   const total = lag.reduce((n, p) => n + p.lag, 0);

@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyRunEnv, findCheckoutRoot, parseEnvFile } from './run-env';
+import { z } from 'zod';
+import { ConfigError } from './config';
+import { applyRunEnv, findCheckoutRoot, loadOperatorConfig, parseEnvFile } from './run-env';
 
 describe('parseEnvFile', () => {
   it('reads KEY=value lines, skipping comments and blanks, unquoting once', () => {
@@ -37,6 +39,22 @@ describe('applyRunEnv', () => {
     expect(env).toEqual({ KAFKA_BROKERS: '10.0.0.1:9092', DATABASE_URL: 'postgres://from-file/db', API_KEY_PEPPER: 'pepper' });
     expect(result.files).toEqual([join(root, '.run', 'ops.env'), join(root, '.run', 'secrets.env')]);
     expect(result.applied.sort()).toEqual(['API_KEY_PEPPER', 'DATABASE_URL']);
+  });
+
+  it('loadOperatorConfig: the files under the environment, parsed; a hint when there are none', () => {
+    const schema = z.object({ DATABASE_URL: z.string().url() });
+    const from = join(root, 'dist', 'apps', 'ops', 'src');
+    let error: unknown;
+    try {
+      loadOperatorConfig(schema, {}, from);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toMatch(/DATABASE_URL: [\s\S]*no \.run\/\*\.env in this checkout: run `npm start` first/);
+    mkdirSync(join(root, '.run'));
+    writeFileSync(join(root, '.run', 'ops.env'), 'DATABASE_URL=postgres://h/db\n');
+    expect(loadOperatorConfig(schema, {}, from)).toEqual({ DATABASE_URL: 'postgres://h/db' });
   });
 
   it('does nothing without a .run folder', () => {

@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { z } from 'zod';
+import { ConfigError, loadConfig } from './config';
 
 /**
  * Operator CLIs (keys, db:migrate, ops, the projector's lag) run from a plain shell after
@@ -76,4 +78,21 @@ export function applyRunEnv(env: NodeJS.ProcessEnv = process.env, from: string =
     }
   }
   return result;
+}
+
+/**
+ * The configuration of an operator CLI: `.run/*.env` under the environment (applyRunEnv), then
+ * parsed with `schema`. When it is invalid and no `.run/*.env` was found, the error says how to
+ * get one, since a plain shell before any `npm start` is the usual cause.
+ */
+export function loadOperatorConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env, from: string = __dirname): z.infer<S> {
+  const runEnv = applyRunEnv(env, from);
+  try {
+    return loadConfig(schema, env);
+  } catch (err) {
+    if (err instanceof ConfigError && runEnv.files.length === 0) {
+      throw new ConfigError([...err.problems, '(no .run/*.env in this checkout: run `npm start` first, or export the variables above)']);
+    }
+    throw err;
+  }
 }

@@ -1,4 +1,4 @@
-import { applyRunEnv, databaseConfig, loadConfig } from '@app/config';
+import { databaseConfig, loadOperatorConfig } from '@app/config';
 import { runMigrations } from './data-source';
 
 /**
@@ -6,8 +6,7 @@ import { runMigrations } from './data-source';
  * `.run/ops.env` npm start wrote). A separate step from app start.
  */
 async function main(): Promise<void> {
-  applyRunEnv();
-  const config = loadConfig(databaseConfig);
+  const config = loadOperatorConfig(databaseConfig);
   const applied = await runMigrations({ url: config.DATABASE_URL, applicationName: 'migrate' });
   console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');
 }
