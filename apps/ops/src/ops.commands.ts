@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Presets, SingleBar } from 'cli-progress';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TopicDefinition } from '@app/contracts';
@@ -27,7 +28,6 @@ import {
   formatLag,
   formatRowCounts,
   lagByTopic,
-  progressBar,
   type BackfillCheckpoint,
   type GroupTopicLag,
 } from './ops.format';
@@ -43,7 +43,7 @@ export interface OpsContext {
   /** The checkout (for `.run/checkpoints` and the projector's build), null when unknown. */
   root: string | null;
   out: (line: string) => void;
-  /** Progress output (a terminal's carriage-return bar, or log lines). */
+  /** Progress output: on a terminal (`tty`) a bar on stderr, else log lines through `write`. */
   progress: { tty: boolean; write: (text: string) => void };
 }
 
@@ -198,13 +198,18 @@ export async function replayIntoCommand(ctx: OpsContext, topics: string[] | null
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
+  // On a terminal a bar (the same library as the bulk backfill's), else a log line every 5 s.
+  const bar = ctx.progress.tty
+    ? new SingleBar({ format: 'replay {bar} {percentage}% | {value}/{total} records | ETA {eta_formatted}', stream: process.stderr, fps: 4 }, Presets.shades_classic)
+    : null;
+  bar?.start(total, 0);
   try {
     let lastLog = 0;
     for (;;) {
       if (child.exitCode !== null) throw new OpsFailure(`the projector exited (code ${child.exitCode}) before the replay finished:\n${stderr}`);
       const lag = (await consumerLag(ctx.settings, group, selected)).reduce((n, p) => n + p.lag, 0);
       const done = Math.max(0, total - lag);
-      if (ctx.progress.tty) ctx.progress.write(`\r${progressBar(done, total)}`);
+      if (bar) bar.update(done);
       else if (Date.now() - lastLog >= 5_000 || lag === 0) {
         ctx.progress.write(`${JSON.stringify({ msg: 'replay progress', group, done, total, lag })}\n`);
         lastLog = Date.now();
@@ -212,8 +217,8 @@ export async function replayIntoCommand(ctx: OpsContext, topics: string[] | null
       if (lag === 0) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    if (ctx.progress.tty) ctx.progress.write('\n');
   } finally {
+    bar?.stop();
     if (child.exitCode === null) {
       child.kill('SIGTERM');
       await waitExit(child);

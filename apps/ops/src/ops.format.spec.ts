@@ -1,4 +1,4 @@
-import { formatBackfill, formatBackfillError, formatDeadLetter, formatDlqDepths, formatLag, lagByTopic, progressBar, table } from './ops.format';
+import { formatBackfill, formatBackfillError, formatDeadLetter, formatDlqDepths, formatLag, lagByTopic, table } from './ops.format';
 
 describe('ops output', () => {
   it('table pads columns', () => {
@@ -71,10 +71,5 @@ describe('ops output', () => {
     expect(text).toContain('  filings published: 1200');
     expect(text).not.toContain('pending');
     expect(formatBackfillError('/c/x.json', 'Unexpected token')).toBe('/c/x.json\n  unreadable: Unexpected token');
-  });
-
-  it('progress bar', () => {
-    expect(progressBar(5, 10, 10)).toBe('[#####-----]  50.0 %  5/10 records');
-    expect(progressBar(0, 0, 4)).toBe('[####] 100.0 %  0/0 records');
   });
 });

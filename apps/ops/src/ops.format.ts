@@ -128,13 +128,6 @@ export function formatBackfill(file: string, cp: BackfillCheckpoint): string {
   ].join('\n');
 }
 
-/** The replay's progress: a bar on a terminal, a plain line in logs. */
-export function progressBar(done: number, total: number, width = 30): string {
-  const ratio = total <= 0 ? 1 : Math.min(1, Math.max(0, done / total));
-  const filled = Math.round(ratio * width);
-  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(1).padStart(5)} %  ${done}/${total} records`;
-}
-
 export function formatRowCounts(counts: ReadonlyArray<{ table: string; rows: number }>): string {
   return table([['TABLE', 'ROWS'], ...counts.map((c) => [c.table, String(c.rows)])]);
 }
