@@ -1,0 +1,466 @@
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { namespacedTopic, TOPICS } from '@app/contracts';
+import { ensureTopics, type KafkaSettings } from '@app/messaging';
+import {
+  FilingsRepository,
+  FundExposureRepository,
+  InsiderTransactionsRepository,
+  SEARCH_KINDS,
+  SEARCH_SQL,
+  searchParams,
+} from '@app/persistence';
+// The bench signs its deep cursors with the api's own codec (it knows the CURSOR_SECRET it gave the api).
+// eslint-disable-next-line no-restricted-imports
+import { CursorCodec } from '../../apps/api/src/platform/cursor.codec';
+import { createScratchDb, migrate } from '../api-companies/scratch-db';
+import { spawnServer, type ServerProcess } from '../api-companies/servers';
+import { cleanup, cleanups, cleanUpOnSignals, positiveNumberEnv } from '../bench-support';
+import { fixturesDir } from '../projector/records.generator';
+import { deleteNamespacedTopics } from '../projector/topics-cleanup';
+import { explain, listVerdict, recordingDataSource, type Statement } from './plans';
+import { databaseSize, fillScaleDatabase, type ScaleCounts } from './scale-data';
+import { generateSubmissionsZip } from './submissions-zip.generator';
+
+/*
+ * `npm run bench:scale`: the read side at EDGAR's volume (issue 15). A scratch database with
+ * millions of filings, insider-transaction rows and fund holdings (scale-data.ts); the five list
+ * endpoints at page 1 and 90 % deep, api vs a bare Fastify + pg server running the same
+ * statements; EXPLAIN of each list statement with a PASS/FAIL on its plan; then the bulk
+ * backfill's records/s over a generated submissions.zip. Prints figures and verdicts; fails only
+ * when something could not run. See README.md.
+ */
+
+const env = process.env;
+const num = positiveNumberEnv;
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+
+const settings = {
+  databaseUrl: env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+  brokers: (env.KAFKA_BROKERS || '127.0.0.1:9092').split(','),
+  filings: Math.floor(num('BENCH_SCALE_FILINGS', 10_000_000)),
+  insiderRows: Math.floor(num('BENCH_SCALE_INSIDER_ROWS', 2_000_000)),
+  fundHoldings: Math.floor(num('BENCH_SCALE_FUND_HOLDINGS', 5_000_000)),
+  funds: Math.floor(num('BENCH_SCALE_FUNDS', 5_000)),
+  bulkEntities: Math.floor(num('BENCH_SCALE_BULK_ENTITIES', 200_000)),
+  symbol: (env.BENCH_SCALE_SYMBOL || 'MSFT:US').toUpperCase(),
+  searchQ: env.BENCH_SCALE_SEARCH_Q || 'microsoft',
+  parts: new Set((env.BENCH_SCALE_PARTS || 'api,bulk').split(',').map((s) => s.trim())),
+  seconds: num('BENCH_SECONDS', 10),
+  warmupSeconds: num('BENCH_WARMUP_SECONDS', 3),
+  connections: num('BENCH_CONNECTIONS', 32),
+  poolSize: num('BENCH_POOL_SIZE', 10),
+  limit: Math.floor(num('BENCH_SCALE_LIMIT', 50)),
+  deep: num('BENCH_SCALE_DEEP', 0.9),
+  apiLogLevel: env.BENCH_API_LOG_LEVEL || 'info',
+};
+
+const ROOT = resolve(__dirname, '..', '..', '..');
+const DIST = join(ROOT, 'dist');
+const RATIO_TARGET = 0.85;
+const DEEP_TARGET = 1.2;
+const EXPOSURE_P99_TARGET_MS = 100;
+
+interface Run {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  requests: number;
+  bad: number;
+  load1: number;
+}
+
+/** One list endpoint: its api path, how its deep page is reached on either side, its statement and index. */
+interface Endpoint {
+  name: string;
+  path: string;
+  apiDeepPath: string;
+  rawDeepPath: string;
+  deepNote: string;
+  /** The repository statements of page 1 and of the deep page, and the index a list must be served from (null: search). */
+  statements: { first: Statement[]; deep: Statement[] };
+  index: string | null;
+}
+
+cleanUpOnSignals();
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  const tag = `${process.pid}_${randomBytes(3).toString('hex')}`;
+  console.log(`scale bench: ${cpus().length} cores, node ${process.version}; load1 ${loadavg()[0]!.toFixed(1)} at start`);
+  console.log(`sizes: ${int(settings.filings)} filings, ${int(settings.insiderRows)} insider rows, ${int(settings.fundHoldings)} fund holdings over ${int(settings.funds)} funds; bulk ${int(settings.bulkEntities)} entity files; parts: ${[...settings.parts].join(',')}`);
+  console.log((await promisify(execFile)('df', ['-h', '/work'])).stdout.trim());
+
+  if (settings.parts.has('api')) await apiPart(tag);
+  if (settings.parts.has('bulk')) await bulkPart(tag);
+  console.log(`\n(${Math.round((Date.now() - t0) / 1000)} s in all)`);
+}
+
+async function apiPart(tag: string): Promise<void> {
+  const db = await createScratchDb(settings.databaseUrl, `bench_scale_${tag}`);
+  cleanups.push(() => db.drop());
+  console.log(`\n== database ${db.name}`);
+  await migrate(db.url);
+  const t = Date.now();
+  const counts = await fillScaleDatabase(db.url, ROOT, settings, settings.symbol, (line) => console.log(line));
+  console.log(
+    `loaded in ${Math.round((Date.now() - t) / 1000)} s: ${int(counts.companies)} companies, ${int(counts.filings)} filings, ${int(counts.form4Filings)} Form 4 filings with ${int(counts.insiderRows)} insider rows, ${int(counts.funds)} funds with ${int(counts.fundHoldings)} holdings (${settings.symbol} = CIK ${counts.exposureCik} held by each)`,
+  );
+  console.log(`database size: ${await databaseSize(db.url)}`);
+
+  const pepper = randomBytes(32).toString('hex');
+  const cursorSecret = randomBytes(32).toString('hex');
+  const apiKey = await createKey(db.url, pepper);
+  const headers = { authorization: `Bearer ${apiKey}` };
+  const start = async (...args: Parameters<typeof spawnServer>): Promise<ServerProcess> => {
+    const s = await spawnServer(...args);
+    cleanups.push(() => s.stop());
+    return s;
+  };
+  const api = await start({
+    label: 'api',
+    script: join(DIST, 'apps/api/src/main.js'),
+    env: {
+      DATABASE_URL: db.url,
+      DATABASE_POOL_SIZE: String(settings.poolSize),
+      API_KEY_PEPPER: pepper,
+      CURSOR_SECRET: cursorSecret,
+      LOG_LEVEL: settings.apiLogLevel,
+      PLAN_ENTERPRISE_BURST_PER_SECOND: '1000000000',
+      PLAN_ENTERPRISE_DAILY_QUOTA: '1000000000',
+    },
+  });
+  const raw = await start({ label: 'raw', script: join(__dirname, 'raw-server.js'), env: { DATABASE_URL: db.url, DATABASE_POOL_SIZE: String(settings.poolSize) } });
+  console.log(`servers: api pid ${api.pid}, raw pid ${raw.pid}; pg pool ${settings.poolSize} each; api LOG_LEVEL=${settings.apiLogLevel}`);
+
+  const pg = new Client({ connectionString: db.url, application_name: 'bench-scale' });
+  await pg.connect();
+  cleanups.push(() => pg.end());
+  const codec = new CursorCodec(cursorSecret);
+  const endpoints = await buildEndpoints(pg, api, headers, codec, counts);
+
+  // Both sides must serve the same rows, page 1 and deep, before anything is measured.
+  for (const e of endpoints) {
+    for (const [apiPath, rawPath] of [[e.path, e.path], [e.apiDeepPath, e.rawDeepPath]] as const) {
+      const a = await getJson(api.baseUrl + apiPath, headers);
+      const r = await getJson(raw.baseUrl + rawPath, headers);
+      if (a.data.length === 0 || rowId(a.data[0]) !== rowId(r.data[0]) || a.data.length !== r.data.length) {
+        throw new Error(`${e.name}: api and raw disagree on ${apiPath} (api ${a.data.length} rows from ${rowId(a.data[0])}, raw ${r.data.length} from ${rowId(r.data[0])})`);
+      }
+    }
+    console.log(`  ${e.name}: deep page ${e.deepNote}; api and raw agree on page 1 and the deep page`);
+  }
+
+  console.log(`\n== throughput: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per run, limit=${settings.limit}`);
+  console.log(row(['endpoint / run', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'requests', 'non-2xx', 'load1']));
+  const results = new Map<string, { apiFirst: Run; rawFirst: Run; apiDeep: Run; rawDeep: Run }>();
+  for (const e of endpoints) {
+    const run = async (label: string, server: ServerProcess, path: string): Promise<Run> => {
+      await measure(server.baseUrl + path, headers, settings.warmupSeconds);
+      const r = await measure(server.baseUrl + path, headers, settings.seconds);
+      console.log(row([`${e.name} ${label}`, r.reqPerSec.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), r.mean.toFixed(2), String(r.requests), String(r.bad), r.load1.toFixed(1)]));
+      return r;
+    };
+    const apiFirst = await run('api p1', api, e.path);
+    const rawFirst = await run('raw p1', raw, e.path);
+    const apiDeep = await run('api deep', api, e.apiDeepPath);
+    const rawDeep = await run('raw deep', raw, e.rawDeepPath);
+    results.set(e.name, { apiFirst, rawFirst, apiDeep, rawDeep });
+  }
+
+  console.log(`\n== ratios (targets: api/raw >= ${RATIO_TARGET}, deep/page-1 latency <= ${DEEP_TARGET}, fund-exposure p99 < ${EXPOSURE_P99_TARGET_MS} ms)`);
+  for (const e of endpoints) {
+    const r = results.get(e.name)!;
+    const p1 = r.apiFirst.reqPerSec / r.rawFirst.reqPerSec;
+    const deep = r.apiDeep.reqPerSec / r.rawDeep.reqPerSec;
+    const depth = r.apiDeep.mean / r.apiFirst.mean;
+    const depthRaw = r.rawDeep.mean / r.rawFirst.mean;
+    console.log(`${e.name}`);
+    console.log(`  ${verdict(`api/raw req/s page 1: ${r.apiFirst.reqPerSec.toFixed(0)} / ${r.rawFirst.reqPerSec.toFixed(0)} = ${p1.toFixed(3)}`, p1 >= RATIO_TARGET)}`);
+    console.log(`  ${verdict(`api/raw req/s deep:   ${r.apiDeep.reqPerSec.toFixed(0)} / ${r.rawDeep.reqPerSec.toFixed(0)} = ${deep.toFixed(3)}`, deep >= RATIO_TARGET)}`);
+    console.log(`  ${verdict(`deep/page-1 mean latency, api: ${r.apiDeep.mean.toFixed(2)} / ${r.apiFirst.mean.toFixed(2)} ms = ${depth.toFixed(3)} (raw ${depthRaw.toFixed(3)})`, depth <= DEEP_TARGET)}`);
+    if (e.name === 'fund-exposure') {
+      const p99 = Math.max(r.apiFirst.p99, r.apiDeep.p99);
+      console.log(`  ${verdict(`fund-exposure p99, api: page 1 ${r.apiFirst.p99.toFixed(1)} ms, deep ${r.apiDeep.p99.toFixed(1)} ms`, p99 < EXPOSURE_P99_TARGET_MS)}`);
+    }
+    const bad = r.apiFirst.bad + r.rawFirst.bad + r.apiDeep.bad + r.rawDeep.bad;
+    if (bad) console.log(`  ${bad} responses were not 2xx: these figures are not comparable`);
+  }
+
+  console.log('\n== EXPLAIN (ANALYZE, BUFFERS) of each list statement, as the repositories issue it');
+  // The read models the bench leaves empty or nearly (documents, rosters): a seq scan of those reads nothing.
+  const small = new Set(
+    (await pg.query<{ t: string }>(`SELECT relname AS t FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND reltuples < 1000`)).rows.map((r) => r.t),
+  );
+  for (const e of endpoints) {
+    for (const [which, statements] of [['page 1', e.statements.first], ['deep', e.statements.deep]] as const) {
+      for (const s of statements) {
+        const custom = await explain(pg, s, false);
+        const generic = await explain(pg, s, true);
+        const head = s.text.replace(/\s+/g, ' ').trim().slice(0, 110);
+        console.log(`\n${e.name}, ${which}: ${head}...`);
+        for (const l of custom.lines) console.log(`  ${l}`);
+        const isList = e.index !== null && !/count\(/i.test(s.text);
+        for (const [mode, p] of [['custom plan', custom], ['generic plan', generic]] as const) {
+          if (isList) {
+            const v = listVerdict(p, e.index!);
+            console.log(`  ${v.pass ? 'PASS' : 'FAIL'} ${mode} (${p.ms.toFixed(2)} ms): ${v.why}`);
+          } else {
+            // Search ranks a capped candidate set (sorts by design) and the fund count aggregates: no seq scan is the rule there.
+            const big = [...new Set(p.seqScans.filter((t) => !small.has(t)))];
+            const tiny = [...new Set(p.seqScans.filter((t) => small.has(t)))];
+            const scans = big.length ? `seq scan on ${big.join(', ')}` : `no seq scan of a loaded table${tiny.length ? ` (seq scans of near-empty ${tiny.join(', ')} only)` : ''}`;
+            console.log(`  ${big.length ? 'FAIL' : 'PASS'} ${mode} (${p.ms.toFixed(2)} ms): ${scans}; ${p.sorts} sort node(s) (ranking/aggregation: not an index-ordered list); indexes ${p.indexes.join(', ') || 'none'}`);
+          }
+        }
+      }
+    }
+  }
+  console.log(`\ndatabase size at the end: ${await databaseSize(db.url)}`);
+}
+
+/** The five endpoints, with their deep pages: a keyset at `deep` of the rows, signed as the api signs cursors. */
+async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<string, string>, codec: CursorCodec, counts: ScaleCounts): Promise<Endpoint[]> {
+  const limit = settings.limit;
+  const sym = encodeURIComponent(settings.symbol);
+  const cik = counts.exposureCik;
+  const captured = (fn: (ds: ReturnType<typeof recordingDataSource>) => Promise<unknown>): Promise<Statement[]> => {
+    const out: Statement[] = [];
+    return fn(recordingDataSource(out)).then(() => out);
+  };
+  /** A cursor for the api: the filter hash and direction of its own page-1 cursor, the deep key. */
+  const cursorAt = async (path: string, k: string): Promise<string> => {
+    const first = await getJson(api.baseUrl + path, headers);
+    const next = first.pagination.next_cursor;
+    if (!next) throw new Error(`${path}: page 1 has no next cursor`);
+    const body = JSON.parse(Buffer.from(next.split('.')[0]!, 'base64url').toString('utf8')) as { f: string; d: 'asc' | 'desc' };
+    return codec.encode({ k, d: body.d, f: body.f });
+  };
+  const position = async (sql: string, params: unknown[]): Promise<{ total: number; offset: number }> => {
+    const total = Number((await pg.query<{ n: string }>(`SELECT count(*) AS n FROM (${sql}) x`, params)).rows[0]!.n);
+    return { total, offset: Math.max(0, Math.floor(total * settings.deep) - 1) };
+  };
+  const deepNote = (p: { total: number; offset: number }) => `after row ${int(p.offset + 1)} of ${int(p.total)}`;
+  const out: Endpoint[] = [];
+
+  // Filings, all and one company's: keyset (filed_date, accession) desc.
+  for (const company of [false, true]) {
+    const where = company ? 'WHERE cik = $1' : '';
+    const params = company ? [cik] : [];
+    const order = `SELECT to_char(filed_date, 'YYYY-MM-DD') AS d, accession FROM filings ${where} ORDER BY filed_date DESC, accession DESC`;
+    const p = await position(order, params);
+    const k = (await pg.query<{ d: string; accession: string }>(`${order} OFFSET ${p.offset} LIMIT 1`, params)).rows[0]!;
+    const after = { filedDate: k.d, accession: k.accession };
+    const path = company ? `/v1/companies/${sym}/filings?limit=${limit}` : `/v1/filings?limit=${limit}`;
+    const filter = company ? { ciks: [cik] } : {};
+    out.push({
+      name: company ? 'company-filings' : 'filings',
+      path,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, `${after.filedDate}|${after.accession}`))}`,
+      rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
+      deepNote: deepNote(p),
+      statements: {
+        first: await captured((ds) => new FilingsRepository(ds).list({ filter, direction: 'desc', limit: limit + 1 })),
+        deep: await captured((ds) => new FilingsRepository(ds).list({ filter, direction: 'desc', limit: limit + 1, after })),
+      },
+      index: company ? 'filings_cik_filed_date_accession_idx' : 'filings_filed_date_accession_idx',
+    });
+  }
+
+  // Insiders: keyset (sort_date, accession, row_table, sequence) desc, superseded rows left out.
+  {
+    const order = `SELECT to_char(sort_date, 'YYYY-MM-DD') AS d, accession, row_table, sequence FROM insider_transactions
+      WHERE cik = $1 AND superseded_by IS NULL ORDER BY sort_date DESC, accession DESC, row_table DESC, sequence DESC`;
+    const p = await position(order, [cik]);
+    const k = (await pg.query<{ d: string; accession: string; row_table: string; sequence: number }>(`${order} OFFSET ${p.offset} LIMIT 1`, [cik])).rows[0]!;
+    const after = { sortDate: k.d, accession: k.accession, rowTable: k.row_table, sequence: k.sequence };
+    const path = `/v1/companies/${sym}/insiders?limit=${limit}`;
+    const filter = { cik, includeSuperseded: false };
+    out.push({
+      name: 'insiders',
+      path,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, `${after.sortDate}|${after.accession}|${after.rowTable}|${after.sequence}`))}`,
+      rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
+      deepNote: deepNote(p),
+      statements: {
+        first: await captured((ds) => new InsiderTransactionsRepository(ds).list({ filter, direction: 'desc', limit: limit + 1 })),
+        deep: await captured((ds) => new InsiderTransactionsRepository(ds).list({ filter, direction: 'desc', limit: limit + 1, after })),
+      },
+      index: 'insider_transactions_keyset_idx',
+    });
+  }
+
+  // Fund exposure: keyset (pct_val, accession, holding_index) desc over current equity holdings.
+  {
+    const order = `SELECT h.pct_val::text AS v, h.accession, h.holding_index AS i FROM fund_holdings h JOIN funds f ON f.fund_key = h.fund_key
+      WHERE h.match_cik = $1 AND h.is_current AND h.asset_cat = 'EC' AND h.pct_val IS NOT NULL ORDER BY h.pct_val DESC, h.accession DESC, h.holding_index DESC`;
+    const p = await position(order, [cik]);
+    const k = (await pg.query<{ v: string; accession: string; i: number }>(`${order} OFFSET ${p.offset} LIMIT 1`, [cik])).rows[0]!;
+    const after = { value: k.v, accession: k.accession, index: k.i };
+    const path = `/v1/companies/${sym}/fund-exposure?limit=${limit}`;
+    const list = (ds: ReturnType<typeof recordingDataSource>, withAfter: boolean) => {
+      const repo = new FundExposureRepository(ds);
+      return Promise.all([repo.list({ cik, sort: 'weight', etfsOnly: false, limit: limit + 1, ...(withAfter ? { after } : {}) }), repo.countFunds(cik, false)]);
+    };
+    out.push({
+      name: 'fund-exposure',
+      path,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, JSON.stringify([after.value, after.accession, after.index])))}`,
+      rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
+      deepNote: deepNote(p),
+      statements: { first: await captured((ds) => list(ds, false)), deep: await captured((ds) => list(ds, true)) },
+      index: 'fund_holdings_exposure_weight_idx',
+    });
+  }
+
+  // Search: a ranking, not a table order; its deep page is reached by following the api's cursors.
+  {
+    const path = `/v1/search?q=${encodeURIComponent(settings.searchQ)}&limit=${limit}`;
+    const pages: Array<{ cursor: string | null; rows: number }> = [];
+    let cursor: string | null = null;
+    let total = 0;
+    const hits: Array<{ score: number; kind: string; id: string }> = [];
+    do {
+      const page = await getJson(`${api.baseUrl}${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, headers);
+      pages.push({ cursor, rows: page.data.length });
+      for (const h of page.data) hits.push(h as { score: number; kind: string; id: string });
+      total += page.data.length;
+      cursor = page.pagination.next_cursor;
+    } while (cursor);
+    const target = Math.floor(total * settings.deep);
+    let seen = 0;
+    let deepPage = 0;
+    while (deepPage < pages.length - 1 && seen + pages[deepPage]!.rows <= target) seen += pages[deepPage++]!.rows;
+    const deepCursor = pages[deepPage]!.cursor;
+    const last = seen > 0 ? hits[seen - 1]! : null;
+    const after = last ? { score: last.score, kind: last.kind, id: last.id } : undefined;
+    const query = (a: typeof after) => searchParams({ q: settings.searchQ, kinds: SEARCH_KINDS, limit: limit + 1, ...(a ? { after: { ...a, kind: a.kind as (typeof SEARCH_KINDS)[number] } } : {}) });
+    out.push({
+      name: 'search',
+      path,
+      apiDeepPath: deepCursor ? `${path}&cursor=${encodeURIComponent(deepCursor)}` : path,
+      rawDeepPath: after ? `${path}&after=${encodeURIComponent(JSON.stringify(after))}` : path,
+      deepNote: `page ${deepPage + 1} of ${pages.length}, after hit ${int(seen)} of ${int(total)} (q=${JSON.stringify(settings.searchQ)}, pages followed through the api)`,
+      statements: { first: [{ text: SEARCH_SQL, values: query(undefined) }], deep: [{ text: SEARCH_SQL, values: query(after) }] },
+      index: null,
+    });
+  }
+  return out;
+}
+
+async function bulkPart(tag: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), `bench-scale-${tag}-`));
+  cleanups.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
+  console.log(`\n== bulk backfill over a generated submissions.zip`);
+  const zip = await generateSubmissionsZip(fixturesDir(ROOT), join(dir, 'submissions.zip'), settings.bulkEntities);
+  console.log(
+    `generated ${zip.path}: ${int(zip.entityFiles)} entity files (${int(zip.mainFiles)} main, ${int(zip.overflowFiles)} overflow), ${int(zip.filings)} filings, ${(zip.bytes / 1e6).toFixed(1)} MB, in ${zip.seconds.toFixed(1)} s`,
+  );
+
+  const namespace = `benchscale${randomBytes(4).toString('hex')}`;
+  const kafka: KafkaSettings = { brokers: settings.brokers, clientId: 'bench-scale', logLevel: 'warn' };
+  cleanups.push(() => deleteNamespacedTopics(kafka, namespace));
+  await ensureTopics(kafka, [namespacedTopic(TOPICS.filings, namespace), namespacedTopic(TOPICS.companies, namespace)]);
+
+  const t = performance.now();
+  const out = await runChild(join(DIST, 'apps/ingest-sec/src/bulk.main.js'), ['--submissions', zip.path, '--checkpoint', join(dir, 'checkpoint.json')], {
+    PATH: env.PATH ?? '',
+    KAFKA_BROKERS: settings.brokers.join(','),
+    KAFKA_TOPIC_NAMESPACE: namespace,
+    LOG_LEVEL: 'warn',
+  });
+  const wall = (performance.now() - t) / 1000;
+  const json = /^\{\n[\s\S]*?\n\}$/m.exec(out)?.[0];
+  if (!json) throw new Error(`bulk backfill printed no summary:\n${out.slice(-2000)}`);
+  const s = JSON.parse(json) as { status: string; entries_done: number; records_published: number; filings_published: number; companies_published: number; seconds: number; records_per_s: number; peak_rss_mb: number };
+  const entriesPerS = s.entries_done / s.seconds;
+  console.log(
+    `bulk backfill ${s.status}: ${int(s.entries_done)} entries, ${int(s.records_published)} records (${int(s.filings_published)} filings, ${int(s.companies_published)} companies) in ${s.seconds.toFixed(1)} s (process wall ${wall.toFixed(1)} s): ${int(s.records_per_s)} records/s, ${int(entriesPerS)} entries/s, peak RSS ${s.peak_rss_mb} MB`,
+  );
+  const realFilings = 20_000_000;
+  const realEntities = 900_000;
+  const byRecords = realFilings / s.records_per_s;
+  const byEntries = realEntities / entriesPerS;
+  console.log(
+    `projected for the real archive (~${int(realEntities)} entity files, ~${int(realFilings)} filings): ${(byRecords / 60).toFixed(0)} min at this records/s, ${(byEntries / 60).toFixed(0)} min at this entries/s; the larger holds (records/s is the publish bound, entries/s the read and parse bound)`,
+  );
+}
+
+function runChild(script: string, args: string[], childEnv: Record<string, string>): Promise<string> {
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, [script, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    cleanups.push(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => process.stderr.write(c.toString().replace(/^(?=.)/gm, '[bulk] ')));
+    child.on('error', fail);
+    child.on('exit', (code) => (code === 0 ? ok(out) : fail(new Error(`bulk backfill exited with ${code}:\n${out.slice(-2000)}`))));
+  });
+}
+
+async function measure(url: string, headers: Record<string, string>, seconds: number): Promise<Run> {
+  const r = await autocannon({ url, connections: settings.connections, duration: seconds, headers, timeout: 10 });
+  return {
+    reqPerSec: r.requests.total / r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: r.latency.mean,
+    requests: r.requests.total,
+    bad: r.non2xx + r.errors + r.timeouts,
+    load1: loadavg()[0]!,
+  };
+}
+
+interface Page {
+  data: Array<Record<string, unknown>>;
+  pagination: { next_cursor: string | null; has_more: boolean };
+}
+
+async function getJson(url: string, headers: Record<string, string>): Promise<Page> {
+  const res = await fetch(url, { headers });
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${(await res.text()).slice(0, 500)}`);
+  return (await res.json()) as Page;
+}
+
+/** A row's identity on either side (api shapes are snake_case, raw rows camelCase). */
+function rowId(r: Record<string, unknown> | undefined): string {
+  if (!r) return '(none)';
+  const v = (...keys: string[]) => keys.map((k) => r[k]).find((x) => x !== undefined && x !== null);
+  // A fund exposure entry carries no accession in the api's shape: its fund names it.
+  const fund = v('fund_name', 'fundName');
+  if (typeof fund === 'string') return fund;
+  return [v('kind'), v('id'), v('accession'), v('sequence'), v('holding_index', 'holdingIndex')].filter((x) => x !== undefined).map(String).join('/');
+}
+
+async function createKey(databaseUrl: string, pepper: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [join(DIST, 'apps/api/src/keys.cli.js'), 'create', '--plan', 'enterprise', '--account', 'bench', '--label', 'bench'], {
+    env: { PATH: env.PATH ?? '', DATABASE_URL: databaseUrl, API_KEY_PEPPER: pepper },
+  });
+  const key = /^secret:\s+(\S+)/m.exec(stdout)?.[1];
+  if (!key) throw new Error(`keys CLI printed no secret:\n${stdout}`);
+  return key;
+}
+
+const WIDTHS = [28, 9, 9, 9, 9, 9, 8, 6];
+function row(cells: string[]): string {
+  return cells.map((c, i) => (i === 0 ? c.padEnd(WIDTHS[i]!) : c.padStart(WIDTHS[i]!))).join(' ');
+}
+function verdict(text: string, met: boolean): string {
+  return `${met ? 'met    ' : 'NOT met'} ${text}`;
+}
+
+main()
+  .catch((err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanup());

@@ -1,0 +1,95 @@
+import Fastify from 'fastify';
+import {
+  CompaniesRepository,
+  FilingsRepository,
+  FundExposureRepository,
+  InsiderTransactionsRepository,
+  SEARCH_KINDS,
+  SearchRepository,
+  createDataSource,
+} from '@app/persistence';
+
+/**
+ * Baseline of the scale bench: bare Fastify + the api's pg pool running the very same repository
+ * statements the api runs for each list's defaults (symbol lookup, list with limit + 1, the fund
+ * count beside the exposure list), and nothing else: no auth, rate limit, validation, cursor
+ * codec, mapping or request log. A deep page is asked with `?after=<JSON keyset>` directly.
+ * Env: DATABASE_URL, PORT, DATABASE_POOL_SIZE.
+ */
+async function main(): Promise<void> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is required');
+  const dataSource = createDataSource({ url, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10), applicationName: 'bench-scale-raw' });
+  await dataSource.initialize();
+  const companies = new CompaniesRepository(dataSource);
+  const filings = new FilingsRepository(dataSource);
+  const insiders = new InsiderTransactionsRepository(dataSource);
+  const exposure = new FundExposureRepository(dataSource);
+  const search = new SearchRepository(dataSource);
+
+  interface Q {
+    limit?: string;
+    after?: string;
+    q?: string;
+  }
+  const limitOf = (q: Q): number => Number(q.limit ?? 50) || 50;
+  // The keyset is the bench's own input: parsed, not validated.
+  const afterOf = <T>(q: Q): T | undefined => (q.after ? (JSON.parse(q.after) as T) : undefined);
+  const page = <T>(rows: T[], limit: number) => {
+    const hasMore = rows.length > limit;
+    if (hasMore) rows.length = limit;
+    return { data: rows, pagination: { next_cursor: null, has_more: hasMore } };
+  };
+  const cikOf = async (symbol: string): Promise<string> => {
+    const company = await companies.findBySymbol(symbol.toUpperCase());
+    if (!company) throw new Error(`unknown symbol ${symbol}`);
+    return company.cik;
+  };
+
+  const server = Fastify({ logger: false });
+  server.get('/healthz', async () => ({ status: 'ok' }));
+  server.get('/v1/filings', async (request) => {
+    const q = request.query as Q;
+    const limit = limitOf(q);
+    return page(await filings.list({ filter: {}, direction: 'desc', limit: limit + 1, after: afterOf(q) }), limit);
+  });
+  server.get('/v1/companies/:symbol/filings', async (request) => {
+    const q = request.query as Q;
+    const limit = limitOf(q);
+    const cik = await cikOf((request.params as { symbol: string }).symbol);
+    return page(await filings.list({ filter: { ciks: [cik] }, direction: 'desc', limit: limit + 1, after: afterOf(q) }), limit);
+  });
+  server.get('/v1/companies/:symbol/insiders', async (request) => {
+    const q = request.query as Q;
+    const limit = limitOf(q);
+    const cik = await cikOf((request.params as { symbol: string }).symbol);
+    return page(await insiders.list({ filter: { cik, includeSuperseded: false }, direction: 'desc', limit: limit + 1, after: afterOf(q) }), limit);
+  });
+  server.get('/v1/companies/:symbol/fund-exposure', async (request) => {
+    const q = request.query as Q;
+    const limit = limitOf(q);
+    const cik = await cikOf((request.params as { symbol: string }).symbol);
+    const [rows, fundCount] = await Promise.all([exposure.list({ cik, sort: 'weight', etfsOnly: false, limit: limit + 1, after: afterOf(q) }), exposure.countFunds(cik, false)]);
+    return { ...page(rows, limit), fund_count: fundCount };
+  });
+  server.get('/v1/search', async (request) => {
+    const q = request.query as Q;
+    const limit = limitOf(q);
+    return page(await search.search({ q: q.q ?? '', kinds: SEARCH_KINDS, limit: limit + 1, after: afterOf(q) }), limit);
+  });
+  server.addHook('onClose', async () => dataSource.destroy());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+  await server.listen({ port: Number(process.env.PORT ?? 3001), host: '127.0.0.1' });
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
