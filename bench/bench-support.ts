@@ -36,3 +36,27 @@ export function cleanUpOnSignals(): void {
     });
   }
 }
+
+/**
+ * A bench's raw server (a child process): listens on PORT (default 3001) on loopback until
+ * SIGINT/SIGTERM, then closes (its onClose hooks release the database) and exits.
+ */
+export async function listenUntilSignal(server: { close(): Promise<unknown>; listen(o: { port: number; host: string }): Promise<unknown> }): Promise<void> {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+  await server.listen({ port: Number(process.env.PORT ?? 3001), host: '127.0.0.1' });
+}
+
+/** Runs a raw server's main; a failure to start exits 1 with the error. */
+export function runRawServer(main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { CompaniesRepository, createDataSource } from '@app/persistence';
+import { listenUntilSignal, runRawServer } from '../bench-support';
 
 /**
  * Baseline for the api bench: bare Fastify + the api's pg pool running the very same query for the api's defaults (active_only=true, asc)
@@ -25,18 +26,7 @@ async function main(): Promise<void> {
     return { data: rows, pagination: { next_cursor: null, has_more: hasMore } };
   });
   server.addHook('onClose', async () => dataSource.destroy());
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      server.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  }
-  await server.listen({ port: Number(process.env.PORT ?? 3001), host: '127.0.0.1' });
+  await listenUntilSignal(server);
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runRawServer(main);

@@ -8,6 +8,7 @@ import {
   SearchRepository,
   createDataSource,
 } from '@app/persistence';
+import { listenUntilSignal, runRawServer } from '../bench-support';
 
 /**
  * Baseline of the scale bench: bare Fastify + the api's pg pool running the very same repository
@@ -78,18 +79,7 @@ async function main(): Promise<void> {
     return page(await search.search({ q: q.q ?? '', kinds: SEARCH_KINDS, limit: limit + 1, after: afterOf(q) }), limit);
   });
   server.addHook('onClose', async () => dataSource.destroy());
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      server.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  }
-  await server.listen({ port: Number(process.env.PORT ?? 3001), host: '127.0.0.1' });
+  await listenUntilSignal(server);
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runRawServer(main);
