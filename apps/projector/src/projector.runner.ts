@@ -1,5 +1,5 @@
 import { startWorker, startWorkerOps, type ConsumerCounters } from '@app/messaging';
-import { createLogger, type OpsServer } from '@app/observability';
+import { createLogger, createMetricsRegistry, readCounter, type OpsServer, type Registry } from '@app/observability';
 import type { DataSource } from 'typeorm';
 import type { ProjectorConfig } from './projector.config';
 import { ProjectorModule } from './projector.module';
@@ -39,16 +39,7 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
         logger,
         consumer: { runner, settings, topics: runner.topics },
         checks: { postgres: () => ds.query('SELECT 1') },
-        metrics: () => [
-          {
-            name: 'projector_records_total',
-            help: 'Records projected, by what they did to the read model.',
-            type: 'counter',
-            samples: (['inserted', 'updated', 'unchanged'] as const).map((outcome) => ({ labels: { outcome }, value: service.counts[outcome] })),
-          },
-          { name: 'projector_webhook_events_total', help: 'Webhook events made for new or changed rows.', type: 'counter', samples: [{ value: service.counts.events }] },
-          { name: 'projector_webhook_deliveries_total', help: 'Deliveries queued for those events (one per subscribed endpoint).', type: 'counter', samples: [{ value: service.counts.deliveries }] },
-        ],
+        registry: projectorMetrics(service),
       });
     } catch (err) {
       await worker.stop();
@@ -73,4 +64,18 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
       return stopping;
     },
   };
+}
+
+/** The projector's registry: process and runtime metrics plus what the projection did. */
+function projectorMetrics(service: ProjectorService): Registry {
+  const registry = createMetricsRegistry();
+  readCounter(registry, {
+    name: 'projector_records_total',
+    help: 'Records projected, by what they did to the read model.',
+    labelNames: ['outcome'],
+    read: () => (['inserted', 'updated', 'unchanged'] as const).map((outcome) => ({ labels: { outcome }, value: service.counts[outcome] })),
+  });
+  readCounter(registry, { name: 'projector_webhook_events_total', help: 'Webhook events made for new or changed rows.', read: () => service.counts.events });
+  readCounter(registry, { name: 'projector_webhook_deliveries_total', help: 'Deliveries queued for those events (one per subscribed endpoint).', read: () => service.counts.deliveries });
+  return registry;
 }

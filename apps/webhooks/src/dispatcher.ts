@@ -73,9 +73,19 @@ const PREFETCH_PER_SLOT = 8;
 export class Dispatcher {
   readonly counts: DispatcherCounts = { claimed: 0, succeeded: 0, retried: 0, failed: 0, disabled: 0, errors: 0 };
   /** Seconds from sending an attempt to its result (status, error or timeout). */
-  readonly attemptSeconds = new Histogram([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30]);
+  readonly attemptSeconds = new Histogram({
+    name: 'webhooks_attempt_duration_seconds',
+    help: 'Time from sending an attempt to its result.',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30],
+    registers: [],
+  });
   /** Seconds from an event being made to its delivery's first attempt (again if that attempt's result was not written). */
-  readonly firstAttemptDelaySeconds = new Histogram([0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300]);
+  readonly firstAttemptDelaySeconds = new Histogram({
+    name: 'webhooks_first_attempt_delay_seconds',
+    help: "Time from an event being made to its delivery's first attempt.",
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [],
+  });
   private readonly inFlight = new Set<Promise<void>>();
   private readonly queue: Array<{ delivery: ClaimedDelivery; claimedAt: number }> = [];
   /**
@@ -374,7 +384,7 @@ export class Dispatcher {
       // Nothing was sent (a secret that does not open): a failed attempt on the same schedule.
       res = { statusCode: null, body: Buffer.alloc(0), retryAfter: null, durationMs: 0, error: `not sent: ${(err as Error).message}` };
     }
-    this.recentAttemptMs = this.attemptSeconds.count === 0 ? res.durationMs : this.recentAttemptMs + (res.durationMs - this.recentAttemptMs) / 8;
+    this.recentAttemptMs = this.recentAttemptMs === 0 ? res.durationMs : this.recentAttemptMs + (res.durationMs - this.recentAttemptMs) / 8;
     // Attempts that sent nothing (a refused URL, a secret that does not open) have no duration.
     if (res.statusCode !== null || res.durationMs > 0) this.attemptSeconds.observe(res.durationMs / 1000);
     if (attempt === 1) this.firstAttemptDelaySeconds.observe(Math.max(0, sentAt.getTime() - d.eventCreatedAt.getTime()) / 1000);

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { createLogger, formatMetrics, runChecks, startOpsServer, type MetricFamily, type OpsServer } from '@app/observability';
+import { createLogger, createMetricsRegistry, readCounter, readGauge, runChecks, startOpsServer, type OpsServer, type Registry } from '@app/observability';
 import { createDataSource, DISPATCH_PLANNER_OPTIONS, listenForNewDeliveries, WebhookDispatchRepository, type DeliveriesListener } from '@app/persistence';
 import { SecretBox } from '@app/webhooks';
 import { Dispatcher, type DispatcherCounts } from './dispatcher';
@@ -59,6 +59,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<RunningWebh
     listener = await listenForNewDeliveries(config.DATABASE_URL, () => dispatcher.wake(), logger);
     dispatcher.start();
     if (config.OPS_PORT !== undefined) {
+      const registry = webhooksMetrics(dispatcher);
       ops = await startOpsServer({
         host: config.OPS_HOST,
         port: config.OPS_PORT,
@@ -71,7 +72,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<RunningWebh
               if (!dispatcher.running) throw new Error('dispatcher is not running');
             },
           }),
-        metrics: async () => formatMetrics(webhooksMetricFamilies(dispatcher)),
+        metrics: () => registry.metrics(),
       });
     }
   } catch (err) {
@@ -103,34 +104,27 @@ export async function startWebhooks(config: WebhooksConfig): Promise<RunningWebh
   };
 }
 
-/** The dispatcher's metrics (the projector makes the events and deliveries, and counts them). */
-export function webhooksMetricFamilies(dispatcher: Dispatcher): MetricFamily[] {
+/** The dispatcher's registry: process and runtime metrics plus its own (the projector makes the events and deliveries, and counts them). */
+export function webhooksMetrics(dispatcher: Dispatcher): Registry {
+  const registry = createMetricsRegistry();
   const c = dispatcher.counts;
-  const counter = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: 'counter', samples: [{ value }] });
-  const gauge = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: 'gauge', samples: [{ value }] });
-  return [
-    counter('webhooks_deliveries_claimed_total', 'Deliveries claimed by this process.', c.claimed),
-    {
-      name: 'webhooks_attempts_total',
-      help: 'Delivery attempts recorded, by what followed: succeeded, retried (scheduled again) or failed (exhausted, gone or refused).',
-      type: 'counter',
-      samples: [
-        { labels: { result: 'succeeded' }, value: c.succeeded },
-        { labels: { result: 'retried' }, value: c.retried },
-        { labels: { result: 'failed' }, value: c.failed },
-      ],
-    },
-    counter('webhooks_endpoints_disabled_total', 'Endpoints this process disabled (410, or failing for the configured time).', c.disabled),
-    counter('webhooks_dispatcher_errors_total', "Transient errors of the dispatcher's own work (claims or results not written).", c.errors),
-    gauge('webhooks_attempts_sending', 'Attempts whose POST is under way.', dispatcher.sendingCount),
-    gauge('webhooks_deliveries_queued', 'Claimed deliveries waiting for a free slot.', dispatcher.queuedCount),
-    gauge('webhooks_attempts_unrecorded', 'Attempt results waiting to be written.', dispatcher.unrecordedCount),
-    { name: 'webhooks_attempt_duration_seconds', help: 'Time from sending an attempt to its result.', type: 'histogram', samples: dispatcher.attemptSeconds.samples() },
-    {
-      name: 'webhooks_first_attempt_delay_seconds',
-      help: "Time from an event being made to its delivery's first attempt.",
-      type: 'histogram',
-      samples: dispatcher.firstAttemptDelaySeconds.samples(),
-    },
-  ];
+  readCounter(registry, { name: 'webhooks_deliveries_claimed_total', help: 'Deliveries claimed by this process.', read: () => c.claimed });
+  readCounter(registry, {
+    name: 'webhooks_attempts_total',
+    help: 'Delivery attempts recorded, by what followed: succeeded, retried (scheduled again) or failed (exhausted, gone or refused).',
+    labelNames: ['result'],
+    read: () => [
+      { labels: { result: 'succeeded' }, value: c.succeeded },
+      { labels: { result: 'retried' }, value: c.retried },
+      { labels: { result: 'failed' }, value: c.failed },
+    ],
+  });
+  readCounter(registry, { name: 'webhooks_endpoints_disabled_total', help: 'Endpoints this process disabled (410, or failing for the configured time).', read: () => c.disabled });
+  readCounter(registry, { name: 'webhooks_dispatcher_errors_total', help: "Transient errors of the dispatcher's own work (claims or results not written).", read: () => c.errors });
+  readGauge(registry, { name: 'webhooks_attempts_sending', help: 'Attempts whose POST is under way.', read: () => dispatcher.sendingCount });
+  readGauge(registry, { name: 'webhooks_deliveries_queued', help: 'Claimed deliveries waiting for a free slot.', read: () => dispatcher.queuedCount });
+  readGauge(registry, { name: 'webhooks_attempts_unrecorded', help: 'Attempt results waiting to be written.', read: () => dispatcher.unrecordedCount });
+  registry.registerMetric(dispatcher.attemptSeconds);
+  registry.registerMetric(dispatcher.firstAttemptDelaySeconds);
+  return registry;
 }

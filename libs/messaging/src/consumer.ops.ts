@@ -1,4 +1,4 @@
-import { formatMetrics, runChecks, startOpsServer, withTimeout, type MetricFamily, type OpsServer, type OpsServerOptions } from '@app/observability';
+import { readCounter, readGauge, runChecks, startOpsServer, withTimeout, type OpsServer, type OpsServerOptions, type Registry } from '@app/observability';
 import type { TopicDefinition } from '@app/contracts';
 import { consumerLag, type PartitionLag } from './consumer-lag.query';
 import type { ConsumerCounters, ConsumerRunner } from './consumer.runner';
@@ -11,10 +11,10 @@ const LAG_MAX_AGE_MS = 10_000;
 const LAG_TIMEOUT_MS = 5_000;
 
 /**
- * The consumer-side metrics of a worker app: records processed, dead-lettered and retried, and
- * the group's lag per partition (committed offset to high watermark). Lag is cached for 10 s;
- * when the broker cannot be asked, the families say so with `<prefix>_lag_up 0` instead of
- * failing the whole scrape.
+ * The consumer-side metrics of a worker app, in its registry: records processed, dead-lettered and
+ * retried, and the group's lag per partition (committed offset to high watermark). Lag is cached
+ * for 10 s; when the broker cannot be asked, `consumer_lag_up 0` says so instead of failing the
+ * whole scrape.
  */
 export class ConsumerMetrics {
   private lag: { at: number; value: PartitionLag[] | null } | undefined;
@@ -24,25 +24,26 @@ export class ConsumerMetrics {
     private readonly settings: KafkaSettings,
     private readonly groupId: string,
     private readonly topics: readonly TopicDefinition[],
-    private readonly counters: () => ConsumerCounters,
-  ) {}
-
-  async families(): Promise<MetricFamily[]> {
-    const labels = { group: this.groupId };
-    const c = this.counters();
-    const lag = await this.currentLag();
-    return [
-      { name: 'consumer_records_processed_total', help: 'Records handled and committed.', type: 'counter', samples: [{ labels, value: c.processed }] },
-      { name: 'consumer_records_dead_lettered_total', help: 'Records sent to a dead-letter topic and committed.', type: 'counter', samples: [{ labels, value: c.dead_lettered }] },
-      { name: 'consumer_retries_total', help: 'Transient handler failures backed off and retried.', type: 'counter', samples: [{ labels, value: c.retries }] },
-      { name: 'consumer_lag_up', help: '1 when the lag below was read from the broker (at most 10 s ago), 0 when it could not be.', type: 'gauge', samples: [{ labels, value: lag ? 1 : 0 }] },
-      {
-        name: 'consumer_lag_records',
-        help: "Records between the group's committed offset and the partition's end.",
-        type: 'gauge',
-        samples: (lag ?? []).map((p) => ({ labels: { ...labels, topic: p.topic, partition: String(p.partition) }, value: p.lag })),
-      },
-    ];
+    counters: () => ConsumerCounters,
+    registry: Registry,
+  ) {
+    const labels = { group: groupId };
+    const labelNames = ['group'];
+    readCounter(registry, { name: 'consumer_records_processed_total', help: 'Records handled and committed.', labelNames, read: () => [{ labels, value: counters().processed }] });
+    readCounter(registry, { name: 'consumer_records_dead_lettered_total', help: 'Records sent to a dead-letter topic and committed.', labelNames, read: () => [{ labels, value: counters().dead_lettered }] });
+    readCounter(registry, { name: 'consumer_retries_total', help: 'Transient handler failures backed off and retried.', labelNames, read: () => [{ labels, value: counters().retries }] });
+    readGauge(registry, {
+      name: 'consumer_lag_up',
+      help: '1 when the lag below was read from the broker (at most 10 s ago), 0 when it could not be.',
+      labelNames,
+      read: async () => [{ labels, value: (await this.currentLag()) ? 1 : 0 }],
+    });
+    readGauge(registry, {
+      name: 'consumer_lag_records',
+      help: "Records between the group's committed offset and the partition's end.",
+      labelNames: ['group', 'topic', 'partition'],
+      read: async () => ((await this.currentLag()) ?? []).map((p) => ({ labels: { ...labels, topic: p.topic, partition: String(p.partition) }, value: p.lag })),
+    });
   }
 
   private currentLag(): Promise<PartitionLag[] | null> {
@@ -67,14 +68,14 @@ export interface WorkerOpsOptions extends Pick<OpsServerOptions, 'host' | 'port'
   consumer: { runner: ConsumerRunner; settings: KafkaSettings; topics: readonly TopicDefinition[] } | null;
   /** The app's other readiness checks (its database, ...). */
   checks: Record<string, () => unknown>;
-  /** The app's own metric families. */
-  metrics(): MetricFamily[];
+  /** The app's registry (its own metrics in it): the consumer's are added to it. */
+  registry: Registry;
 }
 
 /** A consumer app's ops server: its checks plus the consumer's, the consumer's metrics plus its own. */
 export function startWorkerOps(options: WorkerOpsOptions): Promise<OpsServer> {
   const consumer = options.consumer;
-  const consumerMetrics = consumer ? new ConsumerMetrics(consumer.settings, consumer.runner.groupId, consumer.topics, () => consumer.runner.counters) : null;
+  if (consumer) new ConsumerMetrics(consumer.settings, consumer.runner.groupId, consumer.topics, () => consumer.runner.counters, options.registry);
   return startOpsServer({
     host: options.host,
     port: options.port,
@@ -90,6 +91,6 @@ export function startWorkerOps(options: WorkerOpsOptions): Promise<OpsServer> {
             }
           : {}),
       }),
-    metrics: async () => formatMetrics([...((await consumerMetrics?.families()) ?? []), ...options.metrics()]),
+    metrics: () => options.registry.metrics(),
   });
 }

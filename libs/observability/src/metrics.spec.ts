@@ -1,57 +1,44 @@
-import { formatMetrics, Histogram } from './metrics';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { Counter, createMetricsRegistry, readCounter, readGauge } from './metrics';
 
-describe('formatMetrics (Prometheus text format 0.0.4)', () => {
-  it('writes HELP, TYPE and one line per sample, labels escaped', () => {
-    const text = formatMetrics([
-      { name: 'jobs_total', help: 'Jobs done.\nAll of them \\ really.', type: 'counter', samples: [{ labels: { queue: 'a"b\\c\nd', kind: 'x' }, value: 3 }] },
-      { name: 'queue_depth', help: 'Waiting.', type: 'gauge', samples: [{ value: 0.5 }, { labels: { q: 'inf' }, value: Infinity }] },
-    ]);
-    expect(text).toBe(
-      [
-        '# HELP jobs_total Jobs done.\\nAll of them \\\\ really.',
-        '# TYPE jobs_total counter',
-        'jobs_total{queue="a\\"b\\\\c\\nd",kind="x"} 3',
-        '# HELP queue_depth Waiting.',
-        '# TYPE queue_depth gauge',
-        'queue_depth 0.5',
-        'queue_depth{q="inf"} +Inf',
-        '',
-      ].join('\n'),
-    );
+describe('createMetricsRegistry', () => {
+  it('exposes process and Node.js runtime metrics as parseable text', async () => {
+    const registry = createMetricsRegistry();
+    new Counter({ name: 'jobs_total', help: 'Jobs done.', labelNames: ['queue'], registers: [registry] }).inc({ queue: 'a"b\\c' }, 3);
+    const families = parsePrometheusTextFormat(await registry.metrics());
+    const byName = new Map(families.map((f) => [f.name, f]));
+    // nodejs_gc_duration_seconds has series only once a collection ran.
+    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_version_info']) {
+      expect(byName.get(name)?.metrics.length).toBeGreaterThan(0);
+    }
+    expect(byName.get('jobs_total')).toEqual({ name: 'jobs_total', help: 'Jobs done.', type: 'COUNTER', metrics: [{ labels: { queue: 'a"b\\c' }, value: '3' }] });
   });
 
-  it('writes a family with no samples as its HELP and TYPE only', () => {
-    expect(formatMetrics([{ name: 'lag', help: 'h', type: 'gauge', samples: [] }])).toBe('# HELP lag h\n# TYPE lag gauge\n');
-  });
-
-  it('refuses names Prometheus would refuse', () => {
-    expect(() => formatMetrics([{ name: 'bad-name', help: '', type: 'gauge', samples: [] }])).toThrow('invalid metric name');
-    expect(() => formatMetrics([{ name: 'ok', help: '', type: 'gauge', samples: [{ labels: { 'bad-label': 'x' }, value: 1 }] }])).toThrow('invalid label name');
-    expect(() => formatMetrics([{ name: 'ok', help: '', type: 'gauge', samples: [{ labels: { __reserved: 'x' }, value: 1 }] }])).toThrow('invalid label name');
+  it('keeps two apps in one process apart', async () => {
+    const a = createMetricsRegistry();
+    const b = createMetricsRegistry();
+    new Counter({ name: 'only_in_a_total', help: 'h', registers: [a] }).inc();
+    expect(await a.metrics()).toContain('only_in_a_total 1\n');
+    expect(await b.metrics()).not.toContain('only_in_a_total');
   });
 });
 
-describe('Histogram', () => {
-  it('counts cumulatively per bucket, with +Inf, sum and count', () => {
-    const h = new Histogram([0.1, 1, 10]);
-    for (const v of [0.05, 0.1, 0.5, 3, 30]) h.observe(v);
-    expect(h.samples({ route: 'x' })).toEqual([
-      { suffix: '_bucket', labels: { route: 'x', le: '0.1' }, value: 2 },
-      { suffix: '_bucket', labels: { route: 'x', le: '1' }, value: 3 },
-      { suffix: '_bucket', labels: { route: 'x', le: '10' }, value: 4 },
-      { suffix: '_bucket', labels: { route: 'x', le: '+Inf' }, value: 5 },
-      { suffix: '_sum', labels: { route: 'x' }, value: 33.65 },
-      { suffix: '_count', labels: { route: 'x' }, value: 5 },
-    ]);
-    expect(formatMetrics([{ name: 'd_seconds', help: 'h', type: 'histogram', samples: new Histogram([1]).samples() }])).toBe(
-      '# HELP d_seconds h\n# TYPE d_seconds histogram\nd_seconds_bucket{le="1"} 0\nd_seconds_bucket{le="+Inf"} 0\nd_seconds_sum 0\nd_seconds_count 0\n',
-    );
-  });
-
-  it('refuses bounds that are not strictly increasing', () => {
-    expect(() => new Histogram([])).toThrow();
-    expect(() => new Histogram([1, 1])).toThrow();
-    expect(() => new Histogram([2, 1])).toThrow();
-    expect(() => new Histogram([1, Infinity])).toThrow();
+describe('readCounter and readGauge', () => {
+  it('expose what the app counts, as it is at each scrape', async () => {
+    const registry = createMetricsRegistry();
+    const counts = { ok: 0, failed: 0 };
+    let depths: Record<string, number> = { a: 2 };
+    readCounter(registry, { name: 'jobs_done_total', help: 'Jobs by result.', labelNames: ['result'], read: () => [{ labels: { result: 'ok' }, value: counts.ok }, { labels: { result: 'failed' }, value: counts.failed }] });
+    readGauge(registry, { name: 'queue_depth', help: 'Waiting.', labelNames: ['queue'], read: async () => Object.entries(depths).map(([queue, value]) => ({ labels: { queue }, value })) });
+    const scrape = async () => new Map(parsePrometheusTextFormat(await registry.metrics()).map((f) => [f.name, f]));
+    let m = await scrape();
+    expect(m.get('jobs_done_total')!.metrics).toEqual([{ labels: { result: 'ok' }, value: '0' }, { labels: { result: 'failed' }, value: '0' }]);
+    expect(m.get('queue_depth')!.metrics).toEqual([{ labels: { queue: 'a' }, value: '2' }]);
+    counts.ok = 5;
+    depths = {};
+    m = await scrape();
+    expect(m.get('jobs_done_total')!.metrics[0]).toEqual({ labels: { result: 'ok' }, value: '5' });
+    // A series that is gone from the app's state is gone from the scrape.
+    expect(m.get('queue_depth')!.metrics).toEqual([]);
   });
 });
