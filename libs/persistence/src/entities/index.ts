@@ -17,11 +17,12 @@ import { WebhookEndpointSecretEntity } from './webhook-endpoint-secret.entity';
 import { WebhookEventEntity } from './webhook-event.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
+import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
 export { FilingEntity };
 export { SegmentObservationEntity };
 export { FundEntity, FundHoldingEntity };
-export { AccountEntity, ApiKeyEntity, CompanyEntity };
+export { AccountEntity, ApiKeyEntity, CompanyEntity, IdempotencyKeyEntity };
 export { RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity };
 export { Form4FilingEntity, InsiderTransactionEntity };
 export { WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity, WebhookAttemptEntity };
@@ -34,5 +35,5 @@ export const ENTITIES = [
   CompanyEntity, FilingEntity, SegmentObservationEntity, AccountEntity, ApiKeyEntity, FundEntity, FundHoldingEntity,
   RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity, Form4FilingEntity,
   InsiderTransactionEntity, WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity,
-  WebhookAttemptEntity,
+  WebhookAttemptEntity, IdempotencyKeyEntity,
 ];

@@ -1,4 +1,5 @@
 export * from './api-keys.repository';
+export * from './idempotency-keys.repository';
 export * from './companies.repository';
 export * from './fund-exposure.repository';
 export * from './filings.repository';
