@@ -27,7 +27,7 @@ export async function createApiApp(config: ApiConfig, options: ApiContextOptions
   try {
     class ApiModule {}
     Module({ providers: [{ provide: 'API_CONTEXT', useValue: context }] })(ApiModule);
-    const app = await NestFactory.create<NestFastifyApplication>(ApiModule, new FastifyAdapter(fastifyOptions()), { logger: ['error', 'warn'] });
+    const app = await NestFactory.create<NestFastifyApplication>(ApiModule, new FastifyAdapter(fastifyOptions(context.http)), { logger: ['error', 'warn'] });
     app.useGlobalFilters(new ProblemFilter(context.http));
     app.enableShutdownHooks();
     const fastify = app.getHttpAdapter().getInstance();

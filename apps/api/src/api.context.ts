@@ -19,6 +19,7 @@ import { McpController, MCP_PATH, protectedResourceMetadataUrl } from './mcp/mcp
 import { McpToolsService } from './mcp/mcp.service';
 import { DocsController } from './openapi/docs.controller';
 import { ApiHttp } from './platform/api.http';
+import { DependencyOutages } from './platform/dependency-outages';
 import { CursorCodec } from './platform/cursor.codec';
 import { SegmentsController } from './segments/segments.controller';
 import { createSearchController } from './search/search.controller';
@@ -63,6 +64,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   }
   const plans = planTable(config);
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, config.REDIS_KEY_PREFIX) : new InMemoryRateLimiter();
+  const outages = new DependencyOutages({ postgres: () => dataSource.query('SELECT 1'), ...(redis ? { redis: () => redis.ping() } : {}) }, logger);
   const keys = new ApiKeysService(new ApiKeysRepository(dataSource), config.API_KEY_PEPPER, logger, config.AUTH_CACHE_TTL_MS);
   const http = new ApiHttp({
     docsUrl: config.DOCS_URL,
@@ -71,6 +73,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     plans,
     logger,
     mcp: { path: MCP_PATH, resourceMetadataUrl: protectedResourceMetadataUrl(config.PUBLIC_BASE_URL) },
+    outages,
   });
   // Stateless and shared by every controller: one cursor codec, one companies lookup.
   const cursors = new CursorCodec(config.CURSOR_SECRET);
@@ -117,6 +120,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     async close() {
       if (closed) return;
       closed = true;
+      outages.close();
       await limiter.close();
       if (redis) await redis.quit().catch(() => redis?.disconnect());
       await dataSource.destroy();

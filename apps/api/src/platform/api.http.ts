@@ -1,10 +1,14 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '@app/observability';
+import { newRequestId, type Logger } from '@app/observability';
 import type { ApiKeysService, Principal } from '../auth/api-keys.service';
 import { effectivePlan, type PlanTable } from '../rate-limit/plans';
 import type { RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter';
-import { ApiError, ValidationError } from './api.errors';
-import { sendProblem, type Problem } from './problem';
+import { ApiError, ValidationError, type ProblemSlug } from './api.errors';
+import { OUTAGE_RETRY_AFTER_S, unavailableDependency, type DependencyOutages } from './dependency-outages';
+import { registerJsonBodyParser } from './json-body.parser';
+import { problemBody, sendProblem, type Problem } from './problem';
 import { pathRegex, type BoundRoute } from './route.registry';
 
 declare module 'fastify' {
@@ -27,6 +31,32 @@ export interface HttpDeps {
    * metadata document (RFC 9728) so MCP clients can discover how to authenticate.
    */
   mcp?: { path: string; resourceMetadataUrl: string };
+  /** Where Postgres/Redis outages seen by requests are counted and logged once. */
+  outages?: DependencyOutages;
+}
+
+/** Slug, title and detail of the 4xx statuses Fastify and Node produce themselves. */
+const FRAMEWORK_PROBLEMS: Record<number, { slug: ProblemSlug; detail: string }> = {
+  408: { slug: 'request-timeout', detail: 'The request was not received in full in time.' },
+  413: { slug: 'payload-too-large', detail: 'The request body is larger than this server accepts.' },
+  414: { slug: 'uri-too-long', detail: 'A path parameter is longer than this server accepts.' },
+  415: { slug: 'unsupported-media-type', detail: 'The request body has a media type this route does not accept.' },
+  431: { slug: 'header-fields-too-large', detail: 'The request line and headers together are larger than this server accepts.' },
+};
+
+/** Details of framework errors whose message would say too little (or echo the URL). */
+const FRAMEWORK_DETAILS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'The request URL is not valid (malformed percent-encoding).',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The request body has a media type this route does not accept.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request says its body is JSON but the body is empty.',
+};
+
+/** The request line's path of a raw request Node could not parse (no query, at most 2 KiB), if any. */
+function rawPathOf(rawPacket: unknown): string | undefined {
+  if (!Buffer.isBuffer(rawPacket)) return undefined;
+  const line = rawPacket.toString('latin1', 0, Math.min(rawPacket.length, 4096)).split('\r\n', 1)[0] ?? '';
+  const m = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ (\/[^ ?]{0,2048})[ ?]/.exec(line);
+  return m?.[1];
 }
 
 function rateHeaders(reply: FastifyReply, d: RateLimitDecision): void {
@@ -76,6 +106,7 @@ export class ApiHttp {
 
   register(app: FastifyInstance, routes: BoundRoute[]): void {
     app.decorateRequest('principal', null);
+    registerJsonBodyParser(app);
     app.addHook('onRequest', (request, reply) => this.onRequest(request, reply));
     app.addHook('onResponse', (request, reply, done) => {
       this.requestLog.info(
@@ -158,6 +189,8 @@ export class ApiHttp {
 
   /** Every error, from routes or from the framework, ends here. 5xx internals never leave the process. */
   handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    // Framework errors (bad URL, too long a parameter) come before the onRequest hook set it.
+    reply.header('x-request-id', request.id);
     if (!(err instanceof ApiError) && !(err instanceof ValidationError) && httpStatusOf(err) === 404) return this.handleNotFound(request, reply);
     const p = this.problemOf(err, request);
     return sendProblem(reply, this.deps.docsUrl, p.status, p.slug, p.title, p.detail, p.headers);
@@ -169,13 +202,54 @@ export class ApiHttp {
     if (err instanceof ApiError) return { status: err.status, slug: err.slug, title: err.title, detail: err.detail, headers: err.headers };
     const status = httpStatusOf(err);
     if (status !== undefined && status >= 400 && status < 500) {
-      const slug = status === 413 ? 'payload-too-large' : status === 415 ? 'unsupported-media-type' : status === 404 ? 'not-found' : 'bad-request';
-      const title = status === 413 ? 'Payload too large' : status === 415 ? 'Unsupported media type' : status === 404 ? 'Not found' : 'Bad request';
-      const detail = err instanceof Error && /json/i.test(err.message) ? 'The request body is not valid JSON.' : title;
-      return { status, slug, title, detail, headers: {} };
+      const known = status === 404 ? { slug: 'not-found' as const, detail: 'Not found' } : FRAMEWORK_PROBLEMS[status];
+      const title = STATUS_CODES[status] ?? 'Bad request';
+      const code = (err as { code?: unknown }).code;
+      const detail =
+        (typeof code === 'string' ? FRAMEWORK_DETAILS[code] : undefined) ??
+        (err instanceof Error && /json/i.test(err.message) ? 'The request body is not valid JSON.' : (known?.detail ?? title));
+      return { status, slug: known?.slug ?? 'bad-request', title, detail, headers: {} };
+    }
+    const dependency = unavailableDependency(err);
+    if (dependency !== undefined) {
+      this.deps.outages?.failed(dependency, err);
+      return {
+        status: 503,
+        slug: 'unavailable',
+        title: 'Service unavailable',
+        detail: `A service this request needs is unavailable; retry after ${OUTAGE_RETRY_AFTER_S} seconds.`,
+        headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_S) },
+      };
     }
     this.deps.logger.error({ err, request_id: request.id, method: request.method, url: request.url }, 'unhandled error');
     return { status: 500, slug: 'internal-error', title: 'Internal error', detail: `internal error; quote request id ${request.id} when reporting it`, headers: {} };
+  }
+
+  /**
+   * Requests Node's HTTP parser rejects before Fastify sees them (a header block over 16 KiB,
+   * an unknown method, a NUL byte in a header) and requests not received in full within the
+   * request timeout: the same problem+json as every other error, with a fresh request id,
+   * written on the socket, which is then closed. The server's `clientErrorHandler`.
+   */
+  handleClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const requestId = newRequestId();
+    const known = FRAMEWORK_PROBLEMS[status];
+    const detail = known?.detail ?? (err.code === 'HPE_INVALID_METHOD' ? 'The request method is not one this server knows.' : 'The request is not valid HTTP.');
+    const instance = rawPathOf(err.rawPacket);
+    const { instance: _none, ...withoutInstance } = problemBody(this.deps.docsUrl, { status, slug: known?.slug ?? 'bad-request', title: STATUS_CODES[status] ?? 'Bad request', detail }, requestId, '');
+    const body = JSON.stringify(instance === undefined ? withoutInstance : { ...withoutInstance, instance });
+    this.requestLog.info({ request_id: requestId, status, code: err.code, url: instance }, 'client error');
+    // A response already under way (a keep-alive request's) cannot be followed by another.
+    const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !pending?.headersSent) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+          `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
   }
 
   handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
