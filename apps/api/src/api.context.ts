@@ -51,10 +51,14 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'api' });
   await dataSource.initialize();
   let redis: Redis | null = null;
+  const outages = new DependencyOutages({ postgres: () => dataSource.query('SELECT 1'), redis: async () => redis?.ping() }, logger);
   try {
     if (config.REDIS_URL) {
-      redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true });
-      redis.on('error', (err: unknown) => logger.warn({ err }, 'redis error'));
+      // No offline queue: while Redis is unreachable a request fails at once (503) instead of
+      // waiting out ioredis' reconnect attempts (measured: up to 12 s per request).
+      redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true, enableOfflineQueue: false });
+      // Every reconnect attempt emits an error: the outage is logged once, when it starts.
+      redis.on('error', (err: unknown) => outages.failed('redis', err));
       await redis.connect();
     }
   } catch (err) {
@@ -64,7 +68,6 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   }
   const plans = planTable(config);
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, config.REDIS_KEY_PREFIX) : new InMemoryRateLimiter();
-  const outages = new DependencyOutages({ postgres: () => dataSource.query('SELECT 1'), ...(redis ? { redis: () => redis.ping() } : {}) }, logger);
   const keys = new ApiKeysService(new ApiKeysRepository(dataSource), config.API_KEY_PEPPER, logger, config.AUTH_CACHE_TTL_MS);
   const http = new ApiHttp({
     docsUrl: config.DOCS_URL,
