@@ -1,7 +1,6 @@
 // docker-compose.yml against the apps it runs: every entry point of apps/ has a service, and each
 // service's environment, interpolated as compose interpolates it, passes that app's own config
 // schema. No Docker here: this reads the file the way `docker compose config` resolves it.
- 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
