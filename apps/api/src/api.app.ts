@@ -31,7 +31,7 @@ export async function createApiApp(config: ApiConfig, options: ApiContextOptions
     app.useGlobalFilters(new ProblemFilter(context.http));
     app.enableShutdownHooks();
     const fastify = app.getHttpAdapter().getInstance();
-    context.http.register(fastify, context.routes);
+    await context.http.register(fastify, context.routes);
     fastify.addHook('onClose', async () => context.close());
     await app.init();
     return app;

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createLogger, type Logger } from '@app/observability';
-import { ApiKeysRepository, CompaniesRepository, createDataSource, FilingsRepository, SegmentsRepository } from '@app/persistence';
+import { ApiKeysRepository, CompaniesRepository, createDataSource, FilingsRepository, IdempotencyKeysRepository, SegmentsRepository } from '@app/persistence';
 import { ApiKeysService } from './auth/api-keys.service';
 import { CompaniesController } from './companies/companies.controller';
 import { CompaniesService } from './companies/companies.service';
@@ -17,8 +17,11 @@ import { HealthController } from './health/health.controller';
 import { createInsidersController } from './insiders/insiders.controller';
 import { McpController, MCP_PATH, protectedResourceMetadataUrl } from './mcp/mcp.controller';
 import { McpToolsService } from './mcp/mcp.service';
+import { MetricsController } from './metrics/metrics.controller';
 import { DocsController } from './openapi/docs.controller';
 import { ApiHttp } from './platform/api.http';
+import { ApiMetrics } from './platform/api.metrics';
+import { Idempotency } from './platform/idempotency';
 import { DependencyOutages } from './platform/dependency-outages';
 import { CursorCodec } from './platform/cursor.codec';
 import { SegmentsController } from './segments/segments.controller';
@@ -69,8 +72,12 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   const plans = planTable(config);
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, config.REDIS_KEY_PREFIX) : new InMemoryRateLimiter();
   const keys = new ApiKeysService(new ApiKeysRepository(dataSource), config.API_KEY_PEPPER, logger, config.AUTH_CACHE_TTL_MS);
+  const metrics = new ApiMetrics();
   const http = new ApiHttp({
     docsUrl: config.DOCS_URL,
+    conventions: { corsOrigins: config.CORS_ALLOWED_ORIGINS, compressThresholdBytes: config.COMPRESSION_THRESHOLD_BYTES },
+    idempotency: new Idempotency(new IdempotencyKeysRepository(dataSource), logger),
+    metrics,
     keys,
     limiter,
     plans,
@@ -107,6 +114,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     ...webhooks.routes(),
     ...new HealthController(dataSource, redis).routes(),
     ...new DocsController().routes(),
+    ...new MetricsController(metrics, config.METRICS_BEARER_TOKEN).routes(),
   ];
   // The MCP tools call the handlers above: wired last, over every route.
   routes.push(...new McpController(new McpToolsService(routes, http, config.DOCS_URL), { publicBaseUrl: config.PUBLIC_BASE_URL, logger }).routes());

@@ -12,7 +12,7 @@ export const REQUEST_TIMEOUT_MS = 10_000;
 export function fastifyOptions(http: ApiHttp): FastifyHttpOptions<Server> {
   return {
     logger: false,
-    genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id'], req.headers.traceparent),
     bodyLimit: 64 * 1024,
     // Path parameters up to 2 KiB reach validation (422); longer ones are a 414 problem (frameworkErrors).
     maxParamLength: 2048,
@@ -40,7 +40,7 @@ export async function buildApiServer(config: ApiConfig, options: ApiContextOptio
   const server = Fastify(fastifyOptions(context.http));
   server.setErrorHandler((err, request, reply) => context.http.handleError(err, request, reply));
   server.setNotFoundHandler((request, reply) => context.http.handleNotFound(request, reply));
-  context.http.register(server, context.routes);
+  await context.http.register(server, context.routes);
   server.addHook('onClose', async () => context.close());
   return { server, context };
 }

@@ -24,6 +24,26 @@ export const apiConfigSchema = databaseConfig.extend(logConfig.shape).extend(cit
     .transform((u) => u.replace(/\/+$/, ''))
     .describe("The api's public origin as clients reach it (behind proxies, not the listen address): the MCP 401 challenge and the protected-resource metadata name URLs under it"),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default('*')
+    .transform((v, ctx) => {
+      if (v.trim() === '*') return '*' as const;
+      const origins = v.split(',').map((o) => o.trim()).filter((o) => o.length > 0);
+      for (const o of origins) {
+        if (!/^https?:\/\/[^/?#\s]+$/.test(o)) ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${o}` });
+      }
+      return origins;
+    })
+    .describe(
+      "Browser origins allowed to call the api (CORS): '*' (default) lets any origin read (GET/HEAD, with the Authorization header); " +
+        'a comma-separated list of origins (https://app.example.com) lets those origins use every method',
+    ),
+  COMPRESSION_THRESHOLD_BYTES: z.coerce.number().int().min(0).default(1024).describe('Responses at least this large are compressed (br or gzip, as the client accepts)'),
+  METRICS_BEARER_TOKEN: z
+    .union([z.literal('').transform(() => undefined), z.string().min(16)])
+    .optional()
+    .describe('When set, GET /metrics requires Authorization: Bearer <this token> (Prometheus: authorization.credentials); unset: /metrics is open, as the ops ports of the worker apps are'),
   SEARCH_STATEMENT_TIMEOUT_MS: z.coerce
     .number()
     .int()

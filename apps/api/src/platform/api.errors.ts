@@ -33,6 +33,7 @@ export type ProblemSlug =
   | 'request-timeout'
   | 'uri-too-long'
   | 'header-fields-too-large'
+  | 'idempotency-key-in-use'
   | 'internal-error';
 
 /** A coded domain error: the error handler turns it into a problem response. */

@@ -6,10 +6,14 @@ import type { ApiKeysService, Principal } from '../auth/api-keys.service';
 import { effectivePlan, type PlanTable } from '../rate-limit/plans';
 import type { RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter';
 import { ApiError, ValidationError, type ProblemSlug } from './api.errors';
+import type { ApiMetrics } from './api.metrics';
 import { OUTAGE_RETRY_AFTER_S, unavailableDependency, type DependencyOutages } from './dependency-outages';
+import { registerCompression, registerConditionalGets, registerCors, type HttpConventions } from './http-conventions';
+import type { Idempotency, RouteOutcome } from './idempotency';
 import { registerJsonBodyParser } from './json-body.parser';
 import { problemBody, sendProblem, type Problem } from './problem';
 import { pathRegex, type BoundRoute } from './route.registry';
+import { strictQueryItems } from './strict-query';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,6 +37,11 @@ export interface HttpDeps {
   mcp?: { path: string; resourceMetadataUrl: string };
   /** Where Postgres/Redis outages seen by requests are counted and logged once. */
   outages?: DependencyOutages;
+  /** CORS origins and the compression threshold. */
+  conventions: HttpConventions;
+  /** Idempotency-Key on POST. */
+  idempotency: Idempotency;
+  metrics: ApiMetrics;
 }
 
 /** Slug, title and detail of the 4xx statuses Fastify and Node produce themselves. */
@@ -104,11 +113,14 @@ export class ApiHttp {
     this.requestLog = deps.logger.child({}, { redact: { paths: [] } });
   }
 
-  register(app: FastifyInstance, routes: BoundRoute[]): void {
+  async register(app: FastifyInstance, routes: BoundRoute[]): Promise<void> {
     app.decorateRequest('principal', null);
     registerJsonBodyParser(app);
+    // Before the key check: a CORS preflight carries no key.
+    await registerCors(app, this.deps.conventions);
     app.addHook('onRequest', (request, reply) => this.onRequest(request, reply));
     app.addHook('onResponse', (request, reply, done) => {
+      this.deps.metrics.requestDone(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
       this.requestLog.info(
         {
           request_id: request.id,
@@ -122,31 +134,46 @@ export class ApiHttp {
       );
       done();
     });
-    for (const { definition, handler } of routes) {
-      const entry = this.known.find((k) => k.regex.source === pathRegex(definition.url).source);
-      if (entry) entry.methods.add(definition.method);
-      else this.known.push({ regex: pathRegex(definition.url), methods: new Set([definition.method, ...(definition.method === 'GET' ? ['HEAD'] : [])]) });
-      app.route({
-        method: definition.method,
-        url: definition.url,
-        config: { public: definition.public === true },
-        handler: async (request, reply) => {
-          // The onRequest hook authenticates every guarded route; never run one without a principal.
-          if (definition.public !== true && request.principal === null) {
-            return sendProblem(reply, this.deps.docsUrl, 401, 'invalid-key', 'Invalid API key', AUTH_DETAIL.missing, { 'www-authenticate': 'Bearer' });
-          }
-          try {
-            const body = await handler(request, reply);
-            if (reply.sent) return reply;
-            if (definition.status === 204) return reply.code(204).send();
-            if (definition.status !== undefined) reply.code(definition.status);
-            return body;
-          } catch (err) {
-            return this.handleError(err, request, reply);
-          }
-        },
-      });
-    }
+    await registerCompression(app, this.deps.conventions);
+    // GET routes get ETags and 304s; the others (POST, PATCH, DELETE) none.
+    await registerConditionalGets(app, (scope) => {
+      for (const route of routes) if (route.definition.method === 'GET') this.addRoute(scope, route);
+    });
+    for (const route of routes) if (route.definition.method !== 'GET') this.addRoute(app, route);
+  }
+
+  private addRoute(app: FastifyInstance, { definition, handler }: BoundRoute): void {
+    const entry = this.known.find((k) => k.regex.source === pathRegex(definition.url).source);
+    if (entry) entry.methods.add(definition.method);
+    else this.known.push({ regex: pathRegex(definition.url), methods: new Set([definition.method, ...(definition.method === 'GET' ? ['HEAD'] : [])]) });
+    const execute = async (request: FastifyRequest, reply: FastifyReply): Promise<RouteOutcome | null> => {
+      const body = await handler(request, reply);
+      if (reply.sent) return null;
+      const status = definition.status ?? 200;
+      if (definition.location !== undefined && status === 201) reply.header('location', definition.location(body));
+      return { status, body: status === 204 ? undefined : body };
+    };
+    app.route({
+      method: definition.method,
+      url: definition.url,
+      config: { public: definition.public === true },
+      handler: async (request, reply) => {
+        // The onRequest hook authenticates every guarded route; never run one without a principal.
+        if (definition.public !== true && request.principal === null) {
+          return sendProblem(reply, this.deps.docsUrl, 401, 'invalid-key', 'Invalid API key', AUTH_DETAIL.missing, { 'www-authenticate': 'Bearer' });
+        }
+        try {
+          const extra = strictQueryItems(request.query, definition.query);
+          if (extra.length) throw new ValidationError(extra);
+          const outcome = definition.method === 'POST' ? await this.deps.idempotency.run(request, reply, () => execute(request, reply)) : await execute(request, reply);
+          if (outcome === null) return reply;
+          reply.code(outcome.status);
+          return outcome.status === 204 ? reply.send() : outcome.body;
+        } catch (err) {
+          return this.handleError(err, request, reply);
+        }
+      },
+    });
   }
 
   private async onRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -161,6 +188,7 @@ export class ApiHttp {
     const authorization = request.headers.authorization;
     const auth = await this.deps.keys.authenticate(authorization);
     if (!auth.ok) {
+      this.deps.metrics.authFailed(auth.reason);
       if (auth.known) {
         const plan = this.deps.plans[effectivePlan(auth.known.plan, auth.known.mode)];
         rateHeaders(reply, await this.deps.limiter.peek(auth.known.keyId, plan));
@@ -178,6 +206,7 @@ export class ApiHttp {
     const decision = await this.deps.limiter.consume(auth.principal.keyId, plan);
     rateHeaders(reply, decision);
     if (!decision.allowed) {
+      this.deps.metrics.rateLimited(plan.plan, decision.refusedBy ?? 'daily');
       const detail =
         decision.refusedBy === 'burst'
           ? `Burst limit of ${plan.burstPerSecond} requests per second exceeded for the ${plan.plan} plan.`

@@ -20,6 +20,8 @@ export interface RouteDefinition {
   body?: z.ZodType;
   /** Success status when not 200 (201 created, 202 accepted, 204 no content). */
   status?: 200 | 201 | 202 | 204;
+  /** A 201's `Location`: the URL of what the request created, from the response body. */
+  location?: (body: unknown) => string;
   /** Not in the OpenAPI document (the docs page itself). */
   hidden?: boolean;
   /** Error statuses this route can answer besides the common ones. */

@@ -56,6 +56,7 @@ export const webhookRoutes = {
     body: createEndpointBody,
     response: createdEndpointSchema,
     status: 201,
+    location: (body) => `/v1/webhook-endpoints/${(body as CreatedEndpointBody).id}`,
     errors: [403, 503],
   },
   list: {

@@ -1,0 +1,56 @@
+import fastifyCompress from '@fastify/compress';
+import fastifyCors from '@fastify/cors';
+import fastifyEtag from '@fastify/etag';
+import type { FastifyInstance } from 'fastify';
+
+export interface HttpConventions {
+  /** '*': any origin may read (GET/HEAD); a list: those origins may use every method. */
+  corsOrigins: '*' | string[];
+  /** Responses at least this many bytes long are compressed. */
+  compressThresholdBytes: number;
+}
+
+/** Request headers a browser may send cross-origin (beyond the CORS-safelisted ones). */
+const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id', 'traceparent'];
+/** Response headers a browser script may read. */
+const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'ETag', 'Idempotent-Replayed', 'WWW-Authenticate'];
+
+/**
+ * CORS (@fastify/cors). Register before the authentication hook: its onRequest hook answers a
+ * preflight (which never carries the key) before the key is asked for. Bearer keys, not cookies:
+ * no credentials mode, so `*` is a safe default for reading.
+ */
+export async function registerCors(app: FastifyInstance, conventions: HttpConventions): Promise<void> {
+  const any = conventions.corsOrigins === '*';
+  await app.register(fastifyCors, {
+    origin: conventions.corsOrigins,
+    methods: any ? ['GET', 'HEAD'] : ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+    allowedHeaders: CORS_REQUEST_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+    // An OPTIONS without the preflight headers is answered like one, not with the plugin's text/plain 400.
+    strictPreflight: false,
+  });
+}
+
+/**
+ * Response compression (@fastify/compress): br or gzip, as the client's Accept-Encoding prefers,
+ * for bodies of at least the threshold. Request bodies are not decompressed (64 KiB JSON bodies
+ * need none, and inflating them is a way around the body limit).
+ */
+export async function registerCompression(app: FastifyInstance, conventions: HttpConventions): Promise<void> {
+  await app.register(fastifyCompress, { threshold: conventions.compressThresholdBytes, encodings: ['br', 'gzip'], globalDecompression: false });
+}
+
+/**
+ * Strong ETags and 304 on a matching If-None-Match (@fastify/etag: sha1 of the body as sent), for
+ * the routes `addRoutes` adds to the scope it is given: GET resources and pages. The hash is of
+ * the uncompressed body (the plugin's hook runs before compression's route hook), so a client gets
+ * the same ETag whatever encoding it accepts.
+ */
+export async function registerConditionalGets(app: FastifyInstance, addRoutes: (scope: FastifyInstance) => void): Promise<void> {
+  await app.register(async (scope) => {
+    await scope.register(fastifyEtag);
+    addRoutes(scope);
+  });
+}
