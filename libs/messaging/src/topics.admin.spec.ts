@@ -1,5 +1,5 @@
 import * as kafkajs from 'kafkajs';
-import { onlyAlreadyExists, waitForMetadata } from './topics.admin';
+import { createdButNotVisibleYet, onlyAlreadyExists, waitForMetadata } from './topics.admin';
 
 // kafkajs's real error classes; its typings omit some and type the broker-error constructor loosely.
 type BrokerError = { type: string; code: number; retriable: boolean; message: string };
@@ -20,6 +20,12 @@ describe('ensureTopics helpers', () => {
     expect(onlyAlreadyExists(new KafkaJSAggregateError('Topic creation errors', [alreadyExists('a'), invalid]))).toBe(false);
     expect(onlyAlreadyExists(new KafkaJSAggregateError('Topic creation errors', []))).toBe(false);
     expect(onlyAlreadyExists(new Error('connection refused'))).toBe(false);
+  });
+
+  it('takes an unknown topic in the wait for leaders as created, not visible yet, and nothing else', () => {
+    expect(createdButNotVisibleYet(unknownTopic())).toBe(true);
+    expect(createdButNotVisibleYet(alreadyExists('a'))).toBe(false);
+    expect(createdButNotVisibleYet(new Error('connection refused'))).toBe(false);
   });
 
   it('waits while the metadata of new topics is not there yet (retriable), up to its timeout', async () => {

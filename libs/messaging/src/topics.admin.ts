@@ -32,8 +32,10 @@ export async function ensureTopics(settings: KafkaSettings, topics: readonly Top
     try {
       await admin.createTopics({ topics: missing, waitForLeaders: true });
     } catch (err) {
-      // Another process (every app ensures its topics at start) created some of them first.
-      if (!onlyAlreadyExists(err)) throw err;
+      // Another process (every app ensures its topics at start) created some of them first; or the
+      // topics were created and kafkajs's wait for their leaders asked before the broker's metadata
+      // cache had them (a fresh broker on a busy machine): waitForMetadata below waits for that.
+      if (!onlyAlreadyExists(err) && !createdButNotVisibleYet(err)) throw err;
     }
     await waitForMetadata(() => admin.fetchTopicMetadata({ topics: missing.map((t) => t.topic) }));
     return missing.map((t) => t.topic);
@@ -47,6 +49,14 @@ export function onlyAlreadyExists(err: unknown): boolean {
   const e = err as { type?: string; errors?: unknown[] };
   if (e.type === 'TOPIC_ALREADY_EXISTS') return true;
   return Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(onlyAlreadyExists);
+}
+
+/**
+ * kafkajs's `waitForLeaders` retries only LEADER_NOT_AVAILABLE; a metadata answer that does not
+ * know the just-created topic yet (UNKNOWN_TOPIC_OR_PARTITION) ends createTopics with that error.
+ */
+export function createdButNotVisibleYet(err: unknown): boolean {
+  return (err as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION';
 }
 
 /**
