@@ -14,6 +14,7 @@ const ROWS: Record<string, string> = {
   funds: `SELECT to_jsonb(t) - 'updated_at' AS r FROM funds t`,
   fund_holdings: `SELECT to_jsonb(t) - 'updated_at' AS r FROM fund_holdings t`,
   form4_filings: `SELECT to_jsonb(t) - 'updated_at' AS r FROM form4_filings t`,
+  form4_filing_owners: `SELECT to_jsonb(t) AS r FROM form4_filing_owners t`,
   insider_transactions: `SELECT to_jsonb(t) - 'updated_at' AS r FROM insider_transactions t`,
   roster_entries: `SELECT to_jsonb(t) - 'id' - 'updated_at' AS r FROM roster_entries t`,
   ir_events: `SELECT to_jsonb(t) - 'id' - 'updated_at' AS r FROM ir_events t`,

@@ -117,3 +117,22 @@ export class Form4FilingEntity {
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
   updatedAt!: Date;
 }
+
+/**
+ * One reporting owner of one Form 4 filing, by issuer: how the projection finds the issuer's
+ * filings naming an owner (the roster entries) without reading every filing's owners JSON.
+ * Written only by the projector, with its filing (no foreign key, as insider_transactions has none).
+ */
+@Entity({ name: 'form4_filing_owners' })
+@Index('form4_filing_owners_accession_idx', ['accession'])
+export class Form4FilingOwnerEntity {
+  @PrimaryColumn({ type: 'char', length: 10 })
+  cik!: string;
+
+  /** form4OwnerKey: `cik:<owner CIK>`, else `name:<normalized name>`. */
+  @PrimaryColumn({ name: 'owner_key', type: 'text' })
+  ownerKey!: string;
+
+  @PrimaryColumn({ type: 'text' })
+  accession!: string;
+}

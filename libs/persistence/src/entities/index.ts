@@ -10,7 +10,7 @@ import { CompanyDescriptionEntity } from './company-description.entity';
 import { IrEventEntity } from './ir-event.entity';
 import { DocumentEntity } from './document.entity';
 import { DocumentPageEntity } from './document-page.entity';
-import { Form4FilingEntity } from './form4-filing.entity';
+import { Form4FilingEntity, Form4FilingOwnerEntity } from './form4-filing.entity';
 import { InsiderTransactionEntity } from './insider-transaction.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointSecretEntity } from './webhook-endpoint-secret.entity';
@@ -24,7 +24,7 @@ export { SegmentObservationEntity };
 export { FundEntity, FundHoldingEntity };
 export { AccountEntity, ApiKeyEntity, CompanyEntity, IdempotencyKeyEntity };
 export { RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity };
-export { Form4FilingEntity, InsiderTransactionEntity };
+export { Form4FilingEntity, Form4FilingOwnerEntity, InsiderTransactionEntity };
 export { WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity, WebhookAttemptEntity };
 export type { WebhookDeliveryStatus } from './webhook-delivery.entity';
 export type { PdfInfo } from './document.entity';
@@ -34,6 +34,6 @@ export type { Plan } from './account.entity';
 export const ENTITIES = [
   CompanyEntity, FilingEntity, SegmentObservationEntity, AccountEntity, ApiKeyEntity, FundEntity, FundHoldingEntity,
   RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity, Form4FilingEntity,
-  InsiderTransactionEntity, WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity,
+  Form4FilingOwnerEntity, InsiderTransactionEntity, WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity,
   WebhookAttemptEntity, IdempotencyKeyEntity,
 ];

@@ -56,7 +56,7 @@ async function projectEach(...batch: Form4Record[]): Promise<Array<'inserted' | 
 const projectOne = async (r: Form4Record) => (await projectEach(r))[0]!;
 
 async function reset(): Promise<void> {
-  await ds.query('TRUNCATE form4_filings, insider_transactions, roster_entries RESTART IDENTITY');
+  await ds.query('TRUNCATE form4_filings, form4_filing_owners, insider_transactions, roster_entries RESTART IDENTITY');
 }
 
 /** Every row of the three tables but wall-clock columns. */

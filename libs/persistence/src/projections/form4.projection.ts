@@ -421,7 +421,8 @@ async function supersedeFamilies(m: EntityManager, families: readonly FamilyKey[
 }
 
 interface OwnerFiling {
-  probe: number;
+  /** bigint, as pg returns it */
+  probe: string;
   accession: string;
   as_of: string;
   issuer_name: string | null;
@@ -436,15 +437,22 @@ interface OwnerFiling {
 }
 
 /*
- * For each probe (an issuer and an owner CIK, or no CIK for owners known by name), the issuer's
- * filings naming such an owner, latest first (as of their original filing).
+ * For each probe (an issuer and an owner key), the issuer's filings naming that owner, latest
+ * first (as of their original filing), through form4_filing_owners' primary key.
  */
 const OWNER_FILINGS_SQL = `
   SELECT p.probe, f.accession, to_char(coalesce(f.original_date, f.effective_date), 'YYYY-MM-DD') AS as_of, f.issuer_name,
     f.trading_symbol, f.reporting_owners, f.src_id, f.source_url, f.content_hash, f.extracted_at, f.record_id, f.observed_at
-  FROM jsonb_to_recordset($1::jsonb) AS p(probe integer, cik text, owners jsonb)
-  JOIN form4_filings f ON f.cik = p.cik AND f.reporting_owners @> p.owners
+  FROM unnest($1::bpchar[], $2::text[]) WITH ORDINALITY AS p(cik, owner_key, probe)
+  JOIN form4_filing_owners o ON o.cik = p.cik AND o.owner_key = p.owner_key
+  JOIN form4_filings f ON f.accession = o.accession
   ORDER BY p.probe, coalesce(f.original_date, f.effective_date) DESC, f.effective_date DESC, f.accepted_at DESC NULLS LAST, f.accession DESC`;
+
+/** The owner index of the written filings: one row per distinct owner key (a re-read filing's old rows are deleted first). */
+const INSERT_OWNERS_SQL = `
+  INSERT INTO form4_filing_owners (cik, owner_key, accession)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+  ON CONFLICT DO NOTHING`;
 
 const ROSTER_RECORDSET = `cik text, person_key text, name text, role text, affiliation text, rank integer, is_current boolean,
   src_id text, source_url text, quote text, content_hash text, extracted_at timestamptz, accession text, record_id text,
@@ -520,25 +528,21 @@ function rosterEntryOf(cik: string, key: string, filings: readonly OwnerFiling[]
  */
 async function rebuildRosterEntries(m: EntityManager, owners: readonly IssuerOwner[]): Promise<void> {
   if (owners.length === 0) return;
-  // One probe per (issuer, owner CIK): owners without a CIK share the probe of CIK null.
-  const probes = new Map<string, { probe: number; cik: string; owners: Array<{ cik: string | null }> }>();
-  const probeOf = (o: IssuerOwner): string => JSON.stringify([o.cik, o.owner.cik ? o.owner.cik : null]);
-  for (const o of owners) {
-    const id = probeOf(o);
-    if (!probes.has(id)) probes.set(id, { probe: probes.size, cik: o.cik, owners: [{ cik: o.owner.cik ? o.owner.cik : null }] });
-  }
-  const found = await m.query<OwnerFiling[]>(OWNER_FILINGS_SQL, [JSON.stringify([...probes.values()])]);
+  // One probe per (issuer, owner key); `owners` holds each once. Probes are numbered from 1 (WITH ORDINALITY).
+  const keys = owners.map((o) => form4OwnerKey(o.owner));
+  const found = await m.query<OwnerFiling[]>(OWNER_FILINGS_SQL, [owners.map((o) => o.cik), keys]);
   const filingsOf = new Map<number, OwnerFiling[]>();
   for (const f of found) {
-    const list = filingsOf.get(f.probe);
+    const probe = Number(f.probe);
+    const list = filingsOf.get(probe);
     if (list) list.push(f);
-    else filingsOf.set(f.probe, [f]);
+    else filingsOf.set(probe, [f]);
   }
   const entries = [];
   const retired: Array<{ cik: string; person_key: string }> = [];
-  for (const o of owners) {
-    const key = form4OwnerKey(o.owner);
-    const entry = rosterEntryOf(o.cik, key, filingsOf.get(probes.get(probeOf(o))!.probe) ?? []);
+  for (const [i, o] of owners.entries()) {
+    const key = keys[i]!;
+    const entry = rosterEntryOf(o.cik, key, filingsOf.get(i + 1) ?? []);
     if (entry) entries.push(entry);
     else retired.push({ cik: o.cik, person_key: key });
   }
@@ -588,7 +592,10 @@ export async function projectForm4Filings(m: EntityManager, envelopes: ReadonlyA
   if (reread.size) {
     const kept = rows.filter((r) => reread.has(r.accession)).map((r) => ({ accession: r.accession, row_table: r.row_table, sequence: r.sequence }));
     await m.query(DELETE_STALE_ROWS_SQL, [[...reread], JSON.stringify(kept)]);
+    await m.query('DELETE FROM form4_filing_owners WHERE accession = ANY($1::text[])', [[...reread]]);
   }
+  const filingOwners = winners.flatMap((w) => [...new Set(w.winner.data.reporting_owners.map(form4OwnerKey))].map((key) => ({ cik: w.winner.data.issuer.cik, key, accession: w.key })));
+  await m.query(INSERT_OWNERS_SQL, [filingOwners.map((o) => o.cik), filingOwners.map((o) => o.key), filingOwners.map((o) => o.accession)]);
 
   const families = new Map<string, FamilyKey>();
   const addFamily = (cik: string, ownersKey: string, period: string | null): void => {
