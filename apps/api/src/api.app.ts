@@ -27,7 +27,8 @@ export async function createApiApp(config: ApiConfig, options: ApiContextOptions
   try {
     class ApiModule {}
     Module({ providers: [{ provide: 'API_CONTEXT', useValue: context }] })(ApiModule);
-    const app = await NestFactory.create<NestFastifyApplication>(ApiModule, new FastifyAdapter(fastifyOptions(context.http)), { logger: ['error', 'warn'] });
+    // bodyParser off: ApiHttp.register installs the api's own JSON parser (Nest's would collide with it at init).
+    const app = await NestFactory.create<NestFastifyApplication>(ApiModule, new FastifyAdapter(fastifyOptions(context.http)), { logger: ['error', 'warn'], bodyParser: false });
     app.useGlobalFilters(new ProblemFilter(context.http));
     app.enableShutdownHooks();
     const fastify = app.getHttpAdapter().getInstance();
