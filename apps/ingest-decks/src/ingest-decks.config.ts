@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { consumerConfig, kafkaConfig, logConfig } from '@app/config';
+import { consumerConfig, kafkaConfig, logConfig, opsConfig } from '@app/config';
 
-export const ingestDecksConfigSchema = kafkaConfig.extend(consumerConfig.shape).extend(logConfig.shape).extend({
+export const ingestDecksConfigSchema = kafkaConfig.extend(consumerConfig.shape).extend(logConfig.shape).extend(opsConfig.shape).extend({
   // One PDF a batch: a permanent rejection re-runs the rest of a split batch, and slow downloads gain nothing from batching.
   CONSUMER_BATCH_MAX_RECORDS: consumerConfig.shape.CONSUMER_BATCH_MAX_RECORDS.removeDefault().default(1).describe('Most ir-document records handed to the handler at once'),
   DECKS_USER_AGENT: z

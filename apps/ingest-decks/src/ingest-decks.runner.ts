@@ -1,5 +1,5 @@
-import { startWorker, type RunningWorker } from '@app/messaging';
-import { createLogger, type Logger } from '@app/observability';
+import { startWorker, startWorkerOps, type RunningWorker } from '@app/messaging';
+import { createLogger, createMetricsRegistry, type Logger, type OpsServer } from '@app/observability';
 import type { IngestDecksConfig } from './ingest-decks.config';
 import { decksKafkaSettings, IngestDecksWorkerModule, type IngestDecksModuleOptions } from './ingest-decks.module';
 import { IrDocumentsConsumer, type DrainSummary } from './ir-documents.consumer';
@@ -20,6 +20,8 @@ export interface DecksWorker {
    */
   follow(options: { once: boolean; signal?: AbortSignal; checkMs?: number }): Promise<DrainSummary>;
   stop(): Promise<void>;
+  /** The ops server's port, when OPS_PORT is set. */
+  opsPort: number | null;
 }
 
 /**
@@ -29,13 +31,28 @@ export interface DecksWorker {
 export async function startDecksWorker(options: IngestDecksModuleOptions): Promise<DecksWorker> {
   const { config } = options;
   const logger: Logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, name: 'ingest-decks' });
+  const settings = decksKafkaSettings(config, logger);
   const worker = await startWorker(IngestDecksWorkerModule.forRoot({ ...options, logger }), {
-    settings: decksKafkaSettings(config, logger),
+    settings,
     groupId: decksGroupId(config),
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
     logger,
   });
+  // A follower runs for days: OPS_PORT gives it /healthz, /readyz and /metrics (consumer and process metrics).
+  let ops: OpsServer | null = null;
+  try {
+    if (config.OPS_PORT !== undefined) {
+      ops = await startWorkerOps({ host: config.OPS_HOST, port: config.OPS_PORT, logger, consumer: { runner: worker.runner, settings, topics: worker.runner.topics }, checks: {}, registry: createMetricsRegistry() });
+    }
+  } catch (err) {
+    await worker.stop();
+    throw err;
+  }
+  const stop = async () => {
+    await ops?.close();
+    await worker.stop();
+  };
   const consumer = worker.app.get(IrDocumentsConsumer);
   const summary = (): DrainSummary => ({ runId: consumer.runId, ...consumer.counts, ...worker.runner.counters });
   return {
@@ -45,11 +62,12 @@ export async function startDecksWorker(options: IngestDecksModuleOptions): Promi
       try {
         await worker.follow(followOptions);
       } finally {
-        await worker.stop();
+        await stop();
       }
       return summary();
     },
-    stop: () => worker.stop(),
+    stop,
+    opsPort: ops?.port ?? null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { startWorker, type ConsumerCounters, type RunningWorker } from '@app/messaging';
-import type { Logger } from '@app/observability';
+import { startWorker, startWorkerOps, type ConsumerCounters, type RunningWorker } from '@app/messaging';
+import { createMetricsRegistry, type Logger, type OpsServer } from '@app/observability';
 import { FORM4_RUN_ID, Form4FollowController, type Form4FollowCounts } from './form4-follow.controller';
 import { Form4IngestService } from './form4-ingest.service';
 import type { IngestForm4Config } from './ingest-form4.config';
@@ -34,6 +34,8 @@ export interface Form4Follower {
   follow(options: { once: boolean; signal?: AbortSignal; checkMs?: number }): Promise<Form4FollowSummary>;
   /** Stops consuming and closes the module. Idempotent. */
   stop(): Promise<void>;
+  /** The ops server's port, when OPS_PORT is set. */
+  opsPort: number | null;
 }
 
 /**
@@ -42,13 +44,28 @@ export interface Form4Follower {
  */
 export async function startForm4Follow(config: IngestForm4Config, options: { logger: Logger; runId: string }): Promise<Form4Follower> {
   const logger = options.logger.child({ runId: options.runId, useCase: 'form4-follow' });
+  const settings = kafkaSettingsOf(config, logger);
   const worker: RunningWorker = await startWorker(Form4FollowModule.forRoot({ config, logger: options.logger, runId: options.runId }), {
-    settings: kafkaSettingsOf(config, logger),
+    settings,
     groupId: config.FORM4_GROUP_ID,
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
     logger,
   });
+  // A follower runs for days: OPS_PORT gives it /healthz, /readyz and /metrics (consumer and process metrics).
+  let ops: OpsServer | null = null;
+  try {
+    if (config.OPS_PORT !== undefined) {
+      ops = await startWorkerOps({ host: config.OPS_HOST, port: config.OPS_PORT, logger, consumer: { runner: worker.runner, settings, topics: worker.runner.topics }, checks: {}, registry: createMetricsRegistry() });
+    }
+  } catch (err) {
+    await worker.stop();
+    throw err;
+  }
+  const stop = async () => {
+    await ops?.close();
+    await worker.stop();
+  };
   const controller = worker.app.get(Form4FollowController);
   const summary = (): Form4FollowSummary => ({ runId: options.runId, ...worker.runner.counters, ...controller.counts });
   return {
@@ -57,12 +74,13 @@ export async function startForm4Follow(config: IngestForm4Config, options: { log
       try {
         await worker.follow(followOptions);
       } finally {
-        await worker.stop();
+        await stop();
       }
       const counts = summary();
       logger.info(counts, 'Form 4 follow stopped');
       return counts;
     },
-    stop: () => worker.stop(),
+    stop,
+    opsPort: ops?.port ?? null,
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CompanySelector } from '@app/edgar';
-import { consumerConfig, edgarConfig, kafkaConfig, logConfig } from '@app/config';
+import { consumerConfig, edgarConfig, kafkaConfig, logConfig, opsConfig } from '@app/config';
 
 /**
  * One Form 4 filing to read: a CIK it is filed under (the issuer's, usually), its accession and,
@@ -59,6 +59,7 @@ export const ingestForm4ConfigSchema = edgarConfig
   .extend(kafkaConfig.shape)
   .extend(consumerConfig.shape)
   .extend(logConfig.shape)
+  .extend(opsConfig.shape)
   .extend({
     /** Filings to read on every run (the entry point adds each `--filing` argument). */
     FORM4_FILINGS: filingList.default([]),
