@@ -40,6 +40,7 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
         consumer: { runner, settings, topics: runner.topics },
         checks: { postgres: () => ds.query('SELECT 1') },
         registry: projectorMetrics(service),
+        maxLag: config.CONSUMER_READY_MAX_LAG,
       });
     } catch (err) {
       await worker.stop();

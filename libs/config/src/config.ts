@@ -19,6 +19,7 @@ export const consumerConfig = z.object({
   CONSUMER_BATCH_MAX_RECORDS: z.coerce.number().int().min(1).max(100_000).default(500).describe('Most records handed to a handler at once'),
   CONSUMER_BATCH_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024).describe('Most message bytes handed to a handler at once'),
   CONSUMER_PARTITIONS_CONCURRENTLY: z.coerce.number().int().min(1).max(64).default(1).describe('Partitions whose batches are handled at the same time'),
+  CONSUMER_READY_MAX_LAG: z.coerce.number().int().min(0).default(100_000).describe('Records of lag above which the ops port\'s /readyz answers 503 naming the lag'),
 });
 
 export const databaseConfig = z.object({

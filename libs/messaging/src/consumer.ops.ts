@@ -46,7 +46,8 @@ export class ConsumerMetrics {
     });
   }
 
-  private currentLag(): Promise<PartitionLag[] | null> {
+  /** The group's lag per partition, at most 10 s old; null when the broker could not be asked. */
+  currentLag(): Promise<PartitionLag[] | null> {
     if (this.lag && Date.now() - this.lag.at < LAG_MAX_AGE_MS) return Promise.resolve(this.lag.value);
     // One read at a time: scrapes that come while it runs share it (a dead broker would otherwise
     // collect one connecting admin client per scrape).
@@ -70,12 +71,15 @@ export interface WorkerOpsOptions extends Pick<OpsServerOptions, 'host' | 'port'
   checks: Record<string, () => unknown>;
   /** The app's registry (its own metrics in it): the consumer's are added to it. */
   registry: Registry;
+  /** Records of lag above which readiness fails, naming the lag; unset: lag is not a readiness check. */
+  maxLag?: number;
 }
 
 /** A consumer app's ops server: its checks plus the consumer's, the consumer's metrics plus its own. */
 export function startWorkerOps(options: WorkerOpsOptions): Promise<OpsServer> {
   const consumer = options.consumer;
-  if (consumer) new ConsumerMetrics(consumer.settings, consumer.runner.groupId, consumer.topics, () => consumer.runner.counters, options.registry);
+  const metrics = consumer ? new ConsumerMetrics(consumer.settings, consumer.runner.groupId, consumer.topics, () => consumer.runner.counters, options.registry) : null;
+  const maxLag = options.maxLag;
   return startOpsServer({
     host: options.host,
     port: options.port,
@@ -86,11 +90,21 @@ export function startWorkerOps(options: WorkerOpsOptions): Promise<OpsServer> {
         ...(consumer
           ? {
               consumer: () => {
-                if (!consumer.runner.healthy) throw new Error(`consumer ${consumer.runner.groupId} is not running`);
+                const why = consumer.runner.notRunning;
+                if (why !== null) throw new Error(`consumer ${consumer.runner.groupId} ${why}`);
               },
             }
           : {}),
+        ...(metrics && maxLag !== undefined ? { lag: () => lagWithin(metrics, maxLag) } : {}),
       }),
     metrics: () => options.registry.metrics(),
   });
+}
+
+/** Readiness check: the group's total lag is at most `maxLag` (an unreadable lag is the consumer check's business). */
+async function lagWithin(metrics: ConsumerMetrics, maxLag: number): Promise<void> {
+  const lag = await metrics.currentLag();
+  if (lag === null) return;
+  const total = lag.reduce((n, p) => n + p.lag, 0);
+  if (total > maxLag) throw new Error(`${total} records behind, above the bound of ${maxLag} (CONSUMER_READY_MAX_LAG)`);
 }

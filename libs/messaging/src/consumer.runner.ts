@@ -130,6 +130,12 @@ export class ConsumerRunner {
   private readonly stats: ConsumerCounters = { processed: 0, dead_lettered: 0, retries: 0, batches: 0 };
   private state: State = 'idle';
   private crashed = false;
+  /**
+   * Where the member stands in its group, from kafkajs' events: null while it is in the group
+   * with partitions; otherwise why it is not consuming (readiness names it). kafkajs restarts a
+   * crashed consumer itself, seconds later: until it has joined again it consumes nothing.
+   */
+  private membership: string | null = 'has not joined its group yet';
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
   /** The partition batches being processed, awaited by stop() before disconnecting. */
@@ -152,9 +158,20 @@ export class ConsumerRunner {
       ...(options.sessionTimeoutMs !== undefined ? { sessionTimeout: options.sessionTimeoutMs } : {}),
     });
     this.dlqProducer = new RecordProducer(options.settings);
+    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
+      const assigned = Object.values(payload.memberAssignment).reduce((n, partitions) => n + partitions.length, 0);
+      this.membership = assigned === 0 ? 'is in its group but has no partitions assigned' : null;
+    });
+    this.consumer.on(this.consumer.events.REBALANCING, () => {
+      this.membership = 'is rebalancing';
+    });
+    this.consumer.on(this.consumer.events.STOP, () => {
+      this.membership = 'is stopped';
+    });
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
       // kafkajs restarts itself after retriable crashes; otherwise the consumer is dead.
       if (!payload.restart) this.crashed = true;
+      this.membership = payload.restart ? `crashed (${payload.error.message}) and is restarting` : `crashed (${payload.error.message})`;
       this.logger.error({ groupId: options.groupId, err: payload.error, restart: payload.restart }, 'kafka consumer crashed');
     });
   }
@@ -164,9 +181,16 @@ export class ConsumerRunner {
     return { ...this.stats };
   }
 
-  /** For health checks: started, not stopped, and not crashed beyond kafkajs' own restarts. */
+  /** Started, not stopped, and not crashed beyond kafkajs' own restarts (it may be rejoining: see notRunning). */
   get healthy(): boolean {
     return this.state === 'running' && !this.crashed;
+  }
+
+  /** For readiness: why the consumer is not consuming now (restarting, rebalancing, no partitions), or null when it is. */
+  get notRunning(): string | null {
+    if (this.state !== 'running') return `is ${this.state}`;
+    if (this.crashed) return this.membership ?? 'crashed';
+    return this.membership;
   }
 
   get groupId(): string {
