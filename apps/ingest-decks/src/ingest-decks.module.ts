@@ -16,7 +16,7 @@ export interface IngestDecksModuleOptions {
 
 /** Kafka settings of ingest-decks (publisher and consumer). */
 export function decksKafkaSettings(config: IngestDecksConfig, logger?: Logger): KafkaSettings {
-  return { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-decks', ...(logger ? { logger } : {}) };
+  return { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-decks', publishRetryMs: config.KAFKA_PUBLISH_RETRY_MS, ...(logger ? { logger } : {}) };
 }
 
 /** Composition root of ingest-decks: config, logger, Kafka publisher and the use case (`--url` boots this alone). */

@@ -12,7 +12,7 @@ export type { RecordPublisher } from '@app/messaging';
 
 /** Kafka settings of the app (producer, and the follow consumer). */
 export function kafkaSettingsOf(config: IngestForm4Config, logger?: Logger): KafkaSettings {
-  return { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-form4', ...(logger ? { logger } : {}) };
+  return { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-form4', publishRetryMs: config.KAFKA_PUBLISH_RETRY_MS, ...(logger ? { logger } : {}) };
 }
 
 /** Logger, EDGAR client (declared User-Agent, shared rate limit) and Kafka publisher. */

@@ -30,7 +30,7 @@ export class IngestIrModule {
         { provide: IR_CONFIG, useValue: config },
         { provide: IR_LOGGER, useValue: logger },
         { provide: IR_TOPICS, useValue: topics },
-        { provide: RECORD_PUBLISHER, useFactory: () => new KafkaRecordPublisher({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-ir' }) },
+        { provide: RECORD_PUBLISHER, useFactory: () => new KafkaRecordPublisher({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-ir', publishRetryMs: config.KAFKA_PUBLISH_RETRY_MS }) },
         IngestIrService,
       ],
       exports: [IngestIrService],

@@ -45,6 +45,8 @@ export const ingestSecConfigSchema = edgarConfig
     SEC_PROGRESS_EVERY: z.coerce.number().int().min(1).default(1000),
     /** Parallel submissions fetches (the shared limiter still caps requests per second). */
     SEC_CONCURRENCY: z.coerce.number().int().min(1).max(10).default(4),
+    /** Where a run that stopped on a broker outage records how far it got; the same command resumes from it. */
+    SEC_CHECKPOINT: z.string().min(1).default('.run/checkpoints/ingest-sec-companies.json'),
   })
   .transform((c) => ({
     ...c,

@@ -15,6 +15,8 @@ import {
   type TickerMapEntry,
 } from '@app/edgar';
 import type { Logger } from '@app/observability';
+import { PublishGaveUpError } from '@app/messaging';
+import { readCompaniesCheckpoint, removeCompaniesCheckpoint, writeCompaniesCheckpoint, type CompaniesCheckpoint } from './companies.checkpoint';
 import { companyRecordOf, type FetchedSource } from './company.mapper';
 import { selects, type IngestSecConfig } from './ingest-sec.config';
 
@@ -35,6 +37,23 @@ export interface IngestSecSummary {
   /** Companies skipped because their submissions could not be fetched or parsed. */
   errors: number;
   durationMs: number;
+  /** Covered companies a checkpoint of an earlier run said were published already (skipped). */
+  resumedFrom: number;
+}
+
+/** The run stopped because the broker did not take records within the retry bound; the checkpoint says where to resume. */
+export class IngestStoppedError extends Error {
+  constructor(
+    readonly summary: IngestSecSummary,
+    readonly checkpointPath: string,
+    override readonly cause: PublishGaveUpError,
+  ) {
+    super(
+      `stopped after ${summary.resumedFrom + summary.published} of ${summary.covered} companies published (${summary.published} in this run): ${cause.message}; ` +
+        `checkpoint ${checkpointPath}: run the same command again to resume`,
+    );
+    this.name = 'IngestStoppedError';
+  }
 }
 
 type SubmissionsOutcome =
@@ -91,12 +110,30 @@ export class IngestSecService {
       submissionsNotFound: 0,
       errors: 0,
       durationMs: 0,
+      resumedFrom: 0,
+    };
+    const checkpointPath = this.config.SEC_CHECKPOINT;
+    const previous = await readCompaniesCheckpoint(checkpointPath);
+    if (previous && previous.ticker_map_hash === tickerMap.contentHash && previous.covered_total === covered.length) {
+      summary.resumedFrom = previous.covered_done;
+      log.info({ checkpoint: checkpointPath, covered_done: previous.covered_done, of: covered.length }, 'resuming from the checkpoint of a stopped run');
+    } else if (previous) {
+      log.info({ checkpoint: checkpointPath }, 'checkpoint is of another ticker map: starting over');
+    }
+    const checkpoint: CompaniesCheckpoint = {
+      kind: 'sec-companies',
+      ticker_map_hash: tickerMap.contentHash,
+      covered_total: covered.length,
+      covered_done: summary.resumedFrom,
+      records_published: previous && summary.resumedFrom > 0 ? previous.records_published : 0,
+      started_at: previous && summary.resumedFrom > 0 ? previous.started_at : new Date(started).toISOString(),
+      updated_at: new Date(started).toISOString(),
     };
     // Several tickers can share a CIK (BRK-A, BRK-B): one fetch per CIK per run.
     const submissionsByCik = new Map<string, Promise<SubmissionsOutcome>>();
     let lastProgress = 0;
 
-    for (let start = 0; start < covered.length; start += CHUNK) {
+    for (let start = summary.resumedFrom; start < covered.length; start += CHUNK) {
       const chunk = covered.slice(start, start + CHUNK);
       const outcomes = await this.mapLimit(chunk, this.config.SEC_CONCURRENCY, (entry) => {
         let outcome = submissionsByCik.get(entry.cik);
@@ -128,8 +165,17 @@ export class IngestSecService {
             return;
         }
       });
-      await this.publisher.publish(this.topic, records);
+      try {
+        await this.publisher.publish(this.topic, records);
+      } catch (error) {
+        if (!(error instanceof PublishGaveUpError)) throw error;
+        summary.durationMs = Date.now() - started;
+        await writeCompaniesCheckpoint(checkpointPath, { ...checkpoint, updated_at: new Date().toISOString() });
+        throw new IngestStoppedError(summary, checkpointPath, error);
+      }
       summary.published += records.length;
+      checkpoint.covered_done = start + chunk.length;
+      checkpoint.records_published += records.length;
 
       const handled = start + chunk.length;
       if (Math.floor(handled / this.config.SEC_PROGRESS_EVERY) > Math.floor(lastProgress / this.config.SEC_PROGRESS_EVERY) || handled === covered.length) {
@@ -138,6 +184,7 @@ export class IngestSecService {
       lastProgress = handled;
     }
 
+    await removeCompaniesCheckpoint(checkpointPath);
     summary.durationMs = Date.now() - started;
     const { runId: _runId, ...totals } = summary;
     log.info({ ...totals, topic: this.topic.name }, 'ingest-sec run finished');

@@ -13,13 +13,14 @@ export type { RecordPublisher } from '@app/messaging';
 export interface IngestEnvironment extends EdgarEnvironment {
   KAFKA_BROKERS: string[];
   KAFKA_CLIENT_ID?: string;
+  KAFKA_PUBLISH_RETRY_MS?: number;
 }
 
 /** Logger, EDGAR client and Kafka publisher shared by every ingest-sec module (companies, filings, ...). */
 export function sharedIngestProviders(config: IngestEnvironment, logger: Logger): Provider[] {
   return [
     { provide: INGEST_LOGGER, useValue: logger },
-    { provide: KAFKA_SETTINGS, useValue: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-sec' } satisfies KafkaSettings },
+    { provide: KAFKA_SETTINGS, useValue: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-sec', publishRetryMs: config.KAFKA_PUBLISH_RETRY_MS } satisfies KafkaSettings },
     {
       provide: EdgarClient,
       useFactory: () => edgarClientOf(config, logger.child({ component: 'edgar' })),

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '@app/config';
 import { ingestSecConfigSchema } from './ingest-sec.config';
 import { IngestSecModule } from './ingest-sec.module';
-import { IngestSecService } from './ingest-sec.service';
+import { IngestSecService, IngestStoppedError } from './ingest-sec.service';
 
 /** Worker: one run (ticker map -> submissions -> company@1 on Kafka), then exit. */
 async function bootstrap(): Promise<number> {
@@ -22,6 +22,12 @@ async function bootstrap(): Promise<number> {
   try {
     await app.get(IngestSecService).execute();
     return 0;
+  } catch (error) {
+    if (!(error instanceof IngestStoppedError)) throw error;
+    // A broker outage outlasted KAFKA_PUBLISH_RETRY_MS: say what was published and how to resume.
+    console.error(`ingest-sec: ${error.message}`);
+    console.error(JSON.stringify({ level: 'error', msg: 'ingest-sec stopped', checkpoint: error.checkpointPath, ...error.summary }));
+    return 75; // EX_TEMPFAIL: try again later
   } finally {
     await app.close();
   }

@@ -12,6 +12,12 @@ export const kafkaConfig = z.object({
   KAFKA_TOPIC_NAMESPACE: z.string().regex(/^[a-z0-9_-]*$/).default('').describe('Prefix of every topic name (isolates test runs and environments)'),
   KAFKA_BROKERS: csv.default(['127.0.0.1:9092']).describe('Comma-separated host:port list'),
   KAFKA_CLIENT_ID: z.string().min(1).optional(),
+  KAFKA_PUBLISH_RETRY_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(300_000)
+    .describe('How long an ingestor keeps retrying a publish through a broker outage before it stops (checkpoint, non-zero exit)'),
 });
 
 /** Every consumer app: how much of a partition its handler gets at once (libs/messaging BatchLimits). */

@@ -3,7 +3,7 @@ export type { KafkaSettings, KafkaLogLevel } from './kafka.settings';
 export type { MessagingLogger } from './messaging.logger';
 export { ensureTopics, topicConfigs } from './topics.admin';
 export { RecordProducer, recordHeaders, PUBLISH_BATCH_SIZE } from './record.producer';
-export { KafkaRecordPublisher } from './record.publisher';
+export { DEFAULT_PUBLISH_RETRY_MS, KafkaRecordPublisher, PublishGaveUpError } from './record.publisher';
 export type { RecordPublisher } from './record.publisher';
 export { ConsumerRunner, DEFAULT_BATCH_LIMITS } from './consumer.runner';
 export type { BatchHandler, BatchLimits, ConsumedRecord, ConsumerRunnerOptions, ConsumerCounters, MessageMeta, RecordBatch } from './consumer.runner';

@@ -10,4 +10,9 @@ export interface KafkaSettings {
   logLevel?: KafkaLogLevel;
   /** Where kafkajs' own logs go; default stderr. */
   logger?: MessagingLogger;
+  /**
+   * How long KafkaRecordPublisher keeps retrying a publish the broker does not take (outage,
+   * leader election) before it gives up with PublishGaveUpError; default 5 minutes.
+   */
+  publishRetryMs?: number;
 }

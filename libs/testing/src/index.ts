@@ -3,3 +3,4 @@ export * from './kafka';
 export * from './eventually';
 export * from './fixture-server';
 export * from './submissions-zip';
+export * from './own-kafka';

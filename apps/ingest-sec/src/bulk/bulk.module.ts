@@ -33,7 +33,7 @@ export class BulkModule {
         { provide: INGEST_LOGGER, useValue: logger },
         options.publisher
           ? { provide: RECORD_PUBLISHER, useValue: options.publisher }
-          : { provide: RECORD_PUBLISHER, useFactory: () => new KafkaRecordPublisher({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-sec-bulk' }) },
+          : { provide: RECORD_PUBLISHER, useFactory: () => new KafkaRecordPublisher({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-sec-bulk', publishRetryMs: config.KAFKA_PUBLISH_RETRY_MS }) },
         BulkBackfillService,
       ],
       exports: [BulkBackfillService],
