@@ -105,8 +105,38 @@ const rateHeaders: Json = {
   'X-RateLimit-Limit': { description: "The key's daily quota (requests per UTC day)", schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in the daily quota', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Epoch seconds of the next daily reset (00:00 UTC)', schema: { type: 'integer' } },
-  'X-Request-Id': { description: 'req_...; the request_id of any problem body', schema: { type: 'string' } },
+  'X-Request-Id': { description: "The request's id (a well-formed X-Request-Id sent is kept, else a traceparent's trace id, else req_...); the request_id of any problem body", schema: { type: 'string' } },
 };
+
+/**
+ * What the HTTP conventions add to every operation (platform/http-conventions.ts, idempotency.ts,
+ * strict-query.ts): ETag/If-None-Match/304 on GET, Idempotency-Key/409 on POST, Location on 201.
+ */
+function conventions(route: RouteDefinition, responses: Json): Json[] {
+  const ok = responses[String(route.status ?? 200)] as { headers?: Json } | undefined;
+  if (route.method === 'GET') {
+    if (ok) ok.headers = { ...ok.headers, ETag: { description: 'Strong validator of this response body: send it back as If-None-Match', schema: { type: 'string' } } };
+    responses['304'] = { description: 'Not modified: If-None-Match names the current ETag (no body)' };
+    return [{ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of a response held: 304 when it is still current', schema: { type: 'string' } }];
+  }
+  if (route.location && ok) ok.headers = { ...ok.headers, Location: { description: 'The URL of what was created', schema: { type: 'string' } } };
+  if (route.method !== 'POST') return [];
+  responses['409'] = {
+    description: 'A request with the same Idempotency-Key is still running; type ends in /errors/idempotency-key-in-use; retry after Retry-After seconds',
+    headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+    content: problemContent('Problem'),
+  };
+  return [
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Any unique string (a UUID): a retry with the same key and body within 24 h returns the first 2xx response again (Idempotent-Replayed: true) and does nothing; the same key with another body is a 422',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    },
+  ];
+}
 
 function bodyJson(schema: z.ZodType): Json {
   const s = z.toJSONSchema(schema, { io: 'input' }) as Json;
@@ -141,7 +171,8 @@ export function buildOpenApiDocument(): Json {
       };
     }
     if (route.errors?.includes(403)) responses['403'] = { description: 'The plan does not include this (webhooks: builder and above; sk_test_ keys count as free); type ends in /errors/plan-required', content: problemContent('Problem') };
-    if (route.query || route.path || route.body) responses['422'] = { description: 'Invalid parameters', content: problemContent('ValidationProblem') };
+    // Every route: an undeclared query parameter is extra_forbidden.
+    responses['422'] = { description: 'Invalid parameters (an undeclared query parameter is extra_forbidden)', content: problemContent('ValidationProblem') };
     if (route.errors?.includes(404)) {
       const what = route.url.includes('/webhook-endpoints/')
         ? 'Unknown webhook endpoint of this account (another account\'s id too); type ends in /errors/unknown-webhook-endpoint (unknown-delivery for a delivery)'
@@ -159,6 +190,7 @@ export function buildOpenApiDocument(): Json {
       responses['503'] = { description: what, ...(busy ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}), content: problemContent('Problem') };
     }
     responses['500'] = { description: 'Internal error (no internals disclosed; quote request_id)', content: problemContent('Problem') };
+    const headerParameters = conventions(route, responses);
     const path = openApiPath(route.url);
     paths[path] = {
       ...(paths[path] ?? {}),
@@ -168,7 +200,7 @@ export function buildOpenApiDocument(): Json {
         description: route.description,
         tags: route.tags,
         security: route.public ? [] : undefined,
-        parameters: [...parameters(route.path, 'path'), ...parameters(route.query, 'query')],
+        parameters: [...parameters(route.path, 'path'), ...parameters(route.query, 'query'), ...headerParameters],
         requestBody: route.body ? { required: route.method !== 'POST' || !route.url.endsWith('/test'), content: { 'application/json': { schema: bodyJson(route.body) } } } : undefined,
         responses,
       })) as Json,
