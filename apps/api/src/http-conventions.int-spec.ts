@@ -249,6 +249,23 @@ describe('Idempotency-Key on POST, Location on 201', () => {
     const events = await api.context.dataSource.query<{ n: string }[]>(`SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1`, [created.id]);
     expect(Number(events[0]!.n)).toBe(1);
   });
+  it('two requests with one key at once: one runs, the other is a 409 or the replay; one delivery', async () => {
+    const created = (await create({ url: 'http://127.0.0.1:9/idem-6', topics: ['filing.created'] }, {})).json<{ id: string }>();
+    const test = () => api.server.inject({ method: 'POST', url: `/v1/webhook-endpoints/${created.id}/test`, headers: { ...auth(), 'idempotency-key': 'at-once' }, payload: {} });
+    const answers = await Promise.all([test(), test(), test()]);
+    const ran = answers.filter((r) => r.statusCode === 202 && r.headers['idempotent-replayed'] === undefined);
+    expect(ran).toHaveLength(1);
+    for (const r of answers.filter((a) => a !== ran[0])) {
+      if (r.statusCode === 409) {
+        expect(r.json<{ type: string }>().type).toBe('https://docs.test.example/errors/idempotency-key-in-use');
+        expect(r.headers['retry-after']).toBe('1');
+      } else {
+        expect([r.statusCode, r.headers['idempotent-replayed']]).toEqual([202, 'true']);
+      }
+    }
+    const deliveries = await api.context.dataSource.query<{ n: string }[]>(`SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1`, [created.id]);
+    expect(Number(deliveries[0]!.n)).toBe(1);
+  });
 });
 
 describe('request ids', () => {
