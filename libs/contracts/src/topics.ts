@@ -4,7 +4,8 @@ import { segmentRecordV1 } from './segment.schema';
 import { fundHoldingsRecordV1 } from './fund-holdings.schema';
 import { filingRecordV1 } from './filing.schema';
 import { companyDescriptionRecordV1, documentTextRecordV1, issuerDocumentRecordV1, issuerRosterRecordV1 } from './issuer-pages.schema';
-import { form4RecordV1 } from './form4.schema';
+import { form4RecordV1, type Form4Data } from './form4.schema';
+import type { RecordEnvelope } from './envelope.schema';
 
 /**
  * The topic registry: every topic with its key, producers, consumers, schema versions and
@@ -18,6 +19,12 @@ export interface TopicDefinition {
   consumers: readonly string[];
   compacted: boolean;
   partitions: number;
+  /**
+   * What chooses a record's partition, when not its key: records that share it stay in one
+   * partition, in order (the producer sends it as the `partition-key` header and hashes it as
+   * Kafka hashes keys). Compaction still goes by the key.
+   */
+  partitionBy?: (record: RecordEnvelope) => string;
   /** schema id (`<type>@<version>`) -> envelope schema; consumers accept every listed version. */
   schemas: Readonly<Record<string, z.ZodType>>;
 }
@@ -107,6 +114,9 @@ export const TOPICS = {
     name: 'edgar.form4.v1',
     // One record per filing (at most FORM4_MAX_ROWS rows, under Kafka's 1 MB message limit).
     key: 'accession number',
+    // By issuer: the projection recomputes amendments and roster entries across an issuer's filings
+    // under a per-issuer lock, so an issuer's filings in two partitions would wait on each other.
+    partitionBy: (record) => (record.data as Form4Data).issuer.cik,
     producers: ['ingest-form4'],
     consumers: ['projector'],
     compacted: true,

@@ -1,8 +1,10 @@
 // Real broker (scripts/kafka.sh or KAFKA_BROKERS), real kafkajs: proves the client/broker pair
 // (produce, group join, commit, rejoin after restart) and the runner's DLQ and retry contract.
-import { contentHash, recordId, sourceId, TOPICS, type CompanyRecordV1, type TopicDefinition } from '@app/contracts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { contentHash, recordId, sourceId, TOPICS, type CompanyRecordV1, type Form4Data, type TopicDefinition } from '@app/contracts';
 import { expectEventually, kafkaBrokersForTests, uniqueGroupId, uniqueTopic } from '@app/testing';
-import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type KafkaMessage } from 'kafkajs';
 import {
   consumerLag,
   ConsumerRunner,
@@ -340,6 +342,30 @@ describe('messaging against the local broker', () => {
     await r.stop(); // idempotent
   });
 
+  it('partitions form4 records by issuer (partition-key header), as Kafka would partition that key', async () => {
+    const examples = JSON.parse(readFileSync(join(__dirname, '../../persistence/src/projections/examples/form4.records.json'), 'utf8')) as Record<
+      'dkng' | 'dkngAmendment' | 'tsla',
+      RecordEnvelope<Form4Data>
+    >;
+    const topic = uniqueTopic(TOPICS.form4, 'partition-by');
+    await ensureTopics(settings, [topic]);
+    const records = [examples.dkng, examples.tsla, examples.dkngAmendment];
+    expect(examples.dkng.key).not.toBe(examples.dkngAmendment.key);
+    expect(examples.dkng.data.issuer.cik).toBe(examples.dkngAmendment.data.issuer.cik);
+    await producer.publish(topic, records);
+
+    const murmur2 = Partitioners.DefaultPartitioner();
+    const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 0, replicas: [0], isr: [0], partitionErrorCode: 0, offlineReplicas: [] }));
+    const expected = [0, 0, 0];
+    for (const r of records) expected[murmur2({ topic: topic.name, partitionMetadata, message: { key: r.data.issuer.cik, value: null } })]! += 1;
+    const lag = await consumerLag(settings, uniqueGroupId('nobody'), [topic]);
+    expect([...lag].sort((a, b) => a.partition - b.partition).map((p) => Number(p.high))).toEqual(expected);
+    const messages = await readAll(topic.name, 3);
+    expect(messages.map((m) => [m.key!.toString(), m.headers!['partition-key']!.toString()]).sort()).toEqual(
+      records.map((r) => [r.key, r.data.issuer.cik]).sort(),
+    );
+  });
+
   it('the producer refuses a schema-invalid record and sends nothing of the batch', async () => {
     const topic = await freshTopic('refuse');
     const good = company('OKAY');
@@ -356,5 +382,6 @@ describe('messaging against the local broker', () => {
     expect(message!.headers!['schema']!.toString()).toBe('company@1');
     expect(message!.headers!['produced-by']!.toString()).toBe('messaging-int-spec');
     expect(message!.headers!['correlation-id']!.toString()).toBe('run_test');
+    expect(message!.headers!['partition-key']).toBeUndefined();
   });
 });

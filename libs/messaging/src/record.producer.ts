@@ -1,5 +1,5 @@
 import { validateRecord, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
-import { CompressionTypes, Partitioners, type Message, type Producer } from 'kafkajs';
+import { CompressionTypes, Partitioners, type ICustomPartitioner, type Message, type Producer } from 'kafkajs';
 import { createKafka } from './kafka.client';
 import type { KafkaSettings } from './kafka.settings';
 import { InvalidRecordError } from './permanent.error';
@@ -7,15 +7,33 @@ import { InvalidRecordError } from './permanent.error';
 /** Records per `send`: keeps requests well under the broker's default 1 MiB message batch limit. */
 export const PUBLISH_BATCH_SIZE = 500;
 
-/** Kafka headers of a record, from its envelope metadata. */
-export function recordHeaders(record: RecordEnvelope): Record<string, string> {
+/** The header naming what a record is partitioned by, on topics that partition by something else than the key. */
+export const PARTITION_KEY_HEADER = 'partition-key';
+
+/** Kafka headers of a record, from its envelope metadata (and its topic's partitionBy). */
+export function recordHeaders(record: RecordEnvelope, topic?: TopicDefinition): Record<string, string> {
   return {
     schema: record.schema,
     'record-id': record.id,
     'produced-by': record.produced_by,
     'correlation-id': record.correlation_id,
+    ...(topic?.partitionBy ? { [PARTITION_KEY_HEADER]: topic.partitionBy(record) } : {}),
   };
 }
+
+/**
+ * The Java-compatible murmur2 partitioner (same key, same partition as any other client), over the
+ * `partition-key` header when a message has one: a dead letter or a requeued record carries its
+ * headers along, so it lands where the original did.
+ */
+const partitionKeyPartitioner: ICustomPartitioner = () => {
+  const murmur2 = Partitioners.DefaultPartitioner();
+  return ({ topic, partitionMetadata, message }) => {
+    const header = message.headers?.[PARTITION_KEY_HEADER];
+    const key = header === undefined ? message.key : Buffer.isBuffer(header) ? header : String(header);
+    return murmur2({ topic, partitionMetadata, message: { ...message, key } });
+  };
+};
 
 /**
  * Idempotent producer (acks=all, one request in flight, so retries neither duplicate nor reorder).
@@ -30,8 +48,7 @@ export class RecordProducer {
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
-      // The Java-compatible murmur2 partitioner: same key, same partition as any other client.
-      createPartitioner: Partitioners.DefaultPartitioner,
+      createPartitioner: partitionKeyPartitioner,
     });
   }
 
@@ -63,7 +80,7 @@ export class RecordProducer {
       const messages: Message[] = records.slice(start, start + PUBLISH_BATCH_SIZE).map((record) => ({
         key: record.key,
         value: JSON.stringify(record),
-        headers: recordHeaders(record),
+        headers: recordHeaders(record, topic),
       }));
       await this.send(topic.name, messages);
     }
