@@ -1,10 +1,13 @@
 // The MCP endpoint end to end: every fixture ingested through the real pipeline (see
 // test/support/fixture-platform.ts), then /mcp driven over real HTTP by the SDK's own client. Every
-// tool's result must be the REST response for the same arguments, byte for byte; cursors cross
-// between the two; errors are the REST problems; auth and rate limits are REST's.
+// tool's result must be the REST response for the same arguments (the structured content, with a
+// one-line text summary); cursors cross between the two; errors are the REST problems; auth and
+// rate limits are REST's; tools/list and every tool's answer at its defaults stay small enough
+// for agent hosts.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_ANSWER_MAX_CHARS } from '../apps/api/src/mcp/mcp.answer';
 import { startFixturePlatform, type FixturePlatform } from './support/fixture-platform';
 
 const PUBLIC_BASE_URL = 'https://api.filings.test';
@@ -46,8 +49,9 @@ async function call(name: string, args: Json): Promise<CallToolResult> {
 }
 
 /**
- * Calls the tool and the REST route: the result is the REST body, as structured content and as its
- * exact text. `clock`: a top-level field stamped with the time of the request (compared as a time).
+ * Calls the tool and the REST route: the structured content is the REST body, sent once; the text
+ * is a short summary, not the body again. `clock`: a top-level field stamped with the time of the
+ * request (compared as a time).
  */
 async function same<T = Json>(name: string, args: Json, path: string, options: { body?: unknown; clock?: string } = {}): Promise<T> {
   const result = await call(name, args);
@@ -57,15 +61,18 @@ async function same<T = Json>(name: string, args: Json, path: string, options: {
   const content = result.content as { type: string; text: string }[];
   expect(content).toHaveLength(1);
   expect(content[0]!.type).toBe('text');
+  expect(content[0]!.text.length).toBeLessThan(1_500);
+  expect(content[0]!.text).toContain('structured content');
   if (options.clock) {
     const stamp = (v: unknown) => ({ ...(v as Json), [options.clock!]: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) });
     expect(result.structuredContent).toEqual(stamp(r.json));
-    expect(JSON.parse(content[0]!.text)).toEqual(result.structuredContent);
     expect(Object.keys(result.structuredContent!)).toEqual(Object.keys(r.json));
   } else {
     expect(result.structuredContent).toEqual(r.json);
-    expect(content[0]!.text).toBe(r.text);
+    expect(JSON.stringify(result.structuredContent)).toBe(r.text);
   }
+  const page = result.structuredContent as Partial<Page>;
+  if (page.pagination?.next_cursor) expect(content[0]!.text).toContain(page.pagination.next_cursor);
   return result.structuredContent as T;
 }
 
@@ -132,7 +139,6 @@ describe('MCP over Streamable HTTP, on the ingested fixtures', () => {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: tool.name === 'verify_citation' });
-      expect(tool.description).toMatch(/Same result as the REST API/);
     }
   });
 
@@ -171,13 +177,13 @@ describe('MCP over Streamable HTTP, on the ingested fixtures', () => {
   });
 
   it('answers documents and their pages exactly as REST', async () => {
-    const docs = await same<Page>('list_documents', { symbols: ['FRPH:US'], limit: 50 }, '/v1/documents?symbols=FRPH:US&limit=50');
+    const docs = await same<Page>('list_documents', { symbol: 'FRPH:US', limit: 50 }, '/v1/documents?symbols=FRPH:US&limit=50');
     const withText = docs.data.find((d) => typeof d.pages === 'number' && d.pages > 0)!;
     expect(withText).toBeDefined();
     const id = withText.id as number;
     const detail = await same('get_document', { document_id: id }, `/v1/documents/${id}`);
     expect(detail).toMatchObject({ id, page_count: withText.pages });
-    const first = await same<Page>('get_document_pages', { document_id: id, page: 0 }, `/v1/documents/${id}/pages?page=0`);
+    const first = await same<Page>('get_document_pages', { document_id: id, page: 0 }, `/v1/documents/${id}/pages?page=0&limit=5`);
     expect(first.data).toEqual([expect.objectContaining({ document_id: id, page_index: 0 })]);
   });
 
@@ -284,6 +290,60 @@ describe('MCP over Streamable HTTP, on the ingested fixtures', () => {
     expect(await r.json()).toMatchObject({ type: `${DOCS}/errors/rate-limited`, status: 429 });
     // The same key is refused on REST: one quota for both surfaces.
     expect((await fetch(`${platform.url}/v1/companies/MSFT:US`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(429);
+  });
+
+  it('lists its tools in under 40,000 characters', async () => {
+    const listed = JSON.stringify(await client.listTools());
+    console.log(`MCP tools/list: ${listed.length} characters`);
+    expect(listed.length).toBeLessThan(40_000);
+  });
+
+  it('answers every tool at its defaults on the fixture data in under 100,000 characters, as REST does with the same page size', async () => {
+    const sizes: Record<string, number> = {};
+    const measure = async (name: string, args: Json, path: string, options: { body?: unknown; clock?: string } = {}): Promise<Json> => {
+      const body = await same(name, args, path, options);
+      const result = JSON.stringify(await call(name, args));
+      const label = `${name} ${JSON.stringify(args).slice(0, 60)}`;
+      sizes[label] = result.length;
+      expect({ call: label, chars: result.length < MCP_ANSWER_MAX_CHARS }).toEqual({ call: label, chars: true });
+      return body;
+    };
+    // The tool's default page size (tools/list advertises it) is what REST is asked for.
+    const defaultLimit = (name: string): string => {
+      const limit = (tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, { default?: number }>).limit?.default;
+      return limit === undefined ? '' : `limit=${limit}`;
+    };
+    const q = (name: string, ...params: string[]) => {
+      const all = [...params, defaultLimit(name)].filter(Boolean);
+      return all.length ? `?${all.join('&')}` : '';
+    };
+    await measure('search_companies', {}, `/v1/companies${q('search_companies')}`);
+    for (const symbol of ['MSFT:US', 'TSLA:US', 'FRPH:US', 'AAPL:US', 'NVDA:US']) {
+      await measure('get_company', { symbol }, `/v1/companies/${symbol}`);
+      await measure('get_executives', { symbol }, `/v1/companies/${symbol}/executives${q('get_executives')}`);
+      await measure('get_segments', { symbol }, `/v1/companies/${symbol}/segments${q('get_segments')}`);
+      await measure('get_fund_exposure', { symbol }, `/v1/companies/${symbol}/fund-exposure${q('get_fund_exposure')}`);
+      await measure('list_filings', { symbol }, `/v1/companies/${symbol}/filings${q('list_filings')}`);
+      await measure('list_insider_transactions', { symbol }, `/v1/companies/${symbol}/insiders${q('list_insider_transactions')}`);
+      await measure('list_documents', { symbol }, `/v1/documents${q('list_documents', `symbols=${symbol}`)}`);
+      await measure('get_coverage', { symbol }, `/v1/coverage/${symbol}`, { clock: 'generated_at' });
+    }
+    const filings = (await measure('list_filings', {}, `/v1/filings${q('list_filings')}`)) as unknown as Page;
+    await measure('get_filing', { accession: filings.data[0]!.accession }, `/v1/filings/${filings.data[0]!.accession as string}`);
+    const documents = (await measure('list_documents', {}, `/v1/documents${q('list_documents')}`)) as unknown as Page;
+    const all = (await rest('/v1/documents?limit=500')).json as unknown as Page;
+    for (const doc of all.data) {
+      await measure('get_document', { document_id: doc.id }, `/v1/documents/${doc.id as number}`);
+      if (typeof doc.pages === 'number' && doc.pages > 0) await measure('get_document_pages', { document_id: doc.id }, `/v1/documents/${doc.id as number}/pages${q('get_document_pages')}`);
+    }
+    expect(documents.data.length).toBeGreaterThan(0);
+    for (const words of ['FRP Holdings', 'microsoft', 'revenue', 'Tesla']) {
+      await measure('search', { q: words }, `/v1/search${q('search', `q=${encodeURIComponent(words)}`)}`);
+    }
+    const provenance = (await rest('/v1/companies/MSFT:US')).json.provenance as Json;
+    await measure('verify_citation', { provenance }, '/v1/citations/verify', { body: { provenance } });
+    console.log(`MCP answers at their defaults (characters), largest first:\n${Object.entries(sizes).sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => `  ${v}  ${k}`).join('\n')}`);
+    expect(Object.keys(sizes).length).toBeGreaterThan(40);
   });
 
   it('called every listed tool', () => {

@@ -129,7 +129,8 @@ describe('the MCP endpoint over HTTP', () => {
       const rest = await api.server.inject({ method: 'GET', url: '/v1/companies/msft:us', headers: { authorization: `Bearer ${key}` } });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual(rest.json());
-      expect(result.content).toEqual([{ type: 'text', text: rest.body }]);
+      // The body travels once, as structured content; the text is a summary of it.
+      expect(result.content).toEqual([{ type: 'text', text: 'Company detail (symbol MSFT:US, name MICROSOFT CORP): in the structured content.' }]);
     } finally {
       await client.close();
     }

@@ -133,7 +133,104 @@ export function toQueryValue(value: unknown): string | string[] {
 
 /** A zod schema as the JSON Schema MCP clients read (draft-07, as the SDK's own tools advertise). */
 export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): { type: 'object'; [k: string]: unknown } {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _draft, ...json } = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as Record<string, unknown>;
   if (json.type !== 'object') throw new Error(`a tool schema must be a JSON object schema, got ${JSON.stringify(json.type)}`);
+  return json as { type: 'object'; [k: string]: unknown };
+}
+
+/** Subschemas at least this long (JSON characters) that occur twice or more become shared definitions. */
+const SHARED_MIN_CHARS = 120;
+
+type JsonNode = unknown;
+
+/**
+ * Drops what an output schema does not need to say what an answer holds: descriptions (field
+ * meanings are in the docs), required lists and closed objects, JavaScript's safe-integer bounds.
+ */
+function stripForOutput(node: JsonNode): JsonNode {
+  if (Array.isArray(node)) return node.map(stripForOutput);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      // Property names are data here (a company has a `description` field): keep them all.
+      out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([prop, schema]) => [prop, stripForOutput(schema)]));
+      continue;
+    }
+    // The shape only: no descriptions, and no required lists or closed objects (additive fields stay valid).
+    if (key === 'description' || key === '$schema' || key === 'required' || (key === 'additionalProperties' && value === false)) continue;
+    if ((key === 'minimum' || key === 'maximum') && typeof value === 'number' && Math.abs(value) >= Number.MAX_SAFE_INTEGER) continue;
+    out[key] = stripForOutput(value);
+  }
+  // A text an answer may cut to stay within its size says so (McpToolsService).
+  const props = out.properties as Record<string, { type?: unknown }> | undefined;
+  if (props?.text?.type === 'string' && !props.truncated) out.properties = { ...props, truncated: { type: 'boolean' } };
+  return out;
+}
+
+/** Moves every repeated subschema into `definitions` (draft-07), referenced by `$ref`, named after the property it first describes. */
+function shareRepeated(root: Record<string, unknown>): Record<string, unknown> {
+  const counts = new Map<string, number>();
+  // The property names a repeated subschema describes: its definition takes the most common one.
+  const hints = new Map<string, Map<string, number>>();
+  const count = (node: JsonNode, hint: string): void => {
+    if (node === null || typeof node !== 'object') return;
+    const text = JSON.stringify(node);
+    if (text.length >= SHARED_MIN_CHARS && !Array.isArray(node)) {
+      counts.set(text, (counts.get(text) ?? 0) + 1);
+      const h = hints.get(text) ?? new Map<string, number>();
+      h.set(hint, (h.get(hint) ?? 0) + 1);
+      hints.set(text, h);
+    }
+    if (Array.isArray(node)) for (const child of node) count(child, hint);
+    else
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'properties' && value && typeof value === 'object') for (const [prop, schema] of Object.entries(value as Record<string, unknown>)) count(schema, prop);
+        else count(value, key === 'items' ? `${hint}_item` : hint);
+      }
+  };
+  count(root, 'root');
+  const bestHint = (text: string, fallback: string): string =>
+    [...(hints.get(text) ?? new Map<string, number>()).entries()].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length)[0]?.[0] ?? fallback;
+  const definitions: Record<string, unknown> = {};
+  const names = new Map<string, string>();
+  const rewrite = (node: JsonNode, hint: string): JsonNode => {
+    if (Array.isArray(node)) return node.map((n) => rewrite(n, hint));
+    if (node === null || typeof node !== 'object') return node;
+    const text = JSON.stringify(node);
+    if (!Array.isArray(node) && (counts.get(text) ?? 0) >= 2 && text.length >= SHARED_MIN_CHARS) {
+      let name = names.get(text);
+      if (!name) {
+        const base = bestHint(text, hint);
+        name = base;
+        for (let i = 2; name in definitions; i += 1) name = `${base}${i}`;
+        names.set(text, name);
+        definitions[name] = null; // reserved while its own children are rewritten
+        definitions[name] = children(node as Record<string, unknown>, hint);
+      }
+      return { $ref: `#/definitions/${name}` };
+    }
+    return children(node as Record<string, unknown>, hint);
+  };
+  const children = (node: Record<string, unknown>, hint: string): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties' && value && typeof value === 'object') {
+        out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([prop, schema]) => [prop, rewrite(schema, prop)]));
+      } else if (key === 'items') out[key] = rewrite(value, `${hint}_item`);
+      else out[key] = rewrite(value, hint);
+    }
+    return out;
+  };
+  const body = children(root, 'root');
+  return Object.keys(definitions).length ? { ...body, definitions } : body;
+}
+
+/**
+ * A tool's output schema, short: the shape the answer has (so clients can check structured
+ * content) without the field descriptions, repeated parts defined once.
+ */
+export function compactOutputSchema(schema: z.ZodType): { type: 'object'; [k: string]: unknown } {
+  const json = shareRepeated(stripForOutput(toolJsonSchema(schema, 'output')) as Record<string, unknown>);
   return json as { type: 'object'; [k: string]: unknown };
 }

@@ -3,6 +3,7 @@ import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelconte
 import type { ApiHttp } from '../platform/api.http';
 import { problemBody } from '../platform/problem';
 import type { BoundRoute, RouteHandler } from '../platform/route.registry';
+import { answerSummary, fitAnswer } from './mcp.answer';
 import { compileTools, MCP_TOOLS, restInstance, toRestCall, type CompiledTool, type ToolSpec } from './mcp.tools';
 
 /** Route handlers of the tools never touch the reply: the MCP transport owns the HTTP response. */
@@ -15,7 +16,8 @@ const NO_REPLY = new Proxy({} as FastifyReply, {
 /**
  * The MCP tools over the REST routes: a call validates its arguments, then runs the very handler
  * the REST route runs, as the caller of the MCP HTTP request (its principal, so its plan's limit
- * cap). The result is the REST body; an error is the REST problem, as text.
+ * cap). The result is the REST body (as structured content, with a short summary as text); an
+ * error is the REST problem, as text.
  */
 export class McpToolsService {
   private readonly tools: Map<string, CompiledTool>;
@@ -58,8 +60,9 @@ export class McpToolsService {
         body: call.body,
         principal: request.principal,
       };
-      const body = (await this.handlers.get(call.operationId)!(restRequest as unknown as FastifyRequest, NO_REPLY)) as Record<string, unknown>;
-      return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+      const body = fitAnswer((await this.handlers.get(call.operationId)!(restRequest as unknown as FastifyRequest, NO_REPLY)) as Record<string, unknown>);
+      // The body once, as structured content; the text is a summary (MCP 2025-06-18 allows it).
+      return { content: [{ type: 'text', text: answerSummary(tool.spec.title, body) }], structuredContent: body };
     } catch (err) {
       const problem = this.http.problemOf(err, { id: request.id, method: 'MCP', url: `${instance} (tool ${name})` });
       // No structuredContent: clients check it against the tool's output schema even on errors.

@@ -75,19 +75,56 @@ describe('the MCP tool table', () => {
       expect(d.inputSchema.type).toBe('object');
       expect(d.outputSchema.type).toBe('object');
       expect(d.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: t.spec.name === 'verify_citation' });
-      expect(d.description).toContain('Same result as the REST API');
     }
     const pages = tool('get_document_pages').definition.inputSchema as unknown as { required: string[]; properties: Record<string, Record<string, unknown>>; additionalProperties: boolean };
     expect(pages.required).toEqual(['document_id']);
     expect(pages.properties.document_id).toMatchObject({ type: 'integer', minimum: 1 });
     expect(pages.properties.page).toMatchObject({ type: 'integer', minimum: 0 });
-    expect(pages.properties.limit).toMatchObject({ type: 'integer', maximum: 500, default: 50 });
+    expect(pages.properties.limit).toMatchObject({ type: 'integer', maximum: 500, default: 5 });
     expect(pages.additionalProperties).toBe(false);
     const companies = tool('search_companies').definition.inputSchema as unknown as { required?: string[]; properties: Record<string, Record<string, unknown>> };
     expect(companies.required ?? []).toEqual([]);
     expect(companies.properties.tickers).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(companies.properties.active_only).toMatchObject({ type: 'boolean', default: true });
     expect(tool('get_company').definition.outputSchema.properties).toHaveProperty('description_provenance');
+  });
+
+  it('lists the tools in under 40,000 characters, in agent words: no REST paths, routes or query-string advice', () => {
+    const listed = JSON.stringify({ tools: [...tools.values()].map((t) => t.definition) });
+    expect(listed.length).toBeLessThan(40_000);
+    for (const t of tools.values()) {
+      const text = JSON.stringify(t.definition);
+      expect({ tool: t.spec.name, rest: text.match(/\bREST\b|\/v1\/|\b(?:GET|POST) \/|[Rr]epeat the parameter|query string/g) }).toEqual({ tool: t.spec.name, rest: null });
+    }
+  });
+
+  it('advertises short output schemas: the shape, repeated parts as shared definitions', () => {
+    const company = tool('get_company').definition.outputSchema as unknown as { properties: Record<string, unknown>; definitions: Record<string, { properties: Record<string, unknown> }> };
+    expect(company.properties.provenance).toEqual({ $ref: '#/definitions/provenance' });
+    expect(company.properties.description_provenance).toEqual({ anyOf: [{ $ref: '#/definitions/provenance' }, { type: 'null' }] });
+    expect(Object.keys(company.definitions.provenance!.properties)).toEqual(expect.arrayContaining(['src_id', 'source_url', 'quote', 'content_hash']));
+    // A company's own `description` field is kept; the schema keyword is not.
+    expect(company.properties.description).toEqual({ type: ['string', 'null'] });
+    expect(JSON.stringify(company)).not.toMatch(/"description":"|"required"|9007199254740991/);
+    const pages = tool('get_document_pages').definition.outputSchema as unknown as { properties: { data: { items: { properties: Record<string, unknown> } } } };
+    expect(pages.properties.data.items.properties.truncated).toEqual({ type: 'boolean' });
+  });
+
+  it('takes one symbol on every company tool (list_documents included)', () => {
+    for (const name of ['get_company', 'get_executives', 'get_segments', 'get_fund_exposure', 'list_filings', 'list_insider_transactions', 'list_documents', 'get_coverage']) {
+      const schema = tool(name).definition.inputSchema as unknown as { properties: Record<string, { type?: string }> };
+      expect({ name, symbol: schema.properties.symbol?.type }).toEqual({ name, symbol: 'string' });
+      expect(schema.properties).not.toHaveProperty('symbols');
+    }
+    expect(toRestCall(tool('list_documents'), { symbol: 'FRPH:US' })).toEqual({ operationId: 'listDocuments', params: {}, query: { symbols: 'FRPH:US', limit: '25' }, instance: '/v1/documents' });
+    expect(itemsOf('list_documents', { symbol: ['FRPH:US'] })).toEqual([expect.objectContaining({ type: 'string_type', loc: ['query', 'symbol'] })]);
+    expect(itemsOf('list_documents', { symbol: 'FRPH' })).toEqual([expect.objectContaining({ type: 'string_pattern_mismatch', loc: ['query', 'symbol'] })]);
+  });
+
+  it("sends the tool's default page size to the route explicitly, and the caller's limit when given", () => {
+    expect(toRestCall(tool('get_document_pages'), { document_id: 7 }).query).toEqual({ limit: '5' });
+    expect(toRestCall(tool('list_insider_transactions'), { symbol: 'TSLA:US', limit: 40 }).query).toEqual({ limit: '40' });
+    for (const t of tools.values()) if (t.spec.defaultLimit !== undefined) expect(t.spec.defaultLimit).toBeLessThanOrEqual(25); // within the free plan's cap
   });
 
   it('maps arguments onto path parameters and query strings of the REST route', () => {
@@ -101,7 +138,7 @@ describe('the MCP tool table', () => {
     expect(toRestCall(tool('get_document_pages'), { document_id: 7, page: 0 })).toEqual({
       operationId: 'listDocumentPages',
       params: { doc_id: '7' },
-      query: { page: '0' },
+      query: { page: '0', limit: '5' },
       instance: '/v1/documents/7/pages',
     });
     expect(toRestCall(tool('search_companies'), { q: 'micro', tickers: ['MSFT', 'AAPL'], issuer_ids: [789019], active_only: true, cursor: null })).toMatchObject({
@@ -176,10 +213,10 @@ describe('the MCP tool table', () => {
     expect(itemsOf('search_companies', { q: 'micro\uD800soft' })).toEqual([{ ...item, loc: ['query', 'q'], input: 'micro\uFFFDsoft' }]);
     expect(itemsOf('search', { q: '\uDFFF' })).toEqual([{ ...item, loc: ['query', 'q'], input: '\uFFFD' }]);
     // A surrogate pair is one code point, well formed: not an error.
-    expect(toRestCall(tool('search_companies'), { q: '💥' }).query).toEqual({ q: '💥' });
+    expect(toRestCall(tool('search_companies'), { q: '💥' }).query).toEqual({ q: '💥', limit: '25' });
   });
 
   it('treats null like an omitted optional argument', () => {
-    expect(toRestCall(tool('get_segments'), { symbol: 'AAPL:US', cursor: null, unit: 'million' }).query).toEqual({ unit: 'million' });
+    expect(toRestCall(tool('get_segments'), { symbol: 'AAPL:US', cursor: null, unit: 'million' }).query).toEqual({ unit: 'million', limit: '25' });
   });
 });

@@ -3,7 +3,8 @@ import { companyReferenceSchema } from '../companies/companies.schemas';
 import { filingListSchema } from '../filings/filings.schemas';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
-import { argsZod, toolJsonSchema, toQueryValue, validateArgs, type ToolArg } from './mcp.schemas';
+import type { ParamSpec } from '../platform/query.validation';
+import { argsZod, compactOutputSchema, toolJsonSchema, toQueryValue, validateArgs, type ToolArg } from './mcp.schemas';
 
 /** One MCP tool: which REST operation(s) it calls and how its arguments map onto them. */
 export interface ToolSpec {
@@ -19,6 +20,14 @@ export interface ToolSpec {
   rename?: Record<string, string>;
   /** Output schema when it is not the route's response (a tool over two routes). */
   output?: z.ZodObject;
+  /**
+   * Page size when the caller gives no `limit` (sent to the route as an explicit limit, so the
+   * answer is the route's for that limit): sized so a default answer on the fixture data stays well
+   * under MCP_ANSWER_MAX_CHARS. Unset: the route's own default.
+   */
+  defaultLimit?: number;
+  /** Array parameters a tool takes as one value (list_documents: one `symbol`, as every company tool). */
+  single?: readonly string[];
   /** The tool reaches outside this service (fetches a third-party URL). */
   openWorld?: boolean;
 }
@@ -32,44 +41,68 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     name: 'search_companies',
     title: 'Search companies',
     description:
-      'Find companies by a name or ticker substring (q) or by identifiers (tickers, ciks, isins, figis, issuer_ids, markets). ' +
+      'Find companies by a name or ticker substring (q) or by identifiers (tickers, ciks, isins, figis, issuer_ids, markets), sorted by symbol. ' +
       'Returns company reference items; their symbol (<TICKER>:<MARKET>, e.g. MSFT:US) is what the other tools take.',
     operations: ['listCompanies'],
+    defaultLimit: 25,
   },
   { name: 'get_company', title: 'Company detail', description: 'One company by symbol (e.g. MSFT:US): identifiers, listing, description and provenance.', operations: ['getCompany'] },
   {
     name: 'get_executives',
     title: 'Company roster',
-    description: "A company's executives (default), investor-relations contacts (category=ir) or research analysts (category=analysts).",
+    description: "A company's executives (default), investor-relations contacts (category=ir) or research analysts (category=analysts); current ones unless current_only=false.",
     operations: ['listCompanyExecutives'],
   },
-  { name: 'get_segments', title: 'Segment figures', description: "A company's segment revenue and operating income from its 10-Q/10-K inline XBRL.", operations: ['listCompanySegments'] },
-  { name: 'get_fund_exposure', title: 'Fund exposure', description: "Funds holding the company's stock, from their latest N-PORT reports (alpha).", operations: ['getFundExposure'] },
+  {
+    name: 'get_segments',
+    title: 'Segment figures',
+    description: "A company's segment revenue and operating income from its 10-Q/10-K inline XBRL, newest period first.",
+    operations: ['listCompanySegments'],
+    defaultLimit: 25,
+  },
+  {
+    name: 'get_fund_exposure',
+    title: 'Fund exposure',
+    description: "Funds holding the company's stock, from their latest N-PORT reports (alpha), largest position first.",
+    operations: ['getFundExposure'],
+    defaultLimit: 25,
+  },
   {
     name: 'list_filings',
     title: 'SEC filings',
     description:
-      "SEC EDGAR filings. With symbol: that company's filings (GET /v1/companies/{symbol}/filings, the response adds `company`); " +
-      'without: filings of every covered company, optionally by ciks (GET /v1/filings). ciks and symbol do not combine.',
+      "SEC EDGAR filings, newest first. With symbol: that company's filings (the answer adds `company`); without: filings of every covered company, " +
+      'optionally by ciks. ciks and symbol do not combine.',
     operations: ['listCompanyFilings', 'listFilings'],
     pick: (args) => (args.symbol !== undefined && args.symbol !== null ? 'listCompanyFilings' : 'listFilings'),
     output: filingListSchema.extend({ company: companyReferenceSchema.optional().describe('With symbol: the company') }),
+    defaultLimit: 25,
   },
   { name: 'get_filing', title: 'One filing', description: 'One SEC filing by accession number (0000950170-25-100235).', operations: ['getFiling'] },
   {
     name: 'list_insider_transactions',
     title: 'Insider transactions',
-    description: "A company's Form 4 insider transactions and holdings, one item per table row, with footnotes, owners and the 10b5-1 flag.",
+    description: "A company's Form 4 insider transactions and holdings, newest first, one item per table row, with footnotes, owners and the 10b5-1 flag.",
     operations: ['listCompanyInsiderTransactions'],
+    defaultLimit: 10,
   },
-  { name: 'list_documents', title: 'IR documents', description: 'Investor-relations documents (slide decks, reports, press releases) linked from issuer IR pages.', operations: ['listDocuments'] },
+  {
+    name: 'list_documents',
+    title: 'IR documents',
+    description: 'Investor-relations documents (slide decks, reports, press releases) linked from issuer IR pages, newest first; symbol narrows to one company.',
+    operations: ['listDocuments'],
+    rename: { symbol: 'symbols' },
+    single: ['symbol'],
+    defaultLimit: 25,
+  },
   { name: 'get_document', title: 'One document', description: 'One IR document by id (the id of list_documents items), with its page count.', operations: ['getDocument'], rename: { document_id: 'doc_id' } },
   {
     name: 'get_document_pages',
     title: 'Document pages',
-    description: "A document's pages with their text and character offsets; page picks one page (0-based).",
+    description: "A document's pages in order, with their text and character offsets; page picks one page (0-based). Continue with the cursor.",
     operations: ['listDocumentPages'],
     rename: { document_id: 'doc_id' },
+    defaultLimit: 5,
   },
   {
     name: 'verify_citation',
@@ -85,8 +118,9 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     title: 'Search',
     description:
       'Search companies, people (executives, IR contacts, analysts), filings, IR documents and document pages by words, "phrases" or identifiers ' +
-      '(ticker, symbol, CIK, accession). Each hit carries the ids the other tools take (symbol, accession, document_id, page_index) and its REST url.',
+      '(ticker, symbol, CIK, accession), best first. Each hit carries the ids the other tools take (symbol, accession, document_id, page_index).',
     operations: ['search'],
+    defaultLimit: 25,
   },
   {
     name: 'get_coverage',
@@ -112,7 +146,7 @@ export interface CompiledTool {
     description: string;
     inputSchema: { type: 'object'; [k: string]: unknown };
     outputSchema: { type: 'object'; [k: string]: unknown };
-    annotations: { title: string; readOnlyHint: true; destructiveHint: false; idempotentHint: true; openWorldHint: boolean };
+    annotations: { readOnlyHint: true; destructiveHint: false; idempotentHint: true; openWorldHint: boolean };
   };
 }
 
@@ -128,21 +162,34 @@ export interface RestCall {
 
 const restLine = (d: RouteDefinition) => `${d.method} ${openApiPath(d.url)}`;
 
+/** A parameter description as an agent reads it: a JSON array argument is not a repeated query parameter. */
+const toolDescription = (text: string): string => text.replace(/[;.] (?:[Rr]epeat the parameter(?: or separate with commas| for several))/g, '');
+
 function toolArgs(spec: ToolSpec, routes: RouteDefinition[]): ToolArg[] {
   const reverse = new Map(Object.entries(spec.rename ?? {}).map(([arg, param]) => [param, arg]));
   const out = new Map<string, ToolArg>();
   for (const route of routes) {
     for (const where of ['path', 'query'] as const) {
-      for (const [param, paramSpec] of Object.entries(route[where] ?? {})) {
+      for (const [param, restSpec] of Object.entries(route[where] ?? {})) {
         const name = reverse.get(param) ?? param;
         const required = where === 'path' && routes.every((r) => r.path?.[param] !== undefined);
+        let paramSpec: ParamSpec = { ...restSpec, description: toolDescription(restSpec.description) };
+        if (spec.single?.includes(name)) {
+          if (restSpec.kind !== 'array') throw new Error(`MCP tool ${spec.name}: ${name} is single but ${param} is no array`);
+          paramSpec = { ...restSpec.items, description: singleDescription(name, paramSpec.description) };
+        }
+        if (name === 'limit' && spec.defaultLimit !== undefined) paramSpec = { ...paramSpec, default: spec.defaultLimit };
         if (!out.has(name)) out.set(name, { name, where, param, required, spec: paramSpec });
       }
     }
   }
+  if (spec.defaultLimit !== undefined && !out.has('limit')) throw new Error(`MCP tool ${spec.name}: defaultLimit without a limit parameter`);
   // Path parameters first: the arguments that say what the call is about.
   return [...out.values()].sort((a, b) => (a.where === b.where ? 0 : a.where === 'path' ? -1 : 1));
 }
+
+const singleDescription = (name: string, many: string): string =>
+  name === 'symbol' ? "<TICKER>:<MARKET> (case-insensitive), e.g. FRPH:US: only that company's issuer; omitted: every company" : many;
 
 /** Compiles the tools over `routes`; a tool without its route is a wiring error. */
 export function compileTools(specs: readonly ToolSpec[], routes: readonly RouteDefinition[]): CompiledTool[] {
@@ -163,7 +210,6 @@ export function compileTools(specs: readonly ToolSpec[], routes: readonly RouteD
     const input = bodyRoute ? (bodyRoute.body as z.ZodObject) : argsZod(args);
     const response = spec.output ?? routeDefs[0]!.response;
     if (!response) throw new Error(`MCP tool ${spec.name}: ${routeDefs[0]!.operationId} has no response schema`);
-    const rest = routeDefs.map((d) => `${restLine(d)} (${d.operationId})${d.description ? `: ${d.description}` : ''}`).join('\n');
     out.push({
       spec,
       routes: new Map(routeDefs.map((d) => [d.operationId, d])),
@@ -173,10 +219,10 @@ export function compileTools(specs: readonly ToolSpec[], routes: readonly RouteD
       definition: {
         name: spec.name,
         title: spec.title,
-        description: `${spec.description}\n\nSame result as the REST API, cursors included: ${rest}`,
+        description: spec.description,
         inputSchema: toolJsonSchema(input, 'input'),
-        outputSchema: toolJsonSchema(response, 'output'),
-        annotations: { title: spec.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: spec.openWorld === true },
+        outputSchema: compactOutputSchema(response),
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: spec.openWorld === true },
       },
     });
   }
@@ -240,5 +286,7 @@ export function toRestCall(tool: CompiledTool, args: Record<string, unknown> | u
     else query[arg.param] = toQueryValue(value);
   }
   if (items.length) throw new ValidationError(items);
+  // The tool's page size, sent explicitly: the answer is the route's for that limit.
+  if (tool.spec.defaultLimit !== undefined && query.limit === undefined) query.limit = String(tool.spec.defaultLimit);
   return { operationId, params, query, instance: restInstance(tool, input) };
 }
