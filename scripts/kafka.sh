@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Local single-node Kafka (KRaft, broker + controller in one JVM) without Docker.
+# Local Kafka without Docker: one KRaft node (broker + controller in one JVM), or three.
 #
-#   bash scripts/kafka.sh up       start it (idempotent), print the bootstrap address
+#   bash scripts/kafka.sh up       start it (idempotent: starts the nodes not running), print the bootstrap addresses
 #   bash scripts/kafka.sh down     stop it (SIGTERM, then SIGKILL after KAFKA_STOP_TIMEOUT s)
-#   bash scripts/kafka.sh status   print running/stopped; exit 0 when running, 1 otherwise
+#   bash scripts/kafka.sh status   print running/stopped; exit 0 when every node runs, 1 otherwise
+#
+# KAFKA_NODES=3: three nodes, node i (0, 1, 2) on broker port KAFKA_PORT+2i and controller port
+# KAFKA_CONTROLLER_PORT+2i (defaults 9092/9093, 9094/9095, 9096/9097), one controller quorum;
+# replication factor 3 and min.insync.replicas 2 (internal topics too), so with acks=all a
+# broker can die without losing an acknowledged record or stopping writes. One node: 1 and 1.
 #
 # The broker jars are Apache Kafka's own, resolved from Maven Central into
 # .cache/kafka/<version>/libs (plus the logging backend the published POM lacks).
 #
-# Environment: KAFKA_VERSION (default below), KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093),
+# Environment: KAFKA_VERSION (default below), KAFKA_NODES (1 or 3), KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093),
 # KAFKA_RUN_DIR (.run), KAFKA_CACHE_DIR (.cache/kafka), KAFKA_START_TIMEOUT (120),
 # KAFKA_STOP_TIMEOUT (30), KAFKA_HEAP_OPTS (-Xms128m -Xmx512m), KAFKA_MAVEN_OFFLINE=1 (mvn -o).
 # Files: .run/kafka-<port>.pid, .run/kafka-<port>.log, .run/kafka-<port>/{server.properties,data}.
@@ -32,8 +37,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TEMPLATES="$ROOT/scripts/kafka"
 
 KAFKA_VERSION="${KAFKA_VERSION:-4.3.1}"
+KAFKA_NODES="${KAFKA_NODES:-1}"
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
+[[ "$KAFKA_NODES" == 1 || "$KAFKA_NODES" == 3 ]] || { echo "kafka.sh: KAFKA_NODES must be 1 or 3" >&2; exit 2; }
+FIRST_PORT="$KAFKA_PORT"
+FIRST_CONTROLLER_PORT="$KAFKA_CONTROLLER_PORT"
 KAFKA_RUN_DIR="${KAFKA_RUN_DIR:-$ROOT/.run}"
 KAFKA_CACHE_DIR="${KAFKA_CACHE_DIR:-$ROOT/.cache/kafka}"
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-120}"
@@ -47,13 +56,33 @@ mkdir -p "$KAFKA_RUN_DIR"
 KAFKA_RUN_DIR="$(cd "$KAFKA_RUN_DIR" && pwd)"
 VERSION_DIR="$KAFKA_CACHE_DIR/$KAFKA_VERSION"
 LIBS_DIR="$VERSION_DIR/libs"
-NODE_DIR="$KAFKA_RUN_DIR/kafka-$KAFKA_PORT"
-DATA_DIR="$NODE_DIR/data"
-PROPS_FILE="$NODE_DIR/server.properties"
-PID_FILE="$KAFKA_RUN_DIR/kafka-$KAFKA_PORT.pid"
-LOG_FILE="$KAFKA_RUN_DIR/kafka-$KAFKA_PORT.log"
-LOCK_FILE="$KAFKA_RUN_DIR/kafka-$KAFKA_PORT.lock"
-BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+LOCK_FILE="$KAFKA_RUN_DIR/kafka-$FIRST_PORT.lock"
+
+# Node i's ports and files: the functions below work on the selected node.
+select_node() {
+  NODE_INDEX="$1"
+  KAFKA_PORT=$((FIRST_PORT + 2 * NODE_INDEX))
+  KAFKA_CONTROLLER_PORT=$((FIRST_CONTROLLER_PORT + 2 * NODE_INDEX))
+  NODE_DIR="$KAFKA_RUN_DIR/kafka-$KAFKA_PORT"
+  DATA_DIR="$NODE_DIR/data"
+  PROPS_FILE="$NODE_DIR/server.properties"
+  PID_FILE="$KAFKA_RUN_DIR/kafka-$KAFKA_PORT.pid"
+  LOG_FILE="$KAFKA_RUN_DIR/kafka-$KAFKA_PORT.log"
+  BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+}
+select_node 0
+
+all_bootstrap() {
+  local i out=()
+  for ((i = 0; i < KAFKA_NODES; i++)); do out+=("127.0.0.1:$((FIRST_PORT + 2 * i))"); done
+  (IFS=,; echo "${out[*]}")
+}
+
+voters() {
+  local i out=()
+  for ((i = 0; i < KAFKA_NODES; i++)); do out+=("$((i + 1))@127.0.0.1:$((FIRST_CONTROLLER_PORT + 2 * i))"); done
+  (IFS=,; echo "${out[*]}")
+}
 
 log() { echo "kafka.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -123,9 +152,15 @@ resolve_jars() {
 
 write_config() {
   mkdir -p "$NODE_DIR"
+  local replication=1 min_isr=1
+  if (( KAFKA_NODES == 3 )); then replication=3; min_isr=2; fi
   sed -e "s|@PORT@|$KAFKA_PORT|g" \
       -e "s|@CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
       -e "s|@DATA_DIR@|$DATA_DIR|g" \
+      -e "s|@NODE_ID@|$((NODE_INDEX + 1))|g" \
+      -e "s|@VOTERS@|$(voters)|g" \
+      -e "s|@REPLICATION@|$replication|g" \
+      -e "s|@MIN_ISR@|$min_isr|g" \
       "$TEMPLATES/server.properties.tmpl" >"$PROPS_FILE"
 }
 
@@ -144,7 +179,12 @@ format_storage() {
   # The stamp holds the newest Kafka version that ran on this data dir. Same or newer version:
   # keep the data (KRaft upgrades in place; metadata.version stays until raised on purpose).
   # Older version: wipe and format afresh, since metadata does not downgrade (local state only).
-  local stamp="$NODE_DIR/formatted-version"
+  local stamp="$NODE_DIR/formatted-version" voters_stamp="$NODE_DIR/formatted-voters"
+  # A data dir formatted for another quorum (1 node vs 3) cannot join this one: local state, wiped.
+  if [[ -f "$voters_stamp" && "$(cat "$voters_stamp")" != "$(voters)" ]]; then
+    log "data dir $DATA_DIR belongs to another quorum: wiping it"
+    rm -rf "$DATA_DIR" "$stamp"
+  fi
   if [[ -f "$DATA_DIR/meta.properties" && -f "$stamp" ]]; then
     local ran newest
     ran="$(cat "$stamp")"
@@ -164,6 +204,7 @@ format_storage() {
       die "storage format failed (log: $LOG_FILE)"
     }
   echo "$KAFKA_VERSION" >"$stamp"
+  voters >"$voters_stamp"
 }
 
 wait_ready() {
@@ -182,22 +223,17 @@ wait_ready() {
   done
 }
 
-cmd_up() {
+# Starts the selected node unless it runs; does not wait for it.
+start_node() {
   local pid
   if pid="$(running_pid)"; then
-    # Started before (possibly by a concurrent caller that is still waiting): wait for readiness.
-    wait_ready "$pid"
-    log "already running (pid $pid)"
-    echo "$BOOTSTRAP"
+    log "node $BOOTSTRAP already running (pid $pid)"
     return 0
   fi
   if port_open "$KAFKA_PORT"; then
     die "port $KAFKA_PORT is taken by a process this script did not start; set KAFKA_BROKERS to use it or KAFKA_PORT to pick another"
   fi
-  command -v java >/dev/null || die "java not found (Kafka needs Java 17+)"
-  resolve_jars
   write_config
-  java_opts
   format_storage
   log "starting Kafka $KAFKA_VERSION on $BOOTSTRAP (log: $LOG_FILE)"
   # setsid: the broker outlives the shell (and a test runner's process group) that started it.
@@ -205,16 +241,34 @@ cmd_up() {
     </dev/null >>"$LOG_FILE" 2>&1 9>&- &
   pid=$!
   echo "$pid" >"$PID_FILE"
-  wait_ready "$pid"
-  log "ready (pid $pid)"
-  echo "$BOOTSTRAP"
+}
+
+cmd_up() {
+  command -v java >/dev/null || die "java not found (Kafka needs Java 17+)"
+  resolve_jars
+  java_opts
+  local i pid
+  # Every node first, then the waits: a 3-node quorum elects its controller only once two answer.
+  for ((i = 0; i < KAFKA_NODES; i++)); do select_node "$i"; start_node; done
+  for ((i = 0; i < KAFKA_NODES; i++)); do
+    select_node "$i"
+    pid="$(running_pid)" || die "node $BOOTSTRAP is not running (log: $LOG_FILE)"
+    wait_ready "$pid"
+    log "ready: $BOOTSTRAP (pid $pid)"
+  done
+  all_bootstrap
 }
 
 cmd_down() {
+  local i
+  for ((i = 0; i < KAFKA_NODES; i++)); do select_node "$i"; stop_node; done
+}
+
+stop_node() {
   local pid
   if ! pid="$(running_pid)"; then
     rm -f "$PID_FILE"
-    log "not running"
+    log "$BOOTSTRAP not running"
     return 0
   fi
   log "stopping pid $pid"
@@ -229,10 +283,16 @@ cmd_down() {
     sleep 0.5
   done
   rm -f "$PID_FILE"
-  log "stopped"
+  log "stopped $BOOTSTRAP"
 }
 
 cmd_status() {
+  local i status=0
+  for ((i = 0; i < KAFKA_NODES; i++)); do select_node "$i"; node_status || status=1; done
+  return "$status"
+}
+
+node_status() {
   local pid
   if pid="$(running_pid)"; then
     if port_open "$KAFKA_PORT"; then
@@ -242,7 +302,7 @@ cmd_status() {
     echo "starting (pid $pid, $BOOTSTRAP not answering yet)"
     return 1
   fi
-  echo "stopped"
+  echo "stopped ($BOOTSTRAP)"
   return 1
 }
 

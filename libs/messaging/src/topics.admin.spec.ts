@@ -1,5 +1,6 @@
 import * as kafkajs from 'kafkajs';
-import { createdButNotVisibleYet, onlyAlreadyExists, waitForMetadata } from './topics.admin';
+import type { TopicDefinition } from '@app/contracts';
+import { createdButNotVisibleYet, onlyAlreadyExists, replicationOf, topicConfigs, waitForMetadata } from './topics.admin';
 
 // kafkajs's real error classes; its typings omit some and type the broker-error constructor loosely.
 type BrokerError = { type: string; code: number; retriable: boolean; message: string };
@@ -40,5 +41,17 @@ describe('ensureTopics helpers', () => {
     let fatalCalls = 0;
     await expect(waitForMetadata(() => ((fatalCalls += 1), Promise.reject(fatal)))).rejects.toBe(fatal);
     expect(fatalCalls).toBe(1);
+  });
+});
+
+describe('replication of new topics', () => {
+  it('is min(3, brokers), with min.insync.replicas 2 on three brokers', () => {
+    expect(replicationOf(1)).toEqual({ replicationFactor: 1, minInsyncReplicas: 1 });
+    expect(replicationOf(2)).toEqual({ replicationFactor: 2, minInsyncReplicas: 1 });
+    expect(replicationOf(3)).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
+    expect(replicationOf(5)).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
+    const [main, dlq] = topicConfigs({ name: 't', dlq: 't.dlq', partitions: 3, compacted: true } as TopicDefinition, 3);
+    expect(main).toMatchObject({ replicationFactor: 3, configEntries: [{ name: 'cleanup.policy', value: 'compact' }, { name: 'min.insync.replicas', value: '2' }] });
+    expect(dlq).toMatchObject({ replicationFactor: 3, configEntries: [{ name: 'min.insync.replicas', value: '2' }] });
   });
 });

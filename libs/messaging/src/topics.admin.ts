@@ -3,17 +3,30 @@ import type { ITopicConfig } from 'kafkajs';
 import { createKafka } from './kafka.client';
 import type { KafkaSettings } from './kafka.settings';
 
-/** The topic and its dead-letter topic as kafkajs topic configs. */
-export function topicConfigs(topic: TopicDefinition): ITopicConfig[] {
+/**
+ * How a cluster of `brokers` brokers replicates a topic: on up to three of them, and with three a
+ * write (acks=all) waits for two replicas, so one broker can die without losing an acknowledged
+ * record or stopping writes. Explicit rather than the brokers' defaults, so a topic is the same
+ * whichever broker configuration created it.
+ */
+export function replicationOf(brokers: number): { replicationFactor: number; minInsyncReplicas: number } {
+  const replicationFactor = Math.max(1, Math.min(3, brokers));
+  return { replicationFactor, minInsyncReplicas: replicationFactor >= 3 ? 2 : 1 };
+}
+
+/** The topic and its dead-letter topic as kafkajs topic configs, for a cluster of `brokers` brokers. */
+export function topicConfigs(topic: TopicDefinition, brokers = 1): ITopicConfig[] {
+  const { replicationFactor, minInsyncReplicas } = replicationOf(brokers);
+  const isr = { name: 'min.insync.replicas', value: String(minInsyncReplicas) };
   return [
     {
       topic: topic.name,
       numPartitions: topic.partitions,
-      replicationFactor: -1,
-      configEntries: topic.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
+      replicationFactor,
+      configEntries: topic.compacted ? [{ name: 'cleanup.policy', value: 'compact' }, isr] : [isr],
     },
     // The DLQ is never compacted: every failure of a key is kept, not just the last one.
-    { topic: topic.dlq, numPartitions: topic.partitions, replicationFactor: -1, configEntries: [] },
+    { topic: topic.dlq, numPartitions: topic.partitions, replicationFactor, configEntries: [isr] },
   ];
 }
 
@@ -27,7 +40,8 @@ export async function ensureTopics(settings: KafkaSettings, topics: readonly Top
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const missing = topics.flatMap(topicConfigs).filter((t) => !existing.has(t.topic));
+    const { brokers } = await admin.describeCluster();
+    const missing = topics.flatMap((t) => topicConfigs(t, brokers.length)).filter((t) => !existing.has(t.topic));
     if (missing.length === 0) return [];
     try {
       await admin.createTopics({ topics: missing, waitForLeaders: true });
