@@ -86,6 +86,8 @@ export class FundHoldingEntity {
   @Column({ name: 'is_restricted', type: 'boolean', nullable: true })
   isRestricted!: boolean | null;
 
+  /** Also leads fund_holdings_exposure_funds_idx (partial, made by its migration): the fund count. */
+  @Index('fund_holdings_exposure_funds_idx', { synchronize: false })
   @Column({ name: 'match_cik', type: 'char', length: 10, nullable: true })
   matchCik!: string | null;
 
