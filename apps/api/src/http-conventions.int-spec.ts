@@ -89,6 +89,7 @@ describe('CORS', () => {
     expect(r.headers['access-control-allow-methods']).toBe('GET, HEAD');
     expect(String(r.headers['access-control-allow-headers']).split(', ')).toContain('Authorization');
     expect(r.headers['www-authenticate']).toBeUndefined();
+    expect(r.headers['x-request-id']).toMatch(/^req_[0-9a-f]{20}$/);
   });
 
   it('a cross-origin GET is readable, with the headers a script needs exposed', async () => {

@@ -116,6 +116,11 @@ export class ApiHttp {
   async register(app: FastifyInstance, routes: BoundRoute[]): Promise<void> {
     app.decorateRequest('principal', null);
     registerJsonBodyParser(app);
+    // First, so every response carries it (CORS preflights, answered in the next hook, too).
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.header('x-request-id', request.id);
+      done();
+    });
     // Before the key check: a CORS preflight carries no key.
     await registerCors(app, this.deps.conventions);
     app.addHook('onRequest', (request, reply) => this.onRequest(request, reply));
@@ -177,7 +182,6 @@ export class ApiHttp {
   }
 
   private async onRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    reply.header('x-request-id', request.id);
     // Decided on the route Fastify matched (its router decodes the path: `/%761/...` is `/v1/...`),
     // never on the raw URL; a request no route matches is judged by its decoded path (404 or 401).
     const route = request.routeOptions.url;
