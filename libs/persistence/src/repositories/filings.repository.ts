@@ -69,7 +69,10 @@ export class FilingsRepository {
       params.push(value);
       where.push(sql(`$${params.length}`));
     };
-    if (filter.ciks?.length) add((p) => `cik = ANY(${p}::bpchar[])`, filter.ciks);
+    // One company (its filings route) is an equality, so its newest filings come straight off
+    // filings_cik_filed_date_accession_idx in order; `= ANY` would bitmap-scan and sort them all.
+    if (filter.ciks?.length === 1) add((p) => `cik = ${p}::bpchar`, filter.ciks[0]);
+    else if (filter.ciks?.length) add((p) => `cik = ANY(${p}::bpchar[])`, filter.ciks);
     if (filter.forms?.length) add((p) => `upper(form) = ANY(${p}::text[])`, filter.forms);
     if (filter.filedFrom !== undefined) add((p) => `filed_date >= ${p}::date`, filter.filedFrom);
     if (filter.filedTo !== undefined) add((p) => `filed_date <= ${p}::date`, filter.filedTo);
