@@ -76,7 +76,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   const http = new ApiHttp({
     docsUrl: config.DOCS_URL,
     conventions: { corsOrigins: config.CORS_ALLOWED_ORIGINS, compressThresholdBytes: config.COMPRESSION_THRESHOLD_BYTES },
-    idempotency: new Idempotency(new IdempotencyKeysRepository(dataSource), logger),
+    idempotency: new Idempotency(new IdempotencyKeysRepository(dataSource), config.API_KEY_PEPPER, logger),
     metrics,
     keys,
     limiter,

@@ -205,6 +205,11 @@ describe('Idempotency-Key on POST, Location on 201', () => {
     expect(second.headers.location).toBe(first.headers.location);
     expect(second.headers['content-type']).toBe(first.headers['content-type']);
     expect(await count(body.url)).toBe(1);
+    // The recorded body (it carries the signing secret) rests sealed, never in the clear.
+    const [row] = await api.context.dataSource.query<{ response_body: string }[]>(`SELECT response_body FROM idempotency_keys WHERE key = 'c0a8d1e2-0001'`);
+    expect(first.body).toContain('whsec_');
+    expect(row!.response_body).toMatch(/^v1\./);
+    expect(row!.response_body).not.toContain('whsec_');
     // Without a key, each POST creates (as before).
     await create(body, {});
     expect(await count(body.url)).toBe(2);

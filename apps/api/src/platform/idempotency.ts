@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdempotencyKeysRepository, IdempotencyWindows } from '@app/persistence';
 import type { Logger } from '@app/observability';
+import { SecretBox } from '@app/webhooks';
 import { ApiError, ValidationError } from './api.errors';
 import { instanceOf } from './problem';
 
@@ -25,16 +26,22 @@ const SWEEP_EVERY_MS = 3_600_000;
  * body within 24 hours gets that response again (with `Idempotent-Replayed: true`) and runs
  * nothing; the same key with another body is a 422; while the first still runs, a retry is a 409.
  * A request that fails (4xx or 5xx) gives its key back, so a corrected retry runs. Keys are per
- * account. Without the header, nothing changes.
+ * account. Without the header, nothing changes. Recorded bodies are sealed (AES-256-GCM, a key
+ * derived from the server secret): a created webhook endpoint's body carries its signing secret,
+ * which must not rest in the clear where the endpoint's own table keeps it sealed.
  */
 export class Idempotency {
   private lastSweep = 0;
+  private readonly box: SecretBox;
 
   constructor(
     private readonly repo: IdempotencyKeysRepository,
+    serverSecret: string,
     private readonly logger: Logger,
     private readonly windows: IdempotencyWindows = IDEMPOTENCY_WINDOWS,
-  ) {}
+  ) {
+    this.box = new SecretBox(createHmac('sha256', serverSecret).update('idempotency-keys: recorded response bodies').digest('hex'));
+  }
 
   /**
    * Runs `execute` under the request's key, if it has one. Returns the outcome to send, or null
@@ -60,7 +67,7 @@ export class Idempotency {
         throw new ApiError(409, 'idempotency-key-in-use', 'Request in progress', 'A request with this Idempotency-Key is still running; retry after it completes.', { 'retry-after': '1' });
       }
       reply.code(claim.response.statusCode).headers({ ...claim.response.headers, 'idempotent-replayed': 'true' });
-      await reply.send(claim.response.body === '' ? undefined : claim.response.body);
+      await reply.send(claim.response.body === '' ? undefined : this.box.open(claim.response.body));
       return null;
     }
     this.sweep();
@@ -81,7 +88,7 @@ export class Idempotency {
     const location = reply.getHeader('location');
     if (typeof location === 'string') headers.location = location;
     try {
-      await this.repo.complete(accountId, key, { statusCode: outcome.status, headers, body });
+      await this.repo.complete(accountId, key, { statusCode: outcome.status, headers, body: body === '' ? '' : this.box.seal(body) });
     } catch (err) {
       // The work is done: answer it. A retry within a minute is a 409, after that it runs again.
       this.logger.warn({ err, request_id: request.id }, 'recording an idempotent response failed');

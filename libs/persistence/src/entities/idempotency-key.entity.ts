@@ -26,7 +26,7 @@ export class IdempotencyKeyEntity {
   @Column({ name: 'response_headers', type: 'jsonb', nullable: true })
   responseHeaders!: Record<string, string> | null;
 
-  /** The response body as sent (text, not jsonb: a replay is byte for byte the first response). */
+  /** The response body as sent, sealed by the api (AES-256-GCM: it may carry a secret); text, so a replay is byte for byte the first response. */
   @Column({ name: 'response_body', type: 'text', nullable: true })
   responseBody!: string | null;
 
