@@ -44,14 +44,16 @@ export interface HttpDeps {
   metrics: ApiMetrics;
 }
 
-/** Slug, title and detail of the 4xx statuses Fastify and Node produce themselves. */
-const FRAMEWORK_PROBLEMS: Record<number, { slug: ProblemSlug; detail: string }> = {
-  408: { slug: 'request-timeout', detail: 'The request was not received in full in time.' },
-  413: { slug: 'payload-too-large', detail: 'The request body is larger than this server accepts.' },
-  414: { slug: 'uri-too-long', detail: 'A path parameter is longer than this server accepts.' },
-  415: { slug: 'unsupported-media-type', detail: 'The request body has a media type this route does not accept.' },
-  431: { slug: 'header-fields-too-large', detail: 'The request line and headers together are larger than this server accepts.' },
+/** Slug, title and detail of the 4xx statuses Fastify and Node produce themselves (any other 4xx: bad-request). */
+const FRAMEWORK_PROBLEMS: Record<number, { slug: ProblemSlug; title: string; detail: string }> = {
+  404: { slug: 'not-found', title: 'Not found', detail: 'Not found' },
+  408: { slug: 'request-timeout', title: 'Request timeout', detail: 'The request was not received in full in time.' },
+  413: { slug: 'payload-too-large', title: 'Payload too large', detail: 'The request body is larger than this server accepts.' },
+  414: { slug: 'uri-too-long', title: 'URI too long', detail: 'A path parameter is longer than this server accepts.' },
+  415: { slug: 'unsupported-media-type', title: 'Unsupported media type', detail: 'The request body has a media type this route does not accept.' },
+  431: { slug: 'header-fields-too-large', title: 'Request header fields too large', detail: 'The request line and headers together are larger than this server accepts.' },
 };
+const BAD_REQUEST = { slug: 'bad-request', title: 'Bad request', detail: 'Bad request' } as const;
 
 /** Details of framework errors whose message would say too little (or echo the URL). */
 const FRAMEWORK_DETAILS: Record<string, string> = {
@@ -235,13 +237,12 @@ export class ApiHttp {
     if (err instanceof ApiError) return { status: err.status, slug: err.slug, title: err.title, detail: err.detail, headers: err.headers };
     const status = httpStatusOf(err);
     if (status !== undefined && status >= 400 && status < 500) {
-      const known = status === 404 ? { slug: 'not-found' as const, detail: 'Not found' } : FRAMEWORK_PROBLEMS[status];
-      const title = STATUS_CODES[status] ?? 'Bad request';
+      const known = FRAMEWORK_PROBLEMS[status] ?? BAD_REQUEST;
       const code = (err as { code?: unknown }).code;
       const detail =
         (typeof code === 'string' ? FRAMEWORK_DETAILS[code] : undefined) ??
-        (err instanceof Error && /json/i.test(err.message) ? 'The request body is not valid JSON.' : (known?.detail ?? title));
-      return { status, slug: known?.slug ?? 'bad-request', title, detail, headers: {} };
+        (err instanceof Error && /json/i.test(err.message) ? 'The request body is not valid JSON.' : known.detail);
+      return { status, slug: known.slug, title: known.title, detail, headers: {} };
     }
     const dependency = unavailableDependency(err);
     if (dependency !== undefined) {
@@ -268,10 +269,10 @@ export class ApiHttp {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     const requestId = newRequestId();
-    const known = FRAMEWORK_PROBLEMS[status];
-    const detail = known?.detail ?? (err.code === 'HPE_INVALID_METHOD' ? 'The request method is not one this server knows.' : 'The request is not valid HTTP.');
+    const known = FRAMEWORK_PROBLEMS[status] ?? BAD_REQUEST;
+    const detail = status !== 400 ? known.detail : err.code === 'HPE_INVALID_METHOD' ? 'The request method is not one this server knows.' : 'The request is not valid HTTP.';
     const instance = rawPathOf(err.rawPacket);
-    const { instance: _none, ...withoutInstance } = problemBody(this.deps.docsUrl, { status, slug: known?.slug ?? 'bad-request', title: STATUS_CODES[status] ?? 'Bad request', detail }, requestId, '');
+    const { instance: _none, ...withoutInstance } = problemBody(this.deps.docsUrl, { status, slug: known.slug, title: known.title, detail }, requestId, '');
     const body = JSON.stringify(instance === undefined ? withoutInstance : { ...withoutInstance, instance });
     this.requestLog.info({ request_id: requestId, status, code: err.code, url: instance }, 'client error');
     // A response already under way (a keep-alive request's) cannot be followed by another.
