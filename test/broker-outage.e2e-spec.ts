@@ -62,7 +62,7 @@ async function runIngest(publishRetryMs: number): Promise<IngestSecSummary> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'broker-outage-'));
-  kafka = new OwnKafka({ port: 19292, controllerPort: 19293, runDir: join(dir, 'kafka') });
+  kafka = new OwnKafka({ port: 19292, controllerPort: 19293, runDir: join(__dirname, '..', '.run', 'test', 'kafka-19292') });
   await kafka.up();
   settings = { brokers: kafka.brokers, clientId: 'broker-outage-e2e', logLevel: 'nothing' };
   fixtures = await startFixtureServer({ routes: [{ path: `/submissions/CIK${SLOW_CIK}.json`, file: 'submissions/CIK0000789019.json', delayMs: 5_000 }] });

@@ -39,7 +39,7 @@ const namespace = `three${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'three-brokers-'));
-  kafka = new OwnKafka({ port: 19392, controllerPort: 19393, nodes: 3, runDir: join(dir, 'kafka') });
+  kafka = new OwnKafka({ port: 19392, controllerPort: 19393, nodes: 3, runDir: join(__dirname, '..', '.run', 'test', 'kafka-19392') });
   await kafka.up();
   db = await createTestDatabase('three_brokers');
   pg = new Client({ connectionString: db.url });

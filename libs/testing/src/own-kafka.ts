@@ -20,7 +20,11 @@ export interface OwnKafkaOptions {
   controllerPort: number;
   /** 1 or 3 (KAFKA_NODES). */
   nodes?: number;
-  /** Where the nodes keep pid files, logs and data; wiped by `wipe()`. */
+  /**
+   * Where the nodes keep pid files, logs and data. A fixed directory per port: a run killed before
+   * its clean-up left nodes running there, and the next `up` finds and reuses them instead of
+   * failing on a port it does not know.
+   */
   runDir: string;
 }
 
