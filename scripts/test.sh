@@ -24,6 +24,7 @@ if [[ "$MODE" == all ]]; then
   say "typecheck"; npm run --silent typecheck
   ensure_build
   say "generated artifacts are up to date"; npm run --silent openapi:check; npm run --silent contracts:check
+  say "OpenAPI lint (redocly, recommended rules)"; REDOCLY_TELEMETRY=off npx redocly lint apps/api/openapi.json --format=summary
   say "unit tests"
   npx jest --selectProjects unit --json --outputFile=.run/test/unit.json || status=1
 else

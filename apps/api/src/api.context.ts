@@ -73,8 +73,10 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, config.REDIS_KEY_PREFIX) : new InMemoryRateLimiter();
   const keys = new ApiKeysService(new ApiKeysRepository(dataSource), config.API_KEY_PEPPER, logger, config.AUTH_CACHE_TTL_MS);
   const metrics = new ApiMetrics();
+  // Problem types lead to the error pages this api serves, unless DOCS_URL points elsewhere.
+  const docsUrl = config.DOCS_URL ?? `${config.PUBLIC_BASE_URL}/docs`;
   const http = new ApiHttp({
-    docsUrl: config.DOCS_URL,
+    docsUrl,
     conventions: { corsOrigins: config.CORS_ALLOWED_ORIGINS, compressThresholdBytes: config.COMPRESSION_THRESHOLD_BYTES },
     idempotency: new Idempotency(new IdempotencyKeysRepository(dataSource), config.API_KEY_PEPPER, logger),
     metrics,
@@ -117,7 +119,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     ...new MetricsController(metrics, config.METRICS_BEARER_TOKEN).routes(),
   ];
   // The MCP tools call the handlers above: wired last, over every route.
-  routes.push(...new McpController(new McpToolsService(routes, http, config.DOCS_URL), { publicBaseUrl: config.PUBLIC_BASE_URL, logger }).routes());
+  routes.push(...new McpController(new McpToolsService(routes, http, docsUrl), { publicBaseUrl: config.PUBLIC_BASE_URL, logger }).routes());
   let closed = false;
   return {
     config,

@@ -16,7 +16,10 @@ export const apiConfigSchema = databaseConfig.extend(logConfig.shape).extend(cit
   REDIS_KEY_PREFIX: z.string().default('rl:'),
   API_KEY_PEPPER: z.string().min(32).describe('Server secret: API keys are stored as HMAC-SHA256(pepper, key)'),
   CURSOR_SECRET: z.string().min(32).describe('Signs pagination cursors'),
-  DOCS_URL: z.string().url().default('https://docs.filings.example').transform((u) => u.replace(/\/+$/, '')),
+  DOCS_URL: z
+    .union([z.literal('').transform(() => undefined), z.string().url().transform((u) => u.replace(/\/+$/, ''))])
+    .optional()
+    .describe("Problem `type` URLs are <DOCS_URL>/errors/<slug>. Unset: PUBLIC_BASE_URL + '/docs', whose /docs/errors/<slug> pages this api serves"),
   PUBLIC_BASE_URL: z
     .string()
     .url()

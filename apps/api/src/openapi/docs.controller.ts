@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { buildOpenApiDocument } from './openapi.document';
-import { ApiError } from '../platform/api.errors';
+import { ApiError, type ProblemSlug } from '../platform/api.errors';
+import { PROBLEM_PAGES, problemIndexHtml, problemPageHtml } from './problem-pages';
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -18,19 +19,41 @@ const HTML = `<!doctype html>
 `;
 const INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true });\n`;
 
+/** apps/api/CHANGELOG.md, from the sources (tests) or from dist/apps/api/src/openapi (a build run in the checkout). */
+function readChangelog(): string {
+  for (const path of [join(__dirname, '..', '..', 'CHANGELOG.md'), join(__dirname, '..', '..', '..', '..', '..', 'apps', 'api', 'CHANGELOG.md')]) {
+    if (existsSync(path)) return readFileSync(path, 'utf8');
+  }
+  return '# Changelog\n\nNot shipped with this build: see apps/api/CHANGELOG.md in the sources.\n';
+}
+
 const def = (url: string, operationId: string): RouteDefinition => ({ method: 'GET', url, operationId, summary: '', tags: [], public: true, hidden: true });
 
-/** /v1/openapi.json and the /docs page (swagger-ui-dist served from node_modules, no CDN). */
+/** /v1/openapi.json, the /docs page (swagger-ui-dist served from node_modules, no CDN) and a page per problem type under /docs/errors. */
 export class DocsController {
   private readonly document = JSON.stringify(buildOpenApiDocument());
   private readonly assetDir = dirname(require.resolve('swagger-ui-dist/package.json'));
   private readonly cache = new Map<string, Buffer>();
+  private readonly errorIndex = problemIndexHtml();
+  private readonly changelog = readChangelog();
+  private readonly errorPages = new Map((Object.keys(PROBLEM_PAGES) as ProblemSlug[]).map((slug) => [slug, problemPageHtml(slug)]));
 
   routes(): BoundRoute[] {
     return [
       { definition: def('/v1/openapi.json', 'openapi'), handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(this.document) },
       { definition: def('/docs', 'docs'), handler: async (_req, reply) => reply.type('text/html; charset=utf-8').send(HTML) },
       { definition: def('/docs/init.js', 'docsInit'), handler: async (_req, reply) => reply.type('application/javascript; charset=utf-8').send(INIT) },
+      { definition: def('/docs/changelog', 'docsChangelog'), handler: async (_req, reply) => reply.type('text/markdown; charset=utf-8').send(this.changelog) },
+      { definition: def('/docs/errors', 'docsErrors'), handler: async (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=3600').send(this.errorIndex) },
+      {
+        definition: def('/docs/errors/:slug', 'docsError'),
+        handler: async (req, reply) => {
+          const slug = (req.params as { slug: string }).slug;
+          const html = Object.hasOwn(PROBLEM_PAGES, slug) ? this.errorPages.get(slug as ProblemSlug) : undefined;
+          if (!html) throw new ApiError(404, 'not-found', 'Not found', `No error page '${slug}'; the list is at /docs/errors.`);
+          return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=3600').send(html);
+        },
+      },
       {
         definition: def('/docs/:asset', 'docsAsset'),
         handler: async (req, reply) => {

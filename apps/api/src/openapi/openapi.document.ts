@@ -14,6 +14,11 @@ import { segmentsRoutes } from '../segments/segments.controller';
 import { eventRoutes, webhookRoutes } from '../webhooks/webhooks.controller';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
+import { API_TAGS, attachExamples, markdownSafeDescriptions } from './openapi.presentation';
+import { PROBLEM_SLUGS } from './problem-pages';
+
+/** The API's version (info.version): apps/api/CHANGELOG.md lists what each version changed. */
+export const API_VERSION = '1.1.0';
 
 /** Every documented route, in document order. */
 export const DOCUMENTED_ROUTES: RouteDefinition[] = [
@@ -34,7 +39,7 @@ export const DOCUMENTED_ROUTES: RouteDefinition[] = [
 
 const problemSchema = z
   .object({
-    type: z.string().describe('<docs_url>/errors/<slug>: invalid-key, rate-limited, not-found, unknown-symbol, unknown-filing, unknown-document, unknown-page, document-text-unavailable, unknown-webhook-endpoint, unknown-delivery, plan-required, webhooks-unavailable, busy, search-timeout, method-not-allowed, not-ready, internal-error'),
+    type: z.string().describe(`<docs_url>/errors/<slug>, a page saying what happened and what to do. Slugs: ${PROBLEM_SLUGS.join(', ')}`),
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
@@ -147,7 +152,11 @@ function bodyJson(schema: z.ZodType): Json {
 /** The OpenAPI 3.1 document, generated from the route definitions and the zod schemas they validate with. */
 export function buildOpenApiDocument(): Json {
   const { schemas } = z.toJSONSchema(componentRegistry(), { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12' }) as { schemas: Record<string, Json> };
-  for (const s of Object.values(schemas)) delete s.$schema;
+  // No $id: Swagger UI cannot resolve a fragment $id and renders every example as "string".
+  for (const s of Object.values(schemas)) {
+    delete s.$schema;
+    delete s.$id;
+  }
   const ids = new Map<z.ZodType, string>([
     [companyListSchema, 'CompanyList'],
     [companyDetailSchema, 'CompanyDetail'],
@@ -206,28 +215,31 @@ export function buildOpenApiDocument(): Json {
       })) as Json,
     };
   }
-  return {
+  attachExamples(paths);
+  return markdownSafeDescriptions({
     openapi: '3.1.0',
     info: {
       title: 'Filings platform API',
-      version: '1.0.0',
+      version: API_VERSION,
+      license: { name: 'Proprietary', url: 'https://filings.example/terms' },
       description:
         'Read-oriented JSON API over company reference data and filings. Every /v1 route needs `Authorization: Bearer sk_live_...` ' +
         '(or `sk_test_...`, clamped to the free plan). Errors are RFC 9457 problems; invalid parameters answer 422 with Pydantic-style items. ' +
         'X-RateLimit-* headers describe the daily quota; the per-second burst limit answers 429 with Retry-After. ' +
         'The same data is served to LLM agents by an MCP endpoint (Model Context Protocol, stateless Streamable HTTP) at `POST /mcp`: ' +
         'the same Bearer keys, plans and rate limits (each HTTP request counts), read-only tools whose results are these responses; ' +
-        'its OAuth protected-resource metadata (RFC 9728) is at `/.well-known/oauth-protected-resource` (no authorization server yet: use an API key).',
+        'its OAuth protected-resource metadata (RFC 9728) is at `/.well-known/oauth-protected-resource` (no authorization server yet: use an API key). ' +
+        'Every problem `type` leads to a page saying what happened and what to do (the list: `/docs/errors`); changes are listed in the API changelog (`/docs/changelog`).',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    tags: [{ name: 'companies' }, { name: 'webhooks' }, { name: 'health' }],
+    tags: API_TAGS,
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: sk_live_<id>_<secret> or sk_test_<id>_<secret>' } },
       schemas,
     },
-  };
+  }) as Json;
 }
 
 /** The document as committed in apps/api/openapi.json. */
