@@ -156,7 +156,8 @@ export class ApiHttp {
     const execute = async (request: FastifyRequest, reply: FastifyReply): Promise<RouteOutcome | null> => {
       const body = await handler(request, reply);
       if (reply.sent) return null;
-      const status = definition.status ?? 200;
+      // A handler may have set its own status (reply.code) and returned the body.
+      const status = definition.status ?? reply.statusCode;
       if (definition.location !== undefined && status === 201) reply.header('location', definition.location(body));
       return { status, body: status === 204 ? undefined : body };
     };
