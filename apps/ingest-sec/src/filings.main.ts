@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError } from '@app/config';
 import { parseFilingsArgs, parseFilingsConfig, type FilingsConfig } from './filings/filings.config';
-import { FilingsBackfillService } from './filings/filings-backfill.service';
+import { FilingsBackfillService, FilingsBackfillStoppedError } from './filings/filings-backfill.service';
 import { FilingsLiveService } from './filings/filings-live.service';
 import { FilingsModule } from './filings/filings.module';
 
@@ -40,9 +40,17 @@ async function bootstrap(): Promise<number> {
         }
         companies = [...c.tickers, ...c.ciks];
       }
-      const summary = await app.get(FilingsBackfillService).execute({ companies, from: command.from, to: command.to });
-      console.log(JSON.stringify(summary, null, 2));
-      return summary.companies.every((c) => c.status === 'ok') ? 0 : 1;
+      try {
+        const summary = await app.get(FilingsBackfillService).execute({ companies, from: command.from, to: command.to, checkpoint: config.FILINGS_CHECKPOINT });
+        console.log(JSON.stringify(summary, null, 2));
+        return summary.companies.every((c) => c.status === 'ok' || c.status === 'done_before') ? 0 : 1;
+      } catch (error) {
+        if (!(error instanceof FilingsBackfillStoppedError)) throw error;
+        // A broker outage outlasted KAFKA_PUBLISH_RETRY_MS: what was published, and how to resume.
+        console.error(`ingest-sec filings: ${error.message}`);
+        console.log(JSON.stringify(error.summary, null, 2));
+        return 75; // EX_TEMPFAIL: try again later
+      }
     }
     const live = app.get(FilingsLiveService);
     const stop = () => live.stop();

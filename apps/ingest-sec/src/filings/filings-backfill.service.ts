@@ -13,7 +13,11 @@ import {
   type RecentFiling,
   fetchTickerMap,
 } from '@app/edgar';
+import { PublishGaveUpError } from '@app/messaging';
 import type { Logger } from '@app/observability';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
 import { filingRecordFromSubmissions } from './filing.mapper';
@@ -27,12 +31,15 @@ export interface FilingsBackfillCommand {
   from: string;
   to: string;
   runId?: string;
+  /** Where a run stopped by a broker outage records the companies it finished; a run of the same command skips them. */
+  checkpoint?: string;
 }
 
 export interface CompanyBackfill {
   company: string;
   cik: string | null;
-  status: 'ok' | 'unknown_ticker' | 'not_found' | 'error';
+  /** `done_before`: finished by an earlier run of the same command (its checkpoint); skipped. */
+  status: 'ok' | 'unknown_ticker' | 'not_found' | 'error' | 'done_before';
   published: number;
   overflowFetched: number;
   /** Overflow files listed in `filings.files` that answered 404. */
@@ -50,6 +57,48 @@ export interface FilingsBackfillSummary {
 }
 
 const PUBLISH_BATCH = 500;
+
+/** The companies (CIKs) a stopped backfill finished, for exactly this command (companies, from, to). */
+const backfillCheckpointSchema = z.object({
+  kind: z.literal('sec-filings-backfill'),
+  command: z.string(),
+  done: z.array(z.string()),
+  records_published: z.number().int().nonnegative(),
+  updated_at: z.string(),
+});
+type BackfillCheckpoint = z.infer<typeof backfillCheckpointSchema>;
+
+async function readBackfillCheckpoint(path: string): Promise<BackfillCheckpoint | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return backfillCheckpointSchema.parse(JSON.parse(text));
+}
+
+/** Atomic: written beside, then renamed over. */
+async function writeBackfillCheckpoint(path: string, checkpoint: BackfillCheckpoint): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(checkpoint, null, 2)}\n`);
+  await rename(tmp, path);
+}
+
+/** The broker did not take records within the retry bound: the companies done so far are in the checkpoint. */
+export class FilingsBackfillStoppedError extends Error {
+  constructor(
+    readonly summary: FilingsBackfillSummary,
+    readonly checkpointPath: string,
+    readonly companiesDone: number,
+    override readonly cause: PublishGaveUpError,
+  ) {
+    super(`stopped after ${companiesDone} of ${summary.companies.length} companies (${summary.published} filings published in this run): ${cause.message}; checkpoint ${checkpointPath}: run the same command again to resume`);
+    this.name = 'FilingsBackfillStoppedError';
+  }
+}
 
 const sourceOf = (r: { url: string; bytes: Buffer; fetchedAt: string }): FetchedSource => ({
   url: r.url,
@@ -82,6 +131,17 @@ export class FilingsBackfillService {
     }
     const summary: FilingsBackfillSummary = { runId, from: command.from, to: command.to, companies: [], published: 0, durationMs: 0 };
     const done = new Set<string>();
+    const commandKey = JSON.stringify([command.companies, command.from, command.to]);
+    const previous = command.checkpoint ? await readBackfillCheckpoint(command.checkpoint) : null;
+    const doneBefore = new Set(previous?.command === commandKey ? previous.done : []);
+    if (doneBefore.size > 0) log.info({ checkpoint: command.checkpoint, companies_done: doneBefore.size }, 'resuming from the checkpoint of a stopped run');
+    const checkpoint: BackfillCheckpoint = {
+      kind: 'sec-filings-backfill',
+      command: commandKey,
+      done: [...doneBefore],
+      records_published: previous?.command === commandKey ? previous.records_published : 0,
+      updated_at: new Date().toISOString(),
+    };
     for (const [i, company] of command.companies.entries()) {
       const cik = /^\d{1,10}$/.test(company) ? padCik(company) : (tickerCiks.get(company.toUpperCase()) ?? null);
       const result: CompanyBackfill = { company, cik, status: 'ok', published: 0, overflowFetched: 0, overflowNotAvailable: 0 };
@@ -93,17 +153,32 @@ export class FilingsBackfillService {
       }
       if (done.has(cik)) continue;
       done.add(cik);
+      if (doneBefore.has(cik)) {
+        result.status = 'done_before';
+        continue;
+      }
       try {
         await this.backfillCompany(cik, command, runId, result, log);
       } catch (error) {
+        if (error instanceof PublishGaveUpError && command.checkpoint) {
+          result.status = 'error';
+          result.error = error.message;
+          summary.published += result.published;
+          summary.durationMs = Date.now() - started;
+          await writeBackfillCheckpoint(command.checkpoint, { ...checkpoint, updated_at: new Date().toISOString() });
+          throw new FilingsBackfillStoppedError(summary, command.checkpoint, checkpoint.done.length, error);
+        }
         if (!(error instanceof EdgarError) && !(error instanceof EdgarParseError)) throw error;
         result.status = 'error';
         result.error = error.message;
         log.error({ company, cik, error: error.message }, 'company failed: skipped');
       }
       summary.published += result.published;
+      checkpoint.done.push(cik);
+      checkpoint.records_published += result.published;
       log.info({ company, cik, status: result.status, published: result.published, done: i + 1, of: command.companies.length }, 'progress');
     }
+    if (command.checkpoint) await rm(command.checkpoint, { force: true });
     summary.durationMs = Date.now() - started;
     log.info({ published: summary.published, companies: summary.companies.length, durationMs: summary.durationMs, topic: this.topic.name }, 'filings backfill finished');
     return summary;

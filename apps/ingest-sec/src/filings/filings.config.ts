@@ -13,6 +13,8 @@ export const filingsSettingsSchema = z.object({
     .transform((s) => s.split(',').map((f) => f.trim()).filter(Boolean)),
   /** Live mode: accessions remembered for in-process dedupe (oldest forgotten first). */
   FILINGS_DEDUPE_SIZE: z.coerce.number().int().min(100).default(50_000),
+  /** Backfill: companies done by a run a broker outage stopped; the same command skips them. */
+  FILINGS_CHECKPOINT: z.string().min(1).default('.run/checkpoints/ingest-sec-filings-backfill.json'),
 });
 
 export type FilingsSettings = z.infer<typeof filingsSettingsSchema>;
