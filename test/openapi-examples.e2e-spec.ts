@@ -90,6 +90,8 @@ beforeAll(async () => {
       WEBHOOKS_ALLOW_PRIVATE_HOSTS: 'true',
       PLAN_ENTERPRISE_BURST_PER_SECOND: '100000',
       PLAN_ENTERPRISE_DAILY_QUOTA: '10000000',
+      // A free key answers every webhook route 403 in a row, unthrottled.
+      PLAN_FREE_BURST_PER_SECOND: '100000',
       // A pro key spends its one request, then every call is a 429.
       PLAN_PRO_DAILY_QUOTA: '1',
     },
