@@ -71,9 +71,8 @@ export class ProjectorService {
           counts.inserted += outcome.inserted.length;
           counts.updated += outcome.updated.length;
           counts.unchanged += outcome.unchanged;
-          const changed = new Set([...outcome.inserted, ...outcome.updated]);
-          if (changed.size === 0) continue;
-          const written = await writeWebhookEvents(m, records, changed);
+          if (outcome.inserted.length + outcome.updated.length === 0) continue;
+          const written = await writeWebhookEvents(m, records, outcome);
           counts.events += written.events;
           counts.deliveries += written.deliveries;
         }

@@ -46,10 +46,10 @@ function record(accession: string, offset: number, timestamp: number, id = `rec_
 }
 
 /** What the projector does with one batch: the rows, then the events of the changed keys, in one transaction. */
-async function projectBatch(records: ProjectedRecord[], changedOverride?: Set<string>): Promise<{ events: number; deliveries: number }> {
+async function projectBatch(records: ProjectedRecord[]): Promise<{ events: number; deliveries: number }> {
   return ds.transaction(async (m) => {
     const outcome = await projectFilings(m, records.map((r) => r.envelope as RecordEnvelope<FilingData>));
-    return writeWebhookEvents(m, records, changedOverride ?? new Set([...outcome.inserted, ...outcome.updated]));
+    return writeWebhookEvents(m, records, outcome);
   });
 }
 
@@ -102,7 +102,7 @@ describe('writeWebhookEvents', () => {
     expect(await projectBatch(batch)).toEqual({ events: 0, deliveries: 0 });
     // A changed row of the same filing: its event exists already (same id), nothing new.
     const changed = [record(accession, 8, Date.now(), 'rec_changed')];
-    expect(await projectBatch(changed, new Set([accession]))).toEqual({ events: 0, deliveries: 0 });
+    expect(await projectBatch(changed)).toEqual({ events: 0, deliveries: 0 });
     const events = await eventsOf(accession);
     expect(events.map((e) => e.source_record_id)).toEqual([batch[0]!.envelope.id]);
     expect(await deliveriesOf(events[0]!.id)).toHaveLength(1);
@@ -112,14 +112,15 @@ describe('writeWebhookEvents', () => {
     const accession = '0000950170-25-900003';
     const batch = [record(accession, 1, Date.now())];
     await ds.transaction(async (m) => {
-      await projectFilings(m, batch.map((r) => r.envelope as RecordEnvelope<FilingData>));
+      const outcome = await projectFilings(m, batch.map((r) => r.envelope as RecordEnvelope<FilingData>));
       // Not among the changed keys.
-      expect(await writeWebhookEvents(m, batch, new Set())).toEqual({ events: 0, deliveries: 0 });
+      expect(await writeWebhookEvents(m, batch, { ...outcome, inserted: [], unchanged: 1 })).toEqual({ events: 0, deliveries: 0 });
       // Changed, but no row (nothing to announce).
-      expect(await writeWebhookEvents(m, [record('0000950170-25-999999', 1, Date.now())], new Set(['0000950170-25-999999']))).toEqual({ events: 0, deliveries: 0 });
+      const missing = '0000950170-25-999999';
+      expect(await writeWebhookEvents(m, [record(missing, 1, Date.now())], { inserted: [missing], updated: [], unchanged: 0, filings: new Map() })).toEqual({ events: 0, deliveries: 0 });
       // A company record makes no event.
       const company = { ...batch[0]!, envelope: { ...batch[0]!.envelope, schema: 'company@1' } };
-      expect(await writeWebhookEvents(m, [company], new Set([accession]))).toEqual({ events: 0, deliveries: 0 });
+      expect(await writeWebhookEvents(m, [company], outcome)).toEqual({ events: 0, deliveries: 0 });
     });
     expect(await eventsOf(accession)).toEqual([]);
   });
@@ -129,7 +130,7 @@ describe('writeWebhookEvents', () => {
     await expect(
       ds.transaction(async (m) => {
         const outcome = await projectFilings(m, [record(accession, 1, Date.now()).envelope as RecordEnvelope<FilingData>]);
-        expect(await writeWebhookEvents(m, [record(accession, 1, Date.now())], new Set(outcome.inserted))).toEqual({ events: 1, deliveries: 1 });
+        expect(await writeWebhookEvents(m, [record(accession, 1, Date.now())], outcome)).toEqual({ events: 1, deliveries: 1 });
         throw new Error('batch failed');
       }),
     ).rejects.toThrow('batch failed');

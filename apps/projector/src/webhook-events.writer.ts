@@ -3,9 +3,10 @@ import { webhookEventOf, type RecordEnvelope } from '@app/contracts';
 import type { MessageMeta } from '@app/messaging';
 import {
   DocumentsRepository,
-  FilingsRepository,
   InsiderTransactionsRepository,
   WebhookEventsRepository,
+  type BatchOutcome,
+  type FilingRecord,
   type InsiderTransactionRecord,
   type NewWebhookEvent,
 } from '@app/persistence';
@@ -27,18 +28,20 @@ interface Pending {
 }
 
 /**
- * In the caller's transaction: one event per changed key whose schema makes an event
- * (webhookEventOf from @app/contracts), with data exactly as the API serves the resource, and its
- * deliveries. The resources are read on the transaction's manager (so they see the rows just
- * written), one query per resource kind; the events go in with one statement, which inserts
- * nothing for an event id that exists (a replay, or an update of an entity already announced).
- * A changed key whose row is not there (nothing to announce) makes no event.
+ * In the caller's transaction: one event per changed key (outcome's inserted and updated) whose
+ * schema makes an event (webhookEventOf from @app/contracts), with data exactly as the API serves
+ * the resource, and its deliveries. Filings come from the rows the projection returned; other
+ * resources are read on the transaction's manager (so they see the rows just written), one query
+ * per resource kind. The events go in with one statement, which inserts nothing for an event id
+ * that exists (a replay, or an update of an entity already announced). A changed key whose row is
+ * not there (nothing to announce) makes no event.
  */
 export async function writeWebhookEvents(
   m: EntityManager,
   records: ReadonlyArray<ProjectedRecord>,
-  changedKeys: ReadonlySet<string>,
+  outcome: BatchOutcome,
 ): Promise<{ events: number; deliveries: number }> {
+  const changedKeys = new Set([...outcome.inserted, ...outcome.updated]);
   // Last record of each key wins (records come in offset order): its topic, id and timestamp are the event's source.
   const byKey = new Map<string, Pending>();
   for (const record of records) {
@@ -51,7 +54,7 @@ export async function writeWebhookEvents(
   if (byKey.size === 0) return { events: 0, deliveries: 0 };
   const pending = [...byKey.values()];
   const keysOf = (type: EventType): string[] => pending.filter((p) => p.type === type).map((p) => p.key);
-  const data = await resources(m, keysOf('filing.created'), keysOf('form4.filed'), keysOf('ir_document.created'));
+  const data = await resources(m, outcome.filings ?? new Map(), keysOf('form4.filed'), keysOf('ir_document.created'));
 
   const events: NewWebhookEvent[] = [];
   for (const p of pending) {
@@ -71,16 +74,15 @@ export async function writeWebhookEvents(
   return new WebhookEventsRepository(m).insertEvents(events);
 }
 
-/** The API's resources by entity key, read in bulk on the transaction's manager. */
+/** The API's resources by entity key: filings as the projection returned them, the others read in bulk on the transaction's manager. */
 async function resources(
   m: EntityManager,
-  filingKeys: string[],
+  filings: ReadonlyMap<string, FilingRecord>,
   form4Keys: string[],
   documentKeys: string[],
 ): Promise<Record<EventType, Map<string, unknown>>> {
   // One after the other: they share the transaction's one connection.
   const insiders = new InsiderTransactionsRepository(m);
-  const filings = await new FilingsRepository(m).findByAccessions(filingKeys);
   const form4Filings = await insiders.findFilings(form4Keys);
   const form4Rows = form4Filings.length ? await insiders.listByAccessions(form4Keys) : [];
   const documents = await new DocumentsRepository(m).findByUrls(documentKeys);
@@ -91,7 +93,7 @@ async function resources(
     else rowsByAccession.set(row.accession, [row]);
   }
   return {
-    'filing.created': new Map(filings.map((f) => [f.accession, toFiling(f)])),
+    'filing.created': new Map([...filings].map(([accession, f]) => [accession, toFiling(f)])),
     'form4.filed': new Map(form4Filings.map((f) => [f.accession, toForm4Filing(f, rowsByAccession.get(f.accession) ?? [])])),
     'ir_document.created': new Map(documents.map((d) => [d.url, toDocumentDetail(d)])),
   };

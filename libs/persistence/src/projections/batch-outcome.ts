@@ -1,3 +1,5 @@
+import type { FilingRecord } from '../repositories/filings.repository';
+
 /**
  * What one batch of records did to a read model. `inserted` and `updated` list the envelope keys
  * of the records whose rows were created or changed (in offset order, each key once: the last
@@ -9,4 +11,9 @@ export interface BatchOutcome {
   inserted: string[];
   updated: string[];
   unchanged: number;
+  /**
+   * The filings projection returns the rows it wrote (inserted or updated), as the read side reads
+   * them, by accession: the projector makes their webhook events from them without reading them again.
+   */
+  filings?: ReadonlyMap<string, FilingRecord>;
 }

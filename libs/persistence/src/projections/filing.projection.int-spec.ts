@@ -21,7 +21,11 @@ const other = (n: number): RecordEnvelope<FilingData> => {
 
 let db: TestDatabase;
 let ds: DataSource;
-const project = (envelopes: RecordEnvelope<FilingData>[]): Promise<BatchOutcome> => ds.transaction((m) => projectFilings(m, envelopes));
+/** The outcome's keys and count (the written rows are checked on their own). */
+const project = async (envelopes: RecordEnvelope<FilingData>[]): Promise<Omit<BatchOutcome, 'filings'>> => {
+  const { filings: _rows, ...outcome } = await ds.transaction((m) => projectFilings(m, envelopes));
+  return outcome;
+};
 const size = async (accession: string) => (await new FilingsRepository(ds).findByAccession(accession))?.size;
 
 beforeAll(async () => {
@@ -39,6 +43,16 @@ describe('filings read model', () => {
   it('entities and migrations agree (what db:check asks)', async () => {
     const pending = await ds.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it('returns the rows it wrote, as the read side reads them, and none it left alone', async () => {
+    const changed = { ...other(2), id: 'rec_other_2_changed', data: { ...other(2).data, size: 12345 } };
+    await project([other(2)]);
+    const outcome = await ds.transaction((m) => projectFilings(m, [other(2), changed, other(3)]));
+    expect(outcome).toMatchObject({ inserted: [other(3).key], updated: [other(2).key], unchanged: 1 });
+    const repo = new FilingsRepository(ds);
+    expect(outcome.filings).toEqual(new Map([[other(2).key, await repo.findByAccession(other(2).key)], [other(3).key, await repo.findByAccession(other(3).key)]]));
+    expect(outcome.filings?.get(other(2).key)?.size).toBe(12345);
   });
 
   it('projects a batch idempotently: the same record twice is one row, and a replay writes nothing', async () => {

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type FilingData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from './batch-outcome';
+import { FILING_RECORD_COLUMNS, type FilingRecord } from '../repositories/filings.repository';
 import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql, type ColumnSpec } from './batch-upsert';
 
 /** The row a filing@1 record projects to; pure, so it is tested without a database. */
@@ -62,7 +63,7 @@ const UPSERT_SQL = unnestUpsertSql(
   `filings.data_hash IS DISTINCT FROM EXCLUDED.data_hash
     AND filings.observed_at <= EXCLUDED.observed_at
     AND ${RANK('filings.source')} <= ${RANK('EXCLUDED.source')}`,
-  'accession AS key, (xmax = 0) AS inserted',
+  `accession AS key, (xmax = 0) AS inserted, ${FILING_RECORD_COLUMNS}`,
 );
 
 const VERSIONS_SQL = `
@@ -73,7 +74,7 @@ const VERSIONS_SQL = `
  * Projects a batch of filing@1 records (one topic-partition, offset order) in the caller's
  * transaction with one upsert: same record twice -> one row, unchanged hash -> no write, an older
  * record or a poorer source never overwrites the row; per accession the batch ends as applying it
- * one record at a time would. Keys are accessions; the written ones get webhook events.
+ * one record at a time would. Keys are accessions; the written rows come back for their webhook events.
  */
 export async function projectFilings(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<FilingData>>): Promise<BatchOutcome> {
   const all = envelopes.map(filingRow);
@@ -83,6 +84,7 @@ export async function projectFilings(m: EntityManager, envelopes: ReadonlyArray<
     (r) => ({ key: r.accession, hash: r.data_hash, observedAt: Date.parse(r.observed_at), rank: sourceRank(r.source) }),
     VERSIONS_SQL,
   );
-  const written = rows.length > 0 ? await m.query<Array<{ key: string; inserted: boolean }>>(UPSERT_SQL, columnArrays(rows, FILING_COLUMNS)) : [];
-  return batchOutcome(envelopes, survivors, rows.map((r) => r.accession), written);
+  const written = rows.length > 0 ? await m.query<Array<FilingRecord & { key: string; inserted: boolean }>>(UPSERT_SQL, columnArrays(rows, FILING_COLUMNS)) : [];
+  const filings = new Map(written.map(({ key, inserted: _inserted, ...record }) => [key, record]));
+  return { ...batchOutcome(envelopes, survivors, rows.map((r) => r.accession), written), filings };
 }

@@ -43,7 +43,8 @@ export interface FilingListQuery {
   limit: number;
 }
 
-const COLUMNS = `accession, cik, company_name AS "companyName", form, to_char(filed_date, 'YYYY-MM-DD') AS "filedDate",
+/** The select list of a FilingRecord (also what the filings upsert returns). */
+export const FILING_RECORD_COLUMNS = `accession, cik, company_name AS "companyName", form, to_char(filed_date, 'YYYY-MM-DD') AS "filedDate",
   accepted_at AS "acceptedAt", to_char(report_period, 'YYYY-MM-DD') AS "reportPeriod",
   primary_document_url AS "primaryDocumentUrl", primary_doc_description AS "primaryDocDescription", items,
   size::float8 AS size, is_xbrl AS "isXbrl", is_inline_xbrl AS "isInlineXbrl", is_amendment AS "isAmendment",
@@ -84,7 +85,7 @@ export class FilingsRepository {
     params.push(query.limit);
     const dir = query.direction === 'asc' ? 'ASC' : 'DESC';
     const text =
-      `SELECT ${COLUMNS} FROM filings` +
+      `SELECT ${FILING_RECORD_COLUMNS} FROM filings` +
       (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
       ` ORDER BY filed_date ${dir}, accession ${dir} LIMIT $${params.length}`;
     const result = await this.pool.query<FilingRecord>({ name: statementName(text), text, values: params });
@@ -94,21 +95,10 @@ export class FilingsRepository {
   async findByAccession(accession: string): Promise<FilingRecord | null> {
     const result = await this.pool.query<FilingRecord>({
       name: 'filings_by_accession',
-      text: `SELECT ${COLUMNS} FROM filings WHERE accession = $1`,
+      text: `SELECT ${FILING_RECORD_COLUMNS} FROM filings WHERE accession = $1`,
       values: [accession],
     });
     return result.rows[0] ?? null;
-  }
-
-  /** Many filings in one query (any order; unknown accessions are absent). */
-  async findByAccessions(accessions: readonly string[]): Promise<FilingRecord[]> {
-    if (accessions.length === 0) return [];
-    const result = await this.pool.query<FilingRecord>({
-      name: 'filings_by_accessions',
-      text: `SELECT ${COLUMNS} FROM filings WHERE accession = ANY($1::text[])`,
-      values: [accessions],
-    });
-    return result.rows;
   }
 }
 
