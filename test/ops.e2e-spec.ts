@@ -141,6 +141,9 @@ describe('operator commands from a plain shell after the run script', () => {
     expect(listed).toContain('plain shell');
     expect(listed).not.toContain('sk_live_');
     expect(ok(await keys('revoke', id!))).toBe(`revoked ${id}\n`);
+    const unknown = await keys('revoke', 'key_unknown');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('error: no key with id key_unknown');
     expect(ok(await run('npm', ['run', '--silent', 'db:migrate'], checkout))).toBe('database is up to date\n');
     // From another directory: the checkout is found from the script's location, not the cwd.
     expect(ok(await run(process.execPath, [join(checkout, 'dist', 'apps', 'api', 'src', 'keys.cli.js'), 'list'], tmpdir()))).toContain('ops-e2e');

@@ -2,7 +2,6 @@
 // files): a poison record among a thousand is isolated, a projector killed with SIGKILL mid-batch
 // loses and duplicates nothing (rows or webhook events), and a replay of the whole fixture
 // platform's topics into a fresh database equals the live one, table by table.
-/* eslint-disable no-restricted-imports -- tests may import apps (CONVENTIONS 5) */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -68,8 +68,9 @@ export class ApiKeysRepository {
 
   /** Marks a key revoked; returns false when no such key exists. Idempotent. */
   async revoke(id: string, at: Date = new Date()): Promise<boolean> {
+    // Selected from a CTE: DataSource.query answers a bare UPDATE ... RETURNING with [rows, count].
     const rows = await this.dataSource.query<{ id: string }[]>(
-      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id`,
+      `WITH revoked AS (UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING id) SELECT id FROM revoked`,
       [id, at],
     );
     return rows.length > 0;
