@@ -80,6 +80,24 @@ function shapeOf(value: unknown): unknown {
   return typeof value;
 }
 
+/**
+ * The recorded shape with what a different row may legitimately change taken from the live one: a
+ * null where the other has a value, an empty list where the other has items. Which row a list or
+ * an event shows first depends on the order partitions were projected in; the structure does not.
+ */
+function alignNullable(recorded: unknown, live: unknown): unknown {
+  if (recorded === null || live === null) return live;
+  if (Array.isArray(recorded) && Array.isArray(live)) {
+    if (recorded.length === 0 || live.length === 0) return live;
+    return [alignNullable(recorded[0], live[0])];
+  }
+  if (recorded && live && typeof recorded === 'object' && typeof live === 'object') {
+    const l = live as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(recorded).map(([k, v]) => [k, k in l ? alignNullable(v, l[k]) : v]));
+  }
+  return recorded;
+}
+
 beforeAll(async () => {
   platform = await startFixturePlatform({
     prefix: 'openapi_examples',
@@ -254,7 +272,8 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       for (const [operationId, byStatus] of Object.entries(recorded)) {
         expect({ operationId, statuses: Object.keys(RECORDED_EXAMPLES[operationId]!).sort() }).toEqual({ operationId, statuses: Object.keys(byStatus).sort() });
         for (const [status, example] of Object.entries(byStatus)) {
-          expect({ operationId, status, shape: shapeOf(RECORDED_EXAMPLES[operationId]![status]) }).toEqual({ operationId, status, shape: shapeOf(example) });
+          const live = shapeOf(example);
+          expect({ operationId, status, shape: alignNullable(shapeOf(RECORDED_EXAMPLES[operationId]![status]), live) }).toEqual({ operationId, status, shape: live });
         }
       }
     }
