@@ -4,10 +4,12 @@ import type { Provenance } from '@app/contracts';
 /**
  * Read model of one holding (invstOrSec) of one N-PORT filing. Rows of a filing become current
  * (`is_current`) once every holding of it has arrived and it is the fund's latest; older filings'
- * rows are then deleted. The two keyset indexes back the fund-exposure sorts per company.
+ * rows are then deleted. The two keyset indexes back the fund-exposure sorts per company (the
+ * weight one also the fund count).
  */
 @Entity({ name: 'fund_holdings' })
-@Index('fund_holdings_exposure_weight_idx', ['matchCik', 'pctVal', 'accession', 'holdingIndex'])
+// INCLUDE (fund_key, is_current, asset_cat), which TypeORM cannot state: made by its migration.
+@Index('fund_holdings_exposure_weight_idx', ['matchCik', 'pctVal', 'accession', 'holdingIndex'], { synchronize: false })
 @Index('fund_holdings_exposure_value_idx', ['matchCik', 'valUsd', 'accession', 'holdingIndex'])
 export class FundHoldingEntity {
   @PrimaryColumn({ type: 'text' })
@@ -86,8 +88,6 @@ export class FundHoldingEntity {
   @Column({ name: 'is_restricted', type: 'boolean', nullable: true })
   isRestricted!: boolean | null;
 
-  /** Also leads fund_holdings_exposure_funds_idx (partial, made by its migration): the fund count. */
-  @Index('fund_holdings_exposure_funds_idx', { synchronize: false })
   @Column({ name: 'match_cik', type: 'char', length: 10, nullable: true })
   matchCik!: string | null;
 

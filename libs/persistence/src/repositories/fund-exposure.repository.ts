@@ -42,7 +42,7 @@ export interface FundExposureQuery {
   limit: number;
 }
 
-/** Only common equity counts as exposure to the issuer: a bond of Apple is not a share of Apple (fund_holdings_exposure_funds_idx's predicate names them too). */
+/** Only common equity counts as exposure to the issuer: a bond of Apple is not a share of Apple. */
 export const EXPOSURE_ASSET_CATEGORIES = ['EC'] as const;
 
 const SORT_COLUMN: Record<FundExposureSort, string> = { weight: 'h.pct_val', value: 'h.val_usd' };
@@ -88,19 +88,18 @@ export class FundExposureRepository {
   }
 
   /**
-   * Distinct funds with a current equity holding of the company (the list's filters, no keyset):
-   * an index-only scan of fund_holdings_exposure_funds_idx, whose predicate this WHERE repeats
-   * literally (a parameter would not let the planner use the partial index).
+   * Distinct funds with a current equity holding of the company (the list's filters, no keyset): an
+   * index-only scan of fund_holdings_exposure_weight_idx, which carries fund_key, is_current and
+   * asset_cat; the ETF-only count joins funds after the DISTINCT.
    */
   async countFunds(cik: string, etfsOnly: boolean): Promise<number> {
-    const holders = `SELECT DISTINCT fund_key FROM fund_holdings
-      WHERE match_cik = $1 AND is_current AND asset_cat IN (${EXPOSURE_ASSET_CATEGORIES.map((c) => `'${c}'`).join(', ')}) AND pct_val IS NOT NULL`;
+    const holders = `SELECT DISTINCT h.fund_key FROM fund_holdings h WHERE ${exposureWhere('weight', false)}`;
     const result = await this.pool.query<{ n: number }>({
       name: `fund_exposure_count_${etfsOnly ? 'etf' : 'all'}`,
       text: etfsOnly
-        ? `SELECT count(*)::int AS n FROM (${holders}) h JOIN funds f ON f.fund_key = h.fund_key WHERE f.is_etf`
-        : `SELECT count(*)::int AS n FROM (${holders}) h`,
-      values: [cik],
+        ? `SELECT count(*)::int AS n FROM (${holders}) d JOIN funds f ON f.fund_key = d.fund_key WHERE f.is_etf`
+        : `SELECT count(*)::int AS n FROM (${holders}) d`,
+      values: [cik, EXPOSURE_ASSET_CATEGORIES],
     });
     return result.rows[0]?.n ?? 0;
   }
