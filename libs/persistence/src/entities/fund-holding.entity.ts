@@ -8,8 +8,6 @@ import type { Provenance } from '@app/contracts';
  * weight one also the fund count).
  */
 @Entity({ name: 'fund_holdings' })
-// INCLUDE (fund_key, is_current, asset_cat), which TypeORM cannot state: made by its migration.
-@Index('fund_holdings_exposure_weight_idx', ['matchCik', 'pctVal', 'accession', 'holdingIndex'], { synchronize: false })
 @Index('fund_holdings_exposure_value_idx', ['matchCik', 'valUsd', 'accession', 'holdingIndex'])
 export class FundHoldingEntity {
   @PrimaryColumn({ type: 'text' })
@@ -88,6 +86,8 @@ export class FundHoldingEntity {
   @Column({ name: 'is_restricted', type: 'boolean', nullable: true })
   isRestricted!: boolean | null;
 
+  /** Leads fund_holdings_exposure_weight_idx (match_cik, pct_val, accession, holding_index) INCLUDE (fund_key, is_current, asset_cat): TypeORM cannot state INCLUDE, its migration makes it. */
+  @Index('fund_holdings_exposure_weight_idx', { synchronize: false })
   @Column({ name: 'match_cik', type: 'char', length: 10, nullable: true })
   matchCik!: string | null;
 
