@@ -25,8 +25,17 @@ class CuttableProxy {
     private readonly targetPort: number,
   ) {}
 
+  /** While set, connections are accepted and never answered: a host that drops packets. */
+  private silent = false;
+
   async up(): Promise<void> {
     this.server = createServer((client) => {
+      if (this.silent) {
+        this.sockets.add(client);
+        client.on('close', () => this.sockets.delete(client));
+        client.on('error', () => undefined);
+        return;
+      }
       const upstream = connect(this.targetPort, this.host);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
@@ -39,6 +48,17 @@ class CuttableProxy {
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
     this.port = (this.server.address() as { port: number }).port;
+  }
+
+  /** Existing connections are closed; new ones hang until restore(). */
+  silence(): void {
+    this.silent = true;
+    for (const s of this.sockets) s.destroy();
+  }
+
+  restore(): void {
+    this.silent = false;
+    for (const s of this.sockets) s.destroy();
   }
 
   async cut(): Promise<void> {
@@ -130,4 +150,19 @@ it.each([
   await proxy().up();
   await expectEventually(async () => expect((await get()).statusCode).toBe(200), { timeoutMs: 20_000 });
   await expectEventually(() => expect(logged(`${dependency} available again`)).toBe(1), { timeoutMs: 10_000 });
+}, 60_000);
+
+it('postgres silent (connections accepted, never answered): 503 within the connect timeout, not a hung request', async () => {
+  expect((await get()).statusCode).toBe(200);
+  pg.silence();
+  // The first request loses its pooled connection at once; the next ones need a new connection.
+  for (let i = 0; i < 3; i += 1) {
+    const started = Date.now();
+    const r = await get();
+    expect(r.statusCode).toBe(503);
+    expect(r.json()).toMatchObject({ type: `${DOCS}/errors/unavailable`, status: 503 });
+    expect(Date.now() - started).toBeLessThan(8_000);
+  }
+  pg.restore();
+  await expectEventually(async () => expect((await get()).statusCode).toBe(200), { timeoutMs: 20_000 });
 }, 60_000);

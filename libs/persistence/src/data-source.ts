@@ -19,7 +19,13 @@ export function createDataSource(settings: DatabaseSettings): DataSource {
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: settings.poolSize ?? 10, application_name: settings.applicationName ?? 'filings-platform' },
+    extra: {
+      max: settings.poolSize ?? 10,
+      application_name: settings.applicationName ?? 'filings-platform',
+      // A server that drops packets (host down, network cut) fails a new connection in 5 s instead
+      // of holding the request; the api answers that as an outage (503).
+      connectionTimeoutMillis: 5_000,
+    },
   });
 }
 
