@@ -32,7 +32,7 @@ export interface RecordPublisher {
  * once the broker is back. `onApplicationShutdown` lets Nest disconnect it with the app.
  */
 export class KafkaRecordPublisher implements RecordPublisher {
-  private readonly producer: RecordProducer;
+  private producer: RecordProducer;
   private readonly ensured = new Set<string>();
   private readonly logger: MessagingLogger;
 
@@ -61,6 +61,7 @@ export class KafkaRecordPublisher implements RecordPublisher {
         const elapsedMs = Date.now() - started;
         if (elapsedMs >= boundMs) throw new PublishGaveUpError(topic.name, records.length, elapsedMs, err);
         const delayMs = Math.min(1_000 * 2 ** (attempt - 1), 10_000, boundMs - elapsedMs);
+        await this.renewProducer();
         this.logger.warn(
           { topic: topic.name, records: records.length, attempt, waited_s: Math.round(elapsedMs / 1000), gives_up_in_s: Math.round((boundMs - elapsedMs) / 1000), error: err instanceof Error ? err.message : String(err) },
           'publish failed (broker unreachable?): retrying',
@@ -68,6 +69,17 @@ export class KafkaRecordPublisher implements RecordPublisher {
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
     }
+  }
+
+  /**
+   * A fresh idempotent producer (new producer id, sequence numbers from 0) for the next attempt:
+   * after a send failed against a leader that died, kafkajs's sequence numbers no longer match the
+   * broker's and every retry on the same producer fails with OutOfOrderSequenceNumber.
+   */
+  private async renewProducer(): Promise<void> {
+    const old = this.producer;
+    this.producer = new RecordProducer(this.settings);
+    await old.disconnect().catch(() => undefined);
   }
 
   private async publishOnce(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void> {
