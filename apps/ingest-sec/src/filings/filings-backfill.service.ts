@@ -174,7 +174,8 @@ export class FilingsBackfillService {
         log.error({ company, cik, error: error.message }, 'company failed: skipped');
       }
       summary.published += result.published;
-      checkpoint.done.push(cik);
+      // A company that failed is not done: a resumed run fetches it again.
+      if (result.status !== 'error') checkpoint.done.push(cik);
       checkpoint.records_published += result.published;
       log.info({ company, cik, status: result.status, published: result.published, done: i + 1, of: command.companies.length }, 'progress');
     }

@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * (INCLUDE) fund_key, is_current and asset_cat, so counting the distinct funds holding a company
  * reads the company's index entries and no heap rows (the heap visit per holding set p99 at
  * 385 ms for a company held by 5,000 funds in bench/scale). Same key columns, so the list's plans
- * are the ones they were. Drops the partial count index an earlier build of 1763872000000 made
- * (a plain index the planner then preferred for the list, sorting every holding of the company).
+ * are the ones they were. Drops 1763872000000's partial count index, which the planner preferred
+ * for the list itself, sorting every holding of the company.
  * Immutable once merged.
  */
 export class FundExposureCoveringIndex1763873000000 implements MigrationInterface {
