@@ -1,6 +1,6 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { z } from 'zod';
+import { readJsonCheckpoint, writeJsonCheckpoint } from './json-checkpoint';
 
 /**
  * Where a companies run (ticker map -> company@1) stands: the first `covered_done` covered
@@ -18,27 +18,10 @@ export const companiesCheckpointSchema = z.object({
 });
 export type CompaniesCheckpoint = z.infer<typeof companiesCheckpointSchema>;
 
-/** The checkpoint at `path`, or null when there is none; an unreadable one is an error (never silently restarted). */
-export async function readCompaniesCheckpoint(path: string): Promise<CompaniesCheckpoint | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  const parsed = companiesCheckpointSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new Error(`checkpoint ${path} is not a sec-companies checkpoint: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data;
-}
+export const readCompaniesCheckpoint = (path: string): Promise<CompaniesCheckpoint | null> =>
+  readJsonCheckpoint(path, companiesCheckpointSchema, 'sec-companies');
 
-/** Atomic: written beside, then renamed over, so a killed run leaves the old or the new checkpoint. */
-export async function writeCompaniesCheckpoint(path: string, checkpoint: CompaniesCheckpoint): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(checkpoint, null, 2)}\n`);
-  await rename(tmp, path);
-}
+export const writeCompaniesCheckpoint = (path: string, checkpoint: CompaniesCheckpoint): Promise<void> => writeJsonCheckpoint(path, checkpoint);
 
 /** A finished run leaves no checkpoint: the next run is a fresh one. */
 export async function removeCompaniesCheckpoint(path: string): Promise<void> {

@@ -1,6 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
+import { readJsonCheckpoint, writeJsonCheckpoint } from '../json-checkpoint';
 
 /** What identifies one published archive: SEC republishes submissions.zip nightly under one name. */
 const archiveSchema = z.object({
@@ -39,27 +38,9 @@ export const bulkCheckpointSchema = z.object({
 });
 export type BulkCheckpoint = z.infer<typeof bulkCheckpointSchema>;
 
-/** The checkpoint at `path`, or null when there is none; an unreadable one is an error (not silently restarted). */
-export async function readCheckpoint(path: string): Promise<BulkCheckpoint | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  const parsed = bulkCheckpointSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new Error(`checkpoint ${path} is not a bulk-submissions checkpoint: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data;
-}
+export const readCheckpoint = (path: string): Promise<BulkCheckpoint | null> => readJsonCheckpoint(path, bulkCheckpointSchema, 'bulk-submissions');
 
-/** Atomic: written beside, then renamed over, so a killed run leaves the old or the new checkpoint, never half of one. */
-export async function writeCheckpoint(path: string, checkpoint: BulkCheckpoint): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(checkpoint, null, 2)}\n`);
-  await rename(tmp, path);
-}
+export const writeCheckpoint = (path: string, checkpoint: BulkCheckpoint): Promise<void> => writeJsonCheckpoint(path, checkpoint);
 
 /** Whether a checkpoint is about this very archive (same source, same published version). */
 export function sameArchive(checkpoint: BulkCheckpoint, source: string, archive: ArchiveVersion): boolean {

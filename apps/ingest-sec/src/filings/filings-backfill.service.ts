@@ -15,11 +15,11 @@ import {
 } from '@app/edgar';
 import { PublishGaveUpError } from '@app/messaging';
 import type { Logger } from '@app/observability';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
+import { readJsonCheckpoint, writeJsonCheckpoint } from '../json-checkpoint';
 import { filingRecordFromSubmissions } from './filing.mapper';
 
 export const FILINGS_TOPIC = Symbol('FILINGS_TOPIC');
@@ -68,25 +68,6 @@ const backfillCheckpointSchema = z.object({
 });
 type BackfillCheckpoint = z.infer<typeof backfillCheckpointSchema>;
 
-async function readBackfillCheckpoint(path: string): Promise<BackfillCheckpoint | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  return backfillCheckpointSchema.parse(JSON.parse(text));
-}
-
-/** Atomic: written beside, then renamed over. */
-async function writeBackfillCheckpoint(path: string, checkpoint: BackfillCheckpoint): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(checkpoint, null, 2)}\n`);
-  await rename(tmp, path);
-}
-
 /** The broker did not take records within the retry bound: the companies done so far are in the checkpoint. */
 export class FilingsBackfillStoppedError extends Error {
   constructor(
@@ -132,7 +113,7 @@ export class FilingsBackfillService {
     const summary: FilingsBackfillSummary = { runId, from: command.from, to: command.to, companies: [], published: 0, durationMs: 0 };
     const done = new Set<string>();
     const commandKey = JSON.stringify([command.companies, command.from, command.to]);
-    const previous = command.checkpoint ? await readBackfillCheckpoint(command.checkpoint) : null;
+    const previous = command.checkpoint ? await readJsonCheckpoint(command.checkpoint, backfillCheckpointSchema, 'sec-filings-backfill') : null;
     const doneBefore = new Set(previous?.command === commandKey ? previous.done : []);
     if (doneBefore.size > 0) log.info({ checkpoint: command.checkpoint, companies_done: doneBefore.size }, 'resuming from the checkpoint of a stopped run');
     const checkpoint: BackfillCheckpoint = {
@@ -165,7 +146,7 @@ export class FilingsBackfillService {
           result.error = error.message;
           summary.published += result.published;
           summary.durationMs = Date.now() - started;
-          await writeBackfillCheckpoint(command.checkpoint, { ...checkpoint, updated_at: new Date().toISOString() });
+          await writeJsonCheckpoint(command.checkpoint, { ...checkpoint, updated_at: new Date().toISOString() });
           throw new FilingsBackfillStoppedError(summary, command.checkpoint, checkpoint.done.length, error);
         }
         if (!(error instanceof EdgarError) && !(error instanceof EdgarParseError)) throw error;
