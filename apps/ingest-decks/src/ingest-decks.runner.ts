@@ -1,5 +1,5 @@
-import { startWorker, startWorkerOps, type RunningWorker } from '@app/messaging';
-import { createLogger, createMetricsRegistry, type Logger, type OpsServer } from '@app/observability';
+import { startWorker, type RunningWorker } from '@app/messaging';
+import { createLogger, createMetricsRegistry, type Logger } from '@app/observability';
 import type { IngestDecksConfig } from './ingest-decks.config';
 import { decksKafkaSettings, IngestDecksWorkerModule, type IngestDecksModuleOptions } from './ingest-decks.module';
 import { IrDocumentsConsumer, type DrainSummary } from './ir-documents.consumer';
@@ -38,21 +38,10 @@ export async function startDecksWorker(options: IngestDecksModuleOptions): Promi
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
     logger,
+    // A follower runs for days: OPS_PORT gives it /healthz, /readyz and /metrics (consumer and process metrics).
+    ...(config.OPS_PORT !== undefined ? { ops: () => ({ host: config.OPS_HOST, port: config.OPS_PORT!, logger, checks: {}, registry: createMetricsRegistry() }) } : {}),
   });
-  // A follower runs for days: OPS_PORT gives it /healthz, /readyz and /metrics (consumer and process metrics).
-  let ops: OpsServer | null = null;
-  try {
-    if (config.OPS_PORT !== undefined) {
-      ops = await startWorkerOps({ host: config.OPS_HOST, port: config.OPS_PORT, logger, consumer: { runner: worker.runner, settings, topics: worker.runner.topics }, checks: {}, registry: createMetricsRegistry() });
-    }
-  } catch (err) {
-    await worker.stop();
-    throw err;
-  }
-  const stop = async () => {
-    await ops?.close();
-    await worker.stop();
-  };
+  const stop = () => worker.stop();
   const consumer = worker.app.get(IrDocumentsConsumer);
   const summary = (): DrainSummary => ({ runId: consumer.runId, ...consumer.counts, ...worker.runner.counters });
   return {
@@ -67,7 +56,7 @@ export async function startDecksWorker(options: IngestDecksModuleOptions): Promi
       return summary();
     },
     stop,
-    opsPort: ops?.port ?? null,
+    opsPort: worker.opsPort,
   };
 }
 

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { startWorker, startWorkerOps, type ConsumerCounters, type RunningWorker } from '@app/messaging';
-import { createMetricsRegistry, type Logger, type OpsServer } from '@app/observability';
+import { startWorker, type ConsumerCounters, type RunningWorker } from '@app/messaging';
+import { createMetricsRegistry, type Logger } from '@app/observability';
 import { FORM4_RUN_ID, Form4FollowController, type Form4FollowCounts } from './form4-follow.controller';
 import { Form4IngestService } from './form4-ingest.service';
 import type { IngestForm4Config } from './ingest-form4.config';
@@ -51,21 +51,10 @@ export async function startForm4Follow(config: IngestForm4Config, options: { log
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
     logger,
+    // A follower runs for days: OPS_PORT gives it /healthz, /readyz and /metrics (consumer and process metrics).
+    ...(config.OPS_PORT !== undefined ? { ops: () => ({ host: config.OPS_HOST, port: config.OPS_PORT!, logger, checks: {}, registry: createMetricsRegistry() }) } : {}),
   });
-  // A follower runs for days: OPS_PORT gives it /healthz, /readyz and /metrics (consumer and process metrics).
-  let ops: OpsServer | null = null;
-  try {
-    if (config.OPS_PORT !== undefined) {
-      ops = await startWorkerOps({ host: config.OPS_HOST, port: config.OPS_PORT, logger, consumer: { runner: worker.runner, settings, topics: worker.runner.topics }, checks: {}, registry: createMetricsRegistry() });
-    }
-  } catch (err) {
-    await worker.stop();
-    throw err;
-  }
-  const stop = async () => {
-    await ops?.close();
-    await worker.stop();
-  };
+  const stop = () => worker.stop();
   const controller = worker.app.get(Form4FollowController);
   const summary = (): Form4FollowSummary => ({ runId: options.runId, ...worker.runner.counters, ...controller.counts });
   return {
@@ -81,6 +70,6 @@ export async function startForm4Follow(config: IngestForm4Config, options: { log
       return counts;
     },
     stop,
-    opsPort: ops?.port ?? null,
+    opsPort: worker.opsPort,
   };
 }

@@ -1,5 +1,5 @@
-import { startWorker, startWorkerOps, type ConsumerCounters } from '@app/messaging';
-import { createLogger, createMetricsRegistry, readCounter, type OpsServer, type Registry } from '@app/observability';
+import { startWorker, type ConsumerCounters } from '@app/messaging';
+import { createLogger, createMetricsRegistry, readCounter, type Registry } from '@app/observability';
 import type { DataSource } from 'typeorm';
 import type { ProjectorConfig } from './projector.config';
 import { ProjectorModule } from './projector.module';
@@ -26,39 +26,32 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
     partitionsConcurrently: config.CONSUMER_PARTITIONS_CONCURRENTLY,
     logger,
+    ...(config.OPS_PORT !== undefined
+      ? {
+          ops: (app) => ({
+            host: config.OPS_HOST,
+            port: config.OPS_PORT!,
+            logger,
+            checks: { postgres: () => app.get<DataSource>(PROJECTOR_DATA_SOURCE).query('SELECT 1') },
+            registry: projectorMetrics(app.get(ProjectorService)),
+            maxLag: config.CONSUMER_READY_MAX_LAG,
+          }),
+        }
+      : {}),
   });
   const service = worker.app.get(ProjectorService);
-  const ds = worker.app.get<DataSource>(PROJECTOR_DATA_SOURCE);
   const runner = worker.runner;
-  let ops: OpsServer | null = null;
-  if (config.OPS_PORT !== undefined) {
-    try {
-      ops = await startWorkerOps({
-        host: config.OPS_HOST,
-        port: config.OPS_PORT,
-        logger,
-        consumer: { runner, settings, topics: runner.topics },
-        checks: { postgres: () => ds.query('SELECT 1') },
-        registry: projectorMetrics(service),
-        maxLag: config.CONSUMER_READY_MAX_LAG,
-      });
-    } catch (err) {
-      await worker.stop();
-      throw err;
-    }
-  }
   logger.info({ groupId: config.PROJECTOR_GROUP_ID, topics: runner.topics.map((t) => t.name) }, 'projector started');
   const progress = setInterval(() => logger.info({ ...runner.counters, ...service.counts }, 'projector progress'), 30_000);
   progress.unref();
   let stopping: Promise<void> | undefined;
   return {
     service,
-    opsPort: ops?.port ?? null,
+    opsPort: worker.opsPort,
     counters: () => runner.counters,
     stop() {
       stopping ??= (async () => {
         clearInterval(progress);
-        await ops?.close();
         await worker.stop();
         logger.info({ ...runner.counters, ...service.counts }, 'projector stopped');
       })();

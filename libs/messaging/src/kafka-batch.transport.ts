@@ -7,6 +7,8 @@ import type { RetryPolicy } from './backoff.policy';
 import { ConsumerRunner, type BatchLimits, type RecordBatch } from './consumer.runner';
 import type { KafkaSettings } from './kafka.settings';
 import type { MessagingLogger } from './messaging.logger';
+import { startWorkerOps, type WorkerOpsOptions } from './consumer.ops';
+import type { OpsServer } from '@app/observability';
 import { ensureTopics } from './topics.admin';
 
 export interface KafkaBatchTransportOptions {
@@ -135,15 +137,25 @@ export interface FollowOptions {
   checkMs?: number;
 }
 
+/** A worker's ops server (/healthz, /readyz, /metrics), from its booted app: the consumer's checks and metrics are added. */
+export type WorkerOpsOf = (app: INestMicroservice) => Omit<WorkerOpsOptions, 'consumer'>;
+
+export interface StartWorkerOptions extends KafkaBatchTransportOptions {
+  /** When given, the worker serves ops beside consuming, and stop() closes it first. */
+  ops?: WorkerOpsOf;
+}
+
 export interface RunningWorker {
   app: INestMicroservice;
   runner: ConsumerRunner;
+  /** The ops server's port, when `ops` was given. */
+  opsPort: number | null;
   /**
    * Waits while the worker consumes: until `signal` aborts, or with `once` until the group has
    * caught up. Throws when the consumer died beyond kafkajs' own restarts (it would wait forever).
    */
   follow(options: FollowOptions): Promise<void>;
-  /** Stops consuming (the batch in flight finishes and commits), then closes the module. Idempotent. */
+  /** Closes the ops server, stops consuming (the batch in flight finishes and commits), then closes the module. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -171,22 +183,30 @@ async function follow(runner: ConsumerRunner, options: FollowOptions): Promise<v
  * The one worker host: boots `module` as a Nest microservice on a KafkaBatchTransport and starts
  * consuming. Every consumer app starts this way.
  */
-export async function startWorker(module: Type | DynamicModule, options: KafkaBatchTransportOptions): Promise<RunningWorker> {
-  const transport = new KafkaBatchTransport(options);
+export async function startWorker(module: Type | DynamicModule, options: StartWorkerOptions): Promise<RunningWorker> {
+  const { ops: opsOf, ...transportOptions } = options;
+  const transport = new KafkaBatchTransport(transportOptions);
   const app = await NestFactory.createMicroservice(module, { strategy: transport, logger: ['error', 'warn'] });
   app.useGlobalFilters(new RecordErrorPassThrough());
+  let ops: OpsServer | null = null;
   try {
     await app.listen();
+    if (opsOf) ops = await startWorkerOps({ ...opsOf(app), consumer: { runner: transport.runner, settings: options.settings, topics: transport.runner.topics } });
   } catch (err) {
     await app.close().catch(() => undefined);
     throw err;
   }
-  let stopping: Promise<void> | undefined;
   const runner = transport.runner;
+  let stopping: Promise<void> | undefined;
   return {
     app,
     runner,
+    opsPort: ops?.port ?? null,
     follow: (followOptions) => follow(runner, followOptions),
-    stop: () => (stopping ??= app.close()),
+    stop: () =>
+      (stopping ??= (async () => {
+        await ops?.close();
+        await app.close();
+      })()),
   };
 }
