@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** The repository root: the nearest ancestor of this file holding scripts/kafka.sh. */
-function repoRoot(): string {
+export function repoRoot(): string {
   let dir = __dirname;
   while (!existsSync(join(dir, 'scripts', 'kafka.sh'))) {
     const parent = dirname(dir);

@@ -1,17 +1,7 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-
-/** The repository root: the nearest ancestor of this file holding scripts/kafka.sh. */
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'scripts', 'kafka.sh'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`scripts/kafka.sh not found above ${__dirname}`);
-    dir = parent;
-  }
-  return dir;
-}
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './kafka';
 
 export interface OwnKafkaOptions {
   /** Broker port of node 0; node i listens on port + 2i (scripts/kafka.sh). Never 9092: that broker is shared. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { repoRoot } from './kafka';
 import { chooseTestInfra, startTestContainers } from './test-infra';
 
 /**
@@ -14,17 +14,6 @@ import { chooseTestInfra, startTestContainers } from './test-infra';
  */
 function say(line: string): void {
   process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
-}
-
-/** The repository root: the nearest ancestor of this file holding docker-compose.yml. */
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'docker-compose.yml'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`docker-compose.yml not found above ${__dirname}`);
-    dir = parent;
-  }
-  return dir;
 }
 
 async function withContainers(command: string[]): Promise<number> {
