@@ -241,6 +241,18 @@ start_node() {
     </dev/null >>"$LOG_FILE" 2>&1 9>&- &
   pid=$!
   echo "$pid" >"$PID_FILE"
+  # Until the forked shell has exec'd java, /proc/<pid>/cmdline is bash's and running_pid says no;
+  # on a loaded machine that window is long enough to fail `up` (seen in CI).
+  local deadline=$((SECONDS + 30))
+  until running_pid >/dev/null; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      tail -n 40 "$LOG_FILE" >&2 || true
+      rm -f "$PID_FILE"
+      die "broker exited during start-up (log: $LOG_FILE)"
+    fi
+    (( SECONDS < deadline )) || die "pid $pid did not become a Kafka JVM within 30s (log: $LOG_FILE)"
+    sleep 0.1
+  done
 }
 
 cmd_up() {
