@@ -9,6 +9,7 @@ export * from './filings';
 export * from './ixbrl';
 export * from './nport';
 export * from './xbrl-instance';
+export * from './tenk';
 export * from './companyfacts';
 export * from './form4';
 export * from './ticker-coverage';

@@ -1,0 +1,2 @@
+export * from './tenk-text';
+export * from './tenk-sections.extractor';
