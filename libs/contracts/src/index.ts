@@ -11,3 +11,4 @@ export * from './segment.schema';
 export * from './issuer-pages.schema';
 export * from './form4.schema';
 export * from './webhook-events';
+export * from './tenk-section.schema';

@@ -5,6 +5,7 @@ import { fundHoldingsRecordV1 } from './fund-holdings.schema';
 import { filingRecordV1 } from './filing.schema';
 import { companyDescriptionRecordV1, documentTextRecordV1, issuerDocumentRecordV1, issuerRosterRecordV1 } from './issuer-pages.schema';
 import { form4RecordV1, type Form4Data } from './form4.schema';
+import { tenkSectionRecordV1, type TenkSectionData } from './tenk-section.schema';
 import type { RecordEnvelope } from './envelope.schema';
 
 /**
@@ -122,6 +123,19 @@ export const TOPICS = {
     compacted: true,
     partitions: 3,
     schemas: { 'form4@1': form4RecordV1 },
+  }),
+  tenkSections: topic({
+    name: 'edgar.tenk-sections.v1',
+    // One record per item of a 10-K (each under Kafka's 1 MB message limit: a section longer than
+    // the extractor's bound is failed, without text). Compacted by key; every filing's records stay.
+    key: '<accession>|<item>',
+    // By issuer: the projection keeps the newest 10-K's sections and description per issuer.
+    partitionBy: (record) => (record.data as TenkSectionData).cik,
+    producers: ['ingest-sec'],
+    consumers: ['projector'],
+    compacted: true,
+    partitions: 3,
+    schemas: { 'tenk-section@1': tenkSectionRecordV1 },
   }),
 } as const satisfies Record<string, TopicDefinition>;
 

@@ -36,6 +36,7 @@ describe('extractTenkSections: Tesla 10-K for 2024 (inline XBRL, a TOC with page
 
   it('locates the three items by their body headings, not by the table of contents', () => {
     expect(r().extractorVersion).toBe(TENK_SECTIONS_EXTRACTOR_VERSION);
+    expect(r().fiscalYearEnded).toBe('2024-12-31');
     expect(r().sections.map(({ item, status, heading, charStart, charEnd, length }) => ({ item, status, heading, charStart, charEnd, length }))).toEqual([
       { item: '1', status: 'extracted', heading: 'ITEM 1. BUSINESS', charStart: 8281, charEnd: 57889, length: 49608 },
       { item: '1A', status: 'extracted', heading: 'ITEM 1A. RISK FACTORS', charStart: 57890, charEnd: 137614, length: 79724 },
@@ -80,6 +81,7 @@ describe('extractTenkSections: Amazon 10-K for 2024', () => {
   const r = () => extract('AMZN');
 
   it('locates Items 1, 1A and 7 in the body', () => {
+    expect(r().fiscalYearEnded).toBe('2024-12-31');
     expect(r().sections.map(({ item, status, heading, charStart, length }) => ({ item, status, heading, charStart, length }))).toEqual([
       { item: '1', status: 'extracted', heading: 'Item 1. Business', charStart: 5923, length: 13223 },
       { item: '1A', status: 'extracted', heading: 'Item 1A. Risk Factors', charStart: 19147, length: 59395 },
@@ -100,6 +102,7 @@ describe('extractTenkSections: Wells Fargo 10-K for 2024 (a bank whose 10-K refe
   const r = () => extract('WFC');
 
   it('Item 1 is extracted; Items 1A and 7 are incorporated by reference, with the reference as the reason', () => {
+    expect(r().fiscalYearEnded).toBe('2024-12-31');
     const [i1, i1a, i7] = r().sections;
     expect(i1).toMatchObject({ status: 'extracted', heading: 'ITEM 1. BUSINESS', charStart: 5179, charEnd: 51678, length: 46499, reason: null });
     expect(i1a).toMatchObject({ status: 'incorporated_by_reference', heading: 'ITEM 1A. RISK FACTORS', charStart: 51679, length: 251 });
@@ -121,6 +124,7 @@ describe('extractTenkSections: Medicis 10-K for fiscal 1999 (plain HTML, upper-c
   const r = () => extract('MDRX');
 
   it('Item 1 extracted, no Item 1A (risk factors were not an item in 1999), Item 7 incorporated by reference', () => {
+    expect(r().fiscalYearEnded).toBe('1999-06-30');
     const [i1, i1a, i7] = r().sections;
     expect(i1).toMatchObject({ status: 'extracted', heading: 'Item 1: Business', charStart: 3197, charEnd: 94537, length: 91340 });
     expect(r().text.slice(i1!.charEnd! + 1).startsWith('Item 2: Properties')).toBe(true);
@@ -150,6 +154,7 @@ describe('extractTenkSections: GE cross-reference index (an excerpt: the index, 
     // The excerpt stops at Item 4: the index does not reach Item 7.
     expect(i7).toMatchObject({ status: 'not_present', crossReferencePages: null });
     expect(r().description).toBeNull();
+    expect(r().fiscalYearEnded).toBeNull();
   });
 });
 

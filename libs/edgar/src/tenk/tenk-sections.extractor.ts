@@ -49,10 +49,15 @@ export interface TenkSectionsExtraction {
   sections: TenkSection[];
   /** Null when Item 1 was not extracted or holds no prose paragraph. */
   description: TenkDescription | null;
+  /** "For the fiscal year ended December 31, 2024" on the cover page, as YYYY-MM-DD; null when not printed so. */
+  fiscalYearEnded: string | null;
 }
 
-/** Upper bounds past which a located section is taken for a mis-location (a whole document is 100k-1M chars). */
-const MAX_LENGTH: Record<TenkItem, number> = { '1': 250_000, '1A': 400_000, '7': 400_000 };
+/**
+ * Upper bounds past which a located section is taken for a mis-location (a whole 10-K is 100k-1M
+ * characters of text); they also keep one section's record under Kafka's 1 MB message limit.
+ */
+const MAX_LENGTH: Record<TenkItem, number> = { '1': 250_000, '1A': 300_000, '7': 300_000 };
 /** The item headings that may follow each item (filers omit some, never the whole run up to here). */
 const LAST_FOLLOWER: Record<TenkItem, number> = { '1': itemRank('2'), '1A': itemRank('2'), '7': itemRank('8') };
 /** A heading line is short; a longer line starting "Item 7" is prose that cites the item. */
@@ -232,6 +237,18 @@ function describe(doc: TenkText, lines: Line[], section: TenkSection): TenkDescr
   return { text: doc.text.slice(start, end), charStart: start, charEnd: end };
 }
 
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const FISCAL_YEAR_ENDED = /fiscal\s+year\s+ended:?\s*([A-Za-z]+)\.?\s+(\d{1,2})\s*,?\s*(\d{4})/i;
+/** The cover page states the period: "For the fiscal year ended June 30, 1999". Read in its first lines only. */
+function fiscalYearEndedOf(text: string): string | null {
+  const m = FISCAL_YEAR_ENDED.exec(text.slice(0, 20_000));
+  if (!m) return null;
+  const month = MONTHS.findIndex((name) => name.startsWith(m[1]!.toLowerCase()) && m[1]!.length >= 3) + 1;
+  const day = Number(m[2]);
+  if (month === 0 || day < 1 || day > 31) return null;
+  return `${m[3]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
 export interface TenkSectionsOptions {
   /** Upper bound of each section's length (defaults: 250,000 characters for Item 1, 400,000 for 1A and 7). */
   maxLength?: Partial<Record<TenkItem, number>>;
@@ -249,5 +266,6 @@ export function extractTenkSections(bytes: Uint8Array | string, options: TenkSec
     text: doc.text,
     sections,
     description: describe(doc, lines, sections[0]!),
+    fiscalYearEnded: fiscalYearEndedOf(doc.text),
   };
 }
