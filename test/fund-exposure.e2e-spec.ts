@@ -124,7 +124,16 @@ beforeAll(async () => {
   );
 
   api = await createApiApp(
-    apiConfigSchema.parse({ DATABASE_URL: db.url, API_KEY_PEPPER: randomBytes(24).toString('hex'), CURSOR_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'silent' }),
+    apiConfigSchema.parse({
+      DATABASE_URL: db.url,
+      API_KEY_PEPPER: randomBytes(24).toString('hex'),
+      CURSOR_SECRET: randomBytes(24).toString('hex'),
+      LOG_LEVEL: 'silent',
+      // Citations re-read the sources where the ingestors read them.
+      EDGAR_USER_AGENT: UA,
+      EDGAR_WWW_BASE_URL: fixtures.url,
+      EDGAR_DATA_BASE_URL: fixtures.url,
+    }),
     { logger: createLogger({ level: 'silent' }) },
   );
   await pg.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_e2e', 'e2e', 'enterprise')`);
@@ -180,5 +189,67 @@ describe('N-PORT -> Kafka -> projector -> /v1/companies/{symbol}/fund-exposure',
     expect(body.data.map((d) => [d.fund_name, d.weight_pct])).toEqual([['Adams Diversified Equity Fund, Inc.', 7.6661]]);
     // The bonds are there, matched to Apple, but not equity.
     expect(await count(`SELECT count(*) AS n FROM fund_holdings WHERE match_cik = '0000320193' AND fund_key = 'S000013795' AND asset_cat = 'DBT'`)).toBe(2);
+  });
+});
+
+interface IdentifierSource {
+  source: string;
+  derivation: string;
+  fund: { key: string; name: string | null; accession: string; holding_index: number; as_of_date: string } | null;
+  cusip: string | null;
+  provenance: { source_url: string; accession: string; quote: string; content_hash: string; source_provider: string };
+}
+
+describe('N-PORT -> company identifiers (ISIN, LEI) with their source', () => {
+  it("serves MSFT:US's ISIN US5949181045, computed from the CUSIP ADX files, citing the fund filing and the holding", async () => {
+    const { status, body } = await get<{ isin: string | null; lei: string | null; identifier_sources: { isin: IdentifierSource | null; lei: IdentifierSource | null }; _gaps: string[] }>(
+      '/v1/companies/MSFT:US',
+    );
+    expect(status).toBe(200);
+    expect(body.isin).toBe('US5949181045');
+    const bytes = readFileSync(join(defaultFixturesDir(), ADX_FILE));
+    const hash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+    const msftIndex = Number((await pg.query<{ i: number }>(`SELECT holding_index AS i FROM fund_holdings WHERE accession = '0000002230-23-990001' AND cusip = '594918104'`)).rows[0]!.i);
+    expect(body.identifier_sources.isin).toEqual({
+      source: 'nport_holding',
+      derivation: 'cusip',
+      fund: { key: 'CIK0000002230', name: 'Adams Diversified Equity Fund, Inc.', accession: '0000002230-23-990001', holding_index: msftIndex, as_of_date: '2023-06-30' },
+      cusip: '594918104',
+      provenance: expect.objectContaining({
+        source_provider: 'sec',
+        source_url: `${fixtures.url}${ADX_PATH}`,
+        accession: '0000002230-23-990001',
+        content_hash: hash,
+        quote: '<name>Microsoft Corporation</name>\n        <lei>INR2EJN1ERAN0W5ZP974</lei>\n        <title>Microsoft Corporation</title>\n        <cusip>594918104</cusip>',
+      }) as unknown,
+    });
+    // Microsoft's submissions give no LEI ("lei": null): the LEI ADX files for it is served, with its source.
+    expect(body.lei).toBe('INR2EJN1ERAN0W5ZP974');
+    expect(body.identifier_sources.lei).toMatchObject({ source: 'nport_holding', derivation: 'filed', fund: { key: 'CIK0000002230' } });
+    expect(body._gaps.filter((g) => /^(isin|lei):/.test(g))).toEqual([]);
+  });
+
+  it('filters the company list by ISIN (isins=), and the list item carries the ISIN', async () => {
+    const { status, body } = await get<{ data: Array<{ symbol: string; isin: string | null }> }>('/v1/companies?isins=US5949181045&isins=us02079k3059');
+    expect(status).toBe(200);
+    expect(body.data.map((d) => [d.symbol, d.isin])).toEqual([
+      ['GOOGL:US', 'US02079K3059'],
+      ['MSFT:US', 'US5949181045'],
+    ]);
+    // Apple's only ISIN candidates would come from the GS Bond Fund's bonds (a name match, and not equity): ADX's share gives it.
+    expect((await get<{ isin: string | null }>('/v1/companies/AAPL:US')).body.isin).toBe('US0378331005');
+    // A listing no holding names has no ISIN, and says why.
+    const none = await get<{ isin: string | null; _gaps: string[] }>('/v1/companies/MUR:US');
+    expect(none.body.isin).toBeNull();
+    expect(none.body._gaps).toEqual(expect.arrayContaining([expect.stringMatching(/^isin: no N-PORT holding/)]));
+  });
+
+  it('POST /v1/citations/verify verifies the ISIN and LEI provenance against the re-fetched primary_doc.xml', async () => {
+    const { body } = await get<{ identifier_sources: { isin: IdentifierSource; lei: IdentifierSource } }>('/v1/companies/MSFT:US');
+    for (const source of [body.identifier_sources.isin, body.identifier_sources.lei]) {
+      const r = await api.inject({ method: 'POST', url: '/v1/citations/verify', headers: { authorization: `Bearer ${key}` }, payload: { provenance: source.provenance } });
+      expect(r.statusCode).toBe(200);
+      expect(r.json()).toMatchObject({ verified: true, reason: 'verified', content_hash_matches: true, quote_found: true, quote_style: 'raw' });
+    }
   });
 });

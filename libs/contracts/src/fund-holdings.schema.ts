@@ -35,6 +35,20 @@ export const holdingMatchSchema = z
   })
   .describe('The covered company this holding is a security of, matched at ingestion');
 
+export const securityIdentifiersSchema = z.object({
+  isin: z
+    .string()
+    .regex(/^[A-Z]{2}[A-Z0-9]{9}\d$/)
+    .nullable()
+    .describe('ISIN of the security: the one the holding files (check digit verified), else US + its CUSIP + the ISIN check digit when the CUSIP is valid, starts with a digit and invCountry is US; else null'),
+  isin_from: z.enum(['filed', 'cusip']).nullable().describe('filed: identifiers/isin of the holding; cusip: computed from its US CUSIP'),
+  isin_quote: z.string().nullable().describe('The holding XML as written from <name> through the element the ISIN comes from (<cusip> or identifiers/<isin>)'),
+  lei_quote: z.string().nullable().describe('The holding XML as written from <name> through <lei> (the issuer LEI), when it gives one'),
+  listing_symbol: z
+    .string()
+    .nullable()
+    .describe("<TICKER>:US of the matched company's listing this security is: the holding's ticker when it is one of the company's, else the company's only ticker; null when unmatched, matched by name only, or the listing cannot be told"),
+});
 
 export const fundHoldingSchema = z.object({
   index: z.number().int().min(0).describe('0-based position of the invstOrSec in the filing'),
@@ -60,6 +74,9 @@ export const fundHoldingSchema = z.object({
   is_restricted: z.boolean().nullable(),
   quote: z.string().nullable().describe("Verbatim excerpt of the holding's XML (its <name> element)"),
   match: holdingMatchSchema,
+  security: securityIdentifiersSchema
+    .optional()
+    .describe('Identifiers of the security read or derived from this holding; absent in records written before it existed'),
 });
 
 /** fund-holdings@1 data: one chunk of one N-PORT filing's holdings, with the fund header repeated. */
@@ -78,6 +95,7 @@ export const fundHoldingsDataSchema = z.object({
 export type FundHeader = z.infer<typeof fundHeaderSchema>;
 export type FundHolding = z.infer<typeof fundHoldingSchema>;
 export type HoldingMatchData = z.infer<typeof holdingMatchSchema>;
+export type SecurityIdentifiers = z.infer<typeof securityIdentifiersSchema>;
 export type FundHoldingsData = z.infer<typeof fundHoldingsDataSchema>;
 
 export const fundHoldingsRecordV1 = envelopeSchema('fund-holdings@1', fundHoldingsDataSchema);

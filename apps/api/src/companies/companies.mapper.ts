@@ -1,6 +1,35 @@
 import type { Provenance } from '@app/contracts';
-import type { CompanyListing, CompanyRecord } from '@app/persistence';
+import type { CompanyListing, CompanyRecord, IdentifierCandidate } from '@app/persistence';
 import type { CompanyDetailBody, CompanyReferenceBody } from './companies.schemas';
+
+type IdentifierSourceBody = NonNullable<CompanyDetailBody['identifier_sources']['isin']>;
+
+function nportSource(c: IdentifierCandidate): IdentifierSourceBody {
+  return {
+    source: 'nport_holding',
+    derivation: c.derivation === 'cusip' ? 'cusip' : 'filed',
+    fund: { key: c.fundKey, name: c.fundName, accession: c.accession, holding_index: c.holdingIndex, as_of_date: c.reportDate },
+    cusip: c.cusip,
+    provenance: c.provenance,
+  };
+}
+
+/**
+ * One identifier from its N-PORT candidates: the one value, or null with a note (none, or several:
+ * ambiguous, never a guess).
+ */
+function resolveIdentifier(what: string, candidates: IdentifierCandidate[], gaps: string[], none: string): IdentifierCandidate | null {
+  if (candidates.length === 1) return candidates[0]!;
+  if (candidates.length === 0) gaps.push(`${what}: ${none}`);
+  else {
+    const values = candidates.map((x) => `${x.value} (${x.fundName ?? x.fundKey}, ${x.accession})`).join(', ');
+    gaps.push(`${what}: ambiguous: N-PORT holdings give ${candidates.length} different values (${values}); none is served`);
+  }
+  return null;
+}
+
+/** SEC's former-name timestamps (1994-02-14T00:00:00.000Z) as dates. */
+const dateOf = (v: string | null): string | null => (v === null ? null : /^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : v);
 
 /** Read model -> the spec's company reference. */
 export function toCompanyReference(c: CompanyListing): CompanyReferenceBody {
@@ -36,18 +65,37 @@ export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
       }
     : c.descriptionProvenance;
   const gaps: string[] = [];
+  const isin = resolveIdentifier('isin', c.isinCandidates, gaps, "no N-PORT holding read so far gives this listing's ISIN (SEC publishes none; ISINs come from fund holdings' CUSIPs)");
+  const secLei = sec?.lei ?? null;
+  const nportLei = secLei === null ? resolveIdentifier('lei', c.leiCandidates, gaps, 'neither the SEC submissions nor an N-PORT holding read so far give an LEI') : null;
   if (!sec) gaps.push(`detail: SEC submissions not fetched yet; ${issuer ? 'website, country' : 'website, country, description'} and flags unavailable`);
   else {
     if (website === null) gaps.push('website: SEC submissions list no website for this issuer');
     if (country === null) gaps.push('country: SEC submissions give no country for this issuer');
+    if (sec.investor_website === null) gaps.push('investor_website: SEC submissions list no investor website for this issuer');
+    if (sec.sic === null) gaps.push('sic: SEC submissions give no SIC code for this issuer');
   }
   if (description === null) gaps.push('description: no issuer description captured yet (neither SEC nor the issuer IR page)');
   if (c.listingExchange === null) gaps.push('listing_exchange: SEC lists no exchange for this listing');
-  if (c.isin === null) gaps.push('isin: not available from SEC');
   if (c.figi === null) gaps.push('figi: not available from SEC (no OpenFIGI mapping in this service)');
   gaps.push('sector: not stored by this service', 'industry: not stored by this service', 'employee_count: not stored by this service');
   return {
     ...toCompanyReference(c),
+    isin: isin?.value ?? null,
+    lei: secLei ?? nportLei?.value ?? null,
+    identifier_sources: {
+      isin: isin ? nportSource(isin) : null,
+      lei:
+        secLei !== null
+          ? { source: 'sec_submissions', derivation: 'filed', fund: null, cusip: null, provenance: c.provenance }
+          : nportLei
+            ? nportSource(nportLei)
+            : null,
+    },
+    sic: sec?.sic ?? null,
+    sic_description: sec?.sic_description ?? null,
+    investor_website: sec?.investor_website ?? null,
+    former_names: (sec?.former_names ?? []).map((f) => ({ name: f.name, from: dateOf(f.from), to: dateOf(f.to) })),
     website,
     country,
     listing_exchange: c.listingExchange,

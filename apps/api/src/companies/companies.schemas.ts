@@ -52,8 +52,42 @@ export const companyReferenceSchema = z
     issuer_id: z.number().int().describe('The CIK as a number'),
   });
 
+export const identifierSourceSchema = z
+  .object({
+    source: z.enum(['nport_holding', 'sec_submissions']).describe('nport_holding: a fund\'s N-PORT holding of the security; sec_submissions: the issuer\'s submissions JSON'),
+    derivation: z.enum(['filed', 'cusip']).describe('filed: the identifier as the source gives it; cusip: an ISIN computed as US + the holding\'s CUSIP + the ISIN check digit'),
+    fund: z
+      .object({
+        key: z.string().describe('Series id, or CIK<10 digits> for a registrant without series'),
+        name: z.string().nullable(),
+        accession: z.string().describe('Accession of the fund\'s N-PORT filing'),
+        holding_index: z.number().int().describe('0-based position of the holding (invstOrSec) in the filing'),
+        as_of_date: z.string().describe('The date the fund\'s holdings are as of (YYYY-MM-DD)'),
+      })
+      .nullable()
+      .describe('The fund filing and holding the identifier was read from; null for sec_submissions'),
+    cusip: z.string().nullable().describe('The CUSIP the holding files'),
+    provenance: provenanceSchema.describe('The fund filing\'s primary_doc.xml; the quote is the holding\'s XML from <name> through the identifier\'s element'),
+  })
+  .describe('Where an identifier came from');
+
+export const formerNameSchema = z
+  .object({
+    name: z.string(),
+    from: z.string().nullable().describe('Date the name was taken (YYYY-MM-DD), as SEC lists it'),
+    to: z.string().nullable().describe('Date the name was left (YYYY-MM-DD)'),
+  });
+
 export const companyDetailSchema = companyReferenceSchema
   .extend({
+    lei: z.string().nullable().describe("The issuer's LEI: from its submissions JSON, else from N-PORT holdings of its securities (null when none or ambiguous, see _gaps)"),
+    identifier_sources: z
+      .object({ isin: identifierSourceSchema.nullable(), lei: identifierSourceSchema.nullable() })
+      .describe('Where `isin` and `lei` came from; null where the identifier is null'),
+    sic: z.string().nullable().describe('SEC Standard Industrial Classification code, from the submissions JSON'),
+    sic_description: z.string().nullable().describe('SEC\'s description of the SIC code'),
+    investor_website: z.string().nullable().describe('The investor-relations website the submissions JSON lists (null when empty there)'),
+    former_names: z.array(formerNameSchema).describe('Names the issuer filed under before, from the submissions JSON'),
     website: z.string().nullable(),
     country: z.string().nullable(),
     listing_exchange: z.string().nullable(),

@@ -108,7 +108,7 @@ export class NportIngestService {
         onHolding: (h: NportHolding) => {
           const match = matcher.match(h);
           if (match) matched += 1;
-          batch.push(fundHoldingOf(h, match));
+          batch.push(fundHoldingOf(h, match, match ? matcher.listingOf(match, h) : null));
         },
       });
       const bytes = result.bytes;

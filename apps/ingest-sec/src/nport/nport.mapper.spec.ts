@@ -21,7 +21,10 @@ function records(f: typeof ADX) {
   const source: FetchedSource = { url: `https://www.sec.gov${nportPrimaryDocPath(f.cik, f.accession)}`, contentHash: contentHash(bytes), fetchedAt: '2025-08-02T12:00:00.500Z' };
   const { fund, holdings } = parseNport(bytes);
   const header = fundHeaderOf(fund, tickerOf(fund.registrantCik!));
-  const mapped = holdings.map((h) => fundHoldingOf(h, matcher.match(h)));
+  const mapped = holdings.map((h) => {
+    const match = matcher.match(h);
+    return fundHoldingOf(h, match, match ? matcher.listingOf(match, h) : null);
+  });
   const count = Math.max(1, Math.ceil(mapped.length / FUND_HOLDINGS_PER_RECORD));
   return Array.from({ length: count }, (_, i) =>
     fundHoldingsRecordOf({ accession: f.accession, fund: header, index: i, count, holdingsTotal: mapped.length, holdings: mapped.slice(i * FUND_HOLDINGS_PER_RECORD, (i + 1) * FUND_HOLDINGS_PER_RECORD) }, source, ctx),
@@ -46,6 +49,23 @@ describe('fund-holdings@1 mapping of the real N-PORT fixtures', () => {
     expect(msft.match).toEqual({ cik: '0000789019', symbol: 'MSFT:US', method: 'ticker', confidence: 0.9 });
   });
 
+  it("ADX: Microsoft's ISIN US5949181045 computed from its CUSIP, quoted from <name> through <cusip>, on the listing MSFT:US", () => {
+    const msft = adx[0]!.data.holdings.find((h) => h.cusip === '594918104')!;
+    expect(msft.security).toEqual({
+      isin: 'US5949181045',
+      isin_from: 'cusip',
+      isin_quote:
+        '<name>Microsoft Corporation</name>\n        <lei>INR2EJN1ERAN0W5ZP974</lei>\n        <title>Microsoft Corporation</title>\n        <cusip>594918104</cusip>',
+      lei_quote: '<name>Microsoft Corporation</name>\n        <lei>INR2EJN1ERAN0W5ZP974</lei>',
+      listing_symbol: 'MSFT:US',
+    });
+    const bytes = readFileSync(join(FIXTURES, ADX.file), 'utf8');
+    expect(bytes).toContain(msft.security!.isin_quote);
+    // Alphabet (two listings, GOOGL and GOOG): the holding's ticker tells which one ADX holds.
+    const alphabet = adx[0]!.data.holdings.find((h) => h.cusip === '02079K305')!;
+    expect([alphabet.ticker, alphabet.match.method, alphabet.security!.listing_symbol, alphabet.security!.isin]).toEqual(['GOOGL', 'ticker', 'GOOGL:US', 'US02079K3059']);
+  });
+
   it('GS: 1,685 holdings in 7 records under 1 MB each; APPLE INC bonds matched by name, unmatched holdings kept', () => {
     expect(gs).toHaveLength(7);
     expect(gs.every((r) => r.key === 'S000013795' && r.data.chunk.holdings_total === 1685)).toBe(true);
@@ -58,6 +78,10 @@ describe('fund-holdings@1 mapping of the real N-PORT fixtures', () => {
     const apple = all.filter((h) => h.match.cik === '0000320193');
     expect(apple.map((h) => [h.cusip, h.asset_cat, h.match.method])).toEqual([['037833EK2', 'DBT', 'name'], ['037833EF3', 'DBT', 'name']]);
     expect(all.filter((h) => h.match.cik === null).length).toBeGreaterThan(1000);
+    // Their ISINs are the filing's own, but a name match names no listing: no identifier for AAPL:US comes from them.
+    expect(apple.map((h) => [h.security!.isin, h.security!.isin_from, h.security!.listing_symbol])).toEqual([['US037833EK23', 'filed', null], ['US037833EF38', 'filed', null]]);
+    // An unmatched holding names no listing either.
+    expect(all.filter((h) => h.match.cik === null).every((h) => h.security!.listing_symbol === null)).toBe(true);
   });
 
   // The example records beside the schemas are these records (UPDATE_EXAMPLES=1 rewrites them).

@@ -7,8 +7,9 @@ import {
   type FundHeader,
   type FundHolding,
   type FundHoldingsRecordV1,
+  type SecurityIdentifiers,
 } from '@app/contracts';
-import type { HoldingMatch, NportFund, NportHolding } from '@app/edgar';
+import { securityIsinOf, type HoldingMatch, type NportFund, type NportHolding } from '@app/edgar';
 import type { FetchedSource, MapContext } from '../company.mapper';
 
 export const NPORT_PRODUCED_BY = 'ingest-sec';
@@ -48,8 +49,20 @@ export function fundHeaderOf(fund: NportFund, registrantTicker: string | null): 
   };
 }
 
-/** Parsed holding + its match -> the record's holding. Pure. */
-export function fundHoldingOf(h: NportHolding, match: HoldingMatch | null): FundHolding {
+/** The security's identifiers as this holding gives them (see securityIdentifiersSchema). Pure. */
+export function securityIdentifiersOf(h: NportHolding, listingSymbol: string | null): SecurityIdentifiers {
+  const isin = securityIsinOf(h);
+  return {
+    isin: isin?.isin ?? null,
+    isin_from: isin?.from ?? null,
+    isin_quote: isin ? (isin.from === 'filed' ? h.isinQuote : h.cusipQuote) : null,
+    lei_quote: h.lei === null ? null : h.leiQuote,
+    listing_symbol: listingSymbol,
+  };
+}
+
+/** Parsed holding + its match (and the listing it names, see HoldingMatcher.listingOf) -> the record's holding. Pure. */
+export function fundHoldingOf(h: NportHolding, match: HoldingMatch | null, listingSymbol: string | null = null): FundHolding {
   return {
     index: h.index,
     name: h.name,
@@ -76,6 +89,7 @@ export function fundHoldingOf(h: NportHolding, match: HoldingMatch | null): Fund
     match: match
       ? { cik: match.cik, symbol: match.symbol, method: match.method, confidence: match.confidence }
       : { cik: null, symbol: null, method: null, confidence: 0 },
+    security: securityIdentifiersOf(h, match ? listingSymbol : null),
   };
 }
 

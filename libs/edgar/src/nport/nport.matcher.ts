@@ -66,6 +66,7 @@ const validCusip = (c: string | null): c is string => c !== null && /^[A-Z0-9]{9
 export class HoldingMatcher {
   private readonly byTicker = new Map<string, string>();
   private readonly firstTicker = new Map<string, string>();
+  private readonly tickersOf = new Map<string, Set<string>>();
   private readonly byLei = new Map<string, string>();
   private readonly byName = new Map<string, string | null>();
 
@@ -74,6 +75,9 @@ export class HoldingMatcher {
       const ticker = c.ticker.toUpperCase();
       if (!this.byTicker.has(ticker)) this.byTicker.set(ticker, c.cik);
       if (!this.firstTicker.has(c.cik)) this.firstTicker.set(c.cik, ticker);
+      const tickers = this.tickersOf.get(c.cik);
+      if (tickers) tickers.add(ticker);
+      else this.tickersOf.set(c.cik, new Set([ticker]));
       if (c.lei) this.byLei.set(c.lei.toUpperCase(), c.cik);
       const key = normalizeIssuerName(c.name);
       if (!key) continue;
@@ -100,6 +104,23 @@ export class HoldingMatcher {
     const nameCik = h.name ? this.byName.get(normalizeIssuerName(h.name)) : undefined;
     if (nameCik) return this.result(nameCik, 'name');
     return null;
+  }
+
+  /**
+   * The listing (`<TICKER>:US`) a matched holding is a share of: the holding's own ticker when it
+   * is one of the company's tickers, else (no ticker given) the company's only ticker; null when
+   * the holding's ticker is none of the company's, or the company has several listings (share
+   * classes) and the holding does not say which. A name match (the
+   * weakest) never names a listing: identifiers read off a holding are only as good as its match.
+   */
+  listingOf(match: HoldingMatch, h: Pick<NportHolding, 'ticker'>): string | null {
+    if (match.method === 'name') return null;
+    const tickers = this.tickersOf.get(match.cik);
+    if (!tickers) return null;
+    // A holding's ticker as funds write it: BRK.B, BRK/B or BRK B for the map's BRK-B.
+    const own = h.ticker?.toUpperCase().replace(/[./ ]/g, '-');
+    if (own) return tickers.has(own) ? `${own}:US` : null;
+    return tickers.size === 1 ? `${[...tickers][0]}:US` : null;
   }
 
   private result(cik: string, method: MatchMethod): HoldingMatch {

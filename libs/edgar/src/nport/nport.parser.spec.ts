@@ -61,8 +61,12 @@ describe('NPORT-P parser on ADX (Adams Diversified Equity Fund, 2023-06-30)', ()
       fairValLevel: '1',
       isRestricted: false,
       quote: '<name>Microsoft Corporation</name>',
+      leiQuote: '<name>Microsoft Corporation</name>\n        <lei>INR2EJN1ERAN0W5ZP974</lei>',
+      cusipQuote:
+        '<name>Microsoft Corporation</name>\n        <lei>INR2EJN1ERAN0W5ZP974</lei>\n        <title>Microsoft Corporation</title>\n        <cusip>594918104</cusip>',
+      isinQuote: null,
     });
-    expect(adxBytes.toString('utf8')).toContain(msft!.quote);
+    for (const q of [msft!.quote, msft!.leiQuote, msft!.cusipQuote]) expect(adxBytes.toString('utf8')).toContain(q);
   });
 
   it('reads Apple (7.6661 %) and the assetConditional of the affiliated LLC', () => {
@@ -111,7 +115,10 @@ describe('NPORT-P parser on the Goldman Sachs Bond Fund (S000013795, 2023-03-31)
       issuerCat: 'CORP',
       fairValLevel: '2',
       isRestricted: false,
+      isinQuote:
+        '<name>APPLE INC</name>\n        <lei>HWUPKR0MPOU8FGXBT394</lei>\n        <title>Apple Inc</title>\n        <cusip>037833EK2</cusip>\n        <identifiers>\n          <isin value="US037833EK23"/>',
     });
+    expect(gsBytes.toString('utf8')).toContain(apple!.isinQuote);
   });
 
   it('decodes entities but quotes them as filed; reads other identifiers and the issuerConditional', () => {

@@ -74,6 +74,8 @@ interface OpenHolding {
   otherIds: Array<{ value: string; description: string | null }>;
   assetConditional: NportHolding['assetConditional'];
   issuerConditional: NportHolding['issuerConditional'];
+  /** Absolute [start, end] character spans of the elements identifier quotes are cut from. */
+  spans: Map<'name' | 'lei' | 'cusip' | 'isin', [number, number]>;
 }
 
 /**
@@ -96,6 +98,10 @@ export class NportStreamParser {
   private capture = false;
   private count = 0;
   private ended = false;
+  /** The input since the open holding began (or since the last token): identifier quotes are cut from it. */
+  private raw = '';
+  /** Absolute character index of raw[0]. */
+  private rawBase = 0;
 
   constructor(private readonly handlers: NportParserHandlers) {
     this.parser = new Parser(
@@ -112,14 +118,34 @@ export class NportStreamParser {
 
   /** Feeds the next bytes (UTF-8; a character split across chunks is handled). */
   write(chunk: Uint8Array | string): void {
-    this.parser.write(typeof chunk === 'string' ? chunk : this.decoder.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+    this.feed(typeof chunk === 'string' ? chunk : this.decoder.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+  }
+
+  private feed(text: string): void {
+    this.raw += text;
+    this.parser.write(text);
+    // Outside a holding nothing before the last token is quoted again: only a holding's text is kept.
+    if (!this.holding) {
+      const cut = Math.min(Math.max(this.parser.endIndex + 1 - this.rawBase, 0), this.raw.length);
+      this.raw = this.raw.slice(cut);
+      this.rawBase += cut;
+    }
+  }
+
+  /** The input from the start of `from` (else of `to`) through the end of `to`, as written; null when `to` was not read. */
+  private slice(h: OpenHolding, from: 'name', to: 'lei' | 'cusip' | 'isin'): string | null {
+    const end = h.spans.get(to);
+    if (!end) return null;
+    const start = h.spans.get(from)?.[0] ?? end[0];
+    if (start > end[0] || start < this.rawBase) return null;
+    return this.raw.slice(start - this.rawBase, end[1] + 1 - this.rawBase);
   }
 
   /** Ends the input; throws EdgarParseError when the bytes were not an N-PORT document. */
   end(): NportParseSummary {
     if (!this.ended) {
       this.ended = true;
-      this.parser.write(this.decoder.end());
+      this.feed(this.decoder.end());
       this.parser.end();
     }
     if (!this.sawRoot) throw new EdgarParseError(SOURCE, 'no edgarSubmission root element');
@@ -143,11 +169,15 @@ export class NportStreamParser {
     if (h) {
       if (depth === h.depth + 1) {
         h.rawTag.set(name, rawName);
+        if (name === 'name' || name === 'lei' || name === 'cusip') h.spans.set(name, [this.parser.startIndex, this.parser.startIndex]);
         if (name === 'assetConditional') h.assetConditional = { assetCat: clean(attribs.assetCat), description: clean(attribs.desc) };
         else if (name === 'issuerConditional') h.issuerConditional = { issuerCat: clean(attribs.issuerCat), description: clean(attribs.desc) };
       } else if (depth === h.depth + 2 && parent === 'identifiers') {
         const value = clean(attribs.value);
-        if (name === 'isin') h.isin ??= value;
+        if (name === 'isin' && h.isin === null && value !== null) {
+          h.isin = value;
+          h.spans.set('isin', [this.parser.startIndex, this.parser.startIndex]);
+        }
         else if (name === 'ticker') h.ticker ??= value;
         else if (name === 'other' && value !== null) h.otherIds.push({ value, description: clean(attribs.otherDesc) });
       }
@@ -155,7 +185,7 @@ export class NportStreamParser {
     }
     if (name === 'invstOrSec' && parent === 'invstOrSecs') {
       this.emitFund();
-      this.holding = { depth, text: new Map(), rawTag: new Map(), isin: null, ticker: null, otherIds: [], assetConditional: null, issuerConditional: null };
+      this.holding = { depth, text: new Map(), rawTag: new Map(), isin: null, ticker: null, otherIds: [], assetConditional: null, issuerConditional: null, spans: new Map() };
     }
   }
 
@@ -195,6 +225,11 @@ export class NportStreamParser {
         this.count += 1;
       } else if (depth === h.depth + 1 && HOLDING_TEXT.has(name)) {
         h.text.set(name, (h.text.get(name) ?? '') + text);
+        const span = h.spans.get(name as 'name');
+        if (span && span[0] === span[1]) span[1] = this.parser.endIndex;
+      } else if (depth === h.depth + 2 && name === 'isin' && parent === 'identifiers') {
+        const span = h.spans.get('isin');
+        if (span && span[0] === span[1]) span[1] = this.parser.endIndex;
       }
       return;
     }
@@ -253,6 +288,9 @@ export class NportStreamParser {
       fairValLevel: t('fairValLevel'),
       isRestricted: restricted === null ? null : restricted.toUpperCase() === 'Y',
       quote: quoteOf('name') ?? quoteOf('title') ?? quoteOf('cusip'),
+      leiQuote: this.slice(h, 'name', 'lei'),
+      cusipQuote: this.slice(h, 'name', 'cusip'),
+      isinQuote: h.isin === null ? null : this.slice(h, 'name', 'isin'),
     };
   }
 }

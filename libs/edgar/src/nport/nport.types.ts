@@ -58,6 +58,14 @@ export interface NportHolding {
    * as it stands in the file (else `<title>`, else `<cusip>`), entities left encoded.
    */
   quote: string | null;
+  /**
+   * The holding's XML as written from the start of its `<name>` element through the end of its
+   * `<lei>`, `<cusip>` and `identifiers/<isin>` elements: verbatim quotes for identifiers read or
+   * derived from them (null when the element is absent).
+   */
+  leiQuote: string | null;
+  cusipQuote: string | null;
+  isinQuote: string | null;
 }
 
 export interface NportParseSummary {

@@ -21,9 +21,6 @@ export class CompanyEntity {
   name!: string;
 
   @Column({ type: 'text', nullable: true })
-  isin!: string | null;
-
-  @Column({ type: 'text', nullable: true })
   figi!: string | null;
 
   @Index('companies_issuer_id_idx')

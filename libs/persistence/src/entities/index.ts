@@ -18,11 +18,12 @@ import { WebhookEventEntity } from './webhook-event.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
+import { CompanyIdentifierEntity } from './company-identifier.entity';
 
 export { FilingEntity };
 export { SegmentObservationEntity };
 export { FundEntity, FundHoldingEntity };
-export { AccountEntity, ApiKeyEntity, CompanyEntity, IdempotencyKeyEntity };
+export { AccountEntity, ApiKeyEntity, CompanyEntity, CompanyIdentifierEntity, IdempotencyKeyEntity };
 export { RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity };
 export { Form4FilingEntity, Form4FilingOwnerEntity, InsiderTransactionEntity };
 export { WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity, WebhookAttemptEntity };
@@ -35,5 +36,5 @@ export const ENTITIES = [
   CompanyEntity, FilingEntity, SegmentObservationEntity, AccountEntity, ApiKeyEntity, FundEntity, FundHoldingEntity,
   RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity, Form4FilingEntity,
   Form4FilingOwnerEntity, InsiderTransactionEntity, WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity,
-  WebhookAttemptEntity, IdempotencyKeyEntity,
+  WebhookAttemptEntity, IdempotencyKeyEntity, CompanyIdentifierEntity,
 ];

@@ -14,8 +14,7 @@ export function companyRow(envelope: RecordEnvelope<CompanyData>) {
     market: d.market.toUpperCase(),
     cik: d.cik,
     name: d.name,
-    // SEC publishes neither ISIN nor FIGI; they stay null until a source that has them lands.
-    isin: null,
+    // SEC publishes no FIGI; the ISIN is resolved from N-PORT holdings when read (company_identifiers).
     figi: null,
     issuer_id: String(Number(d.cik)),
     listing_exchange: d.listing_exchange,
@@ -36,7 +35,7 @@ export function companyRow(envelope: RecordEnvelope<CompanyData>) {
 }
 
 const COLUMNS: ReadonlyArray<ColumnSpec> = [
-  ['symbol', 'text'], ['ticker', 'text'], ['market', 'text'], ['cik', 'text'], ['name', 'text'], ['isin', 'text'],
+  ['symbol', 'text'], ['ticker', 'text'], ['market', 'text'], ['cik', 'text'], ['name', 'text'],
   ['figi', 'text'], ['issuer_id', 'bigint'], ['listing_exchange', 'text'], ['website', 'text'], ['country', 'text'],
   ['is_etf', 'boolean'], ['is_fund', 'boolean'], ['is_adr', 'boolean'], ['status', 'text'], ['description', 'text'],
   ['description_provenance', 'jsonb'], ['sec_detail', 'jsonb'], ['provenance', 'jsonb'], ['record_id', 'text'],

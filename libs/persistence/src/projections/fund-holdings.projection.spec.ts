@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FundHoldingsData, RecordEnvelope } from '@app/contracts';
-import { fundHoldingRows, planFund, plannedRows, type FundChunk } from './fund-holdings.projection';
+import { fundHoldingRows, identifierRows, planFund, plannedRows, type FundChunk } from './fund-holdings.projection';
 
 const adx = JSON.parse(readFileSync(join(resolve(__dirname, '../../../contracts/src/examples'), 'fund-holdings@1.adx.json'), 'utf8')) as RecordEnvelope<FundHoldingsData>;
 
@@ -34,6 +34,54 @@ describe('fundHoldingRows', () => {
   it('hashes each holding, so an unchanged holding is not rewritten', () => {
     expect(fundHoldingRows(adx).map((r) => r.data_hash)).toEqual(rows.map((r) => r.data_hash));
     expect(new Set(rows.map((r) => r.data_hash)).size).toBe(95);
+  });
+});
+
+const examples = resolve(__dirname, '../../../contracts/src/examples');
+const gsApple = JSON.parse(readFileSync(join(examples, 'fund-holdings@1.gs-apple-bond.json'), 'utf8')) as RecordEnvelope<FundHoldingsData>;
+
+describe('identifierRows (ISIN and LEI candidates of a batch\'s holdings)', () => {
+  const rows = identifierRows([adx]);
+
+  it("gives MSFT:US the ISIN computed from ADX's CUSIP, citing the filing and the holding", () => {
+    const msft = rows.filter((r) => r.subject === 'MSFT:US');
+    expect(msft).toEqual([
+      {
+        scheme: 'isin',
+        subject: 'MSFT:US',
+        value: 'US5949181045',
+        cik: '0000789019',
+        derivation: 'cusip',
+        fund_key: 'CIK0000002230',
+        fund_name: 'Adams Diversified Equity Fund, Inc.',
+        accession: '0000002230-23-990001',
+        holding_index: adx.data.holdings.find((h) => h.cusip === '594918104')!.index,
+        report_date: '2023-06-30',
+        cusip: '594918104',
+        provenance: {
+          ...adx.provenance,
+          quote: '<name>Microsoft Corporation</name>\n        <lei>INR2EJN1ERAN0W5ZP974</lei>\n        <title>Microsoft Corporation</title>\n        <cusip>594918104</cusip>',
+        },
+      },
+    ]);
+    expect(rows.find((r) => r.scheme === 'lei' && r.subject === '0000789019')).toMatchObject({ value: 'INR2EJN1ERAN0W5ZP974', provenance: { quote: '<name>Microsoft Corporation</name>\n        <lei>INR2EJN1ERAN0W5ZP974</lei>' } });
+  });
+
+  it('takes no identifier from a name match (the GS Bond Fund\'s APPLE INC bonds), nor an ISIN from anything but common equity', () => {
+    const apple = gsApple.data.holdings.filter((h) => h.match.cik === '0000320193');
+    expect(apple.length).toBeGreaterThan(0);
+    expect(identifierRows([gsApple]).filter((r) => r.cik === '0000320193')).toEqual([]);
+    // Every ISIN candidate of ADX is a common share on a known listing.
+    const isins = rows.filter((r) => r.scheme === 'isin');
+    for (const r of isins) expect(adx.data.holdings[r.holding_index]!.asset_cat).toBe('EC');
+    expect(new Set(isins.map((r) => r.subject)).size).toBe(isins.length);
+  });
+
+  it('keeps one row per value, citing the newest filing that gave it', () => {
+    const older = { ...adx, data: { ...adx.data, accession: '0000002230-23-000001', fund: { ...adx.data.fund, report_date: '2023-03-31' } } };
+    const twice = identifierRows([adx, older]).filter((r) => r.subject === 'MSFT:US');
+    expect(twice.map((r) => [r.accession, r.report_date])).toEqual([['0000002230-23-990001', '2023-06-30']]);
+    expect(identifierRows([older, adx])).toEqual(identifierRows([adx, older]));
   });
 });
 

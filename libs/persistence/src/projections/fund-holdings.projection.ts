@@ -42,6 +42,71 @@ export function fundHoldingRows(envelope: RecordEnvelope<FundHoldingsData>) {
   }));
 }
 
+/** One company_identifiers row: an ISIN of a listing or an LEI of an issuer, as one holding gives it. */
+export type IdentifierRow = {
+  scheme: 'isin' | 'lei';
+  subject: string;
+  value: string;
+  cik: string;
+  derivation: 'filed' | 'cusip';
+  fund_key: string;
+  fund_name: string | null;
+  accession: string;
+  holding_index: number;
+  report_date: string;
+  cusip: string | null;
+  provenance: RecordEnvelope['provenance'];
+};
+
+/**
+ * The identifier candidates of a batch's holdings, one per (scheme, subject, value), each citing
+ * the newest holding that gave it (later report date, then later accession, then the first
+ * holding). Only holdings matched by an identifier or a ticker count (a name match is a guess);
+ * an ISIN only from common equity (EC: the listing's share, not a bond or a preferred) on a known
+ * listing; an LEI (the issuer's) from any such holding that files one. Pure.
+ */
+export function identifierRows(envelopes: ReadonlyArray<RecordEnvelope<FundHoldingsData>>): IdentifierRow[] {
+  const rows = new Map<string, IdentifierRow>();
+  const offer = (row: IdentifierRow) => {
+    const key = `${row.scheme}\u0000${row.subject}\u0000${row.value}`;
+    const seen = rows.get(key);
+    if (!seen || row.report_date > seen.report_date || (row.report_date === seen.report_date && (row.accession > seen.accession || (row.accession === seen.accession && row.holding_index < seen.holding_index)))) {
+      rows.set(key, row);
+    }
+  };
+  for (const e of envelopes) {
+    const d = e.data;
+    const fund = { fund_key: d.fund.key, fund_name: d.fund.series_name ?? d.fund.registrant_name, accession: d.accession, report_date: d.fund.report_date };
+    for (const h of d.holdings) {
+      const sec = h.security;
+      if (!sec || h.match.cik === null || h.match.method === null || h.match.method === 'name') continue;
+      const base = { ...fund, cik: h.match.cik, holding_index: h.index, cusip: h.cusip };
+      if (sec.isin && sec.isin_from && sec.isin_quote && sec.listing_symbol && h.asset_cat === 'EC') {
+        offer({ ...base, scheme: 'isin', subject: sec.listing_symbol, value: sec.isin, derivation: sec.isin_from, provenance: { ...e.provenance, quote: sec.isin_quote } });
+      }
+      if (h.lei && sec.lei_quote) {
+        offer({ ...base, scheme: 'lei', subject: h.match.cik, value: h.lei.toUpperCase(), derivation: 'filed', provenance: { ...e.provenance, quote: sec.lei_quote } });
+      }
+    }
+  }
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+}
+
+const IDENTIFIER_COLUMNS: ReadonlyArray<ColumnSpec> = [
+  ['scheme', 'text'], ['subject', 'text'], ['value', 'text'], ['cik', 'text'], ['derivation', 'text'], ['fund_key', 'text'],
+  ['fund_name', 'text'], ['accession', 'text'], ['holding_index', 'integer'], ['report_date', 'date'], ['cusip', 'text'],
+  ['provenance', 'jsonb'],
+];
+
+/* A stored candidate moves to a newer source only (a replay of an older filing never regresses it). */
+const UPSERT_IDENTIFIERS_SQL = unnestUpsertSql(
+  'company_identifiers',
+  IDENTIFIER_COLUMNS,
+  'scheme, subject, value',
+  `(EXCLUDED.report_date, EXCLUDED.accession, -EXCLUDED.holding_index) > (company_identifiers.report_date, company_identifiers.accession, -company_identifiers.holding_index)`,
+  '1',
+);
+
 const COLUMNS: ReadonlyArray<ColumnSpec> = [
   ['accession', 'text'], ['holding_index', 'integer'], ['fund_key', 'text'], ['report_date', 'date'], ['name', 'text'],
   ['title', 'text'], ['lei', 'text'], ['cusip', 'text'], ['isin', 'text'], ['ticker', 'text'], ['other_ids', 'jsonb'],
@@ -189,6 +254,8 @@ export async function projectFundHoldings(m: EntityManager, envelopes: ReadonlyA
     if (list) list.push(i);
     else byFund.set(e.data.fund.key, [i]);
   });
+  const identifiers = identifierRows(envelopes);
+  if (identifiers.length > 0) await m.query(UPSERT_IDENTIFIERS_SQL, columnArrays(identifiers, IDENTIFIER_COLUMNS));
   // The last record of a fund in the batch stands for the fund's outcome.
   const written = new Map<number, boolean>();
   for (const fundKey of [...byFund.keys()].sort()) {

@@ -26,8 +26,27 @@ export interface IssuerDescription {
   extractedAt: string | null;
 }
 
+/** An identifier an N-PORT holding gives a listing (ISIN) or an issuer (LEI), with the holding it came from. */
+export interface IdentifierCandidate {
+  value: string;
+  /** filed (the holding's own identifier) or cusip (an ISIN computed from its US CUSIP). */
+  derivation: string;
+  fundKey: string;
+  fundName: string | null;
+  accession: string;
+  holdingIndex: number;
+  /** YYYY-MM-DD: the date the fund's holdings are as of. */
+  reportDate: string;
+  cusip: string | null;
+  provenance: Provenance;
+}
+
 /** Everything stored about one listing. */
 export interface CompanyRecord extends CompanyListing {
+  /** Every distinct ISIN holdings gave this listing (one: its ISIN; two or more: ambiguous). */
+  isinCandidates: IdentifierCandidate[];
+  /** Every distinct LEI holdings gave the issuer. */
+  leiCandidates: IdentifierCandidate[];
   listingExchange: string | null;
   website: string | null;
   country: string | null;
@@ -67,14 +86,27 @@ export interface CompanyListQuery {
   limit: number;
 }
 
-const LIST_COLUMNS = `symbol, ticker, market, name, cik, isin, figi, issuer_id::float8 AS "issuerId"`;
+/*
+ * A listing's ISIN is resolved from its candidates (company_identifiers) when read: the one value
+ * when there is exactly one, else null (none, or ambiguous). Resolving on read keeps the company
+ * and fund-holdings projections independent: either may land first.
+ */
+const RESOLVED_ISIN = `(SELECT min(ci.value) FROM company_identifiers ci WHERE ci.scheme = 'isin' AND ci.subject = companies.symbol HAVING count(*) = 1)`;
+const LIST_COLUMNS = `symbol, ticker, market, name, cik, ${RESOLVED_ISIN} AS isin, figi, issuer_id::float8 AS "issuerId"`;
+const IDENTIFIER_JSON = `jsonb_build_object('value', ci.value, 'derivation', ci.derivation, 'fundKey', ci.fund_key, 'fundName', ci.fund_name,
+     'accession', ci.accession, 'holdingIndex', ci.holding_index, 'reportDate', to_char(ci.report_date, 'YYYY-MM-DD'), 'cusip', ci.cusip,
+     'provenance', ci.provenance)`;
 const DETAIL_COLUMNS = `${LIST_COLUMNS}, listing_exchange AS "listingExchange", website, country,
   is_etf AS "isEtf", is_fund AS "isFund", is_adr AS "isAdr", status, description,
   description_provenance AS "descriptionProvenance", sec_detail AS "secDetail", provenance,
   observed_at AS "observedAt", updated_at AS "updatedAt",
   (SELECT jsonb_build_object('description', cd.description, 'srcId', cd.src_id, 'sourceUrl', cd.source_url, 'quote', cd.quote,
      'contentHash', cd.content_hash, 'extractedAt', to_char(cd.extracted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-   FROM company_descriptions cd WHERE cd.cik = companies.cik) AS "issuerDescription"`;
+   FROM company_descriptions cd WHERE cd.cik = companies.cik) AS "issuerDescription",
+  (SELECT coalesce(jsonb_agg(${IDENTIFIER_JSON} ORDER BY ci.value), '[]') FROM company_identifiers ci
+    WHERE ci.scheme = 'isin' AND ci.subject = companies.symbol) AS "isinCandidates",
+  (SELECT coalesce(jsonb_agg(${IDENTIFIER_JSON} ORDER BY ci.value), '[]') FROM company_identifiers ci
+    WHERE ci.scheme = 'lei' AND ci.subject = companies.cik) AS "leiCandidates"`;
 
 /** Escapes LIKE wildcards so `q` is a plain substring. */
 function likePattern(q: string): string {
@@ -107,7 +139,10 @@ export class CompaniesRepository {
     if (filter.markets?.length) add((p) => `market = ANY(${p}::text[])`, filter.markets);
     if (filter.tickers?.length) add((p) => `upper(ticker) = ANY(${p}::text[])`, filter.tickers);
     if (filter.ciks?.length) add((p) => `cik = ANY(${p}::bpchar[])`, filter.ciks);
-    if (filter.isins?.length) add((p) => `isin = ANY(${p}::text[])`, filter.isins);
+    // The candidates' value index finds the few listings; the resolved ISIN must then be the one asked for.
+    if (filter.isins?.length) {
+      add((p) => `symbol IN (SELECT ci.subject FROM company_identifiers ci WHERE ci.scheme = 'isin' AND ci.value = ANY(${p}::text[])) AND ${RESOLVED_ISIN} = ANY(${p}::text[])`, filter.isins);
+    }
     if (filter.figis?.length) add((p) => `figi = ANY(${p}::text[])`, filter.figis);
     if (filter.issuerIds?.length) add((p) => `issuer_id = ANY(${p}::bigint[])`, filter.issuerIds);
     if (query.after !== undefined) add((p) => `symbol ${query.direction === 'asc' ? '>' : '<'} ${p}`, query.after);
