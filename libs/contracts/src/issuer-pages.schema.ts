@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelopeSchema } from './envelope.schema';
+import { transcriptSchema } from './transcript.schema';
 
 const cik = z.string().regex(/^\d{10}$/).describe('10-digit zero-padded SEC CIK of the issuer');
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -41,7 +42,7 @@ export const issuerRosterDataSchema = z.object({
   entries: z.array(issuerRosterEntrySchema),
 });
 
-export const DOCUMENT_KINDS = ['presentation', 'press_release', 'annual_report', 'quarterly_report', 'proxy_statement', 'webcast', 'other'] as const;
+export const DOCUMENT_KINDS = ['presentation', 'press_release', 'annual_report', 'quarterly_report', 'proxy_statement', 'webcast', 'transcript', 'other'] as const;
 
 /** ir.documents.v1 data: one document linked from an issuer's IR pages. Key: the document's absolute URL. */
 export const issuerDocumentDataSchema = z.object({
@@ -74,8 +75,8 @@ export const companyDescriptionDataSchema = z.object({
   citation: pageCitationSchema,
 });
 
-export const DOC_TYPES = ['slide_deck', 'annual_report', 'quarterly_report', 'press_release', 'proxy_statement', 'other'] as const;
-export const DOC_GROUPS = ['slide_deck', 'report', 'press_release', 'other'] as const;
+export const DOC_TYPES = ['slide_deck', 'annual_report', 'quarterly_report', 'press_release', 'proxy_statement', 'transcript', 'other'] as const;
+export const DOC_GROUPS = ['slide_deck', 'report', 'press_release', 'transcript', 'other'] as const;
 
 /** Text of one part of a document is kept under Kafka's 1 MB message limit with room for JSON escapes. */
 export const DOCUMENT_TEXT_CHARS_PER_RECORD = 300_000;
@@ -122,6 +123,15 @@ export const documentTextDataSchema = z.object({
     count: z.number().int().min(1),
   }),
   pages: z.array(documentPageSchema).min(1),
+  transcript: transcriptSchema
+    .nullable()
+    .optional()
+    .describe('On the last part of a document whose doc_type is transcript: its call, participants and speaker turns (offsets into the whole text); null or absent otherwise'),
+  transcript_gate: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Why a document that looks like a transcript (by its titles or its speaker turns) did not pass the serving gate and kept its type; null or absent otherwise'),
 });
 
 export type PageCitation = z.infer<typeof pageCitationSchema>;

@@ -31,6 +31,7 @@ const GROUP_OF: Record<DocType, DocGroup> = {
   quarterly_report: 'report',
   proxy_statement: 'report',
   press_release: 'press_release',
+  transcript: 'transcript',
   other: 'other',
 };
 

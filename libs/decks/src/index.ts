@@ -9,3 +9,5 @@ export { detectLanguage, DETECTED_LANGUAGES, MIN_WORDS_FOR_LANGUAGE, type Detect
 export { classifyDocument, type ClassifiablePage, type ClassifyInput, type DocumentClass } from './document.classifier';
 export { DOCUMENT_PART_MAX_BYTES, toDocumentParts, type DocumentPart } from './document-parts.splitter';
 export { loadPdfJs, pdfjsDocumentParams, type PdfJs } from './pdfjs.loader';
+export { nameKey, splitTranscript, titleSaysTranscript, toTranscript, transcriptGate, type TextSpan, type TranscriptSplit, type UnplacedText } from './transcript.splitter';
+export { recognizeTranscript, type RecognizeTranscriptInput, type TranscriptRecognition } from './transcript.recognizer';

@@ -27,10 +27,12 @@ const MEDIA_FILE = /\.(?:mp3|m3u8?|mp4|wav|m4a|wma|wmv)$/i;
 
 /**
  * Kind from the link's title and URL, then from the section heading it is listed under. Order
- * matters: a recording is a webcast whatever its title says; a line that "announces results"
+ * matters: a recording is a webcast whatever its title says (a transcript link is a transcript,
+ * even "Webcast transcript"); a line that "announces results"
  * is a press release even though it names a quarter or a fiscal year.
  */
 const KIND_CUES: ReadonlyArray<{ kind: DocumentKind; pattern: RegExp }> = [
+  { kind: 'transcript', pattern: /\btranscripts?\b/i },
   { kind: 'webcast', pattern: /\b(?:webcast|replay|audio|podcast|recording)\b/i },
   { kind: 'press_release', pattern: /\b(?:press releases?|news releases?|announces?|reports? (?:\w+ )?results|earnings release)\b/i },
   { kind: 'proxy_statement', pattern: /\b(?:proxy|def ?14a)\b/i },

@@ -15,6 +15,8 @@ export const DOC_TYPE_OF_KIND: Record<DocumentKind, { docType: DocType; docGroup
   quarterly_report: { docType: 'quarterly_report', docGroup: 'report' },
   proxy_statement: { docType: 'proxy_statement', docGroup: 'report' },
   webcast: { docType: 'other', docGroup: 'other' },
+  // A transcript is served as one only once its text passed the gate (document-text@1 doc_type).
+  transcript: { docType: 'other', docGroup: 'other' },
   other: { docType: 'other', docGroup: 'other' },
 };
 
