@@ -128,9 +128,16 @@ function collect(where: string, provenance: Provenance | null | undefined, text?
 async function collectServedProvenance(): Promise<void> {
   const companies = await walk<{ symbol: string }>('/v1/companies');
   for (const { symbol } of companies) {
-    const detail = await get<{ provenance: Provenance; description_provenance: Provenance | null }>(`/v1/companies/${symbol}`);
+    const detail = await get<{
+      provenance: Provenance;
+      description_provenance: Provenance | null;
+      identifier_sources: { isin: { source: string; provenance: Provenance } | null; lei: { source: string; provenance: Provenance } | null };
+    }>(`/v1/companies/${symbol}`);
     collect('company', detail.provenance);
     collect('company description', detail.description_provenance);
+    for (const [what, source] of Object.entries(detail.identifier_sources)) {
+      if (source?.source === 'nport_holding') collect(`company ${what}`, source.provenance);
+    }
     for (const s of await walk<{ provenance: Provenance }>(`/v1/companies/${symbol}/segments`)) collect('segment', s.provenance);
     for (const f of await walk<{ provenance: Provenance }>(`/v1/companies/${symbol}/fund-exposure`)) collect('fund exposure', f.provenance);
     for (const category of ['executives', 'ir', 'analysts']) {
@@ -238,6 +245,8 @@ describe('the provenance the API serves for the fixture data', () => {
       [
         'company',
         'company description',
+        'company isin',
+        'company lei',
         'document (IR page link)',
         'document (PDF text)',
         'document page',
@@ -279,6 +288,8 @@ describe('POST /v1/citations/verify on every served provenance', () => {
       [
         'company: raw',
         'company description: page_text',
+        'company isin: raw',
+        'company lei: raw',
         'document (IR page link): page_text',
         'document (PDF text): pdf_text',
         'document page: pdf_text',
