@@ -299,6 +299,29 @@ describe('GUTS (Fractyl Health IPO): five Mithril entities and Peter Thiel, true
   });
 });
 
+describe("EDGAR's dissemination-feed wrapper (<SUBMISSION> header, the ownership XML inside)", () => {
+  // No feed file (.nc) is stored as a fixture: the wrapper is built around the real MSFT form4.xml
+  // bytes the way EDGAR's feed carries a filing (tag-per-line header, then <DOCUMENT><TEXT><XML>);
+  // the header values are the filing's own (accession, form, period, filing date).
+  const xml = bytesOf('MSFT').toString('utf8');
+  const feed =
+    '<SUBMISSION>\n<ACCESSION-NUMBER>0001062993-24-016587\n<TYPE>4\n<PUBLIC-DOCUMENT-COUNT>1\n<PERIOD>20240912\n<FILING-DATE>20240913\n' +
+    '<DATE-OF-FILING-DATE-CHANGE>20240913\n<REPORTING-OWNER>\n<OWNER-DATA>\n<CONFORMED-NAME>Hoffman Reid\n</OWNER-DATA>\n</REPORTING-OWNER>\n' +
+    '<ISSUER>\n<COMPANY-DATA>\n<CONFORMED-NAME>MICROSOFT CORP\n<CIK>0000789019\n</COMPANY-DATA>\n</ISSUER>\n' +
+    `<DOCUMENT>\n<TYPE>4\n<SEQUENCE>1\n<FILENAME>form4.xml\n<TEXT>\n<XML>\n${xml}\n</XML>\n</TEXT>\n</DOCUMENT>\n</SUBMISSION>\n`;
+
+  it('is parsed like the .txt submission: the same document as the bare XML, the accession from the header', () => {
+    const bare = parseForm4(xml);
+    const wrapped = parseForm4(feed);
+    expect(wrapped.accession).toBe('0001062993-24-016587');
+    expect(wrapped.accessionSource).toBe('sgml_header');
+    expect(wrapped.submissionHeader).toEqual({ accession: '0001062993-24-016587', submissionType: '4', filedAsOfDate: '2024-09-13', acceptanceDateTime: null });
+    expect({ ...wrapped, accession: null, accessionSource: null, submissionHeader: null }).toEqual(bare);
+    // Row quotes are the XML as written, so they stand in the feed file too.
+    for (const row of wrapped.rows) expect(feed).toContain(row.quote);
+  });
+});
+
 describe('complete-submission .txt files (SGML header + <XML>)', () => {
   it('BETR: accession from the header, eight SoftBank-group owners', () => {
     const doc = parse('BETR');

@@ -82,9 +82,11 @@ export function mentionsRule10b5_1Plan(text: string): boolean {
   return text.split(/(?<=[.;])\s+/).some((sentence) => RULE_10B5_1.test(sentence) && !NEGATED_10B5_1.test(sentence));
 }
 
-const SUBMISSION_START = /^\s*<(?:SEC-DOCUMENT|SEC-HEADER|IMS-DOCUMENT|IMS-HEADER|DOCUMENT)>/;
+// The complete submission (.txt), its header (.hdr.sgml), pre-2000 IMS files, and EDGAR's
+// dissemination feed, whose files open with <SUBMISSION> and a tag-per-line header.
+const SUBMISSION_START = /^\s*<(?:SEC-DOCUMENT|SEC-HEADER|IMS-DOCUMENT|IMS-HEADER|SUBMISSION|DOCUMENT)>/;
 
-/** The header of an EDGAR complete-submission `.txt` (`KEY:\tvalue` lines, or `<TAG>value` in `.hdr.sgml`). */
+/** The header of an EDGAR complete-submission `.txt` (`KEY:\tvalue` lines, or `<TAG>value` in `.hdr.sgml` and the feed's `<SUBMISSION>`). */
 function readSubmissionHeader(text: string): Form4SubmissionHeader {
   let end = text.indexOf('</SEC-HEADER>');
   if (end < 0) end = text.indexOf('<DOCUMENT>');
@@ -368,8 +370,8 @@ function toRow(draft: RowDraft, aff10b5One: boolean | null, planFootnotes: Reado
 
 /**
  * Parses a Form 4 / 4/A (or 3 / 5) ownership document: bare `ownershipDocument` XML (with or
- * without the `<?xml?>` declaration) or the EDGAR complete-submission `.txt` holding it inside
- * `<XML>...</XML>`. Pure: bytes in, a typed document out.
+ * without the `<?xml?>` declaration), or the EDGAR complete-submission `.txt` or dissemination-feed
+ * file (`<SUBMISSION>` header) holding it inside `<XML>...</XML>`. Pure: bytes in, a typed document out.
  * Throws EdgarParseError when the bytes are not an ownership document or the XML is malformed.
  */
 export function parseForm4(bytes: Buffer | string, context: Form4ParseContext = {}): Form4Document {
