@@ -20,6 +20,7 @@ export const PROJECTED_TOPICS = [
   TOPICS.companyDescriptions,
   TOPICS.documentTexts,
   TOPICS.form4,
+  TOPICS.tenkSections,
 ];
 
 

@@ -19,6 +19,7 @@ import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { CompanyIdentifierEntity } from './company-identifier.entity';
+import { TenkDescriptionEntity, TenkSectionEntity } from './tenk-section.entity';
 
 export { FilingEntity };
 export { SegmentObservationEntity };
@@ -26,6 +27,7 @@ export { FundEntity, FundHoldingEntity };
 export { AccountEntity, ApiKeyEntity, CompanyEntity, CompanyIdentifierEntity, IdempotencyKeyEntity };
 export { RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity };
 export { Form4FilingEntity, Form4FilingOwnerEntity, InsiderTransactionEntity };
+export { TenkSectionEntity, TenkDescriptionEntity };
 export { WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity, WebhookAttemptEntity };
 export type { WebhookDeliveryStatus } from './webhook-delivery.entity';
 export type { PdfInfo } from './document.entity';
@@ -36,5 +38,5 @@ export const ENTITIES = [
   CompanyEntity, FilingEntity, SegmentObservationEntity, AccountEntity, ApiKeyEntity, FundEntity, FundHoldingEntity,
   RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity, Form4FilingEntity,
   Form4FilingOwnerEntity, InsiderTransactionEntity, WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity,
-  WebhookAttemptEntity, IdempotencyKeyEntity, CompanyIdentifierEntity,
+  WebhookAttemptEntity, IdempotencyKeyEntity, CompanyIdentifierEntity, TenkSectionEntity, TenkDescriptionEntity,
 ];

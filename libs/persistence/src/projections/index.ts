@@ -7,6 +7,7 @@ export * from './company-description.projection';
 export * from './ir-document.projection';
 export * from './document-text.projection';
 export * from './form4.projection';
+export * from './tenk-section.projection';
 export * from './batch-outcome';
 export * from './record-projections';
 export * from './batch-upsert';

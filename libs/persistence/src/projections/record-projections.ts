@@ -10,6 +10,7 @@ import { projectFundHoldings } from './fund-holdings.projection';
 import { projectIssuerDocuments } from './ir-document.projection';
 import { projectIssuerRosters } from './ir-roster.projection';
 import { projectSegments } from './segment.projection';
+import { projectTenkSections } from './tenk-section.projection';
 
 /** A batch projection; its records were validated against its schema (the map below is keyed by schema). */
 export type BatchProjection = (m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope>) => Promise<BatchOutcome>;
@@ -25,6 +26,7 @@ export const BATCH_PROJECTIONS: Readonly<Record<string, BatchProjection>> = {
   'company-description@1': projectCompanyDescriptions as BatchProjection,
   'document-text@1': projectDocumentTexts as BatchProjection,
   'form4@1': projectForm4Filings as BatchProjection,
+  'tenk-section@1': projectTenkSections as BatchProjection,
 };
 
 /**
