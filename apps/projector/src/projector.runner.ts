@@ -12,6 +12,8 @@ export interface RunningProjector {
   /** The ops server's port (/healthz, /readyz, /metrics), when OPS_PORT is set. */
   opsPort: number | null;
   counters(): ConsumerCounters;
+  /** Why the consumer is not consuming now (rejoining, rebalancing, crashed), or null when it is. */
+  notRunning(): string | null;
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
     service,
     opsPort: worker.opsPort,
     counters: () => runner.counters,
+    notRunning: () => runner.notRunning,
     stop() {
       stopping ??= (async () => {
         clearInterval(progress);
