@@ -58,8 +58,8 @@ const SEC_PATH_SHAPES: Record<SecPath['host'], ReadonlyArray<{ shape: RegExp; wh
   www: [
     // Filing documents, complete submissions, N-PORT primary_doc.xml, ownership XML.
     { shape: /^\/Archives\/edgar\/data\/\d{1,10}\/[A-Za-z0-9][A-Za-z0-9._-]*(?:\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/, what: '/Archives/edgar/data/<cik>/...' },
-    // Daily form index (dailyFormIndexPath).
-    { shape: /^\/Archives\/edgar\/daily-index\/\d{4}\/QTR[1-4]\/(?:form|company|master)\.\d{8}\.idx$/, what: '/Archives/edgar/daily-index/<yyyy>/QTR<n>/form.<yyyymmdd>.idx' },
+    // Daily indexes, every layout (dailyIndexPath).
+    { shape: /^\/Archives\/edgar\/daily-index\/\d{4}\/QTR[1-4]\/(?:form|company|master)\.\d{8}\.idx$/, what: '/Archives/edgar/daily-index/<yyyy>/QTR<n>/{form,company,master}.<yyyymmdd>.idx' },
     // Ticker maps (TICKER_MAP_PATH, TICKER_MAP_EXCHANGE_PATH).
     { shape: /^\/files\/company_tickers(?:_exchange)?\.json$/, what: '/files/company_tickers[_exchange].json' },
     // Current-events listing (currentEventsPath).

@@ -4,7 +4,7 @@ import { extractPdf } from '@app/decks';
 import {
   extractSegments,
   parseCurrentEvents,
-  parseDailyFormIndex,
+  parseDailyIndex,
   parseForm4,
   parseNport,
   parseRecentFilings,
@@ -61,7 +61,7 @@ describe('quoteOccursIn: EDGAR text and HTML listings (raw lines)', () => {
   it('a daily-index line (filing provenance from the daily index)', async () => {
     const bytes = fixture('feeds/form.20200318.idx');
     expect(detectSourceKind(bytes, 'sec')).toBe('text');
-    const entries = parseDailyFormIndex(bytes);
+    const entries = parseDailyIndex(bytes).entries;
     await expectQuote(bytes, 'text', entries[0]!.line, 'raw');
     await expectQuote(bytes, 'text', entries[entries.length - 1]!.line, 'raw');
   });

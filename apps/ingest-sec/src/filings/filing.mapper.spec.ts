@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { contentHash, TOPICS, validateRecord } from '@app/contracts';
-import { parseCurrentEvents, parseDailyFormIndex, parseRecentFilings, parseSubmissions } from '@app/edgar';
+import { parseCurrentEvents, parseDailyIndex, parseRecentFilings, parseSubmissions } from '@app/edgar';
 import { filingRecordFromFeed, filingRecordFromSubmissions } from './filing.mapper';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? resolve(__dirname, '../../../../../shared/fixtures');
@@ -29,7 +29,7 @@ describe('filing mapper', () => {
 
   it('maps daily index and current events rows with the row as the quote', () => {
     const idx = readFileSync(join(FIXTURES, 'feeds', 'form.20200318.idx'));
-    const entry = parseDailyFormIndex(idx).find((e) => e.cik === '0000789019')!;
+    const entry = parseDailyIndex(idx).entries.find((e) => e.cik === '0000789019')!;
     const r = filingRecordFromFeed('daily_index', entry, sourceOf(idx, 'https://www.sec.gov/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx'), ctx);
     expect(validateRecord(TOPICS.filings, r)).toMatchObject({ ok: true });
     expect(r.data).toMatchObject({

@@ -6,9 +6,9 @@ import {
   EdgarError,
   EdgarParseError,
   currentEventsPath,
-  dailyFormIndexPath,
+  dailyIndexPath,
   parseCurrentEvents,
-  parseDailyFormIndex,
+  parseDailyIndex,
   type EdgarFetchResult,
   coverageOf,
   covers,
@@ -130,12 +130,12 @@ export class FilingsLiveService implements OnApplicationShutdown {
     };
 
     const readIndex = async (day: string): Promise<PollSummary['dailyIndex']> => {
-      const index = await this.fetch(() => this.edgar.getWww(dailyFormIndexPath(day)), log);
+      const index = await this.fetch(() => this.edgar.getWww(dailyIndexPath(day)), log);
       if (index === 'error') return 'error';
       if (index.kind === 'not_found') return 'not_published';
       try {
         const source = sourceOf(index);
-        for (const e of parseDailyFormIndex(index.bytes)) take(filingRecordFromFeed('daily_index', e, source, { runId, extractedAt }));
+        for (const e of parseDailyIndex(index.bytes).entries) take(filingRecordFromFeed('daily_index', e, source, { runId, extractedAt }));
         return 'ok';
       } catch (error) {
         if (!(error instanceof EdgarParseError)) throw error;

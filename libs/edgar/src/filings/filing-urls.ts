@@ -15,11 +15,14 @@ export function archivesDocumentPath(cik: string, accession: string, document: s
   return `/Archives/edgar/data/${String(Number(cik))}/${accession.replace(/-/g, '')}/${document.replace(/^\/+/, '')}`;
 }
 
-/** Path of the EDGAR daily form index of a date (YYYY-MM-DD): `/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx`. */
-export function dailyFormIndexPath(date: string): string {
+/**
+ * Path of an EDGAR daily index of a date (YYYY-MM-DD) in one of its layouts (form, company,
+ * master): `/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx`.
+ */
+export function dailyIndexPath(date: string, layout: 'form' | 'company' | 'master' = 'form'): string {
   const [y, m, d] = date.split('-');
   const quarter = Math.floor((Number(m) - 1) / 3) + 1;
-  return `/Archives/edgar/daily-index/${y}/QTR${quarter}/form.${y}${m}${d}.idx`;
+  return `/Archives/edgar/daily-index/${y}/QTR${quarter}/${layout}.${y}${m}${d}.idx`;
 }
 
 /** The "current events" listing of one form type (today's filings, by EDGAR's day). */

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseRecentFilings } from '../submissions.parser';
 import { parseCurrentEvents } from './current-events.parser';
-import { parseDailyFormIndex } from './daily-index.parser';
+import { parseDailyIndex } from './daily-index.parser';
 import { parseFilingDirectory, parseFilingIndexPage } from './filing-index.parser';
-import { archivesDocumentPath, dailyFormIndexPath, dashedAccession, easternToIso, isAmendmentForm } from './filing-urls';
+import { archivesDocumentPath, dailyIndexPath, dashedAccession, easternToIso, isAmendmentForm } from './filing-urls';
 import { itemsOf, parseSubmissionsOverflow } from './submissions-filings.parser';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? resolve(__dirname, '../../../../../shared/fixtures');
@@ -57,11 +57,12 @@ describe('submissions filings', () => {
   });
 });
 
-describe('parseDailyFormIndex', () => {
+describe('parseDailyIndex: the form layout (form.20200318.idx)', () => {
   const bytes = read('feeds', 'form.20200318.idx');
-  const entries = parseDailyFormIndex(bytes);
+  const { layout, entries } = parseDailyIndex(bytes);
 
   it('reads every row of form.20200318.idx', () => {
+    expect(layout).toBe('form');
     expect(entries).toHaveLength(4084);
     expect(entries[0]).toEqual({
       form: '1-A',
@@ -84,7 +85,75 @@ describe('parseDailyFormIndex', () => {
   });
 
   it('rejects what is not a daily index', () => {
-    expect(() => parseDailyFormIndex('hello')).toThrow(/header/);
+    expect(() => parseDailyIndex('hello').entries).toThrow(/header/);
+  });
+});
+
+// company.20221003.idx and master.20200103.idx are not in ../shared/fixtures: the sample holds them
+// (real SEC files from public repositories, see sample/SOURCES.md).
+const SAMPLE = resolve(__dirname, '../../../../sample/fixtures');
+
+describe('parseDailyIndex: the company layout (company.20221003.idx)', () => {
+  const bytes = readFileSync(join(SAMPLE, 'feeds', 'company.20221003.idx'));
+  const { layout, entries } = parseDailyIndex(bytes);
+
+  it('tells the layout by its header, which SEC breaks over two lines, and reads every row', () => {
+    expect(layout).toBe('company');
+    expect(entries).toHaveLength(4925);
+    expect(entries[0]).toEqual({
+      form: '1-A POS',
+      companyName: '1st stREIT Office Inc.',
+      cik: '0001700461',
+      dateFiled: '2022-10-03',
+      fileName: 'edgar/data/1700461/0001104659-22-105357.txt',
+      accession: '0001104659-22-105357',
+      line: '1st stREIT Office Inc.                                        1-A POS     1700461     20221003    edgar/data/1700461/0001104659-22-105357.txt',
+    });
+  });
+
+  it('splits name and form at the column: names cut at 60 characters, form types with blanks, rows of another date', () => {
+    expect(entries.find((e) => e.accession === '0001564590-22-033053')).toMatchObject({ form: '8-K', companyName: 'Tesla, Inc.', cik: '0001318605' });
+    expect(entries.find((e) => e.accession === '0001104659-22-104702')).toMatchObject({ form: '497', companyName: 'AIM VARIABLE INSURANCE FUNDS (INVESCO VARIABLE INSURANCE FUN' });
+    expect(entries.find((e) => e.accession === '0001104659-22-104841')).toMatchObject({ form: 'SC 13D/A', companyName: '36Kr Holdings Inc.' });
+    expect(entries.find((e) => e.accession === '9999999995-22-002867')).toMatchObject({ form: 'EFFECT', companyName: 'AEye, Inc.', dateFiled: '2022-09-30' });
+    const text = bytes.toString('latin1');
+    for (const e of entries) expect(text.includes(e.line)).toBe(true);
+  });
+});
+
+describe('parseDailyIndex: the master layout (master.20200103.idx)', () => {
+  const bytes = readFileSync(join(SAMPLE, 'feeds', 'master.20200103.idx'));
+  const { layout, entries } = parseDailyIndex(bytes);
+
+  it('reads every pipe-delimited row', () => {
+    expect(layout).toBe('master');
+    expect(entries).toHaveLength(7989);
+    expect(entries[0]).toEqual({
+      form: '4',
+      companyName: 'CORE LABORATORIES N V',
+      cik: '0001000229',
+      dateFiled: '2020-01-03',
+      fileName: 'edgar/data/1000229/0001209191-20-000788.txt',
+      accession: '0001209191-20-000788',
+      line: '1000229|CORE LABORATORIES N V|4|20200103|edgar/data/1000229/0001209191-20-000788.txt',
+    });
+  });
+
+  it('keeps names as filed, form types with blanks, and rows disseminated late with their own date', () => {
+    expect(entries.filter((e) => e.cik === '0000320193').map((e) => [e.form, e.accession])).toEqual([
+      ['DEF 14A', '0001193125-20-001450'],
+      ['DEFA14A', '0001193125-20-001452'],
+    ]);
+    expect(entries.find((e) => e.accession === '0001005284-20-000002')).toMatchObject({ companyName: 'UNIVERSAL DISPLAY CORP \\PA\\' });
+    expect(entries.find((e) => e.accession === '0001140361-20-000122')).toMatchObject({ form: 'SC 13D/A', companyName: 'BROOKFIELD ASSET MANAGEMENT INC.' });
+    expect(entries.find((e) => e.accession === '0001144204-19-047413')).toMatchObject({ form: 'CORRESP', dateFiled: '2019-10-04' });
+    const text = bytes.toString('latin1');
+    for (const e of entries) expect(text.includes(e.line)).toBe(true);
+  });
+
+  it('builds the path of each layout', () => {
+    expect(dailyIndexPath('2020-01-03', 'master')).toBe('/Archives/edgar/daily-index/2020/QTR1/master.20200103.idx');
+    expect(dailyIndexPath('2022-10-03', 'company')).toBe('/Archives/edgar/daily-index/2022/QTR4/company.20221003.idx');
   });
 });
 
@@ -157,8 +226,8 @@ describe('filing indexes', () => {
 describe('filing urls', () => {
   it('builds Archives paths and tells amendments', () => {
     expect(archivesDocumentPath('0000789019', '0000950170-25-100235', 'msft-20250630.htm')).toBe('/Archives/edgar/data/789019/000095017025100235/msft-20250630.htm');
-    expect(dailyFormIndexPath('2020-03-18')).toBe('/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx');
-    expect(dailyFormIndexPath('2025-11-21')).toBe('/Archives/edgar/daily-index/2025/QTR4/form.20251121.idx');
+    expect(dailyIndexPath('2020-03-18')).toBe('/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx');
+    expect(dailyIndexPath('2025-11-21')).toBe('/Archives/edgar/daily-index/2025/QTR4/form.20251121.idx');
     expect(dashedAccession('000121390024004875')).toBe('0001213900-24-004875');
     expect(isAmendmentForm('10-K/A')).toBe(true);
     expect(isAmendmentForm('10-K')).toBe(false);
