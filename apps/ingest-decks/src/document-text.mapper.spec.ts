@@ -78,3 +78,48 @@ describe('documentTextRecordsOf on the FRPH 2015 annual meeting deck', () => {
     expect(() => documentTextRecordsOf(LINK, source, pdf, { ...CTX, maxCharsPerRecord: 2_000 })).toThrow(DecksError);
   });
 });
+
+const TRANSCRIPT = join(defaultFixturesDir(), 'transcripts', 'C-citi-4Q2024-earnings-call-transcript.pdf');
+const TRANSCRIPT_EXAMPLE = join(__dirname, '..', '..', '..', 'libs', 'contracts', 'src', 'examples', 'document-text@1.citi-4q2024-transcript.json');
+// The sample's IR host serves the fixture under this path (sample/SOURCES.md): Citigroup, CIK 831001.
+const TRANSCRIPT_LINK: DeckLink = {
+  url: 'http://ir.citigroup.example/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf',
+  cik: '0000831001',
+  ticker: 'C',
+  title: null,
+  kind: null,
+};
+
+describe('documentTextRecordsOf on the Citigroup Q4 2024 earnings call transcript', () => {
+  let pdf: ExtractedPdf;
+  let source: { bytes: number; contentHash: string; fetchedAt: Date };
+  beforeAll(async () => {
+    const bytes = new Uint8Array(readFileSync(TRANSCRIPT));
+    pdf = await extractPdf(bytes);
+    source = { bytes: bytes.byteLength, contentHash: contentHash(bytes), fetchedAt: new Date('2026-11-20T09:00:00.000Z') };
+  }, 60_000);
+
+  it('types it transcript and carries the split transcript: the committed example record', () => {
+    const records = documentTextRecordsOf(TRANSCRIPT_LINK, source, pdf, { ...CTX, runId: 'run_example_citi_4q2024' });
+    expect(records).toHaveLength(1);
+    const [record] = records as [DocumentTextRecordV1];
+    expect(validateRecord(TOPICS.documentTexts, record)).toMatchObject({ ok: true });
+    expect(record.data).toMatchObject({ title: 'Fourth Quarter 2024 Earnings Transcript', doc_type: 'transcript', doc_group: 'transcript', page_count: 16, transcript_gate: null });
+    expect(record.data.transcript?.call).toEqual({ company: 'Citi', title: 'Citi Fourth Quarter 2024 Earnings Call', date: '2025-01-15', date_source: 'document' });
+    expect(record.data.transcript?.turns).toHaveLength(59);
+    expect(record).toEqual(JSON.parse(readFileSync(TRANSCRIPT_EXAMPLE, 'utf8')));
+  });
+
+  it('puts the transcript on the last part only: its offsets need every page before it', () => {
+    const records = documentTextRecordsOf(TRANSCRIPT_LINK, source, pdf, { ...CTX, maxCharsPerRecord: 30_000 });
+    expect(records.length).toBeGreaterThan(1);
+    expect(records.map((r) => r.data.transcript === null)).toEqual([...records.slice(1).map(() => true), false]);
+    expect(records.every((r) => r.data.doc_type === 'transcript')).toBe(true);
+  });
+
+  it('keeps the type a link gives a transcript that fails the gate, with the reason', () => {
+    const undated = { ...pdf, info: { ...pdf.info, title: null }, pages: pdf.pages.map((p) => ({ ...p, text: p.text.replaceAll('January 15, 2025', 'Date to follow') })) };
+    const [record] = documentTextRecordsOf({ ...TRANSCRIPT_LINK, title: 'Q4 2024 Earnings Call Transcript' }, source, undated, CTX);
+    expect(record!.data).toMatchObject({ doc_type: 'slide_deck', transcript: null, transcript_gate: 'the call\'s date is not known' });
+  });
+});

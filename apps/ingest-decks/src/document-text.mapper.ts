@@ -7,7 +7,7 @@ import {
   type DocumentPage,
   type DocumentTextRecordV1,
 } from '@app/contracts';
-import { buildDocumentText, classifyDocument, detectLanguage, layoutCaptioner, toDocumentParts, type ExtractedPdf, type PageCaptioner } from '@app/decks';
+import { buildDocumentText, classifyDocument, detectLanguage, layoutCaptioner, recognizeTranscript, toDocumentParts, type ExtractedPdf, type PageCaptioner } from '@app/decks';
 
 export const PRODUCED_BY = 'ingest-decks';
 
@@ -51,7 +51,10 @@ const firstLine = (text: string): string | null => (text.length > 0 ? text.split
  * One extracted PDF -> its document-text@1 records, one per part of whole pages (see
  * toDocumentParts; throws DecksError('page_too_large')). Pure. Every part states the whole
  * document (title, type, language, page count, text length) and carries its own pages, whose
- * offsets point into the whole document text. Provenance: the PDF's URL and hash; the quote is the
+ * offsets point into the whole document text. A document recognized as a call transcript that passes
+ * the serving gate is typed `transcript` and its last part carries the transcript (its offsets need
+ * every page before it); one that looks like a transcript but fails keeps its type and says why in
+ * `transcript_gate`. Provenance: the PDF's URL and hash; the quote is the
  * first line of the first page that has text. Ids come from the URL, the part and the PDF's hash,
  * so the same bytes always give the same records.
  */
@@ -71,7 +74,9 @@ export function documentTextRecordsOf(link: DeckLink, source: PdfSource, pdf: Ex
   }));
   const firstWithText = pages.find((p) => p.text.length > 0);
   const title = link.title ?? pdf.info.title ?? (pages.find((p) => p.vision_caption.length > 0)?.vision_caption || fileNameOf(link.url));
-  const kind = classifyDocument({ pages: pdf.pages, info: pdf.info, kind: link.kind, title: link.title, firstPageCaption: firstWithText?.vision_caption ?? null });
+  const classified = classifyDocument({ pages: pdf.pages, info: pdf.info, kind: link.kind, title: link.title, firstPageCaption: firstWithText?.vision_caption ?? null });
+  const transcript = recognizeTranscript({ doc: document, pdfTitle: pdf.info.title, linkTitle: link.title, kind: link.kind });
+  const kind = transcript.transcript ? { doc_type: 'transcript' as const, doc_group: 'transcript' as const } : classified;
   const language = detectLanguage(document.text);
   const parts = toDocumentParts(pages, ctx.maxCharsPerRecord ?? DOCUMENT_TEXT_CHARS_PER_RECORD);
 
@@ -106,6 +111,8 @@ export function documentTextRecordsOf(link: DeckLink, source: PdfSource, pdf: Ex
       pdf: { bytes: source.bytes, ...pdf.info },
       part: { index: part.index, count: part.count },
       pages: part.pages,
+      transcript: part.index === part.count - 1 ? transcript.transcript : null,
+      transcript_gate: transcript.gate,
     },
   }));
 }

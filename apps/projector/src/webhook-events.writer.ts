@@ -4,13 +4,14 @@ import type { MessageMeta } from '@app/messaging';
 import {
   DocumentsRepository,
   InsiderTransactionsRepository,
+  TranscriptsRepository,
   WebhookEventsRepository,
   type BatchOutcome,
   type FilingRecord,
   type InsiderTransactionRecord,
   type NewWebhookEvent,
 } from '@app/persistence';
-import { toDocumentDetail, toFiling, toForm4Filing } from '@app/resources';
+import { toDocumentDetail, toFiling, toForm4Filing, toTranscriptDetail } from '@app/resources';
 
 export interface ProjectedRecord {
   envelope: RecordEnvelope;
@@ -34,7 +35,8 @@ interface Pending {
  * resources are read on the transaction's manager (so they see the rows just written), one query
  * per resource kind. The events go in with one statement, which inserts nothing for an event id
  * that exists (a replay, or an update of an entity already announced). A changed key whose row is
- * not there (nothing to announce) makes no event.
+ * not there (nothing to announce) makes no event: a document text without a transcript that passed
+ * the gate has no transcripts row, so makes no transcript.published.
  */
 export async function writeWebhookEvents(
   m: EntityManager,
@@ -54,7 +56,7 @@ export async function writeWebhookEvents(
   if (byKey.size === 0) return { events: 0, deliveries: 0 };
   const pending = [...byKey.values()];
   const keysOf = (type: EventType): string[] => pending.filter((p) => p.type === type).map((p) => p.key);
-  const data = await resources(m, outcome.filings ?? new Map(), keysOf('form4.filed'), keysOf('ir_document.created'));
+  const data = await resources(m, outcome.filings ?? new Map(), keysOf('form4.filed'), keysOf('ir_document.created'), keysOf('transcript.published'));
 
   const events: NewWebhookEvent[] = [];
   for (const p of pending) {
@@ -80,12 +82,14 @@ async function resources(
   filings: ReadonlyMap<string, FilingRecord>,
   form4Keys: string[],
   documentKeys: string[],
+  transcriptKeys: string[],
 ): Promise<Record<EventType, Map<string, unknown>>> {
   // One after the other: they share the transaction's one connection.
   const insiders = new InsiderTransactionsRepository(m);
   const form4Filings = await insiders.findFilings(form4Keys);
   const form4Rows = form4Filings.length ? await insiders.listByAccessions(form4Keys) : [];
   const documents = await new DocumentsRepository(m).findByUrls(documentKeys);
+  const transcripts = await new TranscriptsRepository(m).findByUrls(transcriptKeys);
   const rowsByAccession = new Map<string, InsiderTransactionRecord[]>();
   for (const row of form4Rows) {
     const rows = rowsByAccession.get(row.accession);
@@ -96,5 +100,6 @@ async function resources(
     'filing.created': new Map([...filings].map(([accession, f]) => [accession, toFiling(f)])),
     'form4.filed': new Map(form4Filings.map((f) => [f.accession, toForm4Filing(f, rowsByAccession.get(f.accession) ?? [])])),
     'ir_document.created': new Map(documents.map((d) => [d.url, toDocumentDetail(d)])),
+    'transcript.published': new Map(transcripts.map((t) => [t.url, toTranscriptDetail(t)])),
   };
 }

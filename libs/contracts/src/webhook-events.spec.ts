@@ -7,7 +7,7 @@ const example = (file: string) => JSON.parse(readFileSync(join(__dirname, 'examp
 describe('webhook event sources', () => {
   it('name a registered topic that carries the schema making each event', () => {
     for (const source of WEBHOOK_EVENT_SOURCES) expect(Object.keys(source.topic.schemas)).toContain(source.schema);
-    expect(WEBHOOK_EVENT_SOURCES.map((s) => s.type).sort()).toEqual(['filing.created', 'form4.filed', 'ir_document.created']);
+    expect(WEBHOOK_EVENT_SOURCES.map((s) => s.type).sort()).toEqual(['filing.created', 'form4.filed', 'ir_document.created', 'transcript.published']);
   });
 
   it('give an IR document one event id from its URL, whatever else the record says', () => {
@@ -28,6 +28,13 @@ describe('webhook event sources', () => {
     // The same accession makes different events of different types.
     expect(webhookEventId('filing.created', form4.key)).not.toBe(webhookEventOf(form4.schema, form4.key)!.id);
     expect(webhookEventOf('company@1', 'MSFT:US')).toBeNull();
-    expect(webhookEventOf('document-text@1', 'https://example.com/a.pdf')).toBeNull();
+    expect(webhookEventOf('segment@1', 'x')).toBeNull();
+  });
+
+  it('make transcript.published from a document text, one per document URL', () => {
+    const transcript = example('document-text@1.citi-4q2024-transcript.json');
+    expect(webhookEventOf(transcript.schema, transcript.key)).toEqual({ type: 'transcript.published', id: webhookEventId('transcript.published', transcript.key) });
+    // Not the IR document's event of the same URL.
+    expect(webhookEventOf(transcript.schema, transcript.key)!.id).not.toBe(webhookEventId('ir_document.created', transcript.key));
   });
 });

@@ -8,7 +8,7 @@ import { TOPICS, type TopicDefinition } from './topics';
  * topic yields the same event id and never a second event.
  */
 export interface WebhookEventSource {
-  type: 'filing.created' | 'form4.filed' | 'ir_document.created';
+  type: 'filing.created' | 'form4.filed' | 'ir_document.created' | 'transcript.published';
   topic: TopicDefinition;
   /** The record schema that makes the event. */
   schema: string;
@@ -22,6 +22,9 @@ export const WEBHOOK_EVENT_SOURCES: readonly WebhookEventSource[] = [
   // A document is first seen when its link is found on an IR page (or configured); the PDF text
   // arriving later, or the link found again, is the same document and makes no new event.
   { type: 'ir_document.created', topic: TOPICS.issuerDocuments, schema: 'ir-document@1', entity: 'absolute document URL' },
+  // A document's text makes one only when it carries a transcript that passed the serving gate (the
+  // projector finds its transcripts row); a new version of the same PDF is the same transcript.
+  { type: 'transcript.published', topic: TOPICS.documentTexts, schema: 'document-text@1', entity: 'absolute document URL' },
 ];
 
 /** `evt_` + 32 hex: stable for (event type, entity key). */

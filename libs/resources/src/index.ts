@@ -6,3 +6,12 @@ export { toInsiderTransaction, toForm4Filing } from './insider-transaction.resou
 export type { InsiderOwnerResource, InsiderTransactionResource, Form4FilingResource } from './insider-transaction.resource';
 export { toDocument, toDocumentDetail, toDocumentPage } from './document.resource';
 export type { DocumentProvenance, DocumentResource, DocumentDetailResource, DocumentPageResource } from './document.resource';
+export { toTranscript, toTranscriptDetail } from './transcript.resource';
+export type {
+  TranscriptCallResource,
+  TranscriptDetailResource,
+  TranscriptParticipantResource,
+  TranscriptProvenance,
+  TranscriptResource,
+  TranscriptTurnResource,
+} from './transcript.resource';

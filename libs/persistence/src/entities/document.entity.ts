@@ -141,6 +141,10 @@ export class DocumentEntity {
   @Column({ name: 'pdf_info', type: 'jsonb', nullable: true })
   pdfInfo!: PdfInfo | null;
 
+  /** Why a document that looks like a call transcript did not pass the serving gate (its type is kept); null otherwise. */
+  @Column({ name: 'transcript_gate', type: 'text', nullable: true })
+  transcriptGate!: string | null;
+
   /** The earliest observed_at of any record of this URL. */
   @Column({ name: 'first_seen_at', type: 'timestamptz' })
   firstSeenAt!: Date;

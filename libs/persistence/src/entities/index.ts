@@ -19,13 +19,14 @@ import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { CompanyIdentifierEntity } from './company-identifier.entity';
+import { TranscriptEntity } from './transcript.entity';
 import { TenkDescriptionEntity, TenkSectionEntity } from './tenk-section.entity';
 
 export { FilingEntity };
 export { SegmentObservationEntity };
 export { FundEntity, FundHoldingEntity };
 export { AccountEntity, ApiKeyEntity, CompanyEntity, CompanyIdentifierEntity, IdempotencyKeyEntity };
-export { RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity };
+export { RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity, TranscriptEntity };
 export { Form4FilingEntity, Form4FilingOwnerEntity, InsiderTransactionEntity };
 export { TenkSectionEntity, TenkDescriptionEntity };
 export { WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity, WebhookAttemptEntity };
@@ -36,7 +37,7 @@ export type { Plan } from './account.entity';
 /** Every entity of the one DataSource; add new read models here. */
 export const ENTITIES = [
   CompanyEntity, FilingEntity, SegmentObservationEntity, AccountEntity, ApiKeyEntity, FundEntity, FundHoldingEntity,
-  RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity, Form4FilingEntity,
+  RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity, TranscriptEntity, Form4FilingEntity,
   Form4FilingOwnerEntity, InsiderTransactionEntity, WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity,
   WebhookAttemptEntity, IdempotencyKeyEntity, CompanyIdentifierEntity, TenkSectionEntity, TenkDescriptionEntity,
 ];

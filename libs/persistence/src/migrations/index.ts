@@ -12,6 +12,7 @@ import { IdempotencyKeys1763870000000 } from './1763870000000-idempotency-keys';
 import { Form4FilingOwners1763871000000 } from './1763871000000-form4-filing-owners';
 import { FundExposureCountIndex1763872000000 } from './1763872000000-fund-exposure-count-index';
 import { FundExposureCoveringIndex1763873000000 } from './1763873000000-fund-exposure-covering-index';
+import { Transcripts1763880000000 } from './1763880000000-transcripts';
 import { TenkSections1763881000000 } from './1763881000000-tenk-sections';
 import { CompanyIdentifiers1763882000000 } from './1763882000000-company-identifiers';
 
@@ -20,5 +21,5 @@ export const MIGRATIONS = [
   Initial1763770000000, Filings1763780000000, Segments1763790000000, Funds1763800000000, IssuerPages1763810000000, Form41763820000000,
   Form4AmendmentNote1763830000000, Webhooks1763840000000, Search1763850000000, WebhookDeliveryLease1763860000000,
   IdempotencyKeys1763870000000, Form4FilingOwners1763871000000, FundExposureCountIndex1763872000000,
-  FundExposureCoveringIndex1763873000000, TenkSections1763881000000, CompanyIdentifiers1763882000000,
+  FundExposureCoveringIndex1763873000000, Transcripts1763880000000, TenkSections1763881000000, CompanyIdentifiers1763882000000,
 ];

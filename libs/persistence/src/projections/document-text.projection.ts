@@ -38,10 +38,10 @@ export function documentPageRows(envelope: RecordEnvelope<DocumentTextData>) {
 const UPSERT_DOCUMENT_SQL = `
   INSERT INTO documents (url, cik, ticker, title, doc_type, doc_group, language, pdf_created_at, sort_at,
     published_at_source, page_count, page_separator, text_length, text_content_hash, text_source_url, text_quote,
-    text_src_id, text_extracted_at, text_record_id, text_observed_at, pdf_bytes, pdf_info, first_seen_at, updated_at)
+    text_src_id, text_extracted_at, text_record_id, text_observed_at, pdf_bytes, pdf_info, transcript_gate, first_seen_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz, coalesce($8::timestamptz, $19::timestamptz),
     CASE WHEN $8::timestamptz IS NULL THEN 'first_seen' ELSE 'pdf_metadata' END, $9, $10, $11, $12, $13, $14, $15,
-    $16::timestamptz, $17, $19::timestamptz, $18, $20::jsonb, $19::timestamptz, now())
+    $16::timestamptz, $17, $19::timestamptz, $18, $20::jsonb, $21, $19::timestamptz, now())
   ON CONFLICT (url) DO UPDATE SET
     ticker = coalesce(documents.ticker, EXCLUDED.ticker),
     title = CASE WHEN documents.link_record_id IS NULL THEN EXCLUDED.title ELSE documents.title END,
@@ -66,6 +66,7 @@ const UPSERT_DOCUMENT_SQL = `
       THEN documents.text_observed_at ELSE EXCLUDED.text_observed_at END,
     pdf_bytes = EXCLUDED.pdf_bytes,
     pdf_info = EXCLUDED.pdf_info,
+    transcript_gate = EXCLUDED.transcript_gate,
     updated_at = now()
   WHERE documents.text_record_id IS DISTINCT FROM EXCLUDED.text_record_id
   RETURNING id, (xmax = 0) AS inserted`;
@@ -100,6 +101,8 @@ interface TextState {
  * - a later part of another hash is dropped: it belongs to a version that was replaced (a
  *   redelivery after a newer part 0) or never started, and must not mix its pages into the current one;
  * - an older version's part 0 is dropped: a replay never regresses the text.
+ * The part that carries a transcript (the version's last) upserts its transcripts row; part 0 of a
+ * new version deletes the old version's.
  */
 async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<DocumentTextData>): Promise<RecordOutcome> {
   const d = envelope.data;
@@ -125,12 +128,15 @@ async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<Docu
     }
     if (!isCurrentVersion && documentId !== undefined) {
       const [, removed] = await m.query<[unknown, number]>('DELETE FROM document_pages WHERE document_id = $1 AND content_hash <> $2', [documentId, version]);
-      written += removed;
+      // The old version's transcript goes with its pages; the new version's last part brings its own, if it has one.
+      const [, removedTranscripts] = await m.query<[unknown, number]>('DELETE FROM transcripts WHERE document_id = $1 AND content_hash <> $2', [documentId, version]);
+      written += removed + removedTranscripts;
     }
   }
   if (documentId === undefined) return 'unchanged';
   const pages = await m.query<unknown[]>(UPSERT_PAGES_SQL, [documentId, JSON.stringify(documentPageRows(envelope))]);
   written += pages.length;
+  written += await upsertTranscript(m, documentId, envelope, version);
   if (inserted) return 'inserted';
   return written > 0 ? 'updated' : 'unchanged';
 }
@@ -173,5 +179,55 @@ function documentParams(envelope: RecordEnvelope<DocumentTextData>, version: str
     d.pdf.bytes,
     envelope.observed_at,
     JSON.stringify({ title: d.pdf.title, creator: d.pdf.creator, producer: d.pdf.producer, created_at: d.pdf.created_at }),
+    d.transcript_gate ?? null,
   ];
+}
+
+/*
+ * The transcript of the current version, from the part that carries it (the last): a replay of
+ * the same record writes nothing; first_seen_at keeps the first version's.
+ */
+const TRANSCRIPT_VALUE_COLUMNS = [
+  'document_id', 'cik', 'ticker', 'company', 'title', 'call_date', 'date_source', 'participants', 'turns', 'turn_count',
+  'front_matter', 'back_matter', 'content_hash', 'src_id', 'source_url', 'quote', 'extracted_at', 'record_id',
+];
+const UPSERT_TRANSCRIPT_SQL = `
+  INSERT INTO transcripts (url, ${TRANSCRIPT_VALUE_COLUMNS.join(', ')}, first_seen_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7::date, $8, $9::jsonb, $10::jsonb, $11, $12::jsonb, $13::jsonb, $14, $15, $16, $17,
+    $18::timestamptz, $19, $20::timestamptz, now())
+  ON CONFLICT (url) DO UPDATE SET
+    ${TRANSCRIPT_VALUE_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')},
+    first_seen_at = least(transcripts.first_seen_at, EXCLUDED.first_seen_at),
+    updated_at = now()
+  WHERE transcripts.record_id IS DISTINCT FROM EXCLUDED.record_id
+  RETURNING id`;
+
+async function upsertTranscript(m: EntityManager, documentId: number, envelope: RecordEnvelope<DocumentTextData>, version: string): Promise<number> {
+  const d = envelope.data;
+  const t = d.transcript;
+  if (!t) return 0;
+  const p = envelope.provenance;
+  const rows = await m.query<unknown[]>(UPSERT_TRANSCRIPT_SQL, [
+    d.url,
+    documentId,
+    d.cik,
+    d.ticker,
+    t.call.company,
+    t.call.title,
+    t.call.date,
+    t.call.date_source,
+    JSON.stringify(t.participants),
+    JSON.stringify(t.turns),
+    t.turns.length,
+    JSON.stringify(t.front_matter),
+    t.back_matter === null ? null : JSON.stringify(t.back_matter),
+    version,
+    p.src_id,
+    p.source_url ?? d.url,
+    t.turns[0]?.quote ?? null,
+    p.extracted_at,
+    envelope.id,
+    envelope.observed_at,
+  ]);
+  return rows.length;
 }

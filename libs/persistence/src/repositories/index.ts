@@ -7,6 +7,7 @@ export * from './segments.repository';
 export * from './tenk-sections.repository';
 export * from './roster.repository';
 export * from './documents.repository';
+export * from './transcripts.repository';
 export * from './insider-transactions.repository';
 export * from './coverage.repository';
 export * from './search.repository';
