@@ -187,7 +187,10 @@ export function parseFilingIndexPage(bytes: Uint8Array | string): FilingIndexPag
   parser.end();
 
   const accession = /(\d{10}-\d{2}-\d{6})/.exec(secNum)?.[1];
-  const form = /^Form\s+(\S+(?:\s\S+)*?)\s+-/.exec(formName)?.[1] ?? /^Form\s+(\S+)/.exec(formName)?.[1];
+  // "Form 10-K - Annual report [...]:": the form ends at the first " - " (blanks around it), so its
+  // own hyphens (10-K, S-1) stay in the form and the description is everything after that separator.
+  const named = /^Form\s+(\S+(?:\s\S+)*?)\s+-\s+(.*?):?\s*$/.exec(formName);
+  const form = named?.[1] ?? /^Form\s+(\S+)/.exec(formName)?.[1];
   if (!accession || !form) throw new EdgarParseError(PAGE_SOURCE, 'no form name or accession number');
   const field = (head: string): string | null => info.find((i) => i.head.toLowerCase() === head.toLowerCase())?.value || null;
   const acceptedText = field('Accepted');
@@ -215,7 +218,7 @@ export function parseFilingIndexPage(bytes: Uint8Array | string): FilingIndexPag
   return {
     accession,
     form,
-    formDescription: /-\s*(.*?):?\s*$/.exec(formName)?.[1] || null,
+    formDescription: named?.[2] || null,
     filingDate: field('Filing Date'),
     acceptedAt: acceptedText ? easternToIso(acceptedText) : null,
     acceptedText,

@@ -221,6 +221,19 @@ describe('filing indexes', () => {
       size: 4465,
     });
   });
+
+  // Not in ../shared/fixtures: the sample holds it (a real SEC page from a public repository, see sample/SOURCES.md).
+  it("reads a 10-K's form description whole, hyphen in the form name and all (Lennar, 0001628280-17-000327)", () => {
+    const page = parseFilingIndexPage(readFileSync(join(SAMPLE, 'feeds', '0001628280-17-000327-index.htm')));
+    expect(page).toMatchObject({
+      accession: '0001628280-17-000327',
+      form: '10-K',
+      formDescription: 'Annual report [Section 13 and 15(d), not S-K Item 405]',
+      filingDate: '2017-01-20',
+      periodOfReport: '2016-11-30',
+      filers: [{ name: 'LENNAR CORP /NEW/', role: 'Filer', cik: '0000920760' }],
+    });
+  });
 });
 
 describe('filing urls', () => {
