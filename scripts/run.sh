@@ -130,6 +130,9 @@ run_ingest() { # name, command...: one ingest run, its log under .run/, its summ
 say "ingesting filings: MSFT, TSLA and MUR from their submissions; the 2020-03-18 daily form index (live mode, one poll)"
 run_ingest ingest-filings-backfill node dist/apps/ingest-sec/src/filings.main.js backfill --companies MSFT,TSLA,MUR
 SEC_COVERAGE=all run_ingest ingest-filings-live node dist/apps/ingest-sec/src/filings.main.js live --once --date 2020-03-18
+say "reading Items 1, 1A and 7 of Tesla's 10-K for 2024 (the description of TSLA:US)"
+run_ingest ingest-sections node dist/apps/ingest-sec/src/sections.main.js \
+  --filing 1318605:0001628280-25-003063:/Archives/edgar/data/1318605/000162828025003063/tsla-20241231.htm
 say "ingesting segment figures from the AAPL, TSLA and NVDA 10-Q inline XBRL"
 run_ingest ingest-segments node dist/apps/ingest-sec/src/segments.main.js \
   --filing 320193:0000320193-25-000057:/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm \
@@ -189,6 +192,8 @@ The pipeline is running on the bundled sample.
   curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/companies/MSFT:US
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies?limit=5"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/filings?forms=10-K&limit=3"
+  curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/companies/TSLA:US    (description from Item 1 of its 10-K)
+  curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/companies/TSLA:US/sections/1A
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/AAPL:US/segments?unit=million"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/fund-exposure"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/FRPH:US/executives?category=ir"

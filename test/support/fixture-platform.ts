@@ -1,7 +1,7 @@
 // The whole platform on the fixture files, for end-to-end tests of the API surface: the fixture
 // EDGAR/IR server, a test database, a Kafka namespace and the projector; every ingestor run through
 // its own composition root, as scripts/run.sh runs them (ticker map + submissions, filings backfill
-// and one live poll, segments, N-PORT, Form 4, the FRPH IR site and its PDFs); then the api
+// and one live poll, segments, 10-K sections, N-PORT, Form 4, the FRPH IR site and its PDFs); then the api
 // (the Nest app) listening on an ephemeral port, with an enterprise key.
 /* eslint-disable no-restricted-imports -- tests may import apps (CONVENTIONS 5); this helper is one folder deeper than test/*.ts, so its paths start with ../../ */
 import 'reflect-metadata';
@@ -40,6 +40,9 @@ import { NportModule } from '../../apps/ingest-sec/src/nport/nport.module';
 import { segmentsConfigSchema } from '../../apps/ingest-sec/src/segments/segments.config';
 import { SegmentsModule } from '../../apps/ingest-sec/src/segments/segments.module';
 import { SegmentsService } from '../../apps/ingest-sec/src/segments/segments.service';
+import { sectionsConfigSchema } from '../../apps/ingest-sec/src/sections/sections.config';
+import { SectionsModule } from '../../apps/ingest-sec/src/sections/sections.module';
+import { SectionsService } from '../../apps/ingest-sec/src/sections/sections.service';
 import { projectorConfigSchema } from '../../apps/projector/src/projector.config';
 import { PROJECTED_TOPICS, startProjector } from '../../apps/projector/src/projector.runner';
 
@@ -54,6 +57,10 @@ export const FIXTURE_INGEST = {
     { cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', document: '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm' },
     { cik: '0001318605', accession: '0001628280-25-035806', form: '10-Q', document: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' },
     { cik: '0001045810', accession: '0001045810-25-000209', form: '10-Q', document: '/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm' },
+  ],
+  /** 10-Ks read for Items 1, 1A, 7 and the description (as run.sh's --filing: dates from the cover page). */
+  tenK: [
+    { cik: '0001318605', accession: '0001628280-25-003063', form: null, filedDate: null, reportPeriod: null, document: '/Archives/edgar/data/1318605/000162828025003063/tsla-20241231.htm' },
   ],
   nport: '2230:0000002230-23-990001,822977:0000822977-23-990001',
   form4: [
@@ -150,6 +157,9 @@ export async function startFixturePlatform(options: FixturePlatformOptions = {})
     });
     await runIn(nest(SegmentsModule.forRoot({ config: loadConfig(segmentsConfigSchema, env), logger })), (app) =>
       app.get(SegmentsService).execute({ filings: FIXTURE_INGEST.segments, runId: 'run_platform_segments' }),
+    );
+    await runIn(nest(SectionsModule.forRoot({ config: loadConfig(sectionsConfigSchema, env), logger })), (app) =>
+      app.get(SectionsService).execute({ filings: FIXTURE_INGEST.tenK, runId: 'run_platform_sections' }),
     );
     await runIn(nest(NportModule.forRoot({ config: loadConfig(nportConfigSchema, { ...env, SEC_COVERAGE: 'all', NPORT_FILINGS: FIXTURE_INGEST.nport }), logger })), (app) =>
       app.get(NportIngestService).execute({ runId: 'run_platform_nport' }),

@@ -25,6 +25,7 @@ import { Idempotency } from './platform/idempotency';
 import { DependencyOutages } from './platform/dependency-outages';
 import { CursorCodec } from './platform/cursor.codec';
 import { SegmentsController } from './segments/segments.controller';
+import { createSectionsController } from './sections/sections.controller';
 import { createSearchController } from './search/search.controller';
 import { SegmentsService } from './segments/segments.service';
 import type { BoundRoute } from './platform/route.registry';
@@ -105,6 +106,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   const routes = [
     ...companies.routes(),
     ...segments.routes(),
+    ...createSectionsController(dataSource, companiesService).routes(),
     ...filings.routes(),
     ...fundExposure.routes(),
     ...executives.routes(),

@@ -1,4 +1,4 @@
-import { decodeXml, normalizeWhitespace, parseIxbrl, textContent } from '@app/edgar';
+import { decodeXml, normalizeWhitespace, parseIxbrl, tenkText, textContent } from '@app/edgar';
 import { pageModel } from '@app/issuer-pages';
 import { readPdfPagesInThread, type PdfPagesReader } from './pdf-pages';
 
@@ -9,8 +9,9 @@ import { readPdfPagesInThread, type PdfPagesReader } from './pdf-pages';
  * - text: plain EDGAR text (daily index `.idx`): the line as written;
  * - xml: EDGAR XML (N-PORT primary_doc.xml, Form 4 ownership XML, complete submission `.txt`):
  *   elements as written, or a value as the parser decoded it (entities, trimmed, runs collapsed);
- * - sec_html: EDGAR HTML (inline-XBRL 10-Q/10-K, the current-events listing): a source line as
- *   written, or a table row's text (XHTML parsed as XML, entities decoded, whitespace normalized);
+ * - sec_html: EDGAR HTML (inline-XBRL 10-Q/10-K, a plain-HTML 10-K of any era, the current-events
+ *   listing): a source line as written, a table row's text (XHTML parsed as XML, entities decoded,
+ *   whitespace normalized), or lines of a 10-K's document text (10-K headings and descriptions);
  * - issuer_html: an issuer's IR page: its visible text as libs/issuer-pages reads it, or its meta
  *   description (or an image link's alt) whole;
  * - pdf: a PDF (slide deck, report): a page's text as libs/decks extracts it.
@@ -23,6 +24,8 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
  * - raw: in the bytes decoded as UTF-8, character for character;
  * - xml_text: in the XML's entity-decoded text, whitespace runs compared as one space (Form 4 values);
  * - ixbrl_text: in the inline-XBRL document's text content, whitespace normalized (segment table rows);
+ * - tenk_text: from a line start in a 10-K's document text as libs/edgar's tenkText reads it (one line
+ *   per block element): 10-K section headings, and Item 1 descriptions (lines joined by "\n");
  * - page_text: whole lines of the IR page's visible text (one line, or consecutive lines joined by
  *   "\n": roster entries, contacts, document links, descriptions), as libs/issuer-pages quotes;
  * - page_meta: equal to the IR page's meta description or an image link's alt text;
@@ -30,7 +33,7 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
  * Line-bounded matching is what those extractors produce, and it keeps a short quote (a slide's
  * "4") from being "found" inside a longer line ("9/30/2014").
  */
-export const QUOTE_STYLES = ['raw', 'xml_text', 'ixbrl_text', 'page_text', 'page_meta', 'pdf_text'] as const;
+export const QUOTE_STYLES = ['raw', 'xml_text', 'ixbrl_text', 'tenk_text', 'page_text', 'page_meta', 'pdf_text'] as const;
 export type QuoteStyle = (typeof QUOTE_STYLES)[number];
 
 /** Where a quote was found: the style, and the 0-based page for a PDF. */
@@ -48,7 +51,7 @@ const KIND_STYLES: Record<SourceKind, readonly QuoteStyle[]> = {
   json: ['raw'],
   text: ['raw'],
   xml: ['raw', 'xml_text'],
-  sec_html: ['raw', 'ixbrl_text'],
+  sec_html: ['raw', 'ixbrl_text', 'tenk_text'],
   issuer_html: ['page_text', 'page_meta'],
   pdf: ['pdf_text'],
 };
@@ -82,6 +85,7 @@ export class SourceText {
   private raw?: string;
   private xmlText?: string;
   private ixbrlText?: string;
+  private tenkText?: string;
   private issuerPage?: { text: string; exact: ReadonlySet<string> };
   private pdfPages?: Promise<string[]>;
 
@@ -96,6 +100,9 @@ export class SourceText {
   async find(quote: string, options: QuoteOptions = {}): Promise<QuoteMatch | null> {
     // Whitespace supports nothing, though it stands in every source.
     if (quote.trim().length === 0) return null;
+    // A style that cannot read the source (a plain-HTML 10-K is no XML for ixbrl_text) leaves the
+    // others to try; its error stands only when no style finds the quote.
+    let unreadable: Error | null = null;
     for (const style of KIND_STYLES[this.kind]) {
       if (style === 'pdf_text') {
         const pages = await this.pdf();
@@ -104,8 +111,13 @@ export class SourceText {
         if (pageIndex >= 0) return { style, pageIndex };
         continue;
       }
-      if (this.findSync(style, quote)) return { style, pageIndex: null };
+      try {
+        if (this.findSync(style, quote)) return { style, pageIndex: null };
+      } catch (error) {
+        unreadable ??= error instanceof Error ? error : new Error(String(error));
+      }
     }
+    if (unreadable !== null) throw unreadable;
     return null;
   }
 
@@ -125,6 +137,10 @@ export class SourceText {
         this.ixbrlText ??= normalizeWhitespace(textContent(parseIxbrl(Buffer.from(this.bytes)).dom));
         return needle.length > 0 && this.ixbrlText.includes(needle);
       }
+      case 'tenk_text':
+        // Headings are whole lines; a description starts a line (its last sentence may end mid-line).
+        this.tenkText ??= `\n${tenkText(this.bytes).text}\n`;
+        return this.tenkText.includes(`\n${quote}`);
       case 'page_text':
         return this.page().text.includes(`\n${quote}\n`);
       case 'page_meta':

@@ -38,6 +38,8 @@ export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
   { path: '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm', file: 'xbrl/AAPL-aapl-20250329.htm' },
   { path: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm', file: 'xbrl/TSLA-tsla-10-q-2025-07-24.html' },
   { path: '/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm', file: 'xbrl/NVDA-nvda-10-q-2025-08-27.html' },
+  // Tesla's 10-K for 2024 at its Archive path (accession 0001628280-25-003063, filed 2025-01-30).
+  { path: '/Archives/edgar/data/1318605/000162828025003063/tsla-20241231.htm', file: 'tenk/TSLA-tsla-10-k-2025-01-30.html' },
   // Issuer IR pages at their sites' paths (FRPH: frpholdings.com, saved 2018; BRAI: braiin.com).
   // Both sites share this one host here, so FRPH's relative links resolve against it.
   { path: '/investor-relations.html', file: 'ir-pages/FRPH-investor-relations.html' },

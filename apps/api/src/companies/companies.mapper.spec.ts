@@ -33,7 +33,7 @@ function msft(over: Partial<CompanyRecord> = {}): CompanyRecord {
   return {
     symbol: 'MSFT:US', ticker: 'MSFT', market: 'US', name: d.name, cik: d.cik, isin: null, figi: null, issuerId: 789019,
     listingExchange: d.listing_exchange, website: null, country: d.detail?.country ?? null, isEtf: false, isFund: false, isAdr: false,
-    status: 'active', description: null, descriptionProvenance: null, secDetail: d.detail, issuerDescription: null,
+    status: 'active', description: null, descriptionProvenance: null, secDetail: d.detail, issuerDescription: null, tenkDescription: null,
     provenance: msftRecord.provenance, observedAt: new Date(msftRecord.observed_at), updatedAt: new Date(msftRecord.observed_at),
     isinCandidates: [msftIsin], leiCandidates: [msftLei],
     ...over,

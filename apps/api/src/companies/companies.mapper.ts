@@ -50,10 +50,14 @@ export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
   const sec = c.secDetail;
   const website = c.website ?? sec?.website ?? null;
   const country = c.country ?? sec?.country ?? null;
-  // The issuer's own description (its IR pages) when captured, else SEC's (usually empty).
+  // Item 1 of the issuer's newest 10-K when read (first party, filed with the SEC, dated), else the
+  // issuer's IR page, else the submissions JSON's description field (usually empty).
+  const tenk = c.tenkDescription;
   const issuer = c.issuerDescription;
-  const description = issuer?.description ?? c.description ?? null;
-  const descriptionProvenance: Provenance | null = issuer
+  const description = tenk?.description ?? issuer?.description ?? c.description ?? null;
+  const descriptionProvenance: Provenance | null = tenk
+    ? tenk.provenance
+    : issuer
     ? {
         src_id: issuer.srcId,
         source_provider: 'issuer_page',
@@ -68,7 +72,7 @@ export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
   const isin = resolveIdentifier('isin', c.isinCandidates, gaps, "no N-PORT holding read so far gives this listing's ISIN (SEC publishes none; ISINs come from fund holdings' CUSIPs)");
   const secLei = sec?.lei ?? null;
   const nportLei = secLei === null ? resolveIdentifier('lei', c.leiCandidates, gaps, 'neither the SEC submissions nor an N-PORT holding read so far give an LEI') : null;
-  if (!sec) gaps.push(`detail: SEC submissions not fetched yet; ${issuer ? 'website, country' : 'website, country, description'} and flags unavailable`);
+  if (!sec) gaps.push(`detail: SEC submissions not fetched yet; ${issuer || tenk ? 'website, country' : 'website, country, description'} and flags unavailable`);
   else {
     if (website === null) gaps.push('website: SEC submissions list no website for this issuer');
     if (country === null) gaps.push('country: SEC submissions give no country for this issuer');

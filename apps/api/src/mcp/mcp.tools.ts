@@ -61,6 +61,14 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     defaultLimit: 25,
   },
   {
+    name: 'get_10k_section',
+    title: '10-K section',
+    description:
+      "One item of a company's newest 10-K: item 1 (Business), 1A (Risk Factors) or 7 (MD&A), with its status (extracted, incorporated_by_reference, " +
+      'not_present, failed), its character offsets in the document and its text.',
+    operations: ['getCompanySection'],
+  },
+  {
     name: 'get_fund_exposure',
     title: 'Fund exposure',
     description: "Funds holding the company's stock, from their latest N-PORT reports (alpha), largest position first.",

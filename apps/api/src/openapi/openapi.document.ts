@@ -11,6 +11,7 @@ import { healthRoutes } from '../health/health.controller';
 import { insidersRoutes } from '../insiders/insiders.controller';
 import { searchRoutes } from '../search/search.controller';
 import { segmentsRoutes } from '../segments/segments.controller';
+import { sectionsRoutes } from '../sections/sections.controller';
 import { eventRoutes, webhookRoutes } from '../webhooks/webhooks.controller';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
@@ -24,6 +25,7 @@ export const API_VERSION = '1.1.0';
 export const DOCUMENTED_ROUTES: RouteDefinition[] = [
   ...Object.values(companiesRoutes),
   ...Object.values(segmentsRoutes),
+  ...Object.values(sectionsRoutes),
   ...Object.values(fundExposureRoutes),
   ...Object.values(executivesRoutes),
   ...Object.values(insidersRoutes),

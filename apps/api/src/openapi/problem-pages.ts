@@ -62,6 +62,12 @@ export const PROBLEM_PAGES: Record<ProblemSlug, ProblemPage> = {
     happened: "The document's text is not complete: not every page of its current PDF version has arrived (the detail says why).",
     todo: 'Retry later; meanwhile GET /v1/documents/{doc_id}/pages serves the pages already received.',
   },
+  'section-not-extracted': {
+    title: 'Section not extracted',
+    status: 404,
+    happened: "No 10-K of the company's issuer has been read yet, so whether the item is there is unknown. A 10-K that was read and lacks the item answers 200 with status not_present instead.",
+    todo: "Retry after the issuer's next 10-K has been ingested; GET /v1/companies/{symbol}/filings?forms=10-K lists the 10-Ks indexed so far.",
+  },
   'method-not-allowed': {
     title: 'Method not allowed',
     status: 405,

@@ -17,6 +17,7 @@ export type ProblemSlug =
   | 'unknown-document'
   | 'unknown-page'
   | 'document-text-unavailable'
+  | 'section-not-extracted'
   | 'method-not-allowed'
   | 'validation-error'
   | 'bad-request'

@@ -59,6 +59,8 @@ export interface CompanyRecord extends CompanyListing {
   secDetail: CompanyDetail | null;
   /** Null until the issuer's IR pages have given a description. */
   issuerDescription: IssuerDescription | null;
+  /** The opening of Item 1 of the issuer's newest 10-K that gave one (tenk_descriptions); null until then. */
+  tenkDescription: { description: string; provenance: Provenance } | null;
   provenance: Provenance;
   observedAt: Date;
   updatedAt: Date;
@@ -103,6 +105,8 @@ const DETAIL_COLUMNS = `${LIST_COLUMNS}, listing_exchange AS "listingExchange", 
   (SELECT jsonb_build_object('description', cd.description, 'srcId', cd.src_id, 'sourceUrl', cd.source_url, 'quote', cd.quote,
      'contentHash', cd.content_hash, 'extractedAt', to_char(cd.extracted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
    FROM company_descriptions cd WHERE cd.cik = companies.cik) AS "issuerDescription",
+  (SELECT jsonb_build_object('description', td.description, 'provenance', td.provenance)
+   FROM tenk_descriptions td WHERE td.cik = companies.cik) AS "tenkDescription",
   (SELECT coalesce(jsonb_agg(${IDENTIFIER_JSON} ORDER BY ci.value), '[]') FROM company_identifiers ci
     WHERE ci.scheme = 'isin' AND ci.subject = companies.symbol) AS "isinCandidates",
   (SELECT coalesce(jsonb_agg(${IDENTIFIER_JSON} ORDER BY ci.value), '[]') FROM company_identifiers ci
