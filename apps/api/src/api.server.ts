@@ -16,7 +16,8 @@ export function fastifyOptions(http: ApiHttp): FastifyHttpOptions<Server> {
     bodyLimit: 64 * 1024,
     // Path parameters up to 2 KiB reach validation (422); longer ones are a 414 problem (frameworkErrors).
     maxParamLength: 2048,
-    return503OnClosing: true,
+    // ApiHttp answers requests that arrive while the server closes (problem+json, not Fastify's body).
+    return503OnClosing: false,
     // Bad percent-encoding and over-long parameters: problem+json like every other error.
     frameworkErrors: (err, request, reply) => {
       http.handleError(err, request, reply);

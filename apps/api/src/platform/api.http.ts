@@ -99,6 +99,10 @@ function decodedPath(url: string): string {
   }
 }
 
+/** A draining instance's answer: another instance (or this one, restarted) takes the retry. */
+const DRAINING_RETRY_AFTER_S = 1;
+const DRAINING_DETAIL = 'This server is shutting down; retry the request.';
+
 /**
  * The HTTP kernel shared by the Nest app and the plain Fastify build: request ids, auth and rate
  * limits (one onRequest hook), request logs, routes, problem+json errors, 404/405.
@@ -118,10 +122,19 @@ export class ApiHttp {
   async register(app: FastifyInstance, routes: BoundRoute[]): Promise<void> {
     app.decorateRequest('principal', null);
     registerJsonBodyParser(app);
+    // Set when close() starts: requests that reach the server while it drains (pipelined or on a
+    // busy keep-alive connection) get a problem+json 503 rather than Fastify's own plain JSON one.
+    let draining = false;
+    app.addHook('preClose', (done) => {
+      draining = true;
+      done();
+    });
     // First, so every response carries it (CORS preflights, answered in the next hook, too).
     app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
-      done();
+      if (!draining) return done();
+      reply.header('connection', 'close');
+      sendProblem(reply, this.deps.docsUrl, 503, 'unavailable', 'Service unavailable', DRAINING_DETAIL, { 'retry-after': String(DRAINING_RETRY_AFTER_S) });
     });
     // Before the key check: a CORS preflight carries no key.
     await registerCors(app, this.deps.conventions);
