@@ -31,6 +31,7 @@ import { IngestSecService } from '../apps/ingest-sec/src/ingest-sec.service';
 import { nportConfigSchema } from '../apps/ingest-sec/src/nport/nport.config';
 import { NportIngestService } from '../apps/ingest-sec/src/nport/nport-ingest.service';
 import { SegmentsService } from '../apps/ingest-sec/src/segments/segments.service';
+import { SectionsService } from '../apps/ingest-sec/src/sections/sections.service';
 
 const INGEST_UA = 'Filings Platform e2e ops@filings.example';
 /** The api's own User-Agent, so the fixture server's log tells its fetches from the ingestors'. */
@@ -139,6 +140,12 @@ async function collectServedProvenance(): Promise<void> {
       if (source?.source === 'nport_holding') collect(`company ${what}`, source.provenance);
     }
     for (const s of await walk<{ provenance: Provenance }>(`/v1/companies/${symbol}/segments`)) collect('segment', s.provenance);
+    for (const item of ['1', '1A', '7']) {
+      // 404 section-not-extracted for a company whose 10-K was not read.
+      const r = await api.server.inject({ method: 'GET', url: `/v1/companies/${symbol}/sections/${item}`, headers: { authorization: `Bearer ${key}` } });
+      if (r.statusCode === 200) collect('10-K section', r.json<{ provenance: Provenance }>().provenance);
+      else expect(r.json<{ type: string }>().type).toMatch(/section-not-extracted$/);
+    }
     for (const f of await walk<{ provenance: Provenance }>(`/v1/companies/${symbol}/fund-exposure`)) collect('fund exposure', f.provenance);
     for (const category of ['executives', 'ir', 'analysts']) {
       const roster = await get<{ data: Array<{ provenance: Provenance }> }>(`/v1/companies/${symbol}/executives?category=${category}&current_only=false&limit=500`);
@@ -173,6 +180,9 @@ beforeAll(async () => {
       { cik: '0001318605', accession: '0001628280-25-035806', form: '10-Q', document: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' },
       { cik: '0001045810', accession: '0001045810-25-000209', form: '10-Q', document: '/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm' },
     ],
+  });
+  await new SectionsService(edgar, publisher, TOPICS.tenkSections, logger).execute({
+    filings: [{ cik: '0001318605', accession: '0001628280-25-003063', form: null, filedDate: null, reportPeriod: null, document: '/Archives/edgar/data/1318605/000162828025003063/tsla-20241231.htm' }],
   });
   await new NportIngestService(loadConfig(nportConfigSchema, edgarEnv), edgar, publisher, TOPICS.fundHoldings, logger).execute({
     filings: [{ cik: '0000002230', accession: '0000002230-23-990001' }],
@@ -257,6 +267,7 @@ describe('the provenance the API serves for the fixture data', () => {
         'roster executives (sec)',
         'roster ir (issuer_page)',
         'segment',
+        '10-K section',
       ].sort(),
     );
     // Filings from each of their three sources: submissions JSON, the daily index, the current-events listing.
@@ -300,6 +311,11 @@ describe('POST /v1/citations/verify on every served provenance', () => {
         'roster executives (sec): raw',
         'roster ir (issuer_page): page_text',
         'segment: ixbrl_text',
+        // Tesla's 10-K: its description and Item 1A heading stand in the bytes as written; the Item 7
+        // heading's apostrophe is an entity there, so it is found in the XHTML's text.
+        'company description: raw',
+        '10-K section: raw',
+        '10-K section: ixbrl_text',
       ].sort(),
     );
   });
