@@ -204,7 +204,7 @@ describe('inline-XBRL 10-Qs -> Kafka -> projector -> /v1/companies/{symbol}/segm
       expect(text.includes(d.provenance.quote)).toBe(true);
     }
     const americas = body.data.find((d) => d.member === 'Americas' && d.period.kind === 'quarter' && d.period.end_date === '2025-03-29' && d.metric_key === 'segment_revenue.segment')!;
-    expect(americas.provenance.quote).toBe('Net sales$40,315 $37,273 $92,963 $87,703');
+    expect(americas.provenance.quote).toBe('Americas:Net sales$40,315 $37,273 $92,963 $87,703');
   });
 
   it("serves Tesla's and NVIDIA's segment revenues of their quarters", async () => {
@@ -213,6 +213,9 @@ describe('inline-XBRL 10-Qs -> Kafka -> projector -> /v1/companies/{symbol}/segm
     expect(Object.fromEntries(t.map((d) => [d.member, d.value.normalized]))).toEqual({ 'Automotive segment': 19_707, 'Energy generation and storage segment': 2_789 });
     const nvda = await segmentsOf('NVDA:US', '&unit=million');
     const n = nvda.data.filter((d) => d.metric_key === 'segment_revenue.segment' && d.period.end_date === '2025-07-27' && d.period.kind === 'quarter');
-    expect(Object.fromEntries(n.map((d) => [d.member, d.value.normalized]))).toEqual({ 'Compute And Networking': 41_331, Graphics: 5_412 });
+    expect(Object.fromEntries(n.map((d) => [d.member, d.value.normalized]))).toEqual({ 'Compute & Networking': 41_331, Graphics: 5_412 });
+    // Both are operating segments (the kind travels from the extractor to the API), and they add up to NVIDIA's tagged total, 46,743.
+    expect(n.map((d) => (d as unknown as { member_kind: string }).member_kind)).toEqual(['segment', 'segment']);
+    expect(n.reduce((a, d) => a + d.value.normalized, 0)).toBe(46_743);
   });
 });

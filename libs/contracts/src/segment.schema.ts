@@ -21,13 +21,24 @@ export const segmentDataSchema = z.object({
   accession: z.string().regex(/^\d{10}-\d{2}-\d{6}$/).describe('Accession number of the filing the fact was read from'),
   form: z.string().min(1).describe('Form of the filing (10-Q, 10-K, 10-Q/A, ...)'),
   document_url: z.string().url().describe('URL of the inline-XBRL primary document read'),
-  metric_key: z.string().min(1).describe('Stable key: segment_<revenue|operating_income>.<segment|product_or_service|geography>'),
-  metric: z.enum(['revenue', 'operating_income']),
+  metric_key: z
+    .string()
+    .min(1)
+    .describe('Stable key: segment_<metric>.<segment|product_or_service|geography>, e.g. segment_revenue.segment, segment_intersegment_revenue.segment'),
+  metric: z
+    .enum(['revenue', 'operating_income', 'third_party_revenue', 'intersegment_revenue'])
+    .describe('revenue and operating_income as tagged; third_party_revenue and intersegment_revenue where the filer tags a segment\'s revenue from outside customers and from other segments apart'),
   concept: z.string().min(1).describe('XBRL concept QName, e.g. us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax'),
-  axis: z.enum(['us-gaap:StatementBusinessSegmentsAxis', 'srt:ProductOrServiceAxis', 'srt:StatementGeographicalAxis']).describe('The segment axis of the context'),
+  axis: z
+    .enum(['us-gaap:StatementBusinessSegmentsAxis', 'srt:ProductOrServiceAxis', 'srt:StatementGeographicalAxis', 'srt:ConsolidationItemsAxis'])
+    .describe('The segment axis of the context; srt:ConsolidationItemsAxis for a corporate, eliminations or reconciling row of a segment table'),
   dimension: z.enum(['segment', 'product_or_service', 'geography']).describe('The axis in plain words'),
   member_qname: z.string().min(1).describe('Member QName on the axis, e.g. aapl:AmericasSegmentMember'),
   member: z.string().min(1).describe("The member's name, as the issuer spells it in its tables where it can be matched"),
+  member_kind: z
+    .enum(['segment', 'corporate', 'eliminations', 'other'])
+    .optional()
+    .describe('segment: one of the filer\'s segments, product lines or regions (these add up to its total); corporate, eliminations, other (reconciling items): the rest of a segment table. Absent in records written before it existed'),
   issuer_label: z.string().min(1).describe('Label of the table row holding the fact, as printed'),
   context_id: z.string().min(1).describe('Id of the xbrli:context in the document'),
   period: segmentPeriodSchema,

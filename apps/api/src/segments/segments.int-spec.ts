@@ -121,7 +121,7 @@ describe('GET /v1/companies/{symbol}/segments', () => {
       period: { calendar: '2025-Q1', fiscal: 'FY2025-Q2', end_date: '2025-03-29', kind: 'quarter', start_date: '2024-12-29' },
       value: { raw: 40_315_000_000, normalized: 40_315_000_000, unit: 'USD', original_unit: 'USD millions', conversion_factor: 1 },
       tier: 'verified',
-      provenance: { accession: '0000320193-25-000057', quote: 'Net sales$40,315 $37,273 $92,963 $87,703', source_provider: 'sec' },
+      provenance: { accession: '0000320193-25-000057', quote: 'Americas:Net sales$40,315 $37,273 $92,963 $87,703', source_provider: 'sec' },
     });
     expect(body._gaps).toEqual(expect.arrayContaining([expect.stringMatching(/^no 10-K segment facts yet/), expect.stringMatching(/derived_q4/)]));
   });

@@ -13,6 +13,9 @@ export function originalUnit(unit: string, scale: number): string {
   return word ? `${unit} ${word}` : `${unit} x 10^${scale}`;
 }
 
+const MEMBER_KINDS = ['segment', 'corporate', 'eliminations', 'other'] as const;
+const isMemberKind = (v: string | null): v is (typeof MEMBER_KINDS)[number] => (MEMBER_KINDS as readonly (string | null)[]).includes(v);
+
 /** Read model -> the spec's segment observation. Division by a power of ten is correctly rounded, so 40315000000 / 1e6 is exactly 40315. */
 export function toSegmentObservation(o: SegmentObservation, unit: SegmentUnit): SegmentObservationBody {
   const raw = Number(o.value);
@@ -21,6 +24,7 @@ export function toSegmentObservation(o: SegmentObservation, unit: SegmentUnit): 
     issuer_label: o.issuerLabel,
     dimension: o.dimension,
     member: o.member,
+    member_kind: isMemberKind(o.memberKind) ? o.memberKind : null,
     period: { calendar: o.periodCalendar, fiscal: o.periodFiscal, end_date: o.periodEnd, kind: o.periodKind, start_date: o.periodStart },
     value: { raw, normalized: raw / UNIT_DIVISORS[unit], unit: o.unit, original_unit: originalUnit(o.unit, o.scale), conversion_factor: FACTORS[unit] },
     tier: o.tier,

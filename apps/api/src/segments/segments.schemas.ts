@@ -37,10 +37,16 @@ export const segmentValueSchema = z
   .describe('Value object');
 
 export const segmentObservationSchema = z.object({
-  metric_key: z.string().describe('segment_<revenue|operating_income>.<segment|product_or_service|geography>'),
+  metric_key: z
+    .string()
+    .describe('segment_<metric>.<segment|product_or_service|geography>: metric revenue, operating_income, or third_party_revenue and intersegment_revenue where the filer tags them apart'),
   issuer_label: z.string().describe('Label of the table row holding the figure, as printed'),
   dimension: z.string().describe('segment, product_or_service or geography'),
-  member: z.string().describe("The member's name"),
+  member: z.string().describe("The member's name, as the filer labels it in its tables"),
+  member_kind: z
+    .enum(['segment', 'corporate', 'eliminations', 'other'])
+    .nullable()
+    .describe('segment: one of the segments, product lines or regions, which add up to the filer\'s total; corporate, eliminations, other (reconciling items): the rest of a segment table; null for figures read before kinds were'),
   period: z.object({
     calendar: z.string().describe('Calendar quarter of the period (the quarter holding end_date minus 45 days), e.g. 2025-Q1'),
     fiscal: z.string().nullable().describe('Fiscal period as the filer counts it: FY2025-Q2, FY2025-Q2-YTD, FY2025'),

@@ -40,7 +40,7 @@ describe('segment@1 mapper on the AAPL 10-Q', () => {
       source_provider: 'sec',
       source_url: AAPL_URL,
       accession: '0000320193-25-000057',
-      quote: 'Net sales$40,315 $37,273 $92,963 $87,703',
+      quote: 'Americas:Net sales$40,315 $37,273 $92,963 $87,703',
       content_hash: contentHash(bytes),
     });
   });

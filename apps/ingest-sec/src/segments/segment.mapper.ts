@@ -31,8 +31,13 @@ export interface SegmentSource {
  * accession makes a restated figure in a later filing a record of its own (both are data); the
  * period is written with both dates, so a quarter and a year-to-date ending the same day differ.
  */
-export function segmentKey(accession: string, f: Pick<SegmentFact, 'concept' | 'axis' | 'memberQName'> & { period: { start_date: string | null; end_date: string } }): string {
-  return `${accession}|${f.concept}|${f.axis}=${f.memberQName}|${f.period.start_date ?? ''}..${f.period.end_date}`;
+export function segmentKey(
+  accession: string,
+  f: Pick<SegmentFact, 'concept' | 'axis' | 'memberQName'> & { metric?: SegmentFact['metric']; period: { start_date: string | null; end_date: string } },
+): string {
+  // A segment's intersegment revenue shares concept, member and period with its total: its qualifier tells them apart.
+  const qualifier = f.metric === 'intersegment_revenue' && f.concept !== 'us-gaap:SegmentReportingInformationIntersegmentRevenue' ? '+srt:ConsolidationItemsAxis=us-gaap:IntersegmentEliminationMember' : '';
+  return `${accession}|${f.concept}|${f.axis}=${f.memberQName}${qualifier}|${f.period.start_date ?? ''}..${f.period.end_date}`;
 }
 
 /** Extracted facts of one document -> segment@1 records (tier verified). Pure. */
@@ -58,6 +63,7 @@ export function segmentRecordsOf(
       dimension: f.dimension,
       member_qname: f.memberQName,
       member: f.member,
+      member_kind: f.memberKind,
       issuer_label: f.issuerLabel,
       context_id: f.contextId,
       period: { ...f.period },

@@ -82,6 +82,9 @@ export class SegmentsService {
       );
       await this.publisher.publish(this.topic, records);
       summary.published += records.length;
+      // Segments that do not add up to the filer's total are published as read, and said.
+      const unreconciled = extraction.reconciliations.filter((r) => r.matches === false);
+      if (unreconciled.length > 0) log.warn({ accession: filing.accession, url: result.url, unreconciled }, "segment members do not add up to the filer's total");
       log.info({ accession: filing.accession, url: result.url, facts: records.length, skipped: extraction.skipped }, 'segments published');
     }
     summary.durationMs = Date.now() - started;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeWhitespace, parseIxbrl, textContent } from './ixbrl.document';
-import { extractSegments, type SegmentExtraction, type SegmentFact } from './segment.extractor';
+import { extractSegments, memberKindOf, type SegmentExtraction, type SegmentFact } from './segment.extractor';
 
 /*
  * Expected figures were read from the filings' printed tables (USD millions as printed, so
@@ -100,7 +100,7 @@ describe('extractSegments on AAPL 10-Q, quarter ended 2025-03-29', () => {
       displayed: '40,315',
       entity: '0000320193',
       issuerLabel: 'Net sales',
-      quote: 'Net sales$40,315 $37,273 $92,963 $87,703',
+      quote: 'Americas:Net sales$40,315 $37,273 $92,963 $87,703',
       period: { kind: 'quarter', start_date: '2024-12-29', end_date: '2025-03-29', calendar: '2025-Q1', fiscal: 'FY2025-Q2' },
     });
     expect(load('AAPL').result.document).toMatchObject({ cik: '0000320193', documentType: '10-Q', fiscalYearFocus: 2025, fiscalPeriodFocus: 'Q2', periodEndDate: '2025-03-29' });
@@ -149,7 +149,7 @@ describe('extractSegments on TSLA 10-Q, quarter ended 2025-06-30', () => {
 describe('extractSegments on NVDA 10-Q, quarter ended 2025-07-27', () => {
   it('every segment, market-platform and geography revenue figure of the quarter', () => {
     expect(figures(load('NVDA').result.facts, '2025-04-28', '2025-07-27')).toEqual({
-      'segment: Compute And Networking': 41_331,
+      'segment: Compute & Networking': 41_331,
       'segment: Graphics': 5_412,
       'product_or_service: Data Center': 41_096,
       'product_or_service: Compute': 33_844,
@@ -168,7 +168,7 @@ describe('extractSegments on NVDA 10-Q, quarter ended 2025-07-27', () => {
 
   it('segment operating income (tagged with the OperatingSegments consolidation qualifier)', () => {
     expect(figures(load('NVDA').result.facts, '2025-04-28', '2025-07-27', 'segment_operating_income')).toEqual({
-      'segment: Compute And Networking': 28_363,
+      'segment: Compute & Networking': 28_363,
       'segment: Graphics': 2_242,
     });
   });
@@ -176,7 +176,7 @@ describe('extractSegments on NVDA 10-Q, quarter ended 2025-07-27', () => {
   it('six-month year-to-date segment revenues; fiscal year named as NVIDIA names it', () => {
     const { facts } = load('NVDA').result;
     expect(figures(facts, '2025-01-27', '2025-07-27')).toMatchObject({
-      'segment: Compute And Networking': 80_920,
+      'segment: Compute & Networking': 80_920,
       'segment: Graphics': 9_885,
       'product_or_service: Data Center': 80_208,
     });
@@ -193,6 +193,22 @@ describe.each(Object.keys(FILES) as Array<keyof typeof FILES>)('%s: invariants',
     for (const f of result.facts) expect(f.quote).toContain(f.displayed);
   });
 
+  it("every quote names the fact's member, prior-year rows included (from the heading or column header that names it)", () => {
+    const key = (s: string) => s.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]/g, '');
+    const { result } = load(ticker);
+    for (const f of result.facts) expect([f.member, f.period.end_date, key(f.quote).includes(key(f.member))]).toEqual([f.member, f.period.end_date, true]);
+  });
+
+  it('flags every member of these filings a segment (none is tagged corporate, eliminations or reconciling)', () => {
+    expect(load(ticker).result.facts.every((f) => f.memberKind === 'segment')).toBe(true);
+  });
+
+  it("members of each breakdown add up to the filer's total (subtotals such as Products = iPhone + Mac + ... left out)", () => {
+    const { result } = load(ticker);
+    expect(result.reconciliations.length).toBeGreaterThan(0);
+    for (const r of result.reconciliations) expect([r.concept, r.dimension, r.endDate, r.matches]).toEqual([r.concept, r.dimension, r.endDate, true]);
+  });
+
   it('has one fact per concept, member and period (duplicates across tables folded) and no conflicts', () => {
     const { result } = load(ticker);
     const keys = result.facts.map((f) => `${f.concept}|${f.memberQName}|${f.period.start_date}|${f.period.end_date}`);
@@ -200,5 +216,43 @@ describe.each(Object.keys(FILES) as Array<keyof typeof FILES>)('%s: invariants',
     expect(result.skipped.conflicts).toBe(0);
     expect(result.skipped.unreadable).toBe(0);
     expect(result.facts.every((f) => f.unit === 'USD' && f.period.kind !== 'other')).toBe(true);
+  });
+});
+
+describe("members as the filers name them, their kind, and what they add up to", () => {
+  it("NVIDIA's segment is 'Compute & Networking' (its column header), not the QName's 'Compute And Networking'", () => {
+    const f = load('NVDA').result.facts.find((x) => x.memberQName === 'nvda:ComputeAndNetworkingSegmentMember')!;
+    expect(f.member).toBe('Compute & Networking');
+    expect(load('TSLA').result.facts.find((x) => x.memberQName === 'country:US')!.member).toBe('United States');
+    expect(load('AAPL').result.facts.find((x) => x.memberQName === 'aapl:RestOfAsiaPacificSegmentMember')!.member).toBe('Rest of Asia Pacific');
+  });
+
+  it("a prior-year figure's quote names its segment: NVIDIA's Graphics revenue of the quarter ended Jul 28, 2024", () => {
+    const f = load('NVDA').result.facts.find((x) => x.memberQName === 'nvda:GraphicsSegmentMember' && x.metric === 'revenue' && x.period.end_date === '2024-07-28' && x.period.kind === 'quarter')!;
+    expect(f.value).toBe(3_594 * M);
+    expect(f.quote.startsWith('Compute & NetworkingGraphicsTotal (In millions)')).toBe(true);
+    expect(f.quote.endsWith('Three Months Ended Jul 28, 2024 Revenue$26,446 $3,594 $30,040')).toBe(true);
+    // Apple's rows sit under a heading row naming the segment.
+    const europe = load('AAPL').result.facts.find((x) => x.memberQName === 'aapl:EuropeSegmentMember' && x.metric === 'operating_income' && x.period.end_date === '2024-03-30' && x.period.kind === 'quarter')!;
+    expect(europe.quote).toBe('Europe:Net sales$24,454 $24,123 $58,315 $54,520 Operating income$10,316 $9,991 $24,923 $22,702');
+  });
+
+  it('tells kinds by the member: the corporate member NVIDIA tags (us-gaap:CorporateNonSegmentMember) and the usual eliminations and reconciling members', () => {
+    expect(memberKindOf('us-gaap:CorporateNonSegmentMember')).toBe('corporate');
+    expect(memberKindOf('us-gaap:IntersegmentEliminationMember')).toBe('eliminations');
+    expect(memberKindOf('us-gaap:MaterialReconcilingItemsMember')).toBe('other');
+    expect(memberKindOf('aapl:AmericasSegmentMember')).toBe('segment');
+  });
+
+  it("reconciles Apple's segments to net sales (consolidated) and operating income to the segments' tagged total", () => {
+    const r = load('AAPL').result.reconciliations.filter((x) => x.dimension === 'segment' && x.endDate === '2025-03-29' && x.startDate === '2024-12-29');
+    expect(r.map((x) => [x.concept, x.members, x.membersSum / M, x.total! / M, x.totalFrom, x.matches])).toEqual([
+      ['us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax', 5, 95_359, 95_359, 'consolidated', true],
+      ['us-gaap:OperatingIncomeLoss', 5, 40_136, 40_136, 'operating_segments', true],
+    ]);
+    const products = load('AAPL').result.reconciliations.find((x) => x.dimension === 'product_or_service' && x.endDate === '2025-03-29' && x.startDate === '2024-12-29')!;
+    expect(products).toMatchObject({ members: 6, subtotals: ['us-gaap:ProductMember'], matches: true });
+    const tsla = load('TSLA').result.reconciliations.find((x) => x.dimension === 'product_or_service' && x.endDate === '2025-06-30' && x.startDate === '2025-04-01')!;
+    expect(tsla.subtotals.sort()).toEqual(['tsla:AutomotiveRevenuesMember', 'tsla:EnergyGenerationAndStorageMember', 'tsla:SalesAndServicesMember']);
   });
 });

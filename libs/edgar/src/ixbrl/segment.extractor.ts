@@ -44,6 +44,9 @@ export const SEGMENT_AXES = {
   'us-gaap:StatementBusinessSegmentsAxis': 'segment',
   'srt:ProductOrServiceAxis': 'product_or_service',
   'srt:StatementGeographicalAxis': 'geography',
+  // Only for a figure whose one dimension is a corporate, eliminations or reconciling member
+  // (CONSOLIDATION_MEMBERS): the rows a segment table adds to its segments to reach the filer's total.
+  'srt:ConsolidationItemsAxis': 'segment',
 } as const;
 export type SegmentAxis = keyof typeof SEGMENT_AXES;
 export type SegmentDimension = (typeof SEGMENT_AXES)[SegmentAxis];
@@ -58,8 +61,38 @@ export const SEGMENT_CONCEPTS = {
   'us-gaap:RevenuesNetOfInterestExpense': 'revenue',
   'us-gaap:OperatingIncomeLoss': 'operating_income',
   'us-gaap:SegmentReportingInformationOperatingIncomeLoss': 'operating_income',
+  // Filers that tag a segment's revenue from outside customers and from other segments apart.
+  'us-gaap:SegmentReportingInformationRevenueFromExternalCustomers': 'third_party_revenue',
+  'us-gaap:SegmentReportingInformationIntersegmentRevenue': 'intersegment_revenue',
 } as const;
+/** revenue and operating_income as tagged; third_party_revenue and intersegment_revenue where the filer tags them apart. */
 export type SegmentMetric = (typeof SEGMENT_CONCEPTS)[keyof typeof SEGMENT_CONCEPTS];
+
+/**
+ * What a member is, as the filer's tagging says: one of its operating segments, product lines or
+ * regions (`segment`); corporate or unallocated amounts (`corporate`); intersegment eliminations
+ * (`eliminations`); other reconciling items (`other`). Only `segment` members add up to the total.
+ */
+export type MemberKind = 'segment' | 'corporate' | 'eliminations' | 'other';
+
+/** srt:ConsolidationItemsAxis members that are rows of a segment table beside the segments. */
+const CONSOLIDATION_MEMBERS: Record<string, MemberKind> = {
+  'us-gaap:CorporateNonSegmentMember': 'corporate',
+  'us-gaap:IntersegmentEliminationMember': 'eliminations',
+  'us-gaap:MaterialReconcilingItemsMember': 'other',
+  'us-gaap:SegmentReconcilingItemsMember': 'other',
+};
+
+/** The kind of a member: its QName's words say corporate, eliminations or reconciling items; else a segment. */
+export function memberKindOf(memberQName: string): MemberKind {
+  const known = CONSOLIDATION_MEMBERS[memberQName];
+  if (known) return known;
+  const local = memberQName.slice(memberQName.indexOf(':') + 1);
+  if (/Elimination|Intersegment/i.test(local)) return 'eliminations';
+  if (/Corporate|NonSegment|Unallocated/i.test(local)) return 'corporate';
+  if (/Reconcil/i.test(local)) return 'other';
+  return 'segment';
+}
 
 /** Stable metric key: `segment_<metric>.<dimension>`, e.g. `segment_revenue.segment`, `segment_revenue.geography`. */
 export function metricKeyOf(metric: SegmentMetric, dimension: SegmentDimension): string {
@@ -83,6 +116,7 @@ export interface SegmentFact {
   /** Member QName, e.g. `aapl:AmericasSegmentMember`. */
   memberQName: string;
   member: string;
+  memberKind: MemberKind;
   contextId: string;
   /** Entity identifier of the context (the CIK). */
   entity: string | null;
@@ -108,15 +142,37 @@ export interface DocumentInfo {
   fiscalYearEnd: string | null;
 }
 
+/**
+ * Whether the `segment` members of one breakdown (concept, axis, period, unit) add up to the total the
+ * filer reports: the figure tagged `srt:ConsolidationItemsAxis = us-gaap:OperatingSegmentsMember`
+ * alone (the segments' total, ASU 2023-07) when there is one, else the undimensioned (consolidated)
+ * figure. `matches` allows the rounding of the printed figures; null when no total is tagged.
+ */
+export interface SegmentReconciliation {
+  concept: string;
+  dimension: SegmentDimension;
+  startDate: string | null;
+  endDate: string;
+  unit: string;
+  members: number;
+  /** Members that are the sum of other members of the breakdown (Products = iPhone + Mac + ...): left out of the sum. */
+  subtotals: string[];
+  membersSum: number;
+  total: number | null;
+  totalFrom: 'operating_segments' | 'consolidated' | null;
+  matches: boolean | null;
+}
+
 export interface SegmentExtraction {
   document: DocumentInfo;
   facts: SegmentFact[];
+  reconciliations: SegmentReconciliation[];
   skipped: { multiDimension: number; duplicates: number; conflicts: number; nil: number; unreadable: number; missingContext: number };
 }
 
-/** Letters and digits only, lower case: how row labels are matched to member names. */
+/** Letters and digits only, lower case, `&` read as "and": how labels are matched to member names. */
 function letters(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return s.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]/g, '');
 }
 
 /** `aapl:RestOfAsiaPacificSegmentMember` -> `restofasiapacific`. */
@@ -196,12 +252,30 @@ function isQualifier(d: { axis: string; member: string }): boolean {
   return d.axis === 'srt:ConsolidationItemsAxis' && d.member === 'us-gaap:OperatingSegmentsMember';
 }
 
-function segmentAxisOf(ctx: IxContext): { axis: SegmentAxis; member: string } | 'none' | 'multi' {
-  const onAxis = ctx.dimensions.filter((d) => d.axis in SEGMENT_AXES);
+/** A segment's figure from other segments: `srt:ConsolidationItemsAxis = us-gaap:IntersegmentEliminationMember` beside the segment axis. */
+function isIntersegment(d: { axis: string; member: string }): boolean {
+  return d.axis === 'srt:ConsolidationItemsAxis' && d.member === 'us-gaap:IntersegmentEliminationMember';
+}
+
+function segmentAxisOf(ctx: IxContext): { axis: SegmentAxis; member: string; intersegment: boolean } | 'none' | 'multi' {
+  const dims = ctx.dimensions.filter((d) => !isQualifier(d));
+  // A corporate, eliminations or reconciling row of a segment table, on the consolidation axis alone.
+  if (dims.length === 1 && dims[0]!.axis === 'srt:ConsolidationItemsAxis') {
+    return dims[0]!.member in CONSOLIDATION_MEMBERS ? { axis: 'srt:ConsolidationItemsAxis', member: dims[0]!.member, intersegment: false } : 'none';
+  }
+  const onAxis = ctx.dimensions.filter((d) => d.axis in SEGMENT_AXES && d.axis !== 'srt:ConsolidationItemsAxis');
   if (onAxis.length === 0) return 'none';
-  if (ctx.dimensions.filter((d) => !isQualifier(d)).length > 1) return 'multi';
+  // A segment's intersegment figure is a metric of its own beside the segment's total, not a subdivision.
+  const intersegment = dims.length === 2 && dims.some(isIntersegment) && onAxis.length === 1;
+  if (dims.length > 1 && !intersegment) return 'multi';
   const d = onAxis[0]!;
-  return { axis: d.axis as SegmentAxis, member: d.member };
+  return { axis: d.axis as SegmentAxis, member: d.member, intersegment };
+}
+
+/** The metric of a selected fact: the concept's, or intersegment_revenue for a revenue figure from other segments. */
+export function segmentMetricOf(concept: string, intersegment: boolean): SegmentMetric {
+  const metric = SEGMENT_CONCEPTS[concept as keyof typeof SEGMENT_CONCEPTS];
+  return intersegment && metric === 'revenue' ? 'intersegment_revenue' : metric;
 }
 
 /**
@@ -213,8 +287,8 @@ export function selectSegmentFacts<F extends { concept: string; contextRef: stri
   facts: Iterable<F>,
   contexts: ReadonlyMap<string, IxContext>,
   skipped: { missingContext: number; multiDimension: number; nil: number },
-): Array<{ fact: F; ctx: IxContext; axis: SegmentAxis; member: string }> {
-  const selected: Array<{ fact: F; ctx: IxContext; axis: SegmentAxis; member: string }> = [];
+): Array<{ fact: F; ctx: IxContext; axis: SegmentAxis; member: string; metric: SegmentMetric }> {
+  const selected: Array<{ fact: F; ctx: IxContext; axis: SegmentAxis; member: string; metric: SegmentMetric }> = [];
   for (const fact of facts) {
     if (!(fact.concept in SEGMENT_CONCEPTS)) continue;
     const ctx = contexts.get(fact.contextRef);
@@ -232,7 +306,11 @@ export function selectSegmentFacts<F extends { concept: string; contextRef: stri
       skipped.nil += 1;
       continue;
     }
-    selected.push({ fact, ctx, ...on });
+    if (on.intersegment && SEGMENT_CONCEPTS[fact.concept as keyof typeof SEGMENT_CONCEPTS] !== 'revenue') {
+      skipped.multiDimension += 1;
+      continue;
+    }
+    selected.push({ fact, ctx, axis: on.axis, member: on.member, metric: segmentMetricOf(fact.concept, on.intersegment) });
   }
   return selected;
 }
@@ -252,11 +330,12 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
     documentPeriodEnd: info.periodEndDate ?? latestDurationEnd(doc),
   };
   const skipped = { multiDimension: 0, duplicates: 0, conflicts: 0, nil: 0, unreadable: 0, missingContext: 0 };
-  const rowTexts = new Map<Element, { label: string | null; quote: string }>();
+  const rowTexts = new Map<Element, { label: string | null; quote: string; key: string }>();
   const rowInfo = (tr: Element) => {
     let r = rowTexts.get(tr);
     if (!r) {
-      r = { label: rowLabel(tr), quote: normalizeWhitespace(textContent(tr)) };
+      const quote = normalizeWhitespace(textContent(tr));
+      r = { label: rowLabel(tr), quote, key: letters(quote) };
       rowTexts.set(tr, r);
     }
     return r;
@@ -277,7 +356,7 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
 
   const out: SegmentFact[] = [];
   const seen = new Map<string, number>();
-  for (const { fact, ctx, axis, member } of selected) {
+  for (const { fact, ctx, axis, member, metric } of selected) {
     let value: number;
     try {
       value = factValue(fact.text, fact);
@@ -287,7 +366,7 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
       continue;
     }
     const unit = fact.unitRef ? (doc.units.get(fact.unitRef) ?? fact.unitRef) : '';
-    const dedupKey = [fact.concept, axis, member, ctx.startDate ?? '', ctx.endDate, unit].join('|');
+    const dedupKey = [fact.concept, metric, axis, member, ctx.startDate ?? '', ctx.endDate, unit].join('|');
     const prior = seen.get(dedupKey);
     if (prior !== undefined) {
       if (prior === value) skipped.duplicates += 1;
@@ -296,12 +375,14 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
     }
     seen.set(dedupKey, value);
 
-    const metric = SEGMENT_CONCEPTS[fact.concept as keyof typeof SEGMENT_CONCEPTS];
     const dimension = SEGMENT_AXES[axis];
     const tr = rowOf(fact.element);
     const row = tr ? rowInfo(tr) : null;
     const ownLabel = row?.label && !METRIC_CAPTION.test(row.label) ? row.label.replace(/\s*\(\d\)$/, '').replace(/:$/, '') : undefined;
     const memberName = (labelFor(member) ?? ownLabel ?? humanize(memberStem(member))).replace(/[\u00ae\u2122]/g, '').trim();
+    // A row that does not name its member ("Net sales" under "Americas:", "Revenue" under the
+    // "Compute & Networking" column, the prior year's rows) is quoted from the row that names it.
+    const quote = tr && row && !row.key.includes(letters(memberName)) ? (quoteFromNamingRow(tr, letters(memberName), rowInfo) ?? row.quote) : row?.quote;
     const kind = periodKind(ctx);
     out.push({
       concept: fact.concept,
@@ -311,6 +392,7 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
       dimension,
       memberQName: member,
       member: memberName,
+      memberKind: memberKindOf(member),
       contextId: ctx.id,
       entity: ctx.entity,
       unit,
@@ -327,10 +409,107 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
         fiscal: fiscalLabel(ctx, kind, calendar),
       },
       issuerLabel: row?.label ?? memberName,
-      quote: row?.quote || normalizeWhitespace(fact.text),
+      quote: quote || normalizeWhitespace(fact.text),
     });
   }
-  return { document: info, facts: out, skipped };
+  return { document: info, facts: out, reconciliations: reconcile(doc, out), skipped };
+}
+
+/** Rows of a table a naming row is looked for in, above the fact's row. */
+const NAMING_ROWS_BACK = 40;
+
+/**
+ * The text from the nearest row above `tr` (same table section) that names the member, through
+ * `tr`, whitespace normalized: a contiguous stretch of the document's text, so it verifies as
+ * ixbrl_text. Null when no row within NAMING_ROWS_BACK names it.
+ */
+function quoteFromNamingRow(tr: Element, memberKey: string, rowInfo: (tr: Element) => { key: string }): string | null {
+  if (!memberKey) return null;
+  const siblings = tr.parent?.children ?? [];
+  const at = siblings.indexOf(tr);
+  let rows = 0;
+  for (let i = at - 1; i >= 0 && rows < NAMING_ROWS_BACK; i--) {
+    const n = siblings[i]!;
+    if (!isTag(n)) continue;
+    rows += 1;
+    if (rowInfo(n).key.includes(memberKey)) {
+      return normalizeWhitespace(siblings.slice(i, at + 1).map((c) => textContent(c)).join(''));
+    }
+  }
+  return null;
+}
+
+/** Breakdowns wider than this are not searched for subtotals (2^n subsets). */
+const SUBTOTAL_SEARCH_MAX = 14;
+
+/** The members equal to the sum of two or more other members of the same breakdown. */
+function subtotalsOf(members: ReadonlyArray<SegmentFact>, tolerance: number): SegmentFact[] {
+  if (members.length < 3 || members.length > SUBTOTAL_SEARCH_MAX) return [];
+  const eps = Math.max(tolerance, 0.5);
+  return members.filter((parent) => {
+    const others = members.filter((m) => m !== parent);
+    for (let mask = 1; mask < 1 << others.length; mask++) {
+      if ((mask & (mask - 1)) === 0) continue; // a single member is not a breakdown
+      let sum = 0;
+      for (let i = 0; i < others.length; i++) if (mask & (1 << i)) sum += others[i]!.value;
+      if (Math.abs(sum - parent.value) <= eps) return true;
+    }
+    return false;
+  });
+}
+
+/** Members of kind segment against the filer's total, per concept, axis, period and unit (see SegmentReconciliation). */
+function reconcile(doc: IxDocument, facts: ReadonlyArray<SegmentFact>): SegmentReconciliation[] {
+  const groups = new Map<string, { f: SegmentFact; members: SegmentFact[]; tolerance: number }>();
+  for (const f of facts) {
+    if (f.memberKind !== 'segment' || f.metric !== SEGMENT_CONCEPTS[f.concept as keyof typeof SEGMENT_CONCEPTS]) continue;
+    const key = [f.concept, f.axis, f.period.start_date ?? '', f.period.end_date, f.unit].join('|');
+    const g = groups.get(key) ?? { f, members: [], tolerance: 0 };
+    g.members.push(f);
+    // Each printed figure is rounded to its decimals: half a unit of the last digit per member.
+    g.tolerance += f.decimals && /^-?\d+$/.test(f.decimals) ? 0.5 * 10 ** -Number(f.decimals) : 0;
+    groups.set(key, g);
+  }
+  // The filer's totals: undimensioned, or on the consolidation axis as the operating segments' total.
+  const totals = new Map<string, { consolidated?: number; operatingSegments?: number }>();
+  for (const fact of doc.facts) {
+    if (!(fact.concept in SEGMENT_CONCEPTS) || fact.nil) continue;
+    const ctx = doc.contexts.get(fact.contextRef);
+    if (!ctx) continue;
+    const dims = ctx.dimensions;
+    const which = dims.length === 0 ? 'consolidated' : dims.length === 1 && isQualifier(dims[0]!) ? 'operatingSegments' : null;
+    if (!which) continue;
+    let value: number;
+    try {
+      value = factValue(fact.text, fact);
+    } catch {
+      continue;
+    }
+    const unit = fact.unitRef ? (doc.units.get(fact.unitRef) ?? fact.unitRef) : '';
+    const key = [fact.concept, ctx.startDate ?? '', ctx.endDate, unit].join('|');
+    const t = totals.get(key) ?? {};
+    t[which] ??= value;
+    totals.set(key, t);
+  }
+  return [...groups.values()].map(({ f, members, tolerance }) => {
+    const subtotals = subtotalsOf(members, tolerance);
+    const sum = members.filter((m) => !subtotals.includes(m)).reduce((a, m) => a + m.value, 0);
+    const t = totals.get([f.concept, f.period.start_date ?? '', f.period.end_date, f.unit].join('|'));
+    const total = t?.operatingSegments ?? t?.consolidated ?? null;
+    return {
+      concept: f.concept,
+      dimension: f.dimension,
+      startDate: f.period.start_date,
+      endDate: f.period.end_date,
+      unit: f.unit,
+      members: members.length,
+      subtotals: subtotals.map((m) => m.memberQName),
+      membersSum: sum,
+      total,
+      totalFrom: t?.operatingSegments !== undefined ? 'operating_segments' : t?.consolidated !== undefined ? 'consolidated' : null,
+      matches: total === null ? null : Math.abs(sum - total) <= Math.max(tolerance, 0.5),
+    };
+  });
 }
 
 function collectRowLabels(doc: IxDocument, into: Map<string, string>, rowInfo: (tr: Element) => { label: string | null }): void {

@@ -4,7 +4,6 @@ import {
   metricKeyOf,
   selectSegmentFacts,
   SEGMENT_AXES,
-  SEGMENT_CONCEPTS,
   type SegmentAxis,
   type SegmentDimension,
   type SegmentMetric,
@@ -82,7 +81,7 @@ export function extractInstanceSegmentsFrom(doc: InstanceDocument): InstanceSegm
       continue;
     }
     const unit = fact.unitRef ? (doc.units.get(fact.unitRef) ?? fact.unitRef) : '';
-    const key = [fact.concept, on.axis, on.member, ctx.startDate ?? '', ctx.endDate, unit].join('|');
+    const key = [fact.concept, on.metric, on.axis, on.member, ctx.startDate ?? '', ctx.endDate, unit].join('|');
     const prior = seen.get(key);
     if (prior !== undefined) {
       if (prior === value) skipped.duplicates += 1;
@@ -90,7 +89,7 @@ export function extractInstanceSegmentsFrom(doc: InstanceDocument): InstanceSegm
       continue;
     }
     seen.set(key, value);
-    const metric = SEGMENT_CONCEPTS[fact.concept as keyof typeof SEGMENT_CONCEPTS];
+    const metric = on.metric;
     const dimension = SEGMENT_AXES[on.axis];
     facts.push({
       concept: fact.concept,

@@ -46,6 +46,10 @@ export class SegmentObservationEntity {
   @Column({ type: 'text' })
   member!: string;
 
+  /** segment, corporate, eliminations or other; null for records written before kinds were read. */
+  @Column({ name: 'member_kind', type: 'text', nullable: true })
+  memberKind!: string | null;
+
   @Column({ name: 'issuer_label', type: 'text' })
   issuerLabel!: string;
 

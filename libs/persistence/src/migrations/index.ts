@@ -15,6 +15,8 @@ import { FundExposureCoveringIndex1763873000000 } from './1763873000000-fund-exp
 import { Transcripts1763880000000 } from './1763880000000-transcripts';
 import { TenkSections1763881000000 } from './1763881000000-tenk-sections';
 import { CompanyIdentifiers1763882000000 } from './1763882000000-company-identifiers';
+import { SegmentMemberKind1763882100000 } from './1763882100000-segment-member-kind';
+import { IdempotencyClaimId1763883000000 } from './1763883000000-idempotency-claim-id';
 
 /** Every migration, in order. Explicit imports: works the same from ts (tests) and js (dist). */
 export const MIGRATIONS = [
@@ -22,4 +24,5 @@ export const MIGRATIONS = [
   Form4AmendmentNote1763830000000, Webhooks1763840000000, Search1763850000000, WebhookDeliveryLease1763860000000,
   IdempotencyKeys1763870000000, Form4FilingOwners1763871000000, FundExposureCountIndex1763872000000,
   FundExposureCoveringIndex1763873000000, Transcripts1763880000000, TenkSections1763881000000, CompanyIdentifiers1763882000000,
+  SegmentMemberKind1763882100000, IdempotencyClaimId1763883000000,
 ];

@@ -20,6 +20,7 @@ export function segmentRow(envelope: RecordEnvelope<SegmentData>) {
     dimension: d.dimension,
     member_qname: d.member_qname,
     member: d.member,
+    member_kind: d.member_kind ?? null,
     issuer_label: d.issuer_label,
     context_id: d.context_id,
     period_kind: d.period.kind,
@@ -44,7 +45,7 @@ export function segmentRow(envelope: RecordEnvelope<SegmentData>) {
 const COLUMNS: ReadonlyArray<ColumnSpec> = [
   ['record_key', 'text'], ['cik', 'text'], ['accession', 'text'], ['form', 'text'], ['document_url', 'text'],
   ['metric_key', 'text'], ['metric', 'text'], ['concept', 'text'], ['axis', 'text'], ['dimension', 'text'],
-  ['member_qname', 'text'], ['member', 'text'], ['issuer_label', 'text'], ['context_id', 'text'], ['period_kind', 'text'],
+  ['member_qname', 'text'], ['member', 'text'], ['member_kind', 'text'], ['issuer_label', 'text'], ['context_id', 'text'], ['period_kind', 'text'],
   ['period_start', 'date'], ['period_end', 'date'], ['period_calendar', 'text'], ['period_fiscal', 'text'],
   ['value', 'numeric'], ['unit', 'text'], ['decimals', 'text'], ['scale', 'integer'], ['displayed', 'text'],
   ['tier', 'text'], ['provenance', 'jsonb'], ['record_id', 'text'], ['data_hash', 'text'], ['observed_at', 'timestamptz'],
@@ -79,7 +80,7 @@ const DERIVE_Q4_SQL = `
   INSERT INTO segment_observations (${NAMES.join(', ')}, updated_at)
   SELECT DISTINCT ON (a.record_key)
          a.record_key || '#derived_q4', a.cik, a.accession, a.form, a.document_url, a.metric_key, a.metric, a.concept,
-         a.axis, a.dimension, a.member_qname, a.member, a.issuer_label, a.context_id, 'quarter', y.period_end + 1,
+         a.axis, a.dimension, a.member_qname, a.member, a.member_kind, a.issuer_label, a.context_id, 'quarter', y.period_end + 1,
          a.period_end, a.period_calendar, CASE WHEN a.period_fiscal IS NULL THEN NULL ELSE a.period_fiscal || '-Q4' END,
          a.value - y.value, a.unit, a.decimals, a.scale, '', 'derived_q4', a.provenance, a.record_id,
          md5(a.data_hash || '|' || y.data_hash), greatest(a.observed_at, y.observed_at), now()
@@ -89,7 +90,7 @@ const DERIVE_Q4_SQL = `
      AND a.period_start = g.period_start AND a.period_kind = 'annual' AND a.tier = 'verified'
     JOIN segment_observations y
       ON y.cik = a.cik AND y.concept = a.concept AND y.axis = a.axis AND y.member_qname = a.member_qname
-     AND y.unit = a.unit AND y.period_start = a.period_start AND y.period_kind = 'ytd' AND y.tier = 'verified'
+     AND y.metric = a.metric AND y.unit = a.unit AND y.period_start = a.period_start AND y.period_kind = 'ytd' AND y.tier = 'verified'
      AND y.period_end - y.period_start BETWEEN 254 AND 284 AND y.period_end < a.period_end
    ORDER BY a.record_key, y.observed_at DESC, y.record_key DESC
   ON CONFLICT (record_key) DO UPDATE SET

@@ -14,6 +14,8 @@ export interface SegmentObservation {
   dimension: string;
   memberQname: string;
   member: string;
+  /** segment, corporate, eliminations or other; null for records written before kinds were read. */
+  memberKind: string | null;
   issuerLabel: string;
   periodKind: string;
   periodStart: string | null;
@@ -54,7 +56,7 @@ export interface SegmentCoverage {
 }
 
 const COLUMNS = `record_key AS "recordKey", cik, accession, form, metric_key AS "metricKey", concept, axis, dimension,
-  member_qname AS "memberQname", member, issuer_label AS "issuerLabel", period_kind AS "periodKind",
+  member_qname AS "memberQname", member, member_kind AS "memberKind", issuer_label AS "issuerLabel", period_kind AS "periodKind",
   to_char(period_start, 'YYYY-MM-DD') AS "periodStart", to_char(period_end, 'YYYY-MM-DD') AS "periodEnd",
   period_calendar AS "periodCalendar", period_fiscal AS "periodFiscal", value::text AS value, unit, decimals, scale, tier, provenance`;
 
