@@ -75,12 +75,12 @@ export class Idempotency {
     try {
       outcome = await execute();
     } catch (err) {
-      await this.release(accountId, key);
+      await this.release(accountId, key, claim.claimId);
       throw err;
     }
     if (outcome === null) {
       // The route sent its response itself: nothing to record.
-      await this.release(accountId, key);
+      await this.release(accountId, key, claim.claimId);
       return null;
     }
     const body = outcome.status === 204 || outcome.body === undefined ? '' : JSON.stringify(outcome.body);
@@ -88,7 +88,9 @@ export class Idempotency {
     const location = reply.getHeader('location');
     if (typeof location === 'string') headers.location = location;
     try {
-      await this.repo.complete(accountId, key, { statusCode: outcome.status, headers, body: body === '' ? '' : this.box.seal(body) });
+      const recorded = await this.repo.complete(accountId, key, claim.claimId, { statusCode: outcome.status, headers, body: body === '' ? '' : this.box.seal(body) });
+      // Ran past the abandonment window and a retry took the key: that retry's record stands.
+      if (!recorded) this.logger.warn({ request_id: request.id }, 'idempotency key taken over by a retry before this request completed: response not recorded');
     } catch (err) {
       // The work is done: answer it. A retry within a minute is a 409, after that it runs again.
       this.logger.warn({ err, request_id: request.id }, 'recording an idempotent response failed');
@@ -98,8 +100,8 @@ export class Idempotency {
     return { status: outcome.status, body: body === '' ? undefined : body };
   }
 
-  private async release(accountId: string, key: string): Promise<void> {
-    await this.repo.release(accountId, key).catch((err: unknown) => this.logger.warn({ err }, 'releasing an idempotency key failed'));
+  private async release(accountId: string, key: string, claimId: string): Promise<void> {
+    await this.repo.release(accountId, key, claimId).catch((err: unknown) => this.logger.warn({ err }, 'releasing an idempotency key failed'));
   }
 
   private sweep(): void {

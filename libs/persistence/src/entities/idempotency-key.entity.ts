@@ -30,6 +30,10 @@ export class IdempotencyKeyEntity {
   @Column({ name: 'response_body', type: 'text', nullable: true })
   responseBody!: string | null;
 
+  /** Which claim holds the key: only that request may complete or release it. */
+  @Column({ name: 'claim_id', type: 'uuid' })
+  claimId!: string;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;
 }

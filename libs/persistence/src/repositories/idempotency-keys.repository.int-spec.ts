@@ -4,6 +4,7 @@ import { createDataSource } from '../data-source';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 const windows = { ttlSeconds: 86_400, abandonedAfterSeconds: 60 };
+const CLAIMED = { kind: 'claimed', claimId: expect.stringMatching(/^[0-9a-f-]{36}$/) };
 const response = { statusCode: 201, headers: { 'content-type': 'application/json; charset=utf-8', location: '/v1/x/1' }, body: '{"id":"1","b":2,"a":1}' };
 
 describe('IdempotencyKeysRepository (real Postgres)', () => {
@@ -28,13 +29,20 @@ describe('IdempotencyKeysRepository (real Postgres)', () => {
     expect(pending.upQueries.map((q) => q.query).filter((q) => q.includes('idempotency_keys'))).toEqual([]);
   });
 
+  /** Claims the key, expecting to get it; returns the claim id. */
+  const claimed = async (account: string, key: string, hash: string): Promise<string> => {
+    const claim = await repo.claim(account, key, hash, windows);
+    expect(claim).toEqual(CLAIMED);
+    return (claim as { claimId: string }).claimId;
+  };
+
   it('claims a key once; a second claim sees it running, then completed with the response byte for byte', async () => {
-    expect(await repo.claim('acct_a', 'k1', 'h1', windows)).toEqual({ kind: 'claimed' });
+    const id = await claimed('acct_a', 'k1', 'h1');
     expect(await repo.claim('acct_a', 'k1', 'h1', windows)).toEqual({ kind: 'running', requestHash: 'h1' });
-    await repo.complete('acct_a', 'k1', response);
+    expect(await repo.complete('acct_a', 'k1', id, response)).toBe(true);
     expect(await repo.claim('acct_a', 'k1', 'h2', windows)).toEqual({ kind: 'completed', requestHash: 'h1', response });
     // Keys are per account.
-    expect(await repo.claim('acct_b', 'k1', 'h2', windows)).toEqual({ kind: 'claimed' });
+    await claimed('acct_b', 'k1', 'h2');
   });
 
   it('two claims at once: exactly one gets the key', async () => {
@@ -43,24 +51,35 @@ describe('IdempotencyKeysRepository (real Postgres)', () => {
   });
 
   it('an expired key, or a request abandoned mid-way, is taken over; a release gives the key back', async () => {
-    await repo.claim('acct_a', 'old', 'h1', windows);
-    await repo.complete('acct_a', 'old', response);
+    await repo.complete('acct_a', 'old', await claimed('acct_a', 'old', 'h1'), response);
     await age('old', 86_401);
-    expect(await repo.claim('acct_a', 'old', 'h2', windows)).toEqual({ kind: 'claimed' });
+    await claimed('acct_a', 'old', 'h2');
     expect(await repo.claim('acct_a', 'old', 'h2', windows)).toEqual({ kind: 'running', requestHash: 'h2' });
 
-    await repo.claim('acct_a', 'stuck', 'h1', windows);
+    await claimed('acct_a', 'stuck', 'h1');
     await age('stuck', 30);
     expect((await repo.claim('acct_a', 'stuck', 'h1', windows)).kind).toBe('running');
     await age('stuck', 61);
-    expect(await repo.claim('acct_a', 'stuck', 'h1', windows)).toEqual({ kind: 'claimed' });
+    const takenOver = await claimed('acct_a', 'stuck', 'h1');
 
-    await repo.release('acct_a', 'stuck');
-    expect(await repo.claim('acct_a', 'stuck', 'h3', windows)).toEqual({ kind: 'claimed' });
+    await repo.release('acct_a', 'stuck', takenOver);
+    const third = await claimed('acct_a', 'stuck', 'h3');
     // A completed key is not released.
-    await repo.complete('acct_a', 'stuck', response);
-    await repo.release('acct_a', 'stuck');
+    await repo.complete('acct_a', 'stuck', third, response);
+    await repo.release('acct_a', 'stuck', third);
     expect((await repo.claim('acct_a', 'stuck', 'h3', windows)).kind).toBe('completed');
+  });
+
+  it('a request taken over as abandoned neither records over nor releases the claim of the retry that took its key', async () => {
+    const slow = await claimed('acct_a', 'slow', 'h');
+    await age('slow', 61);
+    const retry = await claimed('acct_a', 'slow', 'h');
+    expect(retry).not.toBe(slow);
+    expect(await repo.complete('acct_a', 'slow', slow, { ...response, body: 'slow' })).toBe(false);
+    await repo.release('acct_a', 'slow', slow);
+    expect(await repo.claim('acct_a', 'slow', 'h', windows)).toEqual({ kind: 'running', requestHash: 'h' });
+    expect(await repo.complete('acct_a', 'slow', retry, response)).toBe(true);
+    expect(await repo.claim('acct_a', 'slow', 'h', windows)).toEqual({ kind: 'completed', requestHash: 'h', response });
   });
 
   it('deleteExpired removes keys past the window only', async () => {

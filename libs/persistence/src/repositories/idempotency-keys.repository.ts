@@ -9,8 +9,8 @@ export interface RecordedResponse {
 
 /** What claiming a key found. */
 export type IdempotencyClaim =
-  /** The key is this request's now: run it, then complete() or release(). */
-  | { kind: 'claimed' }
+  /** The key is this request's now: run it, then complete() or release() with the claim id. */
+  | { kind: 'claimed'; claimId: string }
   /** A request with this key completed: `requestHash` says whether it had the same body. */
   | { kind: 'completed'; requestHash: string; response: RecordedResponse }
   /** A request with this key is running now. */
@@ -39,16 +39,17 @@ export class IdempotencyKeysRepository {
    * request was abandoned, is taken over in the same statement (no race between two retries).
    */
   async claim(accountId: string, key: string, requestHash: string, windows: IdempotencyWindows): Promise<IdempotencyClaim> {
-    const taken = await this.dataSource.query<unknown[]>(
-      `INSERT INTO idempotency_keys (account_id, key, request_hash) VALUES ($1, $2, $3)
+    const taken = await this.dataSource.query<Array<{ claim_id: string }>>(
+      `INSERT INTO idempotency_keys (account_id, key, request_hash, claim_id) VALUES ($1, $2, $3, gen_random_uuid())
        ON CONFLICT (account_id, key) DO UPDATE
-          SET request_hash = EXCLUDED.request_hash, status_code = NULL, response_headers = NULL, response_body = NULL, created_at = now()
+          SET request_hash = EXCLUDED.request_hash, status_code = NULL, response_headers = NULL, response_body = NULL, created_at = now(),
+              claim_id = EXCLUDED.claim_id
         WHERE idempotency_keys.created_at < now() - make_interval(secs => $4)
            OR (idempotency_keys.status_code IS NULL AND idempotency_keys.created_at < now() - make_interval(secs => $5))
-       RETURNING 1`,
+       RETURNING claim_id`,
       [accountId, key, requestHash, windows.ttlSeconds, windows.abandonedAfterSeconds],
     );
-    if (taken.length > 0) return { kind: 'claimed' };
+    if (taken.length > 0) return { kind: 'claimed', claimId: taken[0]!.claim_id };
     const rows = await this.dataSource.query<KeyRow[]>(
       `SELECT request_hash, status_code, response_headers, response_body FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
       [accountId, key],
@@ -60,17 +61,24 @@ export class IdempotencyKeysRepository {
     return { kind: 'completed', requestHash: row.request_hash, response: { statusCode: row.status_code, headers: row.response_headers ?? {}, body: row.response_body ?? '' } };
   }
 
-  /** Records the response of the request that claimed the key. */
-  async complete(accountId: string, key: string, response: RecordedResponse): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE idempotency_keys SET status_code = $3, response_headers = $4::jsonb, response_body = $5 WHERE account_id = $1 AND key = $2`,
-      [accountId, key, response.statusCode, JSON.stringify(response.headers), response.body],
+  /**
+   * Records the response of the request that claimed the key. False when the claim no longer
+   * holds it (taken over as abandoned, or expired): the newer claim's record is left alone.
+   */
+  async complete(accountId: string, key: string, claimId: string, response: RecordedResponse): Promise<boolean> {
+    const recorded = await this.dataSource.query<unknown[]>(
+      `WITH done AS (
+         UPDATE idempotency_keys SET status_code = $4, response_headers = $5::jsonb, response_body = $6
+          WHERE account_id = $1 AND key = $2 AND claim_id = $3 AND status_code IS NULL RETURNING 1)
+       SELECT 1 FROM done`,
+      [accountId, key, claimId, response.statusCode, JSON.stringify(response.headers), response.body],
     );
+    return recorded.length > 0;
   }
 
-  /** Gives the key back (its request failed before a response worth replaying): a retry runs again. */
-  async release(accountId: string, key: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND status_code IS NULL`, [accountId, key]);
+  /** Gives the key back (its request failed before a response worth replaying), if this claim still holds it: a retry runs again. */
+  async release(accountId: string, key: string, claimId: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND claim_id = $3 AND status_code IS NULL`, [accountId, key, claimId]);
   }
 
   /** Deletes keys older than the replay window; returns how many. */
