@@ -1,6 +1,6 @@
 import * as kafkajs from 'kafkajs';
 import type { TopicDefinition } from '@app/contracts';
-import { createdButNotVisibleYet, onlyAlreadyExists, replicationOf, topicConfigs, waitForMetadata } from './topics.admin';
+import { createdButNotVisibleYet, onlyAlreadyExists, replicationFromBrokerConfig, topicConfigs, waitForMetadata } from './topics.admin';
 
 // kafkajs's real error classes; its typings omit some and type the broker-error constructor loosely.
 type BrokerError = { type: string; code: number; retriable: boolean; message: string };
@@ -45,12 +45,15 @@ describe('ensureTopics helpers', () => {
 });
 
 describe('replication of new topics', () => {
-  it('is min(3, brokers), with min.insync.replicas 2 on three brokers', () => {
-    expect(replicationOf(1)).toEqual({ replicationFactor: 1, minInsyncReplicas: 1 });
-    expect(replicationOf(2)).toEqual({ replicationFactor: 2, minInsyncReplicas: 1 });
-    expect(replicationOf(3)).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
-    expect(replicationOf(5)).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
-    const [main, dlq] = topicConfigs({ name: 't', dlq: 't.dlq', partitions: 3, compacted: true } as TopicDefinition, 3);
+  it("is the brokers' default.replication.factor and min.insync.replicas, 1 and 1 when unset", () => {
+    const three = replicationFromBrokerConfig([
+      { configName: 'default.replication.factor', configValue: '3' },
+      { configName: 'min.insync.replicas', configValue: '2' },
+    ]);
+    expect(three).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
+    expect(replicationFromBrokerConfig([])).toEqual({ replicationFactor: 1, minInsyncReplicas: 1 });
+    expect(replicationFromBrokerConfig([{ configName: 'default.replication.factor', configValue: null }])).toEqual({ replicationFactor: 1, minInsyncReplicas: 1 });
+    const [main, dlq] = topicConfigs({ name: 't', dlq: 't.dlq', partitions: 3, compacted: true } as TopicDefinition, three);
     expect(main).toMatchObject({ replicationFactor: 3, configEntries: [{ name: 'cleanup.policy', value: 'compact' }, { name: 'min.insync.replicas', value: '2' }] });
     expect(dlq).toMatchObject({ replicationFactor: 3, configEntries: [{ name: 'min.insync.replicas', value: '2' }] });
   });

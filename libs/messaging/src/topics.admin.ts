@@ -1,22 +1,30 @@
 import type { TopicDefinition } from '@app/contracts';
-import type { ITopicConfig } from 'kafkajs';
+import { ConfigResourceTypes, type ITopicConfig } from 'kafkajs';
 import { createKafka } from './kafka.client';
 import type { KafkaSettings } from './kafka.settings';
 
-/**
- * How a cluster of `brokers` brokers replicates a topic: on up to three of them, and with three a
- * write (acks=all) waits for two replicas, so one broker can die without losing an acknowledged
- * record or stopping writes. Explicit rather than the brokers' defaults, so a topic is the same
- * whichever broker configuration created it.
- */
-export function replicationOf(brokers: number): { replicationFactor: number; minInsyncReplicas: number } {
-  const replicationFactor = Math.max(1, Math.min(3, brokers));
-  return { replicationFactor, minInsyncReplicas: replicationFactor >= 3 ? 2 : 1 };
+/** How new topics are replicated: the cluster's own intent, read from its brokers' configuration. */
+export interface Replication {
+  replicationFactor: number;
+  minInsyncReplicas: number;
 }
 
-/** The topic and its dead-letter topic as kafkajs topic configs, for a cluster of `brokers` brokers. */
-export function topicConfigs(topic: TopicDefinition, brokers = 1): ITopicConfig[] {
-  const { replicationFactor, minInsyncReplicas } = replicationOf(brokers);
+/**
+ * The replication a broker's `default.replication.factor` and `min.insync.replicas` ask for. Read
+ * from the configuration rather than counted from the brokers that answer: a broker down when a
+ * topic is created would otherwise leave that topic under-replicated for good. Missing values
+ * mean Kafka's defaults (1 and 1).
+ */
+export function replicationFromBrokerConfig(entries: ReadonlyArray<{ configName: string; configValue: string | null }>): Replication {
+  const value = (name: string): number => {
+    const n = Number(entries.find((e) => e.configName === name)?.configValue ?? '1');
+    return Number.isInteger(n) && n >= 1 ? n : 1;
+  };
+  return { replicationFactor: value('default.replication.factor'), minInsyncReplicas: value('min.insync.replicas') };
+}
+
+/** The topic and its dead-letter topic as kafkajs topic configs, with explicit replication. */
+export function topicConfigs(topic: TopicDefinition, { replicationFactor, minInsyncReplicas }: Replication = { replicationFactor: 1, minInsyncReplicas: 1 }): ITopicConfig[] {
   const isr = { name: 'min.insync.replicas', value: String(minInsyncReplicas) };
   return [
     {
@@ -40,9 +48,19 @@ export async function ensureTopics(settings: KafkaSettings, topics: readonly Top
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
+    if (topics.every((t) => existing.has(t.name) && existing.has(t.dlq))) return [];
     const { brokers } = await admin.describeCluster();
-    const missing = topics.flatMap((t) => topicConfigs(t, brokers.length)).filter((t) => !existing.has(t.topic));
-    if (missing.length === 0) return [];
+    const described = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [{ type: ConfigResourceTypes.BROKER, name: String(brokers[0]!.nodeId), configNames: ['default.replication.factor', 'min.insync.replicas'] }],
+    });
+    const replication = replicationFromBrokerConfig(described.resources[0]?.configEntries ?? []);
+    const missing = topics.flatMap((t) => topicConfigs(t, replication)).filter((t) => !existing.has(t.topic));
+    if (replication.replicationFactor > brokers.length) {
+      throw new Error(
+        `cannot create ${missing.map((t) => t.topic).join(', ')} with the cluster's replication factor ${replication.replicationFactor}: only ${brokers.length} broker(s) answer`,
+      );
+    }
     try {
       await admin.createTopics({ topics: missing, waitForLeaders: true });
     } catch (err) {
