@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createLogger, type Logger } from '@app/observability';
-import { ApiKeysRepository, CompaniesRepository, createDataSource, FilingsRepository, IdempotencyKeysRepository, SegmentsRepository } from '@app/persistence';
+import { ApiKeysRepository, CompaniesRepository, createDataSource, FilingsRepository, IdempotencyKeysRepository, pingDatabase, SegmentsRepository } from '@app/persistence';
 import { ApiKeysService } from './auth/api-keys.service';
 import { CompaniesController } from './companies/companies.controller';
 import { CompaniesService } from './companies/companies.service';
@@ -55,7 +55,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'api' });
   await dataSource.initialize();
   let redis: Redis | null = null;
-  const outages = new DependencyOutages({ postgres: () => dataSource.query('SELECT 1'), redis: async () => redis?.ping() }, logger);
+  const outages = new DependencyOutages({ postgres: () => pingDatabase(dataSource), redis: async () => redis?.ping() }, logger);
   try {
     if (config.REDIS_URL) {
       // No offline queue: while Redis is unreachable a request fails at once (503) instead of

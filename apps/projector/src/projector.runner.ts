@@ -1,5 +1,6 @@
 import { startWorker, type ConsumerCounters } from '@app/messaging';
 import { createLogger, createMetricsRegistry, readCounter, type Registry } from '@app/observability';
+import { pingDatabase } from '@app/persistence';
 import type { DataSource } from 'typeorm';
 import type { ProjectorConfig } from './projector.config';
 import { ProjectorModule } from './projector.module';
@@ -34,7 +35,7 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
             host: config.OPS_HOST,
             port: config.OPS_PORT!,
             logger,
-            checks: { postgres: () => app.get<DataSource>(PROJECTOR_DATA_SOURCE).query('SELECT 1') },
+            checks: { postgres: () => pingDatabase(app.get<DataSource>(PROJECTOR_DATA_SOURCE)) },
             registry: projectorMetrics(app.get(ProjectorService)),
             maxLag: config.CONSUMER_READY_MAX_LAG,
           }),

@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { createLogger, createMetricsRegistry, readCounter, readGauge, runChecks, startOpsServer, type OpsServer, type Registry } from '@app/observability';
-import { createDataSource, DISPATCH_PLANNER_OPTIONS, listenForNewDeliveries, WebhookDispatchRepository, type DeliveriesListener } from '@app/persistence';
+import { createDataSource, DISPATCH_PLANNER_OPTIONS, pingDatabase, listenForNewDeliveries, WebhookDispatchRepository, type DeliveriesListener } from '@app/persistence';
 import { SecretBox } from '@app/webhooks';
 import { Dispatcher, type DispatcherCounts } from './dispatcher';
 import type { WebhooksConfig } from './webhooks.config';
@@ -67,7 +67,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<RunningWebh
         ready: () =>
           runChecks({
             // Both pools: the DataSource's and the dispatcher's connections.
-            postgres: () => Promise.all([ds.query('SELECT 1'), dispatchPool.query('SELECT 1')]),
+            postgres: () => Promise.all([pingDatabase(ds), pingDatabase(dispatchPool)]),
             dispatcher: () => {
               if (!dispatcher.running) throw new Error('dispatcher is not running');
             },

@@ -40,3 +40,8 @@ export async function runMigrations(settings: DatabaseSettings): Promise<string[
     await ds.destroy();
   }
 }
+
+/** The database answers a trivial query (a DataSource or a pg Pool): health checks and outage probes. */
+export async function pingDatabase(db: { query(sql: string): Promise<unknown> }): Promise<void> {
+  await db.query('SELECT 1');
+}

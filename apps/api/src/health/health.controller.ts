@@ -4,6 +4,7 @@ import { ApiError } from '../platform/api.errors';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { z } from 'zod';
 import { withTimeout } from '@app/observability';
+import { pingDatabase } from '@app/persistence';
 
 const healthSchema = z.object({ status: z.literal('ok') });
 const readySchema = z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.literal('ok')) });
@@ -39,7 +40,7 @@ export class HealthController {
     const failed: string[] = [];
     const checks: Record<string, 'ok'> = {};
     try {
-      await withTimeout(this.dataSource.query('SELECT 1'), 2_000, 'postgres');
+      await withTimeout(pingDatabase(this.dataSource), 2_000, 'postgres');
       checks.postgres = 'ok';
     } catch {
       failed.push('postgres');
