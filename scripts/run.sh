@@ -165,6 +165,9 @@ export IR_MAX_RPS_PER_HOST=10
 run_ingest ingest-ir node dist/apps/ingest-ir/src/main.js
 # PDFs the saved pages link but the sample does not hold answer 404 and go to ir.documents.v1.dlq with the reason.
 run_ingest ingest-decks node dist/apps/ingest-decks/src/main.js --once
+say "extracting a first-party call transcript (Citigroup, Q4 2024) through ingest-decks' one-PDF path"
+run_ingest ingest-decks-transcript node dist/apps/ingest-decks/src/main.js \
+  --url "http://127.0.0.1:$FIXTURE_PORT/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf" --cik 831001 --ticker C
 
 KEY_OUTPUT="$(npm run --silent keys -- create --plan builder --account sample-run --label "scripts/run.sh")"
 API_KEY="$(grep -o 'sk_live_[A-Za-z0-9_-]*' <<<"$KEY_OUTPUT" | head -1)"
@@ -201,6 +204,7 @@ The pipeline is running on the bundled sample.
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/executives?current_only=false"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents?symbols=FRPH:US"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents/1/pages?page=0"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/transcripts?symbols=C:US"
   curl http://127.0.0.1:$WEBHOOKS_OPS_PORT/metrics    (projector: $PROJECTOR_OPS_PORT; also /healthz, /readyz)
 
 Logs are in .run/; stop everything with: npm run stop

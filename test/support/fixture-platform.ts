@@ -21,6 +21,8 @@ import type { ApiContext } from '../../apps/api/src/api.context';
 import { apiConfigSchema } from '../../apps/api/src/config/api.config';
 import { ingestDecksConfigSchema } from '../../apps/ingest-decks/src/ingest-decks.config';
 import { drainIrDocuments } from '../../apps/ingest-decks/src/ingest-decks.runner';
+import { IngestDecksModule } from '../../apps/ingest-decks/src/ingest-decks.module';
+import { IngestDecksService } from '../../apps/ingest-decks/src/ingest-decks.service';
 import { Form4IngestService } from '../../apps/ingest-form4/src/form4-ingest.service';
 import { ingestForm4ConfigSchema, parseForm4FilingRef } from '../../apps/ingest-form4/src/ingest-form4.config';
 import { IngestForm4Module } from '../../apps/ingest-form4/src/ingest-form4.module';
@@ -63,6 +65,8 @@ export const FIXTURE_INGEST = {
     { cik: '0001318605', accession: '0001628280-25-003063', form: null, filedDate: null, reportPeriod: null, document: '/Archives/edgar/data/1318605/000162828025003063/tsla-20241231.htm' },
   ],
   nport: '2230:0000002230-23-990001,822977:0000822977-23-990001',
+  /** The one PDF given to ingest-decks directly (--url, as run.sh): Citigroup's Q4 2024 call transcript. */
+  transcript: { path: '/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf', cik: '0000831001', ticker: 'C' },
   form4: [
     '1318605:0000899243-21-044060:xslF345X03/doc4.xml',
     '789019:0001062993-24-016587:xslF345X05/form4.xml',
@@ -184,6 +188,13 @@ export async function startFixturePlatform(options: FixturePlatformOptions = {})
     await runIn(nest(IngestIrModule.forRoot({ config: irConfig, logger })), (app) => app.get(IngestIrService).execute({ runId: 'run_platform_ir' }));
     const decksConfig = loadConfig(ingestDecksConfigSchema, { ...env, DECKS_USER_AGENT: FIXTURE_USER_AGENT, DECKS_FETCH_ATTEMPTS: '1', DECKS_ALLOW_PRIVATE_HOSTS: 'true' });
     await drainIrDocuments({ config: decksConfig, logger, checkMs: 250 });
+    // A call transcript through the one-PDF path (ingest-decks --url), as scripts/run.sh does.
+    await runIn(nest(IngestDecksModule.forRoot({ config: decksConfig, logger })), (app) =>
+      app.get(IngestDecksService).execute({
+        link: { url: `${fixtures.url}${FIXTURE_INGEST.transcript.path}`, cik: FIXTURE_INGEST.transcript.cik, ticker: FIXTURE_INGEST.transcript.ticker, title: null, kind: null },
+        runId: 'run_platform_transcript',
+      }),
+    );
 
     // Caught up: the projector's group has committed every record of every topic (it commits after the effect).
     await expectEventually(

@@ -9,6 +9,7 @@ import { createCitationsController } from './citations/citations.controller';
 import { createCoverageController } from './coverage/coverage.controller';
 import type { ApiConfig } from './config/api.config';
 import { createDocumentsController } from './documents/documents.controller';
+import { createTranscriptsController } from './transcripts/transcripts.controller';
 import { createExecutivesController } from './executives/executives.controller';
 import { createFundExposureController } from './fund-exposure/fund-exposure.controller';
 import { FilingsController } from './filings/filings.controller';
@@ -112,6 +113,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     ...executives.routes(),
     ...insiders.routes(),
     ...documents.routes(),
+    ...createTranscriptsController(dataSource, cursors, plans).routes(),
     ...createSearchController(dataSource, cursors, plans, { statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: config.SEARCH_CANDIDATES_PER_KIND }).routes(),
     ...createCoverageController(dataSource).routes(),
     ...createCitationsController(dataSource, config, logger).routes(),

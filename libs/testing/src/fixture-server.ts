@@ -69,6 +69,9 @@ export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
   { path: '/assets/presentations/Annual_Meeting_-_2015_FINAL2.pdf', file: 'decks/FRPH-Annual_Meeting_-_2015_FINAL2.pdf' },
   { path: '/assets/presentations/1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf', file: 'decks/FRPH-1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf' },
   { path: '/assets/FRP_2019_Annual_Report.pdf', file: 'decks/FRPH-FRP_2019_Annual_Report.pdf' },
+  // A first-party call transcript (Citigroup, Q4 2024; its source page is not recorded): the one PDF
+  // scripts/run.sh and the fixture platform give ingest-decks directly (--url), for Citigroup (CIK 831001).
+  { path: '/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf', file: 'transcripts/C-citi-4Q2024-earnings-call-transcript.pdf' },
 ];
 
 export interface FixtureRequest {

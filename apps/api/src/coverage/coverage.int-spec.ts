@@ -99,6 +99,7 @@ async function listCounts(symbol: string) {
     etfs: etfs.fund_count,
     holdings: exposure.data.length,
     documents: (await walk(`/v1/documents?symbols=${symbol}`)).length,
+    transcripts: (await walk(`/v1/transcripts?symbols=${symbol}`)).length,
     executives: await roster('executives', true),
     executivesTotal: await roster('executives', false),
     ir: await roster('ir', true),
@@ -118,6 +119,7 @@ function countsOf(b: CoverageBody) {
     etfs: d.fund_exposure.etfs,
     holdings: d.fund_exposure.holdings,
     documents: d.documents.count,
+    transcripts: d.transcripts.count,
     executives: d.rosters.executives.count,
     executivesTotal: d.rosters.executives.total,
     ir: d.rosters.ir.count,
@@ -337,6 +339,7 @@ describe('GET /v1/coverage/{symbol}', () => {
       segments: [0, null, ['no_segments_reported']],
       fund_exposure: [0, null, ['no_nport_holders']],
       documents: [0, null, ['ir_site_not_configured']],
+      transcripts: [0, null, ['no_transcripts']],
       rosters: [0, null, ['ir_site_not_configured', 'no_current_executives']],
     });
   });

@@ -11,6 +11,7 @@ const empty: CompanyCoverageRecord = {
   segments: { count: 0, derivedQ4: 0, annual: 0, filings: 0, firstDate: null, latestDate: null, latestPeriod: null, lastObservedAt: null },
   fundExposure: { funds: 0, etfs: 0, holdings: 0, otherHoldings: 0, firstDate: null, latestDate: null, lastExtractedAt: null, anyFundHeld: true },
   documents: { count: 0, withText: 0, pages: 0, docTypes: [], firstDate: null, latestDate: null, lastObservedAt: null },
+  transcripts: { count: 0, firstDate: null, latestDate: null, lastObservedAt: null },
   rosters: { groups: [], lastObservedAt: null },
   hasIssuerDescription: false,
 };

@@ -106,6 +106,12 @@ export function toCoverage(c: CompanyCoverage): CoverageBody {
     );
   }
 
+  const transcriptsGaps: GapBody[] = [];
+  if (r.transcripts.count === 0) {
+    const documents = r.documents.count === 0 ? 'no IR document is held' : `none of its ${plural(r.documents.count, 'IR document')} is a call transcript that passed the serving gate`;
+    transcriptsGaps.push(gap('no_transcripts', `No first-party call transcript held: ${documents} (a look-alike that failed the gate stays a document, with the reason).`));
+  }
+
   const exec = rosterCounts(r.rosters, 'executives');
   const ir = rosterCounts(r.rosters, 'ir');
   const analysts = rosterCounts(r.rosters, 'analysts');
@@ -191,6 +197,13 @@ export function toCoverage(c: CompanyCoverage): CoverageBody {
         latest_date: r.documents.latestDate,
         last_ingested_at: iso(r.documents.lastObservedAt),
         gaps: documentsGaps,
+      },
+      transcripts: {
+        count: r.transcripts.count,
+        first_date: r.transcripts.firstDate,
+        latest_date: r.transcripts.latestDate,
+        last_ingested_at: iso(r.transcripts.lastObservedAt),
+        gaps: transcriptsGaps,
       },
       rosters: {
         count: c.executives.current + ir.current + analysts.current,

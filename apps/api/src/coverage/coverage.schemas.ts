@@ -17,6 +17,7 @@ export const GAP_CODES = [
   'ir_site_not_configured',
   'no_ir_documents',
   'document_text_pending',
+  'no_transcripts',
   'no_current_executives',
   'no_ir_contacts',
   'no_analysts',
@@ -136,6 +137,16 @@ const documentsCoverageSchema = z
   })
   .describe("Documents linked from the issuer's IR pages (slide decks, press releases, reports) and their extracted text");
 
+const transcriptsCoverageSchema = z
+  .object({
+    count: z.number().int().describe("First-party call transcripts of the issuer: the items GET /v1/transcripts?symbols={symbol} pages through"),
+    first_date: day('Earliest call date'),
+    latest_date: day('Latest call date'),
+    last_ingested_at: z.string().nullable().describe(`${INGESTED}. Here when the newest transcript was first projected`),
+    gaps: gapsSchema,
+  })
+  .describe("Earnings-call transcripts the issuer published on its IR site that passed the serving gate (a look-alike that did not stays a document)");
+
 const rosterCategorySchema = z.object({
   count: z
     .number()
@@ -175,6 +186,7 @@ export const coverageSchema = z.object({
     segments: segmentsCoverageSchema,
     fund_exposure: fundExposureCoverageSchema,
     documents: documentsCoverageSchema,
+    transcripts: transcriptsCoverageSchema,
     rosters: rostersCoverageSchema,
   }),
   gaps: gapsSchema.describe('Gaps of the company as a whole (not_covered: no dataset holds anything for it)'),

@@ -45,6 +45,8 @@ describe('the MCP tool table', () => {
         'list_documents',
         'get_document_pages',
         'get_document',
+        'list_transcripts',
+        'get_transcript',
         'get_filing',
         'verify_citation',
         'get_coverage',

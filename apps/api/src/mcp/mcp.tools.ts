@@ -113,6 +113,21 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     defaultLimit: 5,
   },
   {
+    name: 'list_transcripts',
+    title: 'Call transcripts',
+    description: "First-party earnings-call transcripts from issuers' IR sites, newest call first; symbol narrows to one company, from/to bound the call date.",
+    operations: ['listTranscripts'],
+    rename: { symbol: 'symbols' },
+    single: ['symbol'],
+    defaultLimit: 25,
+  },
+  {
+    name: 'get_transcript',
+    title: 'One call transcript',
+    description: 'One transcript by id (the id of list_transcripts items): the call, participants and every speaker turn with its text, section, offsets and page.',
+    operations: ['getTranscript'],
+  },
+  {
     name: 'verify_citation',
     title: 'Verify a citation',
     description:

@@ -11,6 +11,7 @@ import { healthRoutes } from '../health/health.controller';
 import { insidersRoutes } from '../insiders/insiders.controller';
 import { searchRoutes } from '../search/search.controller';
 import { segmentsRoutes } from '../segments/segments.controller';
+import { transcriptsRoutes } from '../transcripts/transcripts.controller';
 import { sectionsRoutes } from '../sections/sections.controller';
 import { eventRoutes, webhookRoutes } from '../webhooks/webhooks.controller';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
@@ -31,6 +32,7 @@ export const DOCUMENTED_ROUTES: RouteDefinition[] = [
   ...Object.values(insidersRoutes),
   ...Object.values(filingsRoutes),
   ...Object.values(documentsRoutes),
+  ...Object.values(transcriptsRoutes),
   ...Object.values(searchRoutes),
   ...Object.values(coverageRoutes),
   ...Object.values(citationsRoutes),

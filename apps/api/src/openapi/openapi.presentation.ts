@@ -15,6 +15,10 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'segments', description: "Segment revenue and operating income read from the inline XBRL of companies' 10-Q and 10-K filings." },
   { name: 'funds', description: 'Funds holding a company, from their latest N-PORT reports (alpha).' },
   { name: 'documents', description: 'Investor-relations documents (slide decks, reports, press releases) and their text, page by page.' },
+  {
+    name: 'transcripts',
+    description: "First-party earnings-call transcripts from the issuers' IR sites that passed the serving gate (a participants list or two speakers found, every line of the body in a speaker turn, the call date known): the call, its participants and its speaker turns, with offsets into the document's text.",
+  },
   { name: 'citations', description: 'Re-checks a provenance object (source, content hash, quote) against the source as it stands now.' },
   {
     name: 'webhooks',

@@ -50,6 +50,12 @@ export const PROBLEM_PAGES: Record<ProblemSlug, ProblemPage> = {
     happened: 'No document with this id has been indexed.',
     todo: 'Take document ids from GET /v1/documents (or search hits); ids are positive integers.',
   },
+  'unknown-transcript': {
+    title: 'Unknown transcript',
+    status: 404,
+    happened: 'No transcript with this id has been published: no call transcript with it passed the serving gate.',
+    todo: 'Take transcript ids from GET /v1/transcripts; ids are positive integers. A transcript PDF that did not pass the gate stays a document (GET /v1/documents).',
+  },
   'unknown-page': {
     title: 'Unknown page',
     status: 404,

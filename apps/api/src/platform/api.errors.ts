@@ -15,6 +15,7 @@ export type ProblemSlug =
   | 'unknown-symbol'
   | 'unknown-filing'
   | 'unknown-document'
+  | 'unknown-transcript'
   | 'unknown-page'
   | 'document-text-unavailable'
   | 'section-not-extracted'

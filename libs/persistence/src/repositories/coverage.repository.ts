@@ -72,6 +72,15 @@ export interface CompanyCoverageRecord {
     /** Newest of the link and text records' observed_at. */
     lastObservedAt: Date | null;
   };
+  transcripts: {
+    /** First-party call transcripts that passed the serving gate (transcripts rows). */
+    count: number;
+    /** YYYY-MM-DD (call_date). */
+    firstDate: string | null;
+    latestDate: string | null;
+    /** Newest first_seen_at of those transcripts: when the newest was first projected. */
+    lastObservedAt: Date | null;
+  };
   rosters: {
     /** One group per (category, source) that has entries. */
     groups: Array<{ category: string; sourceProvider: string; current: number; total: number }>;
@@ -123,6 +132,10 @@ interface CoverageRow {
   documents_latest: string | null;
   documents_observed: Date | null;
   documents_types: Array<{ docType: string; count: number }>;
+  transcripts_count: number;
+  transcripts_first: string | null;
+  transcripts_latest: string | null;
+  transcripts_observed: Date | null;
   roster_groups: Array<{ category: string; sourceProvider: string; current: number; total: number }>;
   roster_observed: Date | null;
   has_description: boolean;
@@ -134,12 +147,12 @@ const DAY = (expr: string) => `to_char(${expr}, 'YYYY-MM-DD')`;
  * One statement, one round trip: a single-row aggregate per read model, each restricted by the
  * issuer's CIK on the leading column of an index (filings_cik_filed_date_accession_idx,
  * form4_filings_family_idx, insider_transactions_keyset_idx, segment_observations_keyset_idx,
- * fund_holdings_exposure_weight_idx, documents_cik_sort_idx, roster_entries_list_idx).
+ * fund_holdings_exposure_weight_idx, documents_cik_sort_idx, transcripts_cik_sort_idx, roster_entries_list_idx).
  * $1 cik, $2 the day since which an SEC roster entry is current, $3 the exposure asset categories.
  * The filters are those of each dataset's list endpoint, so the counts are what those lists page through.
  */
 const COVERAGE_SQL = `
-  SELECT fi.*, ff.*, f4.*, it.*, se.*, sl.*, fe.*, af.*, dc.*, dt.*, ro.*, rl.*, cd.*
+  SELECT fi.*, ff.*, f4.*, it.*, se.*, sl.*, fe.*, af.*, dc.*, dt.*, tr.*, ro.*, rl.*, cd.*
   FROM
     (SELECT count(*)::int AS filings_count, count(*) FILTER (WHERE is_amendment)::int AS filings_amendments,
             ${DAY('min(filed_date)')} AS filings_first, ${DAY('max(filed_date)')} AS filings_latest,
@@ -192,6 +205,10 @@ const COVERAGE_SQL = `
     CROSS JOIN
     (SELECT coalesce(jsonb_agg(jsonb_build_object('docType', doc_type, 'count', n) ORDER BY n DESC, doc_type), '[]'::jsonb) AS documents_types
        FROM (SELECT doc_type, count(*)::int AS n FROM documents WHERE cik = $1 GROUP BY doc_type) x) dt
+    CROSS JOIN
+    (SELECT count(*)::int AS transcripts_count, ${DAY('min(call_date)')} AS transcripts_first, ${DAY('max(call_date)')} AS transcripts_latest,
+            max(first_seen_at) AS transcripts_observed
+       FROM transcripts WHERE cik = $1) tr
     CROSS JOIN
     (SELECT coalesce(jsonb_agg(jsonb_build_object('category', category, 'sourceProvider', source_provider, 'current', cur, 'total', n)
                                ORDER BY category, source_provider), '[]'::jsonb) AS roster_groups
@@ -269,6 +286,7 @@ export class CoverageRepository {
         latestDate: r.documents_latest,
         lastObservedAt: r.documents_observed,
       },
+      transcripts: { count: r.transcripts_count, firstDate: r.transcripts_first, latestDate: r.transcripts_latest, lastObservedAt: r.transcripts_observed },
       rosters: { groups: r.roster_groups, lastObservedAt: r.roster_observed },
       hasIssuerDescription: r.has_description,
     };
