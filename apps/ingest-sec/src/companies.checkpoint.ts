@@ -5,11 +5,14 @@ import { readJsonCheckpoint, writeJsonCheckpoint } from './json-checkpoint';
 /**
  * Where a companies run (ticker map -> company@1) stands: the first `covered_done` covered
  * companies of the ticker map with this content hash are published. A rerun of the same command
- * on the same ticker map skips them; on another ticker map it starts over.
+ * on the same ticker map skips them; on another ticker map, or with another selection of companies
+ * (SEC_COVERAGE) or of those fetched in detail (SEC_SUBMISSIONS), it starts over.
  */
 export const companiesCheckpointSchema = z.object({
   kind: z.literal('sec-companies'),
   ticker_map_hash: z.string(),
+  /** sha256 of the covered companies and the SEC_SUBMISSIONS selection: what the run publishes. */
+  selection_hash: z.string(),
   covered_total: z.number().int().nonnegative(),
   covered_done: z.number().int().nonnegative(),
   records_published: z.number().int().nonnegative(),

@@ -1,17 +1,26 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TOPICS, validateRecord, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import { EdgarClient, RequestLimiter } from '@app/edgar';
 import { createLogger } from '@app/observability';
 import { startFixtureServer, type FixtureServer } from '@app/testing';
 import type { CompanyRecordV1 } from '@app/contracts';
 import { loadConfig } from '@app/config';
+import { PublishGaveUpError } from '@app/messaging';
 import { ingestSecConfigSchema } from './ingest-sec.config';
-import { IngestSecService, type RecordPublisher } from './ingest-sec.service';
+import { IngestSecService, IngestStoppedError, type RecordPublisher } from './ingest-sec.service';
 
 const UA = 'Filings Platform Tests ops@filings.example';
 
 class MemoryPublisher implements RecordPublisher {
   readonly records: CompanyRecordV1[] = [];
+  /** The publish call (1-based) that gives up as on a broker outage; none by default. */
+  failingCall = 0;
+  private calls = 0;
   async publish(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void> {
+    this.calls += 1;
+    if (this.calls === this.failingCall) throw new PublishGaveUpError(topic.name, records.length, 1, new Error('broker unreachable'));
     for (const r of records) {
       const result = validateRecord(topic, r);
       if (!result.ok) throw new Error(result.error);
@@ -25,7 +34,7 @@ describe('IngestSecService against the fixture EDGAR server', () => {
   beforeAll(async () => { server = await startFixtureServer(); });
   afterAll(async () => { await server.close(); });
 
-  function run(env: Record<string, string>) {
+  function run(env: Record<string, string>, publisher = new MemoryPublisher()) {
     const config = loadConfig(ingestSecConfigSchema, {
       EDGAR_USER_AGENT: UA, EDGAR_WWW_BASE_URL: server.url, EDGAR_DATA_BASE_URL: server.url, EDGAR_THROTTLE_PAUSE_MS: '50', ...env,
     });
@@ -33,7 +42,6 @@ describe('IngestSecService against the fixture EDGAR server', () => {
       userAgent: config.EDGAR_USER_AGENT, wwwBaseUrl: config.EDGAR_WWW_BASE_URL, dataBaseUrl: config.EDGAR_DATA_BASE_URL,
       maxRps: 10, throttlePauseMs: config.EDGAR_THROTTLE_PAUSE_MS, backoffBaseMs: 5, limiter: new RequestLimiter(10),
     });
-    const publisher = new MemoryPublisher();
     const service = new IngestSecService(config, edgar, publisher, TOPICS.companies, createLogger({ level: 'silent' }));
     return { publisher, execute: () => service.execute({ runId: 'run_spec' }) };
   }
@@ -78,5 +86,24 @@ describe('IngestSecService against the fixture EDGAR server', () => {
     const summary = await execute();
     expect(summary).toMatchObject({ covered: 2, published: 1, withDetail: 1, errors: 1 });
     expect(publisher.records.map((r) => r.key)).toEqual(['MUR:US']);
+  });
+
+  it('resumes from a checkpoint of the same selection only: other companies or other detail start over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ingest-sec-checkpoint-'));
+    try {
+      const SEC_CHECKPOINT = join(dir, 'companies.json');
+      const stopOnSecondPublish = (): MemoryPublisher => Object.assign(new MemoryPublisher(), { failingCall: 2 });
+      const stopped = await run({ SEC_CHECKPOINT }, stopOnSecondPublish()).execute().catch((e: unknown) => e);
+      expect(stopped).toBeInstanceOf(IngestStoppedError);
+      expect((stopped as IngestStoppedError).summary.published).toBe(200);
+
+      const otherDetail = await run({ SEC_CHECKPOINT, SEC_SUBMISSIONS: 'MSFT' }, stopOnSecondPublish()).execute().catch((e: unknown) => e);
+      expect((otherDetail as IngestStoppedError).summary.resumedFrom).toBe(0);
+
+      const resumed = await run({ SEC_CHECKPOINT, SEC_SUBMISSIONS: 'MSFT' }).execute();
+      expect(resumed).toMatchObject({ resumedFrom: 200, published: 9441 - 200 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -114,15 +114,17 @@ export class IngestSecService {
     };
     const checkpointPath = this.config.SEC_CHECKPOINT;
     const previous = await readCompaniesCheckpoint(checkpointPath);
-    if (previous && previous.ticker_map_hash === tickerMap.contentHash && previous.covered_total === covered.length) {
+    const selectionHash = contentHash(JSON.stringify({ covered: covered.map((e) => `${e.ticker}:${e.cik}`), submissions: this.config.SEC_SUBMISSIONS }));
+    if (previous && previous.ticker_map_hash === tickerMap.contentHash && previous.selection_hash === selectionHash && previous.covered_total === covered.length) {
       summary.resumedFrom = previous.covered_done;
       log.info({ checkpoint: checkpointPath, covered_done: previous.covered_done, of: covered.length }, 'resuming from the checkpoint of a stopped run');
     } else if (previous) {
-      log.info({ checkpoint: checkpointPath }, 'checkpoint is of another ticker map: starting over');
+      log.info({ checkpoint: checkpointPath }, 'checkpoint is of another ticker map or another selection of companies: starting over');
     }
     const checkpoint: CompaniesCheckpoint = {
       kind: 'sec-companies',
       ticker_map_hash: tickerMap.contentHash,
+      selection_hash: selectionHash,
       covered_total: covered.length,
       covered_done: summary.resumedFrom,
       records_published: previous && summary.resumedFrom > 0 ? previous.records_published : 0,
