@@ -91,6 +91,37 @@ function sectionHeading(page: PageModel, line: number): string | null {
   return null;
 }
 
+/** Link text that says nothing of the document: empty, a file-type or action word ("PDF", "Download"). */
+const GENERIC_LINK_TEXT = /^\(?(?:pdf|pdf file|download(?: pdf)?|view(?: pdf)?|click here|here|open|link|file)?\)?$/i;
+/** Link text that is only a period ("SEPTEMBER 2015", "Q3 2024", "FY2016", "MARCH 2015 - Amended"). */
+const PERIOD_LINK_TEXT =
+  /^(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}|q[1-4]\s*'?\d{2,4}|(?:first|second|third|fourth) quarter(?: of)?\s+\d{4}|fy\s*\d{4}|\d{4})(?:\s*[-–—]\s*amended)?$/i;
+
+/** How far above a link a label naming what it links is looked for. */
+const LABEL_LINES_BACK = 20;
+
+/**
+ * What a link whose text names no document (GENERIC_LINK_TEXT, PERIOD_LINK_TEXT) links, from
+ * around it: the rest of its own line (a table row "Q3 2024 Earnings Release | PDF"), else, for a
+ * link with text, the nearest short line above that names a kind of document (a heading
+ * "10Q Filings" over a list of periods). Null when the link text says enough, or nothing around it names the document.
+ * `from` is the line the label was read on, for the quote.
+ */
+function contextTitle(page: PageModel, link: PageLink, line: string): { label: string; from: number } | null {
+  const text = link.text.trim();
+  if (!GENERIC_LINK_TEXT.test(text) && !PERIOD_LINK_TEXT.test(text)) return null;
+  const rest = (text ? line.replace(text, ' ') : line).replace(/\s+/g, ' ').replace(/^[\s|:•·–—-]+|[\s|:•·–—-]+$/g, '').trim();
+  if (/[a-z]{3}/i.test(rest) && !GENERIC_LINK_TEXT.test(rest) && !PERIOD_LINK_TEXT.test(rest) && firstDate(rest)?.text !== rest) return { label: rest, from: link.line };
+  // An empty link (an image, an icon) keeps its own fallbacks: its alt text, its file name.
+  if (!text) return null;
+  for (let i = link.line - 1; i >= 0 && i >= link.line - LABEL_LINES_BACK; i -= 1) {
+    if (page.linkOnlyLines.has(i)) continue;
+    const above = page.lines[i]!.replace(/:$/, '').trim();
+    if (above && isHeadingLike(above) && kindFromText(above) !== null) return { label: above, from: i };
+  }
+  return null;
+}
+
 /** A link is a document when its URL is a document file, or its line is dated and names a document. */
 function isDocumentLink(link: PageLink, line: string): link is PageLink & { url: string } {
   if (!link.url) return false;
@@ -110,16 +141,23 @@ function isDocumentLink(link: PageLink, line: string): link is PageLink & { url:
  */
 export function extractDocuments(page: PageModel, cik: string): DocumentLink[] {
   const docs: DocumentLink[] = [];
-  const seen = new Set<string>();
+  /** URL -> index in docs, and whether that listing's link had text. */
+  const seen = new Map<string, { at: number; hadText: boolean }>();
   for (const link of page.links) {
     const line = page.lines[link.line] ?? link.text;
-    if (!isDocumentLink(link, line) || seen.has(link.url)) continue;
-    seen.add(link.url);
+    if (!isDocumentLink(link, line)) continue;
+    const prior = seen.get(link.url);
+    // One document per URL, its first listing; unless that link was empty and this one names it.
+    if (prior && (prior.hadText || !link.text.trim())) continue;
     const heading = sectionHeading(page, link.line);
     const above = page.lines[link.line - 1];
     const date = firstDate(line) ?? (above && firstDate(above)?.text === above ? firstDate(above) : null);
-    const rawTitle = link.text || (line !== link.text ? line : '') || link.imageAlt || fileName(link.url);
-    const title = withoutLeadingDate(rawTitle);
+    const context = contextTitle(page, link, line);
+    const linkText = link.text.trim();
+    const rawTitle = context
+      ? PERIOD_LINK_TEXT.test(linkText) ? `${context.label} - ${linkText}` : context.label
+      : link.text || (line !== link.text ? line : '') || link.imageAlt || fileName(link.url);
+    const title = context ? rawTitle : withoutLeadingDate(rawTitle);
     const path = new URL(link.url).pathname;
     const kind = MEDIA_FILE.test(path) ? 'webcast' : (kindFromText(`${title} ${path}`) ?? (heading ? kindFromText(heading) : null) ?? 'other');
     let event: DocumentEvent | null = null;
@@ -129,7 +167,12 @@ export function extractDocuments(page: PageModel, cik: string): DocumentLink[] {
     } else if (EVENT_CUE.test(title)) {
       event = { key: eventKey(cik, date?.date ?? null, title), title, date: date?.date ?? null };
     }
-    docs.push({ url: link.url, title, kind, published_on: date?.date ?? null, is_pdf: /\.pdf$/i.test(path), event, quote: page.lines[link.line] ? line : title });
+    // The quote is verbatim page text: the link's line, from the label's line down when the title comes from a label above.
+    const quote = context && context.from < link.line ? page.lines.slice(context.from, link.line + 1).join('\n') : page.lines[link.line] ? line : title;
+    const doc = { url: link.url, title, kind, published_on: date?.date ?? null, is_pdf: /\.pdf$/i.test(path), event, quote };
+    if (prior) docs[prior.at] = doc;
+    else docs.push(doc);
+    seen.set(link.url, { at: prior?.at ?? docs.length - 1, hadText: linkText.length > 0 });
   }
   return groupSameDayEvents(docs);
 }

@@ -172,6 +172,36 @@ describe('FRPH frppresent.html (presentations)', () => {
   });
 });
 
+// Not in ../shared/fixtures: the sample holds it (the company's own saved page, same repository and commit as the
+// other FRPH pages; see sample/SOURCES.md).
+describe('FRPH frp10q.html (filings: links whose text is only a period, under a label naming the kind)', () => {
+  const html = readFileSync(join(__dirname, '../../../sample/fixtures/ir-pages/FRPH-frp10q.html'));
+  const x = extractIssuerPage(html, `${FRPH_SITE}/frp10q.html`, FRPH);
+  const pdfs = x.documents.filter((d) => d.is_pdf);
+
+  it('titles a link reading "SEPTEMBER 2015" by the label above it, and takes its kind from that label', () => {
+    expect(pdfs.slice(0, 2).map((d) => [d.url.replace(`${FRPH_SITE}/assets/`, ''), d.title, d.kind])).toEqual([
+      ['frph10k15.pdf', '10K Filings - SEPTEMBER 2015', 'annual_report'],
+      ['frph10k1671294.pdf', '10K Filings - SEPTEMBER 2016', 'annual_report'],
+    ]);
+    // The 10-Qs are under "10Q Filings" (a bold line, not an h-tag): quarterly reports, not the h1's annual reports.
+    const tenQs = pdfs.slice(2);
+    expect(tenQs).toHaveLength(13);
+    expect(tenQs.every((d) => d.kind === 'quarterly_report' && d.title.startsWith('10Q Filings - '))).toBe(true);
+    expect(tenQs.find((d) => d.url.endsWith('/frph10qmar15a.pdf'))!.title).toBe('10Q Filings - MARCH 2015 - Amended');
+  });
+
+  it('names a PDF first linked with no text by its later listing (frphjunq17.pdf: "JUNE 2017")', () => {
+    expect(pdfs.filter((d) => d.url.endsWith('/frphjunq17.pdf')).map((d) => [d.title, d.kind])).toEqual([['10Q Filings - JUNE 2017', 'quarterly_report']]);
+  });
+
+  it('quotes the lines from the label down to the link, verbatim', () => {
+    const text = pageText(html);
+    for (const d of pdfs) expect(text).toContain(d.quote);
+    expect(pdfs.find((d) => d.url.endsWith('/frphsepq17.pdf'))!.quote).toBe('10Q Filings\nSEPTEMBER 2017');
+  });
+});
+
 describe('BRAI investors.html', () => {
   const x = extractIssuerPage(fixture('BRAI-investors.html'), 'https://braiin.com/investors', BRAI);
 
