@@ -52,7 +52,7 @@ export async function startForm4Follow(config: IngestForm4Config, options: { log
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
     logger,
     // A follower runs for days: OPS_PORT gives it /healthz, /readyz and /metrics (consumer and process metrics).
-    ...(config.OPS_PORT !== undefined ? { ops: () => ({ host: config.OPS_HOST, port: config.OPS_PORT!, logger, checks: {}, registry: createMetricsRegistry() }) } : {}),
+    ...(config.OPS_PORT !== undefined ? { ops: () => ({ host: config.OPS_HOST, port: config.OPS_PORT!, logger, checks: {}, registry: createMetricsRegistry(), maxLag: config.CONSUMER_READY_MAX_LAG }) } : {}),
   });
   const stop = () => worker.stop();
   const controller = worker.app.get(Form4FollowController);
