@@ -17,10 +17,14 @@ import {
  * Selection: every ix:nonFraction of a revenue or operating-income concept (SEGMENT_CONCEPTS) whose
  * context has exactly ONE dimension and that dimension is one of SEGMENT_AXES (a
  * `srt:ConsolidationItemsAxis = us-gaap:OperatingSegmentsMember` qualifier is allowed beside it: it
- * marks the segment's own figure and does not subdivide it). Contexts with further
- * dimensions (a segment crossed with a product line, a geography crossed with a customer class, a
- * consolidation-items member) are not segment totals: they are skipped and counted in
- * `skipped.multiDimension`, so every observation reads "<member> <metric> for <period>" unambiguously.
+ * marks the segment's own figure and does not subdivide it). Two more shapes are read: a segment's
+ * revenue with `srt:ConsolidationItemsAxis = us-gaap:IntersegmentEliminationMember` beside it (its
+ * intersegment revenue, metric intersegment_revenue: its own key, not folded into the total), and a
+ * figure whose one dimension is a corporate, eliminations or reconciling member of that axis (the
+ * rows a segment table adds to its segments). Contexts with further dimensions (a segment crossed
+ * with a product line, a geography crossed with a customer class) are not segment totals: they are
+ * skipped and counted in `skipped.multiDimension`, so every observation reads "<member> <metric> for
+ * <period>" unambiguously. Every member carries its kind (memberKindOf).
  *
  * Dedup: the same figure is often printed in several tables (the segment note and MD&A). Facts with
  * the same concept, the same context content (dimension + period, not merely the context id), unit
@@ -28,12 +32,20 @@ import {
  * and the quote). Same key with a different value is a conflict and is counted, the first kept.
  *
  * Text: `quote` is the text content of the table row (`tr`) holding the fact, whitespace normalized
- * (normalizeWhitespace); it is therefore a substring of normalizeWhitespace(text content of the whole
- * document). `issuer_label` is the first non-empty cell of that row as printed. A fact outside any
- * table row (ix:hidden) is quoted by its own displayed text and labelled with the member name.
+ * (normalizeWhitespace); when that row does not name the member (Apple's "Net sales" under an
+ * "Americas:" row, NVIDIA's "Revenue" rows under a "Compute & Networking" column header, prior-year
+ * rows), it runs from the nearest row above that does, through the fact's row. Either way it is a
+ * substring of normalizeWhitespace(text content of the whole document). `issuer_label` is the first
+ * non-empty cell of the fact's row as printed. A fact outside any table row (ix:hidden) is quoted by
+ * its own displayed text and labelled with the member name.
  *
- * Member names: the issuer's own spelling when some table row label of the document equals the
- * member's local name letter for letter (case and punctuation aside: "Rest of Asia Pacific" for
+ * Totals: each breakdown (concept, axis, period, unit) of `segment` members is reconciled with the
+ * filer's own total (SegmentReconciliation), members that are subtotals of others left out.
+ *
+ * Member names: the issuer's own spelling when some table row label of the document (a row's first
+ * cell with text, a header row's first column header too) equals the member's local name letter for
+ * letter (case and punctuation aside, `&` read as "and":
+ * "Compute & Networking" for nvda:ComputeAndNetworkingSegmentMember, "Rest of Asia Pacific" for
  * aapl:RestOfAsiaPacificSegmentMember, "iPhone" for aapl:IPhoneMember); else the label of the fact's
  * own row when that label is not a metric caption (net sales, revenues, income, total ...: "United
  * States" for country:US); otherwise the local name without `Member` split into words. Trademark
