@@ -62,6 +62,8 @@ function realOrigins(body: unknown): unknown {
     if (path.startsWith('/webhook-receiver')) return 'https://receiver.example.com/filings-hooks';
     if (/^\/(submissions|api)\//.test(path)) return `https://data.sec.gov${path}`;
     if (/^\/(Archives|files|cgi-bin)\//.test(path)) return `https://www.sec.gov${path}`;
+    // The Citigroup transcript's source page is not recorded (fixtures SOURCES.md): an .example host.
+    if (path.startsWith('/transcripts/')) return `http://ir.citigroup.example${path}`;
     return `https://frpholdings.github.io${path}`;
   });
   return JSON.parse(text) as unknown;
@@ -150,6 +152,7 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
     const filing = ((await get('/v1/companies/MSFT:US/filings?forms=10-K&limit=1')).data as Json[])[0]!;
     const docs = (await get('/v1/documents?limit=100')).data as Json[];
     const doc = docs.find((d) => typeof d.pages === 'number' && d.pages > 1)!;
+    const transcript = ((await get('/v1/transcripts?limit=1')).data as Json[])[0]!;
     const webhook = { url: `${platform.fixtures.url}/webhook-receiver`, topics: ['filing.created', 'form4.filed'], description: 'Filings desk' };
     const created = await send(url, { method: 'POST', path: '/v1/webhook-endpoints', body: webhook }, key);
     const endpointId = (created.body as Json).id as string;
@@ -174,6 +177,8 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       getDocument: { method: 'GET', path: `/v1/documents/${doc.id as number}` },
       listDocumentPages: { method: 'GET', path: `/v1/documents/${doc.id as number}/pages` },
       getDocumentText: { method: 'GET', path: `/v1/documents/${doc.id as number}/text` },
+      listTranscripts: { method: 'GET', path: '/v1/transcripts' },
+      getTranscript: { method: 'GET', path: `/v1/transcripts/${transcript.id as number}` },
       search: { method: 'GET', path: '/v1/search?q=FRP%20Holdings' },
       getCoverage: { method: 'GET', path: '/v1/coverage/MSFT:US' },
       verifyCitation: { method: 'POST', path: '/v1/citations/verify', body: { provenance: msft.provenance } },
@@ -199,6 +204,7 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
         .replace(/\/v1\/coverage\/[^/?]+/, '/v1/coverage/ZZZZ:US')
         .replace(/\/v1\/filings\/[^/?]+/, '/v1/filings/0000000000-00-000000')
         .replace(/\/v1\/documents\/\d+/, '/v1/documents/999999')
+        .replace(/\/v1\/transcripts\/\d+/, '/v1/transcripts/999999')
         .replace(/\/v1\/webhook-endpoints\/we_[^/?]+/, `/v1/webhook-endpoints/${goneId}`),
     });
     const pro = await platform.newKey('pro');
