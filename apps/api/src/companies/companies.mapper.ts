@@ -69,9 +69,11 @@ export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
       }
     : c.descriptionProvenance;
   const gaps: string[] = [];
-  const isin = resolveIdentifier('isin', c.isinCandidates, gaps, "no N-PORT holding read so far gives this listing's ISIN (SEC publishes none; ISINs come from fund holdings' CUSIPs)");
+  // Identifier notes go where isin's note always stood (after the detail, website and description notes).
+  const idGaps: string[] = [];
+  const isin = resolveIdentifier('isin', c.isinCandidates, idGaps, "no N-PORT holding read so far gives this listing's ISIN (SEC publishes none; ISINs come from fund holdings' CUSIPs)");
   const secLei = sec?.lei ?? null;
-  const nportLei = secLei === null ? resolveIdentifier('lei', c.leiCandidates, gaps, 'neither the SEC submissions nor an N-PORT holding read so far give an LEI') : null;
+  const nportLei = secLei === null ? resolveIdentifier('lei', c.leiCandidates, idGaps, 'neither the SEC submissions nor an N-PORT holding read so far give an LEI') : null;
   if (!sec) gaps.push(`detail: SEC submissions not fetched yet; ${issuer || tenk ? 'website, country' : 'website, country, description'} and flags unavailable`);
   else {
     if (website === null) gaps.push('website: SEC submissions list no website for this issuer');
@@ -81,6 +83,7 @@ export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
   }
   if (description === null) gaps.push('description: no issuer description captured yet (neither SEC nor the issuer IR page)');
   if (c.listingExchange === null) gaps.push('listing_exchange: SEC lists no exchange for this listing');
+  gaps.push(...idGaps);
   if (c.figi === null) gaps.push('figi: not available from SEC (no OpenFIGI mapping in this service)');
   gaps.push('sector: not stored by this service', 'industry: not stored by this service', 'employee_count: not stored by this service');
   return {
