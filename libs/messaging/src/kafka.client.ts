@@ -10,12 +10,32 @@ const LEVELS: Record<KafkaLogLevel, KafkaJsLogLevel> = {
   debug: KafkaJsLogLevel.DEBUG,
 };
 
-function toLogCreator(logger: MessagingLogger): logCreator {
+/** The same kafkajs line (namespace and message) is written at most once per this window. */
+export const KAFKA_LOG_REPEAT_WINDOW_MS = 30_000;
+
+/**
+ * kafkajs' own log lines to our logger. Through a broker outage kafkajs writes the same errors
+ * (connection refused, retries exceeded, restarting) many times a second, with stacks, while our
+ * code logs what it does about them (publish retries, consumer restarts): so the same line goes
+ * out once per window, with how many were left out, and a connection failure is a warning.
+ */
+export function toLogCreator(logger: MessagingLogger, now: () => number = Date.now): logCreator {
+  const lastWritten = new Map<string, { at: number; suppressed: number }>();
   return () => ({ namespace, level, log }) => {
     const { message, ...rest } = log;
-    const obj = { component: 'kafkajs', namespace, ...rest };
-    if (level <= KafkaJsLogLevel.ERROR) logger.error(obj, message);
-    else if (level === KafkaJsLogLevel.WARN) logger.warn(obj, message);
+    const key = `${namespace}\u0000${message}`;
+    const seen = lastWritten.get(key);
+    if (seen && now() - seen.at < KAFKA_LOG_REPEAT_WINDOW_MS) {
+      seen.suppressed += 1;
+      return;
+    }
+    // Messages can carry offsets or addresses: the map is bounded by forgetting everything at once.
+    if (lastWritten.size >= 1_000) lastWritten.clear();
+    lastWritten.set(key, { at: now(), suppressed: 0 });
+    const obj = { component: 'kafkajs', namespace, ...rest, ...(seen && seen.suppressed > 0 ? { repeated: seen.suppressed } : {}) };
+    const transient = namespace === 'Connection' || namespace === 'BrokerPool';
+    if (level <= KafkaJsLogLevel.ERROR && !transient) logger.error(obj, message);
+    else if (level <= KafkaJsLogLevel.WARN) logger.warn(obj, message);
     else logger.info(obj, message);
   };
 }
