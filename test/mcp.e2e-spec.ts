@@ -130,6 +130,8 @@ describe('MCP over Streamable HTTP, on the ingested fixtures', () => {
         'list_documents',
         'get_document',
         'get_document_pages',
+        'list_transcripts',
+        'get_transcript',
         'verify_citation',
         'get_coverage',
         'search',
@@ -185,6 +187,16 @@ describe('MCP over Streamable HTTP, on the ingested fixtures', () => {
     expect(detail).toMatchObject({ id, page_count: withText.pages });
     const first = await same<Page>('get_document_pages', { document_id: id, page: 0 }, `/v1/documents/${id}/pages?page=0&limit=5`);
     expect(first.data).toEqual([expect.objectContaining({ document_id: id, page_index: 0 })]);
+  });
+
+  it('answers call transcripts exactly as REST', async () => {
+    const list = await same<Page>('list_transcripts', { symbol: 'C:US' }, '/v1/transcripts?symbols=C:US&limit=25');
+    expect(list.data).toEqual([expect.objectContaining({ ticker: 'C', turn_count: 59 })]);
+    const id = list.data[0]!.id as number;
+    const transcript = await same<Json>('get_transcript', { transcript_id: id }, `/v1/transcripts/${id}`);
+    expect(transcript).toMatchObject({ id, sections: { presentation: 4, qa: 55 } });
+    const unknown = await sameProblem('get_transcript', { transcript_id: 999999 }, '/v1/transcripts/999999');
+    expect(unknown).toMatchObject({ status: 404, type: `${DOCS}/errors/unknown-transcript` });
   });
 
   it('verifies a citation taken from a REST response exactly as REST does', async () => {
@@ -336,6 +348,8 @@ describe('MCP over Streamable HTTP, on the ingested fixtures', () => {
       await measure('get_document', { document_id: doc.id }, `/v1/documents/${doc.id as number}`);
       if (typeof doc.pages === 'number' && doc.pages > 0) await measure('get_document_pages', { document_id: doc.id }, `/v1/documents/${doc.id as number}/pages${q('get_document_pages')}`);
     }
+    const transcripts = (await measure('list_transcripts', {}, `/v1/transcripts${q('list_transcripts')}`)) as unknown as Page;
+    for (const t of transcripts.data) await measure('get_transcript', { transcript_id: t.id }, `/v1/transcripts/${t.id as number}`);
     expect(documents.data.length).toBeGreaterThan(0);
     for (const words of ['FRP Holdings', 'microsoft', 'revenue', 'Tesla']) {
       await measure('search', { q: words }, `/v1/search${q('search', `q=${encodeURIComponent(words)}`)}`);

@@ -34,6 +34,8 @@ export interface DocumentResource {
 /** GET /v1/documents/{doc_id}. */
 export interface DocumentDetailResource extends DocumentResource {
   page_count: number | null;
+  /** Why a document that looks like a call transcript is not served as one (it keeps its doc_type); null otherwise. */
+  transcript_gate: string | null;
 }
 
 /** One page of GET /v1/documents/{doc_id}/pages. */
@@ -103,7 +105,7 @@ export function toDocument(d: DocumentRecord): DocumentResource {
 }
 
 export function toDocumentDetail(d: DocumentRecord): DocumentDetailResource {
-  return { ...toDocument(d), page_count: d.pageCount };
+  return { ...toDocument(d), page_count: d.pageCount, transcript_gate: d.transcriptGate };
 }
 
 /** Read model -> the spec's document page (plus text, caption source, quote, size and provenance). */

@@ -129,6 +129,7 @@ describe('GET /v1/documents/{doc_id}', () => {
       published_at_source: 'pdf_metadata',
       pages: 36,
       page_count: 36,
+      transcript_gate: null,
       event_id: expect.any(Number) as number,
       url: 'https://www.frpholdings.com/assets/Annual_Meeting_-_2015_FINAL2.pdf',
       kind: 'presentation',

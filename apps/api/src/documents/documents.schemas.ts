@@ -55,6 +55,13 @@ export const documentSchema = z.object({
 
 export const documentDetailSchema = documentSchema.extend({
   page_count: z.number().int().nullable().describe('Page count; null until the text is extracted'),
+  transcript_gate: z
+    .string()
+    .nullable()
+    .describe(
+      'Why a document that looks like a call transcript (by its link, its PDF title or its speaker turns) is not served as one under /v1/transcripts ' +
+        '(for example "no speaker turns found"); it keeps its doc_type. Null otherwise',
+    ),
 });
 
 export const documentListSchema = z.object({ data: z.array(documentSchema), pagination: paginationSchema });

@@ -1,3 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DocumentTextData, RecordEnvelope } from '@app/contracts';
+import type { TranscriptWithText } from '@app/persistence';
+import { toTranscriptDetail } from '@app/resources';
 import { answerSummary, fitAnswer, MCP_ANSWER_MAX_CHARS } from './mcp.answer';
 
 const page = (texts: string[], nextCursor: string | null = null) => ({
@@ -31,5 +36,30 @@ describe('MCP answers', () => {
   it('summarizes a page and a single resource in a line', () => {
     expect(answerSummary('SEC filings', page(['a']))).toBe('SEC filings: 1 item in the structured content. No more pages.');
     expect(answerSummary('Company detail', { symbol: 'MSFT:US', name: 'MICROSOFT CORP', cik: '0000789019' })).toBe('Company detail (symbol MSFT:US, name MICROSOFT CORP): in the structured content.');
+  });
+
+  it('cuts the longest turn texts of a transcript that does not fit, and says where the whole texts are', () => {
+    // The Citigroup Q4 2024 call as ingest-decks splits it (the committed example record), served as the API serves it.
+    const record = JSON.parse(
+      readFileSync(join(__dirname, '../../../../libs/contracts/src/examples/document-text@1.citi-4q2024-transcript.json'), 'utf8'),
+    ) as RecordEnvelope<DocumentTextData>;
+    const t = record.data.transcript!;
+    const row: TranscriptWithText = {
+      id: 1, documentId: 1, url: record.key, cik: record.data.cik, ticker: record.data.ticker, company: t.call.company, title: t.call.title,
+      callDate: t.call.date, dateSource: t.call.date_source, participants: t.participants, turns: t.turns, turnCount: t.turns.length,
+      frontMatter: t.front_matter, backMatter: t.back_matter, contentHash: record.provenance.content_hash!, srcId: record.provenance.src_id,
+      sourceUrl: record.key, quote: t.turns[0]!.quote, extractedAt: null, firstSeenAt: new Date(0), language: 'en', pageCount: 16,
+      documentText: record.data.pages.map((p) => p.text).join(record.data.page_separator),
+    };
+    const body = toTranscriptDetail(row) as unknown as Record<string, unknown> & { turns: Array<{ text: string; truncated?: boolean }> };
+    // 97,000 characters: it fits whole; a longer call (Bank of America's Q1 2025 has 79,000 characters of text) would not.
+    expect(fitAnswer(body)).toBe(body);
+    const fitted = fitAnswer(body, 60_000) as typeof body;
+    expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(60_000);
+    const cut = fitted.turns.filter((turn) => turn.truncated);
+    expect(cut.length).toBeGreaterThan(0);
+    fitted.turns.forEach((turn, i) => expect(body.turns[i]!.text.startsWith(turn.text)).toBe(true));
+    expect(fitted.turns.length).toBe(59);
+    expect(answerSummary('One call transcript', fitted)).toMatch(/^One call transcript \(id 1\): in the structured content\. \d+ turn text\(s\) cut to fit \(truncated: true\)/);
   });
 });

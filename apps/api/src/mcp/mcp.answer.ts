@@ -30,21 +30,33 @@ export function answerSummary(title: string, body: Json): string {
   const named = ['symbol', 'accession', 'id', 'name', 'title', 'reason']
     .filter((k) => typeof body[k] === 'string' || typeof body[k] === 'number')
     .map((k) => `${k} ${String(body[k])}`);
-  return `${title}${named.length ? ` (${named.join(', ')})` : ''}: in the structured content.`;
+  const cutTurns = Array.isArray(body.turns) ? (body.turns as Json[]).filter((turn) => turn.truncated === true).length : 0;
+  const truncated = cutTurns
+    ? ` ${cutTurns} turn text(s) cut to fit (truncated: true): their pages (page_index to last_page_index of document_id) hold them whole.`
+    : '';
+  return `${title}${named.length ? ` (${named.join(', ')})` : ''}: in the structured content.${truncated}`;
+}
+
+/** The items whose `text` may be cut: a page's items, or a transcript's turns. */
+function textItems(body: Json): Json[] | null {
+  if (isPage(body)) return body.data;
+  return Array.isArray(body.turns) ? (body.turns as Json[]) : null;
 }
 
 /**
- * The body cut to fit the answer budget: when items of a page are too large together, the
- * longest `text` fields are shortened and their items say `truncated: true` (a page of a document
- * rarely passes a few thousand characters: this is the guard, not the rule; default page sizes
- * keep answers within the budget). The body is returned as is when it fits.
+ * The body cut to fit the answer budget: when the items of a page (or the turns of a transcript)
+ * are too large together, the longest `text` fields are shortened and their items say
+ * `truncated: true` (a page of a document rarely passes a few thousand characters: this is the
+ * guard, not the rule; default page sizes keep answers within the budget; a long call transcript
+ * is the one body that passes it whole). The body is returned as is when it fits.
  */
 export function fitAnswer(body: Json, maxChars = MCP_ANSWER_MAX_CHARS - SUMMARY_ROOM): Json {
   let size = JSON.stringify(body).length;
-  if (size <= maxChars || !isPage(body)) return body;
-  const data = body.data.map((item) => ({ ...item }));
-  const texts = data.filter((item) => typeof item.text === 'string').sort((a, b) => (b.text as string).length - (a.text as string).length);
-  const fitted = { ...body, data };
+  const items = textItems(body);
+  if (size <= maxChars || items === null) return body;
+  const copies = items.map((item) => ({ ...item }));
+  const texts = copies.filter((item) => typeof item.text === 'string').sort((a, b) => (b.text as string).length - (a.text as string).length);
+  const fitted = isPage(body) ? { ...body, data: copies } : { ...body, turns: copies };
   for (const item of texts) {
     const text = item.text as string;
     const excess = size - maxChars;

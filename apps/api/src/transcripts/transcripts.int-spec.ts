@@ -30,6 +30,15 @@ function redated(date: string): RecordEnvelope<DocumentTextData> {
   };
 }
 
+/** The same PDF's text as ingest-decks maps it when the gate fails (no date known): kept a slide deck, with the reason. */
+const gated: RecordEnvelope<DocumentTextData> = {
+  ...citi,
+  key: citi.key.replace('.pdf', '-undated.pdf'),
+  id: 'rec_gated',
+  provenance: { ...citi.provenance, content_hash: contentHash(new TextEncoder().encode('gated')) },
+  data: { ...citi.data, url: citi.key.replace('.pdf', '-undated.pdf'), doc_type: 'slide_deck', doc_group: 'slide_deck', transcript: null, transcript_gate: "the call's date is not known" },
+};
+
 let db: TestDatabase;
 let a: { server: FastifyInstance; context: ApiContext };
 let key: string;
@@ -65,7 +74,7 @@ beforeAll(async () => {
             ('MSFT:US', 'MSFT', 'US', '0000789019', 'MICROSOFT CORP', 789019, $1::jsonb, 'rec_msft', 'h', now())`,
     [JSON.stringify({ ...citi.provenance, source_provider: 'sec' })],
   );
-  for (const r of [citi, redated('2024-10-15'), redated('2024-07-12')]) await projectRecords(ds, [r]);
+  for (const r of [citi, redated('2024-10-15'), redated('2024-07-12'), gated]) await projectRecords(ds, [r]);
   await ds.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_e', 'e', 'enterprise'), ('acct_f', 'f', 'free')`);
   key = (await a.context.keys.createKey({ accountId: 'acct_e', mode: 'live', label: 't' })).key;
   freeKey = (await a.context.keys.createKey({ accountId: 'acct_f', mode: 'live', label: 't' })).key;
@@ -141,7 +150,15 @@ describe('GET /v1/transcripts/{transcript_id}', () => {
     });
     expect(t.turns.at(-1)).toMatchObject({ speaker: 'Operator', section: 'qa', text: "This concludes Citi's Fourth Quarter 2024 Earnings Call. You may now disconnect." });
     // The document itself is typed transcript.
-    expect((await get(`/v1/documents/${t.document_id}`)).json()).toMatchObject({ doc_type: 'transcript', doc_group: 'transcript' });
+    expect((await get(`/v1/documents/${t.document_id}`)).json()).toMatchObject({ doc_type: 'transcript', doc_group: 'transcript', transcript_gate: null });
+  });
+
+  it('leaves a look-alike that failed the gate a document, saying why', async () => {
+    const docs = (await get('/v1/documents?symbols=C:US&limit=10')).json<Page<{ id: number; url: string; doc_type: string }>>().data;
+    const doc = docs.find((d) => d.url === gated.key)!;
+    expect(doc.doc_type).toBe('slide_deck');
+    expect((await get(`/v1/documents/${doc.id}`)).json()).toMatchObject({ doc_type: 'slide_deck', transcript_gate: "the call's date is not known" });
+    expect((await get('/v1/transcripts?limit=10')).json<Page<TranscriptBody>>().data.map((t) => t.url)).not.toContain(gated.key);
   });
 
   it('answers 404 unknown-transcript, and 422 for an id that is no integer', async () => {

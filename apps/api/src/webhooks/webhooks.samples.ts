@@ -85,6 +85,7 @@ const DOCUMENT_SAMPLE = {
     extracted_at: '2026-02-20T10:00:00.000Z',
   },
   page_count: null,
+  transcript_gate: null,
 };
 
 /**

@@ -35,6 +35,8 @@ export interface DocumentRecord {
   textExtractedAt: Date | null;
   pdfBytes: number | null;
   pdfInfo: PdfInfo | null;
+  /** Why a document that looks like a call transcript did not pass the serving gate; null otherwise. */
+  transcriptGate: string | null;
   firstSeenAt: Date;
 }
 
@@ -76,7 +78,7 @@ const COLUMNS = `d.id, d.url, d.cik,
   d.page_separator AS "pageSeparator", d.text_length AS "textLength", d.found_on AS "foundOn", d.link_quote AS "linkQuote",
   d.link_content_hash AS "linkContentHash", d.link_src_id AS "linkSrcId", d.link_extracted_at AS "linkExtractedAt",
   d.text_content_hash AS "textContentHash", d.text_source_url AS "textSourceUrl", d.text_quote AS "textQuote",
-  d.text_src_id AS "textSrcId", d.text_extracted_at AS "textExtractedAt", d.pdf_bytes AS "pdfBytes", d.pdf_info AS "pdfInfo",
+  d.text_src_id AS "textSrcId", d.text_extracted_at AS "textExtractedAt", d.pdf_bytes AS "pdfBytes", d.pdf_info AS "pdfInfo", d.transcript_gate AS "transcriptGate",
   d.first_seen_at AS "firstSeenAt"`;
 
 const PAGE_COLUMNS = `document_id AS "documentId", page_index AS "pageIndex", char_start AS "charStart", char_end AS "charEnd",
