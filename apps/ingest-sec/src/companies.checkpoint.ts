@@ -1,6 +1,5 @@
-import { rm } from 'node:fs/promises';
 import { z } from 'zod';
-import { readJsonCheckpoint, writeJsonCheckpoint } from './json-checkpoint';
+import { readJsonCheckpoint, removeJsonCheckpoint, writeJsonCheckpoint } from '@app/checkpoints';
 
 /**
  * Where a companies run (ticker map -> company@1) stands: the first `covered_done` covered
@@ -27,6 +26,4 @@ export const readCompaniesCheckpoint = (path: string): Promise<CompaniesCheckpoi
 export const writeCompaniesCheckpoint = (path: string, checkpoint: CompaniesCheckpoint): Promise<void> => writeJsonCheckpoint(path, checkpoint);
 
 /** A finished run leaves no checkpoint: the next run is a fresh one. */
-export async function removeCompaniesCheckpoint(path: string): Promise<void> {
-  await rm(path, { force: true });
-}
+export const removeCompaniesCheckpoint = (path: string): Promise<void> => removeJsonCheckpoint(path);

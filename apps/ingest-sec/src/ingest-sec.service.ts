@@ -14,6 +14,7 @@ import {
   type SubmissionsCompany,
   type TickerMapEntry,
 } from '@app/edgar';
+import { selectionHash as selectionHashOf } from '@app/checkpoints';
 import type { Logger } from '@app/observability';
 import { PublishGaveUpError } from '@app/messaging';
 import { readCompaniesCheckpoint, removeCompaniesCheckpoint, writeCompaniesCheckpoint, type CompaniesCheckpoint } from './companies.checkpoint';
@@ -114,7 +115,8 @@ export class IngestSecService {
     };
     const checkpointPath = this.config.SEC_CHECKPOINT;
     const previous = await readCompaniesCheckpoint(checkpointPath);
-    const selectionHash = contentHash(JSON.stringify({ covered: covered.map((e) => `${e.ticker}:${e.cik}`), submissions: this.config.SEC_SUBMISSIONS }));
+    // Canonical JSON: SEC_SUBMISSIONS holds Sets of tickers and CIKs, which plain JSON.stringify writes as {}.
+    const selectionHash = selectionHashOf({ covered: covered.map((e) => `${e.ticker}:${e.cik}`), submissions: this.config.SEC_SUBMISSIONS });
     if (previous && previous.ticker_map_hash === tickerMap.contentHash && previous.selection_hash === selectionHash && previous.covered_total === covered.length) {
       summary.resumedFrom = previous.covered_done;
       log.info({ checkpoint: checkpointPath, covered_done: previous.covered_done, of: covered.length }, 'resuming from the checkpoint of a stopped run');

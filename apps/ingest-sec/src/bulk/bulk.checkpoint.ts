@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readJsonCheckpoint, writeJsonCheckpoint } from '../json-checkpoint';
+import { readJsonCheckpoint, writeJsonCheckpoint } from '@app/checkpoints';
 
 /** What identifies one published archive: SEC republishes submissions.zip nightly under one name. */
 const archiveSchema = z.object({

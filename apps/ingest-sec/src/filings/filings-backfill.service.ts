@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { readJsonCheckpoint, removeJsonCheckpoint, writeJsonCheckpoint } from '@app/checkpoints';
 import { contentHash, padCik, type FilingRecordV1, type TopicDefinition } from '@app/contracts';
 import {
   EdgarClient,
@@ -15,11 +16,9 @@ import {
 } from '@app/edgar';
 import { PublishGaveUpError } from '@app/messaging';
 import type { Logger } from '@app/observability';
-import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
-import { readJsonCheckpoint, writeJsonCheckpoint } from '../json-checkpoint';
 import { filingRecordFromSubmissions } from './filing.mapper';
 
 export const FILINGS_TOPIC = Symbol('FILINGS_TOPIC');
@@ -160,7 +159,7 @@ export class FilingsBackfillService {
       checkpoint.records_published += result.published;
       log.info({ company, cik, status: result.status, published: result.published, done: i + 1, of: command.companies.length }, 'progress');
     }
-    if (command.checkpoint) await rm(command.checkpoint, { force: true });
+    if (command.checkpoint) await removeJsonCheckpoint(command.checkpoint);
     summary.durationMs = Date.now() - started;
     log.info({ published: summary.published, companies: summary.companies.length, durationMs: summary.durationMs, topic: this.topic.name }, 'filings backfill finished');
     return summary;

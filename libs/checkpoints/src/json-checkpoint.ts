@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 
@@ -25,4 +25,9 @@ export async function writeJsonCheckpoint(path: string, checkpoint: unknown): Pr
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, `${JSON.stringify(checkpoint, null, 2)}\n`);
   await rename(tmp, path);
+}
+
+/** A finished run leaves no checkpoint: the next run is a fresh one. */
+export async function removeJsonCheckpoint(path: string): Promise<void> {
+  await rm(path, { force: true });
 }
