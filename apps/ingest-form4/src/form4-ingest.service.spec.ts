@@ -1,13 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOPICS, validateRecord, type FilingData, type Form4RecordV1, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import { EdgarError, TICKER_MAP_EXCHANGE_PATH, type EdgarClient, type EdgarFetchResult } from '@app/edgar';
-import { PermanentError } from '@app/messaging';
+import { PermanentError, PublishGaveUpError } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import { FIXTURE_ROUTES, defaultFixturesDir } from '@app/testing';
 import { ingestForm4ConfigSchema, parseForm4FilingRef, type Form4FilingRef } from './ingest-form4.config';
 import type { RecordPublisher } from './ingest-form4.providers';
-import { Form4CoverageError, Form4IngestService } from './form4-ingest.service';
+import { form4CheckpointSchema, form4SelectionHash } from './form4.checkpoint';
+import { Form4CoverageError, Form4IngestService, Form4IngestStoppedError } from './form4-ingest.service';
 
 const FIXTURES = defaultFixturesDir();
 const FETCHED_AT = '2025-08-02T12:00:00.000Z';
@@ -40,10 +42,19 @@ function stubEdgar(extra: Record<string, Buffer> = {}, failures: Record<string, 
   return { edgar: { getWww: get, getData: get } as unknown as EdgarClient, requested };
 }
 
-function service(env: Record<string, string> = {}, extra: Record<string, Buffer> = {}, failures: Record<string, number> = {}) {
+/** Each service gets a checkpoint file of its own unless the test names one: never the checkout's .run/. */
+const CHECKPOINTS = mkdtempSync(join(tmpdir(), 'form4-checkpoints-'));
+afterAll(() => rmSync(CHECKPOINTS, { recursive: true, force: true }));
+let services = 0;
+
+/** `brokerDownFrom`: from that publish on (1-based), the broker does not take records within the retry bound. */
+function service(env: Record<string, string> = {}, extra: Record<string, Buffer> = {}, failures: Record<string, number> = {}, brokerDownFrom = Infinity) {
   const published: RecordEnvelope[] = [];
+  let publishes = 0;
   const publisher: RecordPublisher = {
     publish: (topic: TopicDefinition, records: readonly RecordEnvelope[]) => {
+      publishes += 1;
+      if (publishes >= brokerDownFrom) return Promise.reject(new PublishGaveUpError(topic.name, records.length, 300_000, new Error('Connection error: connect ECONNREFUSED')));
       for (const r of records) {
         const v = validateRecord(topic, r);
         if (!v.ok) throw new Error(v.error);
@@ -52,7 +63,7 @@ function service(env: Record<string, string> = {}, extra: Record<string, Buffer>
       return Promise.resolve();
     },
   };
-  const config = ingestForm4ConfigSchema.parse({ EDGAR_USER_AGENT: 'Test ops@test.example', LOG_LEVEL: 'silent', ...env });
+  const config = ingestForm4ConfigSchema.parse({ EDGAR_USER_AGENT: 'Test ops@test.example', LOG_LEVEL: 'silent', FORM4_CHECKPOINT: join(CHECKPOINTS, `${(services += 1)}.json`), ...env });
   const { edgar, requested } = stubEdgar(extra, failures);
   return { published, requested, svc: new Form4IngestService(config, edgar, publisher, TOPICS.form4, createLogger({ level: 'silent' })) };
 }
@@ -168,6 +179,78 @@ describe('Form4IngestService', () => {
     const second = await svc.execute();
     expect(second.counts).toMatchObject({ published: 1, failed: 0, not_found: 7 });
     expect(published).toHaveLength(1);
+  });
+
+  describe('a broker outage outlasting the retry bound', () => {
+    it('stops with a summary and a checkpoint; the same command skips what was published, finishes and removes it', async () => {
+      const FORM4_CHECKPOINT = join(CHECKPOINTS, 'resume.json');
+      const down = service({ FORM4_CHECKPOINT }, {}, {}, 4);
+      const stopped = await down.svc.execute({ filings: ALL_FIXTURES, runId: 'run_1' }).catch((e: unknown) => e);
+      expect(stopped).toBeInstanceOf(Form4IngestStoppedError);
+      const { summary, selected, checkpointPath } = stopped as Form4IngestStoppedError;
+      expect(summary.counts).toMatchObject({ filings: 3, published: 3 });
+      expect(summary.resumedFrom).toBe(0);
+      expect(selected).toBe(9);
+      expect((stopped as Error).message).toMatch(/^stopped with 3 Form 4 filings published \(3 in this run\), 6 of 9 not read yet: gave up publishing 1 records .*; checkpoint .*resume\.json: run the same command again to resume$/);
+      const checkpoint = form4CheckpointSchema.parse(JSON.parse(readFileSync(checkpointPath, 'utf8')));
+      expect(checkpoint.published).toEqual(ALL_FIXTURES.slice(0, 3).map((f) => f.accession));
+
+      // Still down: a second stop keeps the first run's accessions and adds its own.
+      const stillDown = service({ FORM4_CHECKPOINT }, {}, {}, 2);
+      const again = (await stillDown.svc.execute({ filings: ALL_FIXTURES, runId: 'run_2' }).catch((e: unknown) => e)) as Form4IngestStoppedError;
+      expect(again.summary).toMatchObject({ resumedFrom: 3, counts: { published: 1 } });
+      expect(form4CheckpointSchema.parse(JSON.parse(readFileSync(checkpointPath, 'utf8'))).published).toEqual(ALL_FIXTURES.slice(0, 4).map((f) => f.accession));
+
+      const up = service({ FORM4_CHECKPOINT });
+      const resumed = await up.svc.execute({ filings: ALL_FIXTURES, runId: 'run_3' });
+      expect(resumed.resumedFrom).toBe(4);
+      expect(resumed.counts).toMatchObject({ filings: 5, published: 5, failed: 0 });
+      expect(up.published.map((r) => r.key)).toEqual(ALL_FIXTURES.slice(4).map((f) => f.accession));
+      // Nothing of the first four filings was fetched again.
+      expect(up.requested.filter((p) => ALL_FIXTURES.slice(0, 4).some((f) => p.startsWith(`/Archives/edgar/data/${Number(f.cik)}/`)))).toEqual([]);
+      expect(up.requested).toHaveLength(5);
+      expect(existsSync(checkpointPath)).toBe(false);
+    });
+
+    it('starts over when the checkpoint is of another selection', async () => {
+      const FORM4_CHECKPOINT = join(CHECKPOINTS, 'other.json');
+      await service({ FORM4_CHECKPOINT }, {}, {}, 3).svc.execute({ filings: ALL_FIXTURES }).catch((e: unknown) => e);
+      expect(existsSync(FORM4_CHECKPOINT)).toBe(true);
+      const other = service({ FORM4_CHECKPOINT });
+      const summary = await other.svc.execute({ filings: ALL_FIXTURES.slice(0, 4) });
+      expect(summary).toMatchObject({ resumedFrom: 0, counts: { published: 4 } });
+      expect(existsSync(FORM4_CHECKPOINT)).toBe(false);
+    });
+
+    it('keeps a failure that is not the broker a failure (no checkpoint)', async () => {
+      const boom: RecordPublisher = { publish: () => Promise.reject(new Error('not a broker outage')) };
+      const config = ingestForm4ConfigSchema.parse({ EDGAR_USER_AGENT: 'Test ops@test.example', LOG_LEVEL: 'silent', FORM4_CHECKPOINT: join(CHECKPOINTS, 'boom.json') });
+      const failing = new Form4IngestService(config, stubEdgar().edgar, boom, TOPICS.form4, createLogger({ level: 'silent' }));
+      await expect(failing.execute({ filings: ALL_FIXTURES.slice(0, 1) })).rejects.toThrow('not a broker outage');
+      expect(existsSync(join(CHECKPOINTS, 'boom.json'))).toBe(false);
+    });
+  });
+
+  describe('form4SelectionHash', () => {
+    const config = (env: Record<string, string> = {}) => ingestForm4ConfigSchema.parse({ EDGAR_USER_AGENT: 'Test ops@test.example', ...env });
+    const hash = (filings: Form4FilingRef[], env: Record<string, string> = {}, topic = 'edgar.form4.v1') => {
+      const c = config(env);
+      return form4SelectionHash({ filings, discover: c.FORM4_SUBMISSIONS, topic }, c);
+    };
+
+    it('is the same for the same command, and changes with anything that changes what is published', () => {
+      const base = hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'MSFT' });
+      expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'msft' })).toBe(base);
+      expect(hash(ALL_FIXTURES.slice(1), { FORM4_SUBMISSIONS: 'MSFT' })).not.toBe(base);
+      expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'TSLA' })).not.toBe(base);
+      expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'MSFT,TSLA' })).toBe(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'TSLA,MSFT' }));
+      expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'MSFT', FORM4_ISSUERS: 'MSFT' })).not.toBe(base);
+      expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'MSFT', FORM4_FROM: '2024-01-01' })).not.toBe(base);
+      expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'MSFT', FORM4_TO: '2024-01-01' })).not.toBe(base);
+      expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'MSFT', FORM4_LATEST: '21' })).not.toBe(base);
+      expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'MSFT' }, 'test.form4')).not.toBe(base);
+      expect(hash([ref('789019:0001062993-24-016587')])).not.toBe(hash([ref('789019:0001062993-24-016587:form4.xml')]));
+    });
   });
 
   describe('follow mode: one filing@1 record', () => {

@@ -14,10 +14,11 @@ import {
   fetchTickerMap,
   type CikCoverage,
 } from '@app/edgar';
-import { PermanentError } from '@app/messaging';
+import { PermanentError, PublishGaveUpError } from '@app/messaging';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from './ingest-form4.providers';
 import type { Form4FilingRef, IngestForm4Config, IssuerSelector } from './ingest-form4.config';
+import { form4SelectionHash, readForm4Checkpoint, removeForm4Checkpoint, writeForm4Checkpoint, type Form4Checkpoint } from './form4.checkpoint';
 import { completeSubmissionPath, form4RecordOf, isXmlDocument, ownershipXmlPath, type Form4Listing } from './form4.mapper';
 
 export const FORM4_CONFIG = Symbol('FORM4_CONFIG');
@@ -51,6 +52,26 @@ export interface Form4IngestSummary {
   counts: Record<Form4FilingStatus, number> & { filings: number; discovery_errors: number };
   filings: Form4FilingOutcome[];
   durationMs: number;
+  /** Filings a checkpoint of an earlier, stopped run said were published already (not read again). */
+  resumedFrom: number;
+}
+
+/** A one-shot run stopped because the broker did not take a record within the retry bound; the checkpoint says where to resume. */
+export class Form4IngestStoppedError extends Error {
+  constructor(
+    readonly summary: Form4IngestSummary,
+    /** Filings of the run's selection (explicit and discovered). */
+    readonly selected: number,
+    readonly checkpointPath: string,
+    override readonly cause: PublishGaveUpError,
+  ) {
+    const left = selected - summary.resumedFrom - summary.counts.filings;
+    super(
+      `stopped with ${summary.resumedFrom + summary.counts.published} Form 4 filings published (${summary.counts.published} in this run), ` +
+        `${left} of ${selected} not read yet: ${cause.message}; checkpoint ${checkpointPath}: run the same command again to resume`,
+    );
+    this.name = 'Form4IngestStoppedError';
+  }
 }
 
 /** Covered issuers by CIK (tickers resolved through SEC's ticker map). */
@@ -106,26 +127,69 @@ export class Form4IngestService {
     };
   }
 
-  /** One run: the explicit filings, then those found in the submissions of FORM4_SUBMISSIONS. */
+  /**
+   * One run: the explicit filings, then those found in the submissions of FORM4_SUBMISSIONS. Those
+   * a checkpoint of a stopped run of the same selection lists are skipped; when the broker does not
+   * take a record within the retry bound the run writes the checkpoint and throws
+   * Form4IngestStoppedError. A run that gets to the end removes the checkpoint.
+   */
   async execute(command: { filings?: readonly Form4FilingRef[]; discover?: IssuerSelector; runId?: string } = {}): Promise<Form4IngestSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, useCase: 'form4' });
-    const explicit = (command.filings ?? this.config.FORM4_FILINGS).map((ref): Form4FilingTask => ({ ref, origin: 'explicit', listing: { filedDate: null, acceptedAt: null } }));
-    const discovered = await this.discover(command.discover ?? this.config.FORM4_SUBMISSIONS, log);
+    const filings = command.filings ?? this.config.FORM4_FILINGS;
+    const selector = command.discover ?? this.config.FORM4_SUBMISSIONS;
+    const explicit = filings.map((ref): Form4FilingTask => ({ ref, origin: 'explicit', listing: { filedDate: null, acceptedAt: null } }));
+    const discovered = await this.discover(selector, log);
     const tasks = [...explicit, ...discovered.tasks];
     log.info({ explicit: explicit.length, discovered: discovered.tasks.length, topic: this.topic.name }, 'Form 4 run started');
 
+    const checkpointPath = this.config.FORM4_CHECKPOINT;
+    const checkpoint = await this.openCheckpoint(checkpointPath, form4SelectionHash({ filings, discover: selector, topic: this.topic.name }, this.config), started, log);
+    const done = new Set(checkpoint.published);
     const outcomes: Form4FilingOutcome[] = [];
-    for (const task of tasks) {
-      outcomes.push(await this.ingestOne(task, runId, log));
-      if (outcomes.length % this.config.FORM4_PROGRESS_EVERY === 0) log.info({ done: outcomes.length, of: tasks.length }, 'Form 4 progress');
+    const counts = { filings: 0, published: 0, not_found: 0, failed: 0, skipped: 0, discovery_errors: discovered.errors };
+    const summary: Form4IngestSummary = { runId, counts, filings: outcomes, durationMs: 0, resumedFrom: 0 };
+    for (const [i, task] of tasks.entries()) {
+      if (done.has(task.ref.accession)) summary.resumedFrom += 1;
+      else {
+        let outcome: Form4FilingOutcome;
+        try {
+          outcome = await this.ingestOne(task, runId, log);
+        } catch (error) {
+          if (!(error instanceof PublishGaveUpError)) throw error;
+          summary.durationMs = Date.now() - started;
+          await writeForm4Checkpoint(checkpointPath, { ...checkpoint, updated_at: new Date().toISOString() });
+          log.error({ ...counts, resumedFrom: summary.resumedFrom, of: tasks.length, checkpoint: checkpointPath, error: error.message }, 'Form 4 run stopped: the broker did not take the records');
+          throw new Form4IngestStoppedError(summary, tasks.length, checkpointPath, error);
+        }
+        outcomes.push(outcome);
+        counts.filings += 1;
+        counts[outcome.status] += 1;
+        if (outcome.status === 'published') {
+          done.add(task.ref.accession);
+          checkpoint.published.push(task.ref.accession);
+        }
+      }
+      const handled = i + 1;
+      if (handled % this.config.FORM4_PROGRESS_EVERY === 0) log.info({ handled, of: tasks.length, published: counts.published, resumedFrom: summary.resumedFrom, failed: counts.failed, not_found: counts.not_found }, 'Form 4 progress');
     }
-    const counts = { filings: outcomes.length, published: 0, not_found: 0, failed: 0, skipped: 0, discovery_errors: discovered.errors };
-    for (const o of outcomes) counts[o.status] += 1;
-    const summary: Form4IngestSummary = { runId, counts, filings: outcomes, durationMs: Date.now() - started };
-    log.info({ ...counts, durationMs: summary.durationMs }, 'Form 4 run finished');
+    await removeForm4Checkpoint(checkpointPath);
+    summary.durationMs = Date.now() - started;
+    log.info({ ...counts, resumedFrom: summary.resumedFrom, durationMs: summary.durationMs }, 'Form 4 run finished');
     return summary;
+  }
+
+  /** The checkpoint of a stopped run of this selection to resume, else a fresh one. */
+  private async openCheckpoint(path: string, selectionHash: string, started: number, log: Logger): Promise<Form4Checkpoint> {
+    const previous = await readForm4Checkpoint(path);
+    const now = new Date(started).toISOString();
+    if (previous?.selection_hash === selectionHash) {
+      log.info({ checkpoint: path, published: previous.published.length }, 'resuming from the checkpoint of a stopped run');
+      return { ...previous, published: [...previous.published], updated_at: now };
+    }
+    if (previous) log.info({ checkpoint: path }, 'checkpoint is of another selection of filings: starting over');
+    return { kind: 'form4-filings', selection_hash: selectionHash, published: [], started_at: now, updated_at: now };
   }
 
   /**

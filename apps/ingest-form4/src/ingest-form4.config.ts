@@ -84,6 +84,11 @@ export const ingestForm4ConfigSchema = edgarConfig
     FORM4_GROUP_ID: z.string().min(1).default('ingest-form4'),
     /** Progress log every N filings. */
     FORM4_PROGRESS_EVERY: z.coerce.number().int().min(1).default(25),
+    /**
+     * A one-shot run stopped by a broker outage writes the accessions it published here; the same
+     * command skips them, finishes, and removes the file.
+     */
+    FORM4_CHECKPOINT: z.string().min(1).default('.run/checkpoints/ingest-form4.json'),
   })
   .refine((c) => !c.FORM4_FROM || !c.FORM4_TO || c.FORM4_FROM <= c.FORM4_TO, { message: 'FORM4_FROM must not be after FORM4_TO', path: ['FORM4_FROM'] })
   .transform((c) => ({

@@ -5,13 +5,14 @@ import { ConfigError, loadConfig } from '@app/config';
 import { createLogger } from '@app/observability';
 import { USAGE, ingestForm4ConfigSchema, parseForm4Args, type IngestForm4Config } from './ingest-form4.config';
 import { IngestForm4Module } from './ingest-form4.module';
-import { Form4IngestService, type Form4IngestSummary } from './form4-ingest.service';
+import { Form4IngestService, Form4IngestStoppedError, type Form4IngestSummary } from './form4-ingest.service';
 import { startForm4Follow } from './form4-follow.runner';
 
 /**
  * Worker: Form 4 / 4/A ownership XML -> form4@1 on edgar.form4.v1.
  * Exit 0 when every filing was published (or skipped as not covered), 1 when some failed or were
- * not found, 2 on a configuration or usage error.
+ * not found, 2 on a configuration or usage error, 75 (EX_TEMPFAIL) when a broker outage outlasted
+ * KAFKA_PUBLISH_RETRY_MS: the checkpoint (FORM4_CHECKPOINT) lets the same command resume.
  */
 async function bootstrap(): Promise<number> {
   const command = parseForm4Args(process.argv.slice(2));
@@ -41,6 +42,8 @@ async function bootstrap(): Promise<number> {
     app.enableShutdownHooks();
     try {
       return report(await app.get(Form4IngestService).execute({ filings, runId }));
+    } catch (error) {
+      return stopped(error);
     } finally {
       await app.close();
     }
@@ -56,7 +59,12 @@ async function bootstrap(): Promise<number> {
   try {
     // A signal during the one-shot part stops the worker too (the batch in flight commits).
     const aborted = new Promise<null>((resolve) => stop.signal.addEventListener('abort', () => resolve(null), { once: true }));
-    const summary = await Promise.race([follower.service.execute({ filings, runId }), aborted]);
+    let summary: Form4IngestSummary | null;
+    try {
+      summary = await Promise.race([follower.service.execute({ filings, runId }), aborted]);
+    } catch (error) {
+      return stopped(error);
+    }
     if (!summary) {
       console.error('ingest-form4: interrupted before the filings were read');
       return 1;
@@ -74,8 +82,17 @@ async function bootstrap(): Promise<number> {
 /** Prints the one-shot summary; the exit code it calls for. */
 function report(summary: Form4IngestSummary): number {
   const problems = summary.filings.filter((f) => f.status === 'failed' || f.status === 'not_found');
-  console.log(JSON.stringify({ runId: summary.runId, ...summary.counts, durationMs: summary.durationMs, problems }, null, 2));
+  console.log(JSON.stringify({ runId: summary.runId, ...summary.counts, resumedFrom: summary.resumedFrom, durationMs: summary.durationMs, problems }, null, 2));
   return summary.counts.failed + summary.counts.not_found + summary.counts.discovery_errors > 0 ? 1 : 0;
+}
+
+/** A broker outage outlasted KAFKA_PUBLISH_RETRY_MS: say what was published and how to resume (any other error is rethrown). */
+function stopped(error: unknown): number {
+  if (!(error instanceof Form4IngestStoppedError)) throw error;
+  const { runId, counts, resumedFrom, durationMs } = error.summary;
+  console.error(`ingest-form4: ${error.message}`);
+  console.error(JSON.stringify({ level: 'error', msg: 'ingest-form4 stopped', checkpoint: error.checkpointPath, runId, ...counts, resumedFrom, selected: error.selected, durationMs }));
+  return 75; // EX_TEMPFAIL: try again later
 }
 
 bootstrap().then(
