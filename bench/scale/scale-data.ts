@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { contentHash, padCik, stableStringify, type FilingRecordV1, type Form4RecordV1, type FundHoldingsRecordV1 } from '@app/contracts';
-import { filingRow, form4FilingRow, fundHoldingRows, insiderTransactionRows } from '@app/persistence';
+import { filingRow, form4FilingRow, fundHoldingRows, insiderTransactionRows, rebuildCompanyFundCounts } from '@app/persistence';
 import { loadCompanies, tickerMapRecords } from '../api-companies/scratch-db';
 import { BenchRecords, fixturesDir } from '../projector/records.generator';
 import { CopyStream } from './copy.stream';
@@ -146,6 +146,8 @@ export async function fillScaleDatabase(url: string, root: string, sizes: ScaleS
         for (const r of indexes) await c.query(r.def);
       }),
     );
+    // Loaded around the projection, so the counts it keeps are counted here once.
+    await timed('company fund counts', () => withClient(url, (c) => rebuildCompanyFundCounts(c)));
     await timed('VACUUM ANALYZE', () => withClient(url, (c) => c.query('VACUUM ANALYZE')));
   } finally {
     for (const s of streams) s.kill();

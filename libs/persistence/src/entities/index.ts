@@ -4,6 +4,7 @@ import { CompanyEntity } from './company.entity';
 import { FilingEntity } from './filing.entity';
 import { SegmentObservationEntity } from './segment-observation.entity';
 import { FundHoldingEntity } from './fund-holding.entity';
+import { CompanyFundCountEntity } from './company-fund-count.entity';
 import { FundEntity } from './fund.entity';
 import { RosterEntryEntity } from './roster-entry.entity';
 import { CompanyDescriptionEntity } from './company-description.entity';
@@ -24,7 +25,7 @@ import { TenkDescriptionEntity, TenkSectionEntity } from './tenk-section.entity'
 
 export { FilingEntity };
 export { SegmentObservationEntity };
-export { FundEntity, FundHoldingEntity };
+export { FundEntity, FundHoldingEntity, CompanyFundCountEntity };
 export { AccountEntity, ApiKeyEntity, CompanyEntity, CompanyIdentifierEntity, IdempotencyKeyEntity };
 export { RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity, TranscriptEntity };
 export { Form4FilingEntity, Form4FilingOwnerEntity, InsiderTransactionEntity };
@@ -39,5 +40,5 @@ export const ENTITIES = [
   CompanyEntity, FilingEntity, SegmentObservationEntity, AccountEntity, ApiKeyEntity, FundEntity, FundHoldingEntity,
   RosterEntryEntity, CompanyDescriptionEntity, IrEventEntity, DocumentEntity, DocumentPageEntity, TranscriptEntity, Form4FilingEntity,
   Form4FilingOwnerEntity, InsiderTransactionEntity, WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookEventEntity, WebhookDeliveryEntity,
-  WebhookAttemptEntity, IdempotencyKeyEntity, CompanyIdentifierEntity, TenkSectionEntity, TenkDescriptionEntity,
+  WebhookAttemptEntity, IdempotencyKeyEntity, CompanyIdentifierEntity, TenkSectionEntity, TenkDescriptionEntity, CompanyFundCountEntity,
 ];

@@ -33,6 +33,21 @@ const holdings = () =>
     [adx.data.fund.key],
   );
 const fund = async () => (await ds.query<Array<{ accession: string }>>('SELECT accession FROM funds WHERE fund_key = $1', [adx.data.fund.key]))[0];
+/** company_fund_counts as kept, and as counted afresh from the holdings the exposure list reads (zeros left out). */
+const keptAndRecounted = async () => ({
+  kept: await ds.query<unknown[]>('SELECT match_cik, funds, etf_funds FROM company_fund_counts WHERE funds > 0 OR etf_funds > 0 ORDER BY match_cik'),
+  recounted: await ds.query<unknown[]>(
+    `SELECT h.match_cik, count(DISTINCT h.fund_key)::int AS funds, count(DISTINCT h.fund_key) FILTER (WHERE f.is_etf)::int AS etf_funds
+       FROM fund_holdings h LEFT JOIN funds f ON f.fund_key = h.fund_key
+      WHERE h.match_cik IS NOT NULL AND h.is_current AND h.asset_cat = 'EC' AND h.pct_val IS NOT NULL
+      GROUP BY h.match_cik ORDER BY h.match_cik`,
+  ),
+});
+const expectCountsKept = async () => {
+  const { kept, recounted } = await keptAndRecounted();
+  expect(kept).toEqual(recounted);
+  return kept.length;
+};
 const snapshot = async () => ({
   funds: await ds.query<unknown[]>('SELECT fund_key, accession, report_date, header, provenance, data_hash FROM funds ORDER BY fund_key'),
   holdings: await ds.query<unknown[]>('SELECT * FROM fund_holdings ORDER BY accession, holding_index'),
@@ -50,7 +65,7 @@ afterAll(async () => {
 });
 
 describe('projectFundHoldings', () => {
-  beforeAll(() => ds.query('TRUNCATE funds, fund_holdings'));
+  beforeAll(() => ds.query('TRUNCATE funds, fund_holdings, company_fund_counts'));
 
   it('projects a complete filing as current, once, however often it comes', async () => {
     expect(await project([adx, adx, gs])).toEqual({ inserted: [adx.key, gs.key], updated: [], unchanged: 1 });
@@ -60,6 +75,8 @@ describe('projectFundHoldings', () => {
     expect(await ds.query('SELECT count(*)::int AS n, bool_or(is_current) AS current FROM fund_holdings WHERE fund_key = $1', [gs.data.fund.key])).toEqual([{ n: 250, current: false }]);
     expect(await ds.query('SELECT 1 FROM funds WHERE fund_key = $1', [gs.data.fund.key])).toEqual([]);
     expect(await project([adx])).toEqual({ inserted: [], updated: [], unchanged: 1 });
+    // 89 of ADX's 95 holdings are matched to companies; the Goldman chunk is not current yet.
+    expect(await expectCountsKept()).toBeGreaterThan(50);
   });
 
   it('switches to a newer filing completed in the batch, drops an older one, keeps a newer incomplete one pending', async () => {
@@ -72,16 +89,32 @@ describe('projectFundHoldings', () => {
     // a replay of the superseded filing changes nothing
     expect(await project([adx, older])).toEqual({ inserted: [], updated: [], unchanged: 2 });
     expect(await fund()).toEqual({ accession: '0000002230-23-990002' });
+    await expectCountsKept();
+  });
+
+  it('keeps company_fund_counts as a recount would: companies a newer filing drops, and a fund that turns ETF', async () => {
+    const before = await expectCountsKept();
+    // A newer report of ADX's fund with its first 40 holdings only: the companies of the other 55 lose a fund.
+    const smaller = chunk('0000002230-24-990010', '2024-03-31', 0, 40, 0, 1, 40);
+    await project([smaller]);
+    const after = await expectCountsKept();
+    expect(after).toBeLessThan(before);
+    // The next report says the fund is exchange-traded: each of its companies gains an ETF holder.
+    const etf = chunk('0000002230-24-990011', '2024-06-30', 0, 40, 0, 1, 40);
+    await project([{ ...etf, data: { ...etf.data, fund: { ...etf.data.fund, is_etf: true } } }]);
+    await expectCountsKept();
+    expect(await ds.query('SELECT count(*)::int AS n FROM company_fund_counts WHERE etf_funds > 0')).toEqual([{ n: after }]);
   });
 
   it('leaves what projecting the chunks one at a time leaves', async () => {
     const sequence = [pending, newer[0]!, adx, older, newer[1]!, chunk('0000002230-24-990003', '2023-12-31', 30, 95, 1, 4), adx, gs];
-    await ds.query('TRUNCATE funds, fund_holdings');
+    await ds.query('TRUNCATE funds, fund_holdings, company_fund_counts');
     for (const e of sequence) await project([e]);
     const oneByOne = await snapshot();
-    await ds.query('TRUNCATE funds, fund_holdings');
+    await ds.query('TRUNCATE funds, fund_holdings, company_fund_counts');
     await project(sequence);
     expect(await snapshot()).toEqual(oneByOne);
     expect(await fund()).toEqual({ accession: '0000002230-24-990003' });
+    await expectCountsKept();
   });
 });

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type FundHoldingsData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from './batch-outcome';
 import { columnArrays, unnestUpsertSql, type ColumnSpec } from './batch-upsert';
+import { applyFundCountDeltas, fundCountDeltas, fundExposureOf } from './company-fund-counts';
 
 /** One fund_holdings row of a fund-holdings@1 record's holding; pure, so it is tested without a database. */
 export function fundHoldingRows(envelope: RecordEnvelope<FundHoldingsData>) {
@@ -309,6 +310,7 @@ async function projectFund(
   }
   const plan = planFund(chunks, current0, fund?.data_hash, stored);
   if (!plan.accepted.some(Boolean)) return 'unchanged';
+  const exposureBefore = await fundExposureOf(m, fundKey);
 
   let changed = false;
   const current = plan.current;
@@ -329,6 +331,7 @@ async function projectFund(
     changed = (await upsertFund(m, envelopes[plan.fundSource]!)) > 0 || changed;
   }
   if (!changed) return 'unchanged';
+  await applyFundCountDeltas(m, fundCountDeltas(exposureBefore, await fundExposureOf(m, fundKey)));
   return fund ? 'updated' : 'inserted';
 }
 

@@ -1,5 +1,6 @@
 export * from './company.projection';
 export * from './fund-holdings.projection';
+export { rebuildCompanyFundCounts } from './company-fund-counts';
 export * from './filing.projection';
 export * from './segment.projection';
 export * from './ir-roster.projection';

@@ -88,18 +88,14 @@ export class FundExposureRepository {
   }
 
   /**
-   * Distinct funds with a current equity holding of the company (the list's filters, no keyset): an
-   * index-only scan of fund_holdings_exposure_weight_idx, which carries fund_key, is_current and
-   * asset_cat; the ETF-only count joins funds after the DISTINCT.
+   * Funds with a current equity holding of the company (the list's filters, no keyset), as the
+   * fund holdings projection keeps them in company_fund_counts: one primary-key read.
    */
   async countFunds(cik: string, etfsOnly: boolean): Promise<number> {
-    const holders = `SELECT DISTINCT h.fund_key FROM fund_holdings h WHERE ${exposureWhere('weight', false)}`;
     const result = await this.pool.query<{ n: number }>({
       name: `fund_exposure_count_${etfsOnly ? 'etf' : 'all'}`,
-      text: etfsOnly
-        ? `SELECT count(*)::int AS n FROM (${holders}) d JOIN funds f ON f.fund_key = d.fund_key WHERE f.is_etf`
-        : `SELECT count(*)::int AS n FROM (${holders}) d`,
-      values: [cik, EXPOSURE_ASSET_CATEGORIES],
+      text: `SELECT ${etfsOnly ? 'etf_funds' : 'funds'} AS n FROM company_fund_counts WHERE match_cik = $1`,
+      values: [cik],
     });
     return result.rows[0]?.n ?? 0;
   }
