@@ -1,11 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TOPICS, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import { PoliteFetcher } from '@app/issuer-pages';
-import type { RecordPublisher } from '@app/messaging';
+import { PublishGaveUpError, type RecordPublisher } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import { loadIngestIrConfig } from './ingest-ir.config';
-import { IngestIrService, type IrTopics } from './ingest-ir.service';
+import { IngestIrService, IrIngestStoppedError, type IrTopics } from './ingest-ir.service';
 
 // The use case against a small local IR site whose pages a test can change or break, with an
 // in-memory publisher (no broker): what is published and what the state remembers between runs.
@@ -120,6 +123,52 @@ describe('IngestIrService against a local IR site', () => {
     await expect(service.execute()).rejects.toThrow('broker down');
     publisher.failing = false;
     expect((await service.execute()).sites).toMatchObject([{ status: 'published' }]);
+  });
+
+  it('a broker outage outlasting the retry bound stops the crawl with a summary; the same command publishes the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ir-state-'));
+    try {
+      site.pages['/ir2'] = { status: 200, body: LANDING(['Q3']) };
+      site.pages['/ir3'] = { status: 200, body: LANDING(['Q4']) };
+      const sites = [
+        { cik: '1', name: 'Example Inc.', landing_url: `${site.url}/ir` },
+        { cik: '2', name: 'Second Inc.', landing_url: `${site.url}/ir2` },
+        { cik: '3', name: 'Third Inc.', landing_url: `${site.url}/ir3` },
+      ];
+      const env = { IR_STATE_FILE: join(dir, 'state.json') };
+      // The broker stops taking records once the first site is published.
+      let down = false;
+      const published: string[] = [];
+      const gaveUp: RecordPublisher = {
+        publish: (topic, records) => {
+          if (down) return Promise.reject(new PublishGaveUpError(topic.name, records.length, 300_000, new Error('Connection error: connect ECONNREFUSED')));
+          published.push(...records.map((r) => r.key));
+          return Promise.resolve();
+        },
+      };
+      const first = serviceFor(sites, gaveUp, env);
+      const real = PoliteFetcher.prototype.fetch;
+      jest.spyOn(PoliteFetcher.prototype, 'fetch').mockImplementation(function (this: PoliteFetcher, url, previous) {
+        if (url.endsWith('/ir2')) down = true;
+        return real.call(this, url, previous);
+      });
+      const stopped = await first.execute().catch((e: unknown) => e);
+      expect(stopped).toBeInstanceOf(IrIngestStoppedError);
+      const { summary, cik, remaining } = stopped as IrIngestStoppedError;
+      expect(summary.sites).toMatchObject([{ cik: '0000000001', status: 'published' }]);
+      expect({ cik, remaining }).toEqual({ cik: '0000000002', remaining: 2 });
+      expect((stopped as Error).message).toMatch(/^stopped at site 0000000002 with 1 of 3 sites published, 2 not done: gave up publishing /);
+      expect(published.length).toBeGreaterThan(0);
+
+      // The same command once the broker is back: the first site is unchanged (its validators were kept), the others are published.
+      down = false;
+      jest.restoreAllMocks();
+      const publisher = new MemoryPublisher();
+      const second = await serviceFor(sites, publisher, env).execute();
+      expect(second.sites.map((x) => x.status)).toEqual(['unchanged', 'published', 'published']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('publishes no executives while the site management page is missing, though the landing page names two', async () => {

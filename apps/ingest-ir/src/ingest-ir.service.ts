@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { TopicDefinition } from '@app/contracts';
 import { extractIssuerPage, IrFetchError, PoliteFetcher, type IssuerIdentity, type PageFetchResult, type SiteLinks } from '@app/issuer-pages';
-import type { RecordPublisher } from '@app/messaging';
+import { PublishGaveUpError, type RecordPublisher } from '@app/messaging';
 import type { Logger } from '@app/observability';
 import { CrawlStateStore, type PageState } from './crawl-state.store';
 import type { IngestIrConfig, IrSite } from './ingest-ir.config';
@@ -35,6 +35,30 @@ export interface IrIngestSummary {
   runId: string;
   sites: SiteOutcome[];
   durationMs: number;
+}
+
+/**
+ * The crawl stopped because the broker did not take a site's records within the retry bound. No
+ * checkpoint of its own: the crawl state (IR_STATE_FILE) keeps the validators of the sites
+ * published before, so the same command reads them with conditional requests and publishes
+ * nothing for them; the site that was being published is read in full again.
+ */
+export class IrIngestStoppedError extends Error {
+  constructor(
+    readonly summary: IrIngestSummary,
+    /** The site whose records the broker did not take. */
+    readonly cik: string,
+    /** Sites of the run not crawled (that one included). */
+    readonly remaining: number,
+    override readonly cause: PublishGaveUpError,
+  ) {
+    const published = summary.sites.filter((s) => s.status === 'published').length;
+    super(
+      `stopped at site ${cik} with ${published} of ${summary.sites.length + remaining} sites published, ${remaining} not done: ${cause.message}; ` +
+        'run the same command again (sites published since are read as unchanged when IR_STATE_FILE is set)',
+    );
+    this.name = 'IrIngestStoppedError';
+  }
 }
 
 /** Pages read after the landing page, in this order (the order also ranks IR contacts across pages). */
@@ -92,8 +116,15 @@ export class IngestIrService {
     const log = this.logger.child({ runId, useCase: 'ir' });
     const sites = command.ciks ? this.config.sites.filter((s) => command.ciks!.includes(s.cik)) : this.config.sites;
     const outcomes: SiteOutcome[] = [];
-    for (const site of sites) {
-      outcomes.push(await this.crawlSite(site, runId, log.child({ cik: site.cik, ticker: site.ticker })));
+    for (const [i, site] of sites.entries()) {
+      try {
+        outcomes.push(await this.crawlSite(site, runId, log.child({ cik: site.cik, ticker: site.ticker })));
+      } catch (error) {
+        if (!(error instanceof PublishGaveUpError)) throw error;
+        const summary = { runId, sites: outcomes, durationMs: Date.now() - started };
+        log.error({ cik: site.cik, done: i, of: sites.length, error: error.message }, 'IR crawl stopped: the broker did not take the records');
+        throw new IrIngestStoppedError(summary, site.cik, sites.length - i, error);
+      }
       this.state.save();
     }
     const summary = { runId, sites: outcomes, durationMs: Date.now() - started };

@@ -5,11 +5,12 @@ import { ConfigError } from '@app/config';
 import { padCik } from '@app/contracts';
 import { loadIngestIrConfig, type IngestIrConfig } from './ingest-ir.config';
 import { IngestIrModule } from './ingest-ir.module';
-import { IngestIrService } from './ingest-ir.service';
+import { IngestIrService, IrIngestStoppedError } from './ingest-ir.service';
 
 /**
  * Worker: one crawl of every registry site (or `--site <cik>`, repeatable), then exit:
- * 0 all sites published or unchanged, 1 a site failed, 2 configuration error.
+ * 0 all sites published or unchanged, 1 a site failed, 2 configuration error, 75 (EX_TEMPFAIL)
+ * a broker outage outlasted KAFKA_PUBLISH_RETRY_MS: run it again.
  * `IR_USER_AGENT="FilingsPlatformBot/1.0 (+ops@filings.example)" IR_SITES_FILE=ir-sites.json node dist/apps/ingest-ir/main.js`
  */
 async function bootstrap(): Promise<number> {
@@ -45,6 +46,13 @@ async function bootstrap(): Promise<number> {
   try {
     const summary = await app.get(IngestIrService).execute(ciks.length > 0 ? { ciks } : {});
     return summary.sites.every((s) => s.status !== 'failed') ? 0 : 1;
+  } catch (error) {
+    if (!(error instanceof IrIngestStoppedError)) throw error;
+    const { runId, sites, durationMs } = error.summary;
+    const count = (status: string) => sites.filter((s) => s.status === status).length;
+    console.error(`ingest-ir: ${error.message}`);
+    console.error(JSON.stringify({ level: 'error', msg: 'ingest-ir stopped', runId, stopped_at: error.cik, published: count('published'), unchanged: count('unchanged'), failed: count('failed'), remaining: error.remaining, durationMs }));
+    return 75; // EX_TEMPFAIL: try again later
   } finally {
     await app.close();
   }
