@@ -1,10 +1,11 @@
 import { loadConfig } from '@app/config';
 import { TOPICS, validateRecord, type DocumentTextRecordV1, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import { PublishGaveUpError } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import { startFixtureServer, type FixtureServer } from '@app/testing';
 import type { DeckLink } from './document-text.mapper';
 import { ingestDecksConfigSchema } from './ingest-decks.config';
-import { DeckRejectedError, IngestDecksService, isMessageTooLarge } from './ingest-decks.service';
+import { DeckPublishStoppedError, DeckRejectedError, IngestDecksService, isMessageTooLarge } from './ingest-decks.service';
 import type { RecordPublisher } from './record.publisher';
 
 const UA = 'Filings Platform Tests ops@filings.example';
@@ -100,6 +101,24 @@ describe('IngestDecksService against the fixture IR server', () => {
     await expect(decks.execute({ link: link(DECK_PATH) })).rejects.toMatchObject({ code: 'record_too_large', message: expect.stringMatching(/part 0 of 1 is over the broker's message size limit/) as unknown });
     expect(isMessageTooLarge(protocolError)).toBe(true);
     expect(isMessageTooLarge(new Error('Connection error: ECONNREFUSED'))).toBe(false);
+  });
+
+  it('stops (not a rejection: never dead-lettered) when the broker does not take a part within the retry bound; again, it publishes', async () => {
+    const config = loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: UA, DECKS_ALLOW_PRIVATE_HOSTS: 'true' });
+    const memory = new MemoryPublisher();
+    let down = true;
+    const outage: RecordPublisher = {
+      publish: (topic, records) => (down ? Promise.reject(new PublishGaveUpError(topic.name, records.length, 300_000, new Error('Connection error: connect ECONNREFUSED'))) : memory.publish(topic, records)),
+    };
+    const decks = new IngestDecksService(config, outage, TOPICS.documentTexts, createLogger({ level: 'silent' }));
+    const stopped = await decks.execute({ link: link(DECK_PATH) }).catch((e: unknown) => e);
+    expect(stopped).toBeInstanceOf(DeckPublishStoppedError);
+    expect(stopped).not.toBeInstanceOf(DeckRejectedError);
+    expect(stopped).toMatchObject({ url: `${server.url}${DECK_PATH}`, partsPublished: 0, parts: 1 });
+    expect((stopped as Error).message).toMatch(/^stopped with 0 of 1 parts of http:\/\/127\.0\.0\.1:\d+\/assets\/presentations\/.*\.pdf published: gave up publishing 1 records to .* after 300 s: Connection error: connect ECONNREFUSED; run the same command again$/);
+    down = false;
+    await expect(decks.execute({ link: link(DECK_PATH) })).resolves.toMatchObject({ status: 'published', records: 1 });
+    expect(memory.records).toHaveLength(1);
   });
 
   it('rejects a PDF over DECKS_MAX_BYTES while reading it', async () => {

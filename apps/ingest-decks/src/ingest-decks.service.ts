@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { contentHash, type TopicDefinition } from '@app/contracts';
 import { DecksError, extractPdf } from '@app/decks';
+import { PublishGaveUpError } from '@app/messaging';
 import type { Logger } from '@app/observability';
 import { documentTextRecordsOf, type DeckLink } from './document-text.mapper';
 import type { IngestDecksConfig } from './ingest-decks.config';
@@ -34,6 +35,25 @@ export class DeckRejectedError extends Error {
   ) {
     super(message, options);
     this.name = 'DeckRejectedError';
+  }
+}
+
+/**
+ * The broker did not take a part within the retry bound. No checkpoint: a PDF is one download and
+ * a few publishes, and its record ids are deterministic, so the same command simply does it again
+ * (the consumer, which sees this as any non-rejection, retries the record).
+ */
+export class DeckPublishStoppedError extends Error {
+  constructor(
+    readonly url: string,
+    readonly contentHash: string,
+    /** Parts the broker took before it stopped taking them. */
+    readonly partsPublished: number,
+    readonly parts: number,
+    override readonly cause: PublishGaveUpError,
+  ) {
+    super(`stopped with ${partsPublished} of ${parts} parts of ${url} published: ${cause.message}; run the same command again`);
+    this.name = 'DeckPublishStoppedError';
   }
 }
 
@@ -105,7 +125,7 @@ export class IngestDecksService {
     }
     // One publish per part: parts of one key share a partition, and one batch of several ~1 MB
     // parts would exceed the broker's request limit.
-    for (const record of records) {
+    for (const [i, record] of records.entries()) {
       try {
         await this.publisher.publish(this.topic, [record]);
       } catch (error) {
@@ -113,6 +133,7 @@ export class IngestDecksService {
         if (isMessageTooLarge(error)) {
           throw new DeckRejectedError('record_too_large', `${link.url}: part ${record.data.part.index} of ${record.data.part.count} is over the broker's message size limit`, { cause: error });
         }
+        if (error instanceof PublishGaveUpError) throw new DeckPublishStoppedError(link.url, hash, i, records.length, error);
         throw error;
       }
     }

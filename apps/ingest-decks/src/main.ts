@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '@app/config';
 import { parseArgs, USAGE } from './cli.args';
 import { ingestDecksConfigSchema } from './ingest-decks.config';
 import { IngestDecksModule } from './ingest-decks.module';
-import { DeckRejectedError, IngestDecksService } from './ingest-decks.service';
+import { DeckPublishStoppedError, DeckRejectedError, IngestDecksService } from './ingest-decks.service';
 import { drainIrDocuments, startDecksWorker } from './ingest-decks.runner';
 
 /**
@@ -12,7 +12,9 @@ import { drainIrDocuments, startDecksWorker } from './ingest-decks.runner';
  *   node dist/apps/ingest-decks/src/main.js              long-running consumer of ir.documents.v1
  *   node dist/apps/ingest-decks/src/main.js --once       drain the topic to its current end, then exit
  *   node dist/apps/ingest-decks/src/main.js --url <pdf> --cik <cik> [--ticker --title --kind]
- * Returns the exit code; the consumer runs until SIGINT/SIGTERM, which stop it gracefully.
+ * Returns the exit code; the consumer runs until SIGINT/SIGTERM, which stop it gracefully. --url
+ * exits 1 when the PDF is rejected, 75 (EX_TEMPFAIL) when a broker outage outlasted
+ * KAFKA_PUBLISH_RETRY_MS: run it again.
  */
 async function bootstrap(): Promise<number> {
   const command = parseArgs(process.argv.slice(2));
@@ -49,6 +51,11 @@ async function bootstrap(): Promise<number> {
         console.log(JSON.stringify(await app.get(IngestDecksService).execute({ link: command.link })));
         return 0;
       } catch (error) {
+        if (error instanceof DeckPublishStoppedError) {
+          console.error(`ingest-decks: ${error.message}`);
+          console.error(JSON.stringify({ level: 'error', msg: 'ingest-decks stopped', url: error.url, contentHash: error.contentHash, partsPublished: error.partsPublished, parts: error.parts }));
+          return 75; // EX_TEMPFAIL: try again later
+        }
         if (!(error instanceof DeckRejectedError)) throw error;
         console.error(`ingest-decks: rejected (${error.code}): ${error.message}`);
         return 1;
