@@ -123,6 +123,7 @@ describe('MCP over Streamable HTTP, on the ingested fixtures', () => {
         'get_company',
         'get_executives',
         'get_segments',
+        'get_10k_section',
         'get_fund_exposure',
         'list_filings',
         'get_filing',
@@ -155,6 +156,8 @@ describe('MCP over Streamable HTTP, on the ingested fixtures', () => {
     expect(tsla.data.length).toBeGreaterThan(0);
     const segments = await same<Page>('get_segments', { symbol: 'TSLA:US', unit: 'million', limit: 5 }, '/v1/companies/TSLA:US/segments?unit=million&limit=5');
     expect(segments.data).toHaveLength(5);
+    const business = await same<Json>('get_10k_section', { symbol: 'TSLA:US', item: '1' }, '/v1/companies/TSLA:US/sections/1');
+    expect(business).toMatchObject({ item: '1', status: 'extracted', heading: 'ITEM 1. BUSINESS' });
     const hits = await same<Page>('search', { q: 'microsoft', limit: 5 }, '/v1/search?q=microsoft&limit=5');
     expect(hits.data.map((h) => h.symbol)).toContain('MSFT:US');
     const pages = await same<Page>('search', { q: 'FRP Holdings', kinds: ['document_page'], limit: 2 }, '/v1/search?q=FRP%20Holdings&kinds=document_page&limit=2');

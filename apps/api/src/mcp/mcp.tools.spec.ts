@@ -39,6 +39,7 @@ describe('the MCP tool table', () => {
         'get_company',
         'get_executives',
         'get_segments',
+        'get_10k_section',
         'get_fund_exposure',
         'list_filings',
         'list_insider_transactions',
