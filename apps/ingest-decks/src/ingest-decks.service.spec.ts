@@ -119,7 +119,7 @@ describe('IngestDecksService against the fixture IR server', () => {
     down = false;
     await expect(decks.execute({ link: link(DECK_PATH) })).resolves.toMatchObject({ status: 'published', records: 1 });
     expect(memory.records).toHaveLength(1);
-  });
+  }, 30_000); // two extractions of a 36-page deck: seconds on a loaded 2-core machine
 
   it('rejects a PDF over DECKS_MAX_BYTES while reading it', async () => {
     const { service: decks } = service({ DECKS_MAX_BYTES: '1000000' });
