@@ -167,6 +167,7 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       listCompanies: { method: 'GET', path: '/v1/companies?q=corp' },
       getCompany: { method: 'GET', path: '/v1/companies/MSFT:US' },
       listCompanySegments: { method: 'GET', path: '/v1/companies/AAPL:US/segments' },
+      getCompanySection: { method: 'GET', path: '/v1/companies/TSLA:US/sections/1' },
       getFundExposure: { method: 'GET', path: '/v1/companies/MSFT:US/fund-exposure' },
       listCompanyExecutives: { method: 'GET', path: '/v1/companies/FRPH:US/executives' },
       listCompanyInsiderTransactions: { method: 'GET', path: '/v1/companies/TSLA:US/insiders' },
