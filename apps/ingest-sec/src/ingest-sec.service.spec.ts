@@ -99,6 +99,10 @@ describe('IngestSecService against the fixture EDGAR server', () => {
 
       const otherDetail = await run({ SEC_CHECKPOINT, SEC_SUBMISSIONS: 'MSFT' }, stopOnSecondPublish()).execute().catch((e: unknown) => e);
       expect((otherDetail as IngestStoppedError).summary.resumedFrom).toBe(0);
+      // Another list of the same kind (a Set of tickers, which plain JSON writes as {}) is another selection too.
+      const otherList = await run({ SEC_CHECKPOINT, SEC_SUBMISSIONS: 'AAPL' }, stopOnSecondPublish()).execute().catch((e: unknown) => e);
+      expect((otherList as IngestStoppedError).summary.resumedFrom).toBe(0);
+      await run({ SEC_CHECKPOINT, SEC_SUBMISSIONS: 'MSFT' }, stopOnSecondPublish()).execute().catch((e: unknown) => e);
 
       const resumed = await run({ SEC_CHECKPOINT, SEC_SUBMISSIONS: 'MSFT' }).execute();
       expect(resumed).toMatchObject({ resumedFrom: 200, published: 9441 - 200 });
