@@ -147,7 +147,7 @@ export async function startFixturePlatform(options: FixturePlatformOptions = {})
     // The projector first: it projects while the ingestors publish.
     const topics = PROJECTED_TOPICS.map((t) => namespacedTopic(t, namespace));
     await ensureTopics({ brokers, clientId: 'platform-admin' }, topics);
-    const projectorConfig = projectorConfigSchema.parse({ DATABASE_URL: db.url, KAFKA_BROKERS: brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, PROJECTOR_GROUP_ID: 'projector', LOG_LEVEL: 'warn' });
+    const projectorConfig = projectorConfigSchema.parse({ DATABASE_URL: db.url, KAFKA_BROKERS: brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, PROJECTOR_GROUP_ID: `projector-${namespace}`, LOG_LEVEL: 'warn' });
     const projector = await startProjector(projectorConfig);
     closers.push(() => projector.stop());
 
