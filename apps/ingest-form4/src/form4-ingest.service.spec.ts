@@ -194,6 +194,7 @@ describe('Form4IngestService', () => {
       expect((stopped as Error).message).toMatch(/^stopped with 3 Form 4 filings published \(3 in this run\), 6 of 9 not read yet: gave up publishing 1 records .*; checkpoint .*resume\.json: run the same command again to resume$/);
       const checkpoint = form4CheckpointSchema.parse(JSON.parse(readFileSync(checkpointPath, 'utf8')));
       expect(checkpoint.published).toEqual(ALL_FIXTURES.slice(0, 3).map((f) => f.accession));
+      expect(checkpoint.records_published).toBe(3);
 
       // Still down: a second stop keeps the first run's accessions and adds its own.
       const stillDown = service({ FORM4_CHECKPOINT }, {}, {}, 2);

@@ -189,7 +189,7 @@ export class Form4IngestService {
       return { ...previous, published: [...previous.published], updated_at: now };
     }
     if (previous) log.info({ checkpoint: path }, 'checkpoint is of another selection of filings: starting over');
-    return { kind: 'form4-filings', selection_hash: selectionHash, published: [], started_at: now, updated_at: now };
+    return { kind: 'form4-filings', selection_hash: selectionHash, published: [], records_published: 0, started_at: now, updated_at: now };
   }
 
   /**

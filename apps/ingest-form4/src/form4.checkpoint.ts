@@ -14,6 +14,8 @@ export const form4CheckpointSchema = z.object({
   selection_hash: z.string(),
   /** Accessions published by this run and the runs it resumed, in the order they were published. */
   published: z.array(z.string()),
+  /** How many those are (what `ops backfill status` shows of a checkpoint). */
+  records_published: z.number().int().nonnegative(),
   started_at: z.string(),
   updated_at: z.string(),
 });
@@ -37,7 +39,8 @@ export function form4SelectionHash(
 
 export const readForm4Checkpoint = (path: string): Promise<Form4Checkpoint | null> => readJsonCheckpoint(path, form4CheckpointSchema, 'form4-filings');
 
-export const writeForm4Checkpoint = (path: string, checkpoint: Form4Checkpoint): Promise<void> => writeJsonCheckpoint(path, checkpoint);
+export const writeForm4Checkpoint = (path: string, checkpoint: Omit<Form4Checkpoint, 'records_published'>): Promise<void> =>
+  writeJsonCheckpoint(path, { ...checkpoint, records_published: checkpoint.published.length });
 
 /** A finished run leaves no checkpoint: the next run is a fresh one. */
 export const removeForm4Checkpoint = (path: string): Promise<void> => removeJsonCheckpoint(path);
