@@ -138,6 +138,9 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): { typ
   return json as { type: 'object'; [k: string]: unknown };
 }
 
+/** Levels of fields an output schema spells out: the answer's, and its items' (tools/list stays under 40,000 characters). */
+const OUTPUT_SCHEMA_DEPTH = 2;
+
 /** Subschemas at least this long (JSON characters) that occur twice or more become shared definitions. */
 const SHARED_MIN_CHARS = 120;
 
@@ -147,20 +150,23 @@ type JsonNode = unknown;
  * Drops what an output schema does not need to say what an answer holds: descriptions (field
  * meanings are in the docs), required lists and closed objects, JavaScript's safe-integer bounds.
  */
-function stripForOutput(node: JsonNode): JsonNode {
-  if (Array.isArray(node)) return node.map(stripForOutput);
+function stripForOutput(node: JsonNode, depth = 0): JsonNode {
+  if (Array.isArray(node)) return node.map((n) => stripForOutput(n, depth));
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === 'properties' && value && typeof value === 'object') {
+      // Deeper, an object is just an object (an item's provenance, a fund's header): the docs give
+      // their fields.
+      if (depth >= OUTPUT_SCHEMA_DEPTH) continue;
       // Property names are data here (a company has a `description` field): keep them all.
-      out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([prop, schema]) => [prop, stripForOutput(schema)]));
+      out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([prop, schema]) => [prop, stripForOutput(schema, depth + 1)]));
       continue;
     }
     // The shape only: no descriptions, and no required lists or closed objects (additive fields stay valid).
     if (key === 'description' || key === '$schema' || key === 'required' || (key === 'additionalProperties' && value === false)) continue;
     if ((key === 'minimum' || key === 'maximum') && typeof value === 'number' && Math.abs(value) >= Number.MAX_SAFE_INTEGER) continue;
-    out[key] = stripForOutput(value);
+    out[key] = stripForOutput(value, depth);
   }
   // A text an answer may cut to stay within its size says so (McpToolsService).
   const props = out.properties as Record<string, { type?: unknown }> | undefined;
