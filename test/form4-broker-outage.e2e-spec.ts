@@ -4,11 +4,14 @@
 //   path of main.ts): a summary of what it published and a checkpoint of those accessions;
 // - the same command run again while the broker is still down rides out the rest of the outage
 //   (default bound, minutes), reads only the filings not published and removes the checkpoint;
-// - every filing is on the topic.
+// - every filing is on the topic;
+// - the entry point (main.ts, in a child process) exits 75 with one line and a summary when the
+//   broker is not there at all.
 import 'reflect-metadata';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@app/config';
 import { TOPICS } from '@app/contracts';
@@ -40,6 +43,22 @@ const FILINGS = [
 ].map((token) => parseForm4FilingRef(token)!);
 const SLOW_PATH = '/Archives/edgar/data/789019/000106299324016587/form4.xml';
 const OUTAGE_MS = 30_000;
+
+/** Loads main.ts with swc and @app/* mapped to libs (as test/api-bootstrap.e2e-spec.ts does). */
+const ROOT = resolve(__dirname, '..');
+const REGISTER = `
+const Module = require('module'); const path = require('path'); const fs = require('fs');
+const swc = require(${JSON.stringify(join(ROOT, 'node_modules/@swc/core'))});
+const orig = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  const m = /^@app\\/([a-z-]+)$/.exec(request);
+  return orig.call(this, m ? path.join(${JSON.stringify(ROOT)}, 'libs', m[1], 'src') : request, ...rest);
+};
+require.extensions['.ts'] = function (module, filename) {
+  const out = swc.transformSync(fs.readFileSync(filename, 'utf8'), { filename, jsc: { parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022', keepClassNames: true }, module: { type: 'commonjs' } });
+  module._compile(out.code, filename);
+};`;
 
 let dir: string;
 let kafka: OwnKafka;
@@ -123,4 +142,35 @@ itOwnBrokers('a one-shot Form 4 run stops with a summary and a checkpoint; the s
   const keys = new Set(messages.map((m) => m.key));
   expect([...keys].sort()).toEqual(FILINGS.map((f) => f.accession).sort());
   process.stdout.write(`form4 broker outage: ${FILINGS.length} filings, ${messages.length} records on the topic, ${keys.size} distinct\n`);
+});
+
+it('main.ts exits 75 (EX_TEMPFAIL) with one line, a JSON summary and a checkpoint when the broker is not there', async () => {
+  writeFileSync(join(dir, 'register.js'), REGISTER);
+  const checkpointPath = join(dir, 'main.json');
+  const child = spawn(process.execPath, ['-r', join(dir, 'register.js'), join(ROOT, 'apps/ingest-form4/src/main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      EDGAR_USER_AGENT: UA,
+      EDGAR_WWW_BASE_URL: fixtures.url,
+      EDGAR_DATA_BASE_URL: fixtures.url,
+      // Nothing listens there.
+      KAFKA_BROKERS: '127.0.0.1:19491',
+      KAFKA_PUBLISH_RETRY_MS: '2000',
+      FORM4_FILINGS: '1572616:0000950170-24-012830:ownership.xml,1321655:0001321655-24-000181:wk-form4_1727395357.xml',
+      FORM4_SUBMISSIONS: 'none',
+      FORM4_CHECKPOINT: checkpointPath,
+      LOG_LEVEL: 'silent',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  expect({ code, stderr }).toMatchObject({ code: 75 });
+  const lines = stderr.split('\n');
+  expect(lines).toContainEqual(expect.stringMatching(/^ingest-form4: stopped with 0 Form 4 filings published \(0 in this run\), 2 of 2 not read yet: gave up publishing 1 records to edgar\.form4\.v1 after \d+ s: .*; checkpoint .*main\.json: run the same command again to resume$/));
+  const summary = lines.find((l) => l.includes('"msg":"ingest-form4 stopped"'));
+  expect(JSON.parse(summary!)).toMatchObject({ level: 'error', checkpoint: checkpointPath, published: 0, resumedFrom: 0, selected: 2 });
+  expect(form4CheckpointSchema.parse(JSON.parse(readFileSync(checkpointPath, 'utf8')))).toMatchObject({ published: [], records_published: 0 });
 });
