@@ -24,7 +24,7 @@ const common = {
 
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts'], setupFilesAfterEnv: ['<rootDir>/jest/unit.setup.js'] },
     {
       ...common,
       displayName: 'integration',
