@@ -250,7 +250,7 @@ function fiscalYearEndedOf(text: string): string | null {
 }
 
 export interface TenkSectionsOptions {
-  /** Upper bound of each section's length (defaults: 250,000 characters for Item 1, 400,000 for 1A and 7). */
+  /** Upper bound of each section's length (defaults: 250,000 characters for Item 1, 300,000 for 1A and 7). */
   maxLength?: Partial<Record<TenkItem, number>>;
 }
 
