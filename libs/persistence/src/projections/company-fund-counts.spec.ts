@@ -1,4 +1,4 @@
-import { fundCountDeltas } from './company-fund-counts';
+import { fundCountDeltas, mergeFundCountDeltas } from './company-fund-counts';
 
 describe('fundCountDeltas', () => {
   it('counts a company a fund starts or stops holding, and ETF holders apart, in CIK order', () => {
@@ -18,5 +18,16 @@ describe('fundCountDeltas', () => {
       { cik: '0000000002', funds: 0, etfFunds: 1 },
     ]);
     expect(fundCountDeltas({ ciks, isEtf: true }, { ciks, isEtf: true })).toEqual([]);
+  });
+
+  it('merges several funds\' deltas per company, in CIK order, without zeros', () => {
+    expect(
+      mergeFundCountDeltas([
+        { cik: '0000000002', funds: 1, etfFunds: 1 },
+        { cik: '0000000001', funds: -1, etfFunds: 0 },
+        { cik: '0000000002', funds: -1, etfFunds: -1 },
+        { cik: '0000000001', funds: -1, etfFunds: 0 },
+      ]),
+    ).toEqual([{ cik: '0000000001', funds: -2, etfFunds: 0 }]);
   });
 });

@@ -44,7 +44,17 @@ export function fundCountDeltas(before: FundExposure, after: FundExposure): Fund
   return deltas;
 }
 
-/** Applies the deltas in one statement, in CIK order, so concurrent fund batches lock companies in the same order. */
+/** The deltas of several funds summed per company, in CIK order, zeros left out. Pure. */
+export function mergeFundCountDeltas(deltas: ReadonlyArray<FundCountDelta>): FundCountDelta[] {
+  const byCik = new Map<string, FundCountDelta>();
+  for (const d of deltas) {
+    const sum = byCik.get(d.cik) ?? { cik: d.cik, funds: 0, etfFunds: 0 };
+    byCik.set(d.cik, { cik: d.cik, funds: sum.funds + d.funds, etfFunds: sum.etfFunds + d.etfFunds });
+  }
+  return [...byCik.values()].filter((d) => d.funds !== 0 || d.etfFunds !== 0).sort((a, b) => (a.cik < b.cik ? -1 : a.cik > b.cik ? 1 : 0));
+}
+
+/** Applies a batch's merged deltas in one statement, in CIK order, so concurrent batches lock companies in the same order. */
 export async function applyFundCountDeltas(m: EntityManager, deltas: ReadonlyArray<FundCountDelta>): Promise<void> {
   if (deltas.length === 0) return;
   await m.query(

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type FundHoldingsData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from './batch-outcome';
 import { columnArrays, unnestUpsertSql, type ColumnSpec } from './batch-upsert';
-import { applyFundCountDeltas, fundCountDeltas, fundExposureOf } from './company-fund-counts';
+import { applyFundCountDeltas, fundCountDeltas, fundExposureOf, mergeFundCountDeltas, type FundCountDelta } from './company-fund-counts';
 
 /** One fund_holdings row of a fund-holdings@1 record's holding; pure, so it is tested without a database. */
 export function fundHoldingRows(envelope: RecordEnvelope<FundHoldingsData>) {
@@ -259,11 +259,16 @@ export async function projectFundHoldings(m: EntityManager, envelopes: ReadonlyA
   if (identifiers.length > 0) await m.query(UPSERT_IDENTIFIERS_SQL, columnArrays(identifiers, IDENTIFIER_COLUMNS));
   // The last record of a fund in the batch stands for the fund's outcome.
   const written = new Map<number, boolean>();
+  const countDeltas: FundCountDelta[] = [];
   for (const fundKey of [...byFund.keys()].sort()) {
     const indexes = byFund.get(fundKey)!;
-    const outcome = await projectFund(m, fundKey, indexes.map((i) => envelopes[i]!));
+    const { outcome, deltas } = await projectFund(m, fundKey, indexes.map((i) => envelopes[i]!));
     if (outcome !== 'unchanged') written.set(indexes[indexes.length - 1]!, outcome === 'inserted');
+    countDeltas.push(...deltas);
   }
+  // Once per batch, merged and in CIK order: concurrent batches lock the companies' count rows in
+  // one order (per fund, two batches would take MSFT and AAPL in opposite orders and deadlock).
+  await applyFundCountDeltas(m, mergeFundCountDeltas(countDeltas));
   const inserted: string[] = [];
   const updated: string[] = [];
   envelopes.forEach((e, i) => {
@@ -278,7 +283,7 @@ async function projectFund(
   m: EntityManager,
   fundKey: string,
   envelopes: ReadonlyArray<RecordEnvelope<FundHoldingsData>>,
-): Promise<'inserted' | 'updated' | 'unchanged'> {
+): Promise<{ outcome: 'inserted' | 'updated' | 'unchanged'; deltas: FundCountDelta[] }> {
   await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`funds:${fundKey}`]);
   const fund = (
     await m.query<Array<FundFiling & { data_hash: string }>>(
@@ -309,7 +314,7 @@ async function projectFund(
     }
   }
   const plan = planFund(chunks, current0, fund?.data_hash, stored);
-  if (!plan.accepted.some(Boolean)) return 'unchanged';
+  if (!plan.accepted.some(Boolean)) return { outcome: 'unchanged', deltas: [] };
   const exposureBefore = await fundExposureOf(m, fundKey);
 
   let changed = false;
@@ -330,9 +335,8 @@ async function projectFund(
   if (plan.fundSource !== undefined) {
     changed = (await upsertFund(m, envelopes[plan.fundSource]!)) > 0 || changed;
   }
-  if (!changed) return 'unchanged';
-  await applyFundCountDeltas(m, fundCountDeltas(exposureBefore, await fundExposureOf(m, fundKey)));
-  return fund ? 'updated' : 'inserted';
+  if (!changed) return { outcome: 'unchanged', deltas: [] };
+  return { outcome: fund ? 'updated' : 'inserted', deltas: fundCountDeltas(exposureBefore, await fundExposureOf(m, fundKey)) };
 }
 
 async function upsertFund(m: EntityManager, envelope: RecordEnvelope<FundHoldingsData>): Promise<number> {
