@@ -10,8 +10,11 @@ import { readJsonCheckpoint, removeJsonCheckpoint, writeJsonCheckpoint } from '@
 export const companiesCheckpointSchema = z.object({
   kind: z.literal('sec-companies'),
   ticker_map_hash: z.string(),
-  /** sha256 of the covered companies and the SEC_SUBMISSIONS selection: what the run publishes. */
-  selection_hash: z.string(),
+  /**
+   * Hash of the covered companies and the SEC_SUBMISSIONS selection: what the run publishes.
+   * Missing in checkpoints written before it existed: those are of an unknown selection (start over).
+   */
+  selection_hash: z.string().optional(),
   covered_total: z.number().int().nonnegative(),
   covered_done: z.number().int().nonnegative(),
   records_published: z.number().int().nonnegative(),

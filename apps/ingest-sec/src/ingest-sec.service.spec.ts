@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOPICS, validateRecord, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
@@ -103,6 +103,13 @@ describe('IngestSecService against the fixture EDGAR server', () => {
       const otherList = await run({ SEC_CHECKPOINT, SEC_SUBMISSIONS: 'AAPL' }, stopOnSecondPublish()).execute().catch((e: unknown) => e);
       expect((otherList as IngestStoppedError).summary.resumedFrom).toBe(0);
       await run({ SEC_CHECKPOINT, SEC_SUBMISSIONS: 'MSFT' }, stopOnSecondPublish()).execute().catch((e: unknown) => e);
+
+      // A checkpoint written before selections were recorded (no selection_hash) starts over, it does not fail.
+      const older = JSON.parse(readFileSync(SEC_CHECKPOINT, 'utf8')) as Record<string, unknown>;
+      delete older.selection_hash;
+      writeFileSync(SEC_CHECKPOINT, JSON.stringify(older));
+      const fromOlder = await run({ SEC_CHECKPOINT, SEC_SUBMISSIONS: 'MSFT' }, stopOnSecondPublish()).execute().catch((e: unknown) => e);
+      expect((fromOlder as IngestStoppedError).summary.resumedFrom).toBe(0);
 
       const resumed = await run({ SEC_CHECKPOINT, SEC_SUBMISSIONS: 'MSFT' }).execute();
       expect(resumed).toMatchObject({ resumedFrom: 200, published: 9441 - 200 });
