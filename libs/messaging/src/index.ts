@@ -1,7 +1,7 @@
 // The only place that imports kafkajs. Everything else talks to Kafka through these exports.
 export type { KafkaSettings, KafkaLogLevel } from './kafka.settings';
 export type { MessagingLogger } from './messaging.logger';
-export { ensureTopics, replicationFromBrokerConfig, topicConfigs } from './topics.admin';
+export { ensureTopics, replicationFor, topicConfigs } from './topics.admin';
 export { RecordProducer, recordHeaders, PUBLISH_BATCH_SIZE } from './record.producer';
 export { DEFAULT_PUBLISH_RETRY_MS, KafkaRecordPublisher, PublishGaveUpError } from './record.publisher';
 export type { RecordPublisher } from './record.publisher';

@@ -1,6 +1,6 @@
 import * as kafkajs from 'kafkajs';
 import type { TopicDefinition } from '@app/contracts';
-import { createdButNotVisibleYet, onlyAlreadyExists, replicationFromBrokerConfig, topicConfigs, waitForMetadata } from './topics.admin';
+import { createdButNotVisibleYet, onlyAlreadyExists, replicationFor, topicConfigs, waitForMetadata } from './topics.admin';
 
 // kafkajs's real error classes; its typings omit some and type the broker-error constructor loosely.
 type BrokerError = { type: string; code: number; retriable: boolean; message: string };
@@ -45,15 +45,24 @@ describe('ensureTopics helpers', () => {
 });
 
 describe('replication of new topics', () => {
-  it("is the brokers' default.replication.factor and min.insync.replicas, 1 and 1 when unset", () => {
-    const three = replicationFromBrokerConfig([
-      { configName: 'default.replication.factor', configValue: '3' },
-      { configName: 'min.insync.replicas', configValue: '2' },
-    ]);
-    expect(three).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
-    expect(replicationFromBrokerConfig([])).toEqual({ replicationFactor: 1, minInsyncReplicas: 1 });
-    expect(replicationFromBrokerConfig([{ configName: 'default.replication.factor', configValue: null }])).toEqual({ replicationFactor: 1, minInsyncReplicas: 1 });
-    const [main, dlq] = topicConfigs({ name: 't', dlq: 't.dlq', partitions: 3, compacted: true } as TopicDefinition, three);
+  const configured = (rf: string, isr: string) => [
+    { configName: 'default.replication.factor', configValue: rf },
+    { configName: 'min.insync.replicas', configValue: isr },
+  ];
+
+  it('is at least min(3, brokers answering), with min.insync.replicas 2 from three replicas', () => {
+    expect(replicationFor([], 1)).toEqual({ replicationFactor: 1, minInsyncReplicas: 1 });
+    expect(replicationFor([], 2)).toEqual({ replicationFactor: 2, minInsyncReplicas: 1 });
+    // Three brokers left at Kafka's defaults (1 and 1) still get three replicas.
+    expect(replicationFor(configured('1', '1'), 3)).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
+    expect(replicationFor([{ configName: 'default.replication.factor', configValue: null }], 5)).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
+  });
+
+  it("is at least what the brokers are configured for, so a broker down does not make a thinner topic", () => {
+    // Configured for 3, one of three down: still 3 (ensureTopics then refuses to create).
+    expect(replicationFor(configured('3', '2'), 2)).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 });
+    expect(replicationFor(configured('5', '3'), 5)).toEqual({ replicationFactor: 5, minInsyncReplicas: 3 });
+    const [main, dlq] = topicConfigs({ name: 't', dlq: 't.dlq', partitions: 3, compacted: true } as TopicDefinition, replicationFor(configured('3', '2'), 3));
     expect(main).toMatchObject({ replicationFactor: 3, configEntries: [{ name: 'cleanup.policy', value: 'compact' }, { name: 'min.insync.replicas', value: '2' }] });
     expect(dlq).toMatchObject({ replicationFactor: 3, configEntries: [{ name: 'min.insync.replicas', value: '2' }] });
   });

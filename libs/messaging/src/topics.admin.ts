@@ -10,17 +10,20 @@ export interface Replication {
 }
 
 /**
- * The replication a broker's `default.replication.factor` and `min.insync.replicas` ask for. Read
- * from the configuration rather than counted from the brokers that answer: a broker down when a
- * topic is created would otherwise leave that topic under-replicated for good. Missing values
- * mean Kafka's defaults (1 and 1).
+ * The replication of new topics: at least min(3, brokers answering) (issue 19: one broker of three
+ * can die without losing an acknowledged record), and at least what the brokers'
+ * `default.replication.factor` and `min.insync.replicas` ask for, read from their configuration so
+ * that a cluster configured for 3 does not get a topic of 2 while one broker is down (ensureTopics
+ * then refuses instead). With three replicas or more a write waits for two. Missing values are 1.
  */
-export function replicationFromBrokerConfig(entries: ReadonlyArray<{ configName: string; configValue: string | null }>): Replication {
+export function replicationFor(entries: ReadonlyArray<{ configName: string; configValue: string | null }>, brokersAnswering: number): Replication {
   const value = (name: string): number => {
     const n = Number(entries.find((e) => e.configName === name)?.configValue ?? '1');
     return Number.isInteger(n) && n >= 1 ? n : 1;
   };
-  return { replicationFactor: value('default.replication.factor'), minInsyncReplicas: value('min.insync.replicas') };
+  const replicationFactor = Math.max(value('default.replication.factor'), Math.min(3, brokersAnswering));
+  const minInsyncReplicas = Math.min(replicationFactor, Math.max(value('min.insync.replicas'), replicationFactor >= 3 ? 2 : 1));
+  return { replicationFactor, minInsyncReplicas };
 }
 
 /** The topic and its dead-letter topic as kafkajs topic configs, with explicit replication. */
@@ -54,7 +57,7 @@ export async function ensureTopics(settings: KafkaSettings, topics: readonly Top
       includeSynonyms: false,
       resources: [{ type: ConfigResourceTypes.BROKER, name: String(brokers[0]!.nodeId), configNames: ['default.replication.factor', 'min.insync.replicas'] }],
     });
-    const replication = replicationFromBrokerConfig(described.resources[0]?.configEntries ?? []);
+    const replication = replicationFor(described.resources[0]?.configEntries ?? [], brokers.length);
     const missing = topics.flatMap((t) => topicConfigs(t, replication)).filter((t) => !existing.has(t.topic));
     if (replication.replicationFactor > brokers.length) {
       throw new Error(
