@@ -207,8 +207,8 @@ async function apiPart(tag: string): Promise<void> {
         const head = s.text.replace(/\s+/g, ' ').trim().slice(0, 110);
         console.log(`\n${e.name}, ${which}: ${head}...`);
         for (const l of custom.lines) console.log(`  ${l}`);
-        // A statement without ORDER BY (the fund count's read of company_fund_counts) is not a list.
-        const isList = e.index !== null && /\bORDER BY\b/i.test(s.text);
+        // The fund count (one row of company_fund_counts) is not a list; every other statement of an endpoint with an index is.
+        const isList = e.index !== null && !/\bcompany_fund_counts\b/.test(s.text);
         for (const [mode, p] of [['custom plan', custom], ['generic plan', generic]] as const) {
           if (isList) {
             const v = listVerdict(p, e.index!);

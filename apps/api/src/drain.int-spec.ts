@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createLogger } from '@app/observability';
-import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { createTestDatabase, expectEventually, type TestDatabase } from '@app/testing';
 import type { ApiContext } from './api.context';
 import { buildApiServer } from './api.server';
 import { apiConfigSchema } from './config/api.config';
@@ -49,10 +49,12 @@ it('answers a request that arrives during the drain with a problem+json 503 and 
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
   // Authenticated, so it waits for its body instead of being answered at once.
+  const received = new Promise<void>((resolve) => api!.server.server.once('request', () => resolve()));
   socket.write(`POST /v1/webhook-endpoints HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n`);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await received;
   const closing = api.server.close();
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // The listener closes after the preClose hooks: from then on the server is draining.
+  await expectEventually(() => expect(api!.server.server.listening).toBe(false), { timeoutMs: 10_000, intervalMs: 20 });
   socket.write(`{}GET /v1/companies HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer ${key}\r\n\r\n`);
   await closed;
   await closing;
