@@ -43,7 +43,10 @@ export interface IdentifierCandidate {
 
 /** Everything stored about one listing. */
 export interface CompanyRecord extends CompanyListing {
-  /** Every distinct ISIN holdings gave this listing (one: its ISIN; two or more: ambiguous). */
+  /**
+   * The ISINs the resolution of `isin` weighed: every distinct one holdings of the listing's own
+   * issuer (CIK) gave on the newest report date (one: `isin`; two or more: ambiguous, `isin` null).
+   */
   isinCandidates: IdentifierCandidate[];
   /** Every distinct LEI holdings gave the issuer. */
   leiCandidates: IdentifierCandidate[];
@@ -89,11 +92,17 @@ export interface CompanyListQuery {
 }
 
 /*
- * A listing's ISIN is resolved from its candidates (company_identifiers) when read: the one value
- * when there is exactly one, else null (none, or ambiguous). Resolving on read keeps the company
- * and fund-holdings projections independent: either may land first.
+ * A listing's ISIN is resolved from its candidates (company_identifiers) when read, so the company
+ * and fund-holdings projections stay independent: either may land first. Only candidates of the
+ * listing's own issuer count (ci.cik = companies.cik: a ticker another issuer held before keeps its
+ * ISIN to itself), and of those only the ones of the newest report date any holding gave (a CUSIP
+ * that changed leaves the old ISIN behind, not ambiguous). The one value when there is exactly one,
+ * else null (none, or ambiguous). The detail's isinCandidates are the same set, so the API decides
+ * nothing itself: `isin` is the decision, the candidates its sources.
  */
-const RESOLVED_ISIN = `(SELECT min(ci.value) FROM company_identifiers ci WHERE ci.scheme = 'isin' AND ci.subject = companies.symbol HAVING count(*) = 1)`;
+const ISIN_CANDIDATES = `FROM company_identifiers ci WHERE ci.scheme = 'isin' AND ci.subject = companies.symbol AND ci.cik = companies.cik
+  AND ci.report_date = (SELECT max(n.report_date) FROM company_identifiers n WHERE n.scheme = 'isin' AND n.subject = companies.symbol AND n.cik = companies.cik)`;
+const RESOLVED_ISIN = `(SELECT min(ci.value) ${ISIN_CANDIDATES} HAVING count(*) = 1)`;
 const LIST_COLUMNS = `symbol, ticker, market, name, cik, ${RESOLVED_ISIN} AS isin, figi, issuer_id::float8 AS "issuerId"`;
 const IDENTIFIER_JSON = `jsonb_build_object('value', ci.value, 'derivation', ci.derivation, 'fundKey', ci.fund_key, 'fundName', ci.fund_name,
      'accession', ci.accession, 'holdingIndex', ci.holding_index, 'reportDate', to_char(ci.report_date, 'YYYY-MM-DD'), 'cusip', ci.cusip,
@@ -107,8 +116,7 @@ const DETAIL_COLUMNS = `${LIST_COLUMNS}, listing_exchange AS "listingExchange", 
    FROM company_descriptions cd WHERE cd.cik = companies.cik) AS "issuerDescription",
   (SELECT jsonb_build_object('description', td.description, 'provenance', td.provenance)
    FROM tenk_descriptions td WHERE td.cik = companies.cik) AS "tenkDescription",
-  (SELECT coalesce(jsonb_agg(${IDENTIFIER_JSON} ORDER BY ci.value), '[]') FROM company_identifiers ci
-    WHERE ci.scheme = 'isin' AND ci.subject = companies.symbol) AS "isinCandidates",
+  (SELECT coalesce(jsonb_agg(${IDENTIFIER_JSON} ORDER BY ci.value), '[]') ${ISIN_CANDIDATES}) AS "isinCandidates",
   (SELECT coalesce(jsonb_agg(${IDENTIFIER_JSON} ORDER BY ci.value), '[]') FROM company_identifiers ci
     WHERE ci.scheme = 'lei' AND ci.subject = companies.cik) AS "leiCandidates"`;
 
@@ -145,7 +153,7 @@ export class CompaniesRepository {
     if (filter.ciks?.length) add((p) => `cik = ANY(${p}::bpchar[])`, filter.ciks);
     // The candidates' value index finds the few listings; the resolved ISIN must then be the one asked for.
     if (filter.isins?.length) {
-      add((p) => `symbol IN (SELECT ci.subject FROM company_identifiers ci WHERE ci.scheme = 'isin' AND ci.value = ANY(${p}::text[])) AND ${RESOLVED_ISIN} = ANY(${p}::text[])`, filter.isins);
+      add((p) => `(symbol, cik) IN (SELECT ci.subject, ci.cik FROM company_identifiers ci WHERE ci.scheme = 'isin' AND ci.value = ANY(${p}::text[])) AND ${RESOLVED_ISIN} = ANY(${p}::text[])`, filter.isins);
     }
     if (filter.figis?.length) add((p) => `figi = ANY(${p}::text[])`, filter.figis);
     if (filter.issuerIds?.length) add((p) => `issuer_id = ANY(${p}::bigint[])`, filter.issuerIds);
