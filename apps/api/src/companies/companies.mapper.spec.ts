@@ -27,11 +27,14 @@ const rows = identifierRows([adx]);
 const msftIsin = candidate(rows.find((r) => r.scheme === 'isin' && r.subject === 'MSFT:US')!);
 const msftLei = candidate(rows.find((r) => r.scheme === 'lei' && r.subject === '0000789019')!);
 
-/** MSFT:US as the companies repository reads it, from the example company@1 record (the submissions JSON of 2025-08-02). */
+/**
+ * MSFT:US as the companies repository reads it, from the example company@1 record (the submissions
+ * JSON of 2025-08-02): `isin` is what the repository resolved from `isinCandidates`.
+ */
 function msft(over: Partial<CompanyRecord> = {}): CompanyRecord {
   const d = msftRecord.data;
   return {
-    symbol: 'MSFT:US', ticker: 'MSFT', market: 'US', name: d.name, cik: d.cik, isin: null, figi: null, issuerId: 789019,
+    symbol: 'MSFT:US', ticker: 'MSFT', market: 'US', name: d.name, cik: d.cik, isin: msftIsin.value, figi: null, issuerId: 789019,
     listingExchange: d.listing_exchange, website: null, country: d.detail?.country ?? null, isEtf: false, isFund: false, isAdr: false,
     status: 'active', description: null, descriptionProvenance: null, secDetail: d.detail, issuerDescription: null, tenkDescription: null,
     provenance: msftRecord.provenance, observedAt: new Date(msftRecord.observed_at), updatedAt: new Date(msftRecord.observed_at),
@@ -53,7 +56,7 @@ describe('toCompanyDetail: identifiers and the submissions fields', () => {
     // No fixture has two funds disagreeing on a listing's ISIN: the second candidate is ADX's
     // Alphabet row aimed at MSFT:US, as a second fund's mistaken filing would give it.
     const alphabet = candidate(rows.find((r) => r.scheme === 'isin' && r.subject === 'GOOGL:US')!);
-    const body = toCompanyDetail(msft({ isinCandidates: [alphabet, msftIsin] }));
+    const body = toCompanyDetail(msft({ isin: null, isinCandidates: [alphabet, msftIsin] }));
     expect(body.isin).toBeNull();
     expect(body.identifier_sources.isin).toBeNull();
     expect(body._gaps.filter((g) => g.startsWith('isin:'))).toEqual([
@@ -62,7 +65,7 @@ describe('toCompanyDetail: identifiers and the submissions fields', () => {
   });
 
   it('says why there is no ISIN when no holding gives one', () => {
-    const body = toCompanyDetail(msft({ isinCandidates: [], leiCandidates: [] }));
+    const body = toCompanyDetail(msft({ isin: null, isinCandidates: [], leiCandidates: [] }));
     expect([body.isin, body.lei]).toEqual([null, null]);
     expect(body._gaps).toEqual(expect.arrayContaining([expect.stringMatching(/^isin: no N-PORT holding/), expect.stringMatching(/^lei: neither the SEC submissions nor/)]));
   });

@@ -15,11 +15,13 @@ function nportSource(c: IdentifierCandidate): IdentifierSourceBody {
 }
 
 /**
- * One identifier from its N-PORT candidates: the one value, or null with a note (none, or several:
- * ambiguous, never a guess).
+ * One identifier and its N-PORT candidates -> the candidate it cites, or null with a note (none, or
+ * several: ambiguous, never a guess). `resolved` is the decision when the read model made it (the
+ * ISIN: resolved in SQL, over the same candidates); else exactly one candidate is the value.
  */
-function resolveIdentifier(what: string, candidates: IdentifierCandidate[], gaps: string[], none: string): IdentifierCandidate | null {
-  if (candidates.length === 1) return candidates[0]!;
+function identifierSource(what: string, resolved: string | null | undefined, candidates: IdentifierCandidate[], gaps: string[], none: string): IdentifierCandidate | null {
+  const chosen = resolved === undefined ? (candidates.length === 1 ? candidates[0]! : null) : candidates.find((x) => x.value === resolved) ?? null;
+  if (chosen) return chosen;
   if (candidates.length === 0) gaps.push(`${what}: ${none}`);
   else {
     const values = candidates.map((x) => `${x.value} (${x.fundName ?? x.fundKey}, ${x.accession})`).join(', ');
@@ -71,9 +73,9 @@ export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
   const gaps: string[] = [];
   // Identifier notes go where isin's note always stood (after the detail, website and description notes).
   const idGaps: string[] = [];
-  const isin = resolveIdentifier('isin', c.isinCandidates, idGaps, "no N-PORT holding read so far gives this listing's ISIN (SEC publishes none; ISINs come from fund holdings' CUSIPs)");
+  const isin = identifierSource('isin', c.isin, c.isinCandidates, idGaps, "no N-PORT holding read so far gives this listing's ISIN (SEC publishes none; ISINs come from fund holdings' CUSIPs)");
   const secLei = sec?.lei ?? null;
-  const nportLei = secLei === null ? resolveIdentifier('lei', c.leiCandidates, idGaps, 'neither the SEC submissions nor an N-PORT holding read so far give an LEI') : null;
+  const nportLei = secLei === null ? identifierSource('lei', undefined, c.leiCandidates, idGaps, 'neither the SEC submissions nor an N-PORT holding read so far give an LEI') : null;
   if (!sec) gaps.push(`detail: SEC submissions not fetched yet; ${issuer || tenk ? 'website, country' : 'website, country, description'} and flags unavailable`);
   else {
     if (website === null) gaps.push('website: SEC submissions list no website for this issuer');
