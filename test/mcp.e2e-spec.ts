@@ -343,6 +343,8 @@ describe('MCP over Streamable HTTP, on the ingested fixtures', () => {
       await measure('list_documents', { symbol }, `/v1/documents${q('list_documents', `symbols=${symbol}`)}`);
       await measure('get_coverage', { symbol }, `/v1/coverage/${symbol}`, { clock: 'generated_at' });
     }
+    // Tesla's 10-K is the one the fixtures read: Item 1A is 79,724 characters (an answer of about 82,000).
+    for (const item of ['1', '1A', '7']) await measure('get_10k_section', { symbol: 'TSLA:US', item }, `/v1/companies/TSLA:US/sections/${item}`);
     const filings = (await measure('list_filings', {}, `/v1/filings${q('list_filings')}`)) as unknown as Page;
     await measure('get_filing', { accession: filings.data[0]!.accession }, `/v1/filings/${filings.data[0]!.accession as string}`);
     const documents = (await measure('list_documents', {}, `/v1/documents${q('list_documents')}`)) as unknown as Page;

@@ -123,7 +123,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     ...new MetricsController(metrics, config.METRICS_BEARER_TOKEN).routes(),
   ];
   // The MCP tools call the handlers above: wired last, over every route.
-  routes.push(...new McpController(new McpToolsService(routes, http, docsUrl), { publicBaseUrl: config.PUBLIC_BASE_URL, logger }).routes());
+  routes.push(...new McpController(new McpToolsService(routes, http, docsUrl, config.PUBLIC_BASE_URL), { publicBaseUrl: config.PUBLIC_BASE_URL, logger }).routes());
   let closed = false;
   return {
     config,

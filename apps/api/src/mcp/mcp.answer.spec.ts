@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DocumentTextData, RecordEnvelope } from '@app/contracts';
+import type { DocumentTextData, RecordEnvelope, TenkSectionData } from '@app/contracts';
+import { extractTenkSections } from '@app/edgar';
 import type { TranscriptWithText } from '@app/persistence';
 import { toTranscriptDetail } from '@app/resources';
+import type { SectionBody } from '../sections/sections.schemas';
 import { answerSummary, fitAnswer, MCP_ANSWER_MAX_CHARS } from './mcp.answer';
 
 const page = (texts: string[], nextCursor: string | null = null) => ({
@@ -61,5 +63,51 @@ describe('MCP answers', () => {
     fitted.turns.forEach((turn, i) => expect(body.turns[i]!.text.startsWith(turn.text)).toBe(true));
     expect(fitted.turns.length).toBe(59);
     expect(answerSummary('One call transcript', fitted)).toMatch(/^One call transcript \(id 1\): in the structured content\. \d+ turn text\(s\) cut to fit \(truncated: true\)/);
+  });
+
+  it("cuts a 10-K section's text that does not fit, and names the REST URL that answers it whole", () => {
+    // Item 1A of Tesla's 10-K for 2024 (79,724 characters), located in the fixture by the extractor, served as the API serves it.
+    const example = JSON.parse(
+      readFileSync(join(__dirname, '../../../../libs/contracts/src/examples/tenk-section@1.tsla-item-1.json'), 'utf8'),
+    ) as RecordEnvelope<TenkSectionData>;
+    const extraction = extractTenkSections(readFileSync('/work/shared/fixtures/tenk/TSLA-tsla-10-k-2025-01-30.html'));
+    const risk = extraction.sections.find((s) => s.item === '1A')!;
+    const d = example.data;
+    const body: SectionBody = {
+      company: { symbol: 'TSLA:US', ticker: 'TSLA', market: 'US', name: 'Tesla, Inc.', cik: d.cik, isin: null, figi: null, issuer_id: 1318605 },
+      item: '1A',
+      title: 'Risk Factors',
+      status: risk.status,
+      reason: risk.reason,
+      heading: risk.heading,
+      char_start: risk.charStart,
+      char_end: risk.charEnd,
+      length: risk.length,
+      cross_reference_pages: risk.crossReferencePages,
+      text: extraction.text.slice(risk.charStart!, risk.charEnd!),
+      filing: { accession: d.accession, form: d.form, filed_date: d.filed_date, period_ended: d.period_ended, document_url: d.document_url, text_length: extraction.text.length },
+      extractor_version: extraction.extractorVersion,
+      provenance: { ...example.provenance, quote: risk.heading },
+    };
+    expect(body.length).toBe(79_724);
+    // About 82,000 characters: it fits whole. A 10-K item may hold up to 300,000 (the extractor's bound for 1A and 7): those do not.
+    expect(fitAnswer(body)).toBe(body);
+    for (const budget of [60_000, 20_000]) {
+      const fitted = fitAnswer(body, budget) as SectionBody & { truncated?: boolean };
+      expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(budget);
+      expect(JSON.stringify(fitted).length).toBeGreaterThan(budget - 1_000);
+      expect(fitted.truncated).toBe(true);
+      expect(body.text!.startsWith(fitted.text!)).toBe(true);
+      expect(fitted.text!.length).toBeLessThan(body.text!.length);
+      // Everything but the text is the REST body's: the offsets still locate the whole section.
+      expect({ ...fitted, text: body.text, truncated: undefined }).toEqual({ ...body, truncated: undefined });
+      expect(answerSummary('10-K section', fitted, 'https://api.filings.test/v1/companies/TSLA:US/sections/1A')).toBe(
+        `10-K section (title Risk Factors): in the structured content. Its text is cut to fit (truncated: true): the first ${fitted.text!.length} of 79724 characters. ` +
+          'GET https://api.filings.test/v1/companies/TSLA:US/sections/1A (the REST API, same API key) answers it whole (char_start to char_end of the document text).',
+      );
+    }
+    // The caller's body is not modified.
+    expect(body.text!.length).toBe(79_724);
+    expect(body).not.toHaveProperty('truncated');
   });
 });

@@ -18,8 +18,11 @@ interface Page {
 
 const isPage = (body: Json): body is Json & Page => Array.isArray(body.data) && typeof body.pagination === 'object' && body.pagination !== null;
 
-/** What the answer holds, in a line or two; the figures and texts are in the structured content. */
-export function answerSummary(title: string, body: Json): string {
+/**
+ * What the answer holds, in a line or two; the figures and texts are in the structured content.
+ * `restUrl`: the REST URL of the same request, which answers a resource whose text was cut whole.
+ */
+export function answerSummary(title: string, body: Json, restUrl?: string): string {
   if (isPage(body)) {
     const n = body.data.length;
     const cut = body.data.filter((item) => item.truncated === true).length;
@@ -31,41 +34,69 @@ export function answerSummary(title: string, body: Json): string {
     .filter((k) => typeof body[k] === 'string' || typeof body[k] === 'number')
     .map((k) => `${k} ${String(body[k])}`);
   const cutTurns = Array.isArray(body.turns) ? (body.turns as Json[]).filter((turn) => turn.truncated === true).length : 0;
-  const truncated = cutTurns
+  let truncated = cutTurns
     ? ` ${cutTurns} turn text(s) cut to fit (truncated: true): their pages (page_index to last_page_index of document_id) hold them whole.`
     : '';
+  if (body.truncated === true && typeof body.text === 'string') {
+    const whole = typeof body.length === 'number' ? ` of ${body.length}` : '';
+    const offsets = typeof body.char_start === 'number' ? ' (char_start to char_end of the document text)' : '';
+    const rest = restUrl ? ` GET ${restUrl} (the REST API, same API key) answers it whole${offsets}.` : '';
+    truncated = ` Its text is cut to fit (truncated: true): the first ${body.text.length}${whole} characters.${rest}`;
+  }
   return `${title}${named.length ? ` (${named.join(', ')})` : ''}: in the structured content.${truncated}`;
 }
 
-/** The items whose `text` may be cut: a page's items, or a transcript's turns. */
-function textItems(body: Json): Json[] | null {
-  if (isPage(body)) return body.data;
-  return Array.isArray(body.turns) ? (body.turns as Json[]) : null;
+/**
+ * A copy of the body whose `text` fields may be cut, and those fields' holders: a page's items, a
+ * transcript's turns, or the resource itself (a 10-K section); null when the body has no text to cut.
+ */
+function cuttable(body: Json): { copy: Json; holders: Json[] } | null {
+  if (isPage(body)) {
+    const data = body.data.map((item) => ({ ...item }));
+    return { copy: { ...body, data }, holders: data };
+  }
+  if (Array.isArray(body.turns)) {
+    const turns = (body.turns as Json[]).map((turn) => ({ ...turn }));
+    return { copy: { ...body, turns }, holders: turns };
+  }
+  if (typeof body.text === 'string') {
+    const copy = { ...body };
+    return { copy, holders: [copy] };
+  }
+  return null;
+}
+
+/** `text` shortened to at most `keep` characters, never between the two halves of a surrogate pair. */
+function cut(text: string, keep: number): string {
+  const code = keep > 0 ? text.charCodeAt(keep - 1) : 0;
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? keep - 1 : keep);
 }
 
 /**
- * The body cut to fit the answer budget: when the items of a page (or the turns of a transcript)
- * are too large together, the longest `text` fields are shortened and their items say
- * `truncated: true` (a page of a document rarely passes a few thousand characters: this is the
- * guard, not the rule; default page sizes keep answers within the budget; a long call transcript
- * is the one body that passes it whole). The body is returned as is when it fits.
+ * The body cut to fit the answer budget: when the items of a page, the turns of a transcript or
+ * the text of a single resource (a 10-K section: up to 300,000 characters) are too large, the
+ * longest `text` fields are shortened from the end and their holders say `truncated: true` (a page
+ * of a document rarely passes a few thousand characters, and default page sizes keep lists within
+ * the budget; a long call transcript or a long 10-K item is what passes it). The body is returned
+ * as is when it fits, and is never modified.
  */
 export function fitAnswer(body: Json, maxChars = MCP_ANSWER_MAX_CHARS - SUMMARY_ROOM): Json {
   let size = JSON.stringify(body).length;
-  const items = textItems(body);
-  if (size <= maxChars || items === null) return body;
-  const copies = items.map((item) => ({ ...item }));
-  const texts = copies.filter((item) => typeof item.text === 'string').sort((a, b) => (b.text as string).length - (a.text as string).length);
-  const fitted = isPage(body) ? { ...body, data: copies } : { ...body, turns: copies };
+  if (size <= maxChars) return body;
+  const fitted = cuttable(body);
+  if (fitted === null) return body;
+  const texts = fitted.holders.filter((item) => typeof item.text === 'string').sort((a, b) => (b.text as string).length - (a.text as string).length);
   for (const item of texts) {
-    const text = item.text as string;
-    const excess = size - maxChars;
-    // JSON escapes make the serialized text longer than the string: cut a little more than the excess.
-    const keep = Math.max(0, text.length - Math.ceil(excess * 1.1) - 1);
-    item.text = text.slice(0, keep);
-    item.truncated = true;
-    size = JSON.stringify(fitted).length;
+    let text = item.text as string;
+    while (size > maxChars && text.length > 0) {
+      // Each character cut shortens the JSON by at least one (more when escaped): cutting the excess
+      // in characters fits, or comes close enough for the next turn (`truncated: true` adds its own 17).
+      text = cut(text, Math.max(0, text.length - (size - maxChars)));
+      item.text = text;
+      item.truncated = true;
+      size = JSON.stringify(fitted.copy).length;
+    }
     if (size <= maxChars) break;
   }
-  return fitted;
+  return fitted.copy;
 }

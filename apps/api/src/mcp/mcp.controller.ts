@@ -16,7 +16,7 @@ const INSTRUCTIONS =
   'Read-only access to SEC EDGAR and issuer investor-relations data. Companies are addressed by symbol <TICKER>:<MARKET> ' +
   '(MSFT:US); search_companies and search find them. A result is structured content (the data) with a one-line text summary. ' +
   'Lists return {data, pagination: {next_cursor, has_more}} in pages sized for an agent: pass next_cursor back as cursor ' +
-  'for the next page, or a larger limit. An item whose text was cut to keep the answer small says truncated: true. ' +
+  'for the next page, or a larger limit. An item or a 10-K section whose text was cut to keep the answer small says truncated: true. ' +
   'Every item carries a provenance object naming its source; verify_citation re-checks one. A failed call is an RFC 9457 ' +
   'problem (type, title, status, detail; detail lists the invalid arguments for validation-error).';
 

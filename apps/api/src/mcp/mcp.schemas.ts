@@ -168,9 +168,11 @@ function stripForOutput(node: JsonNode, depth = 0): JsonNode {
     if ((key === 'minimum' || key === 'maximum') && typeof value === 'number' && Math.abs(value) >= Number.MAX_SAFE_INTEGER) continue;
     out[key] = stripForOutput(value, depth);
   }
-  // A text an answer may cut to stay within its size says so (McpToolsService).
+  // A text an answer may cut to stay within its size says so (fitAnswer), a nullable one too (a 10-K section's).
   const props = out.properties as Record<string, { type?: unknown }> | undefined;
-  if (props?.text?.type === 'string' && !props.truncated) out.properties = { ...props, truncated: { type: 'boolean' } };
+  const textType = props?.text?.type;
+  const isText = textType === 'string' || (Array.isArray(textType) && textType.includes('string'));
+  if (isText && !props!.truncated) out.properties = { ...props, truncated: { type: 'boolean' } };
   return out;
 }
 

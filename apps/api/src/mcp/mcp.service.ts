@@ -28,6 +28,8 @@ export class McpToolsService {
     routes: readonly BoundRoute[],
     private readonly http: ApiHttp,
     private readonly docsUrl: string,
+    /** PUBLIC_BASE_URL: a summary names the REST URL that answers a cut text whole. */
+    private readonly publicBaseUrl: string,
     specs: readonly ToolSpec[] = MCP_TOOLS,
   ) {
     const compiled = compileTools(
@@ -62,7 +64,7 @@ export class McpToolsService {
       };
       const body = fitAnswer((await this.handlers.get(call.operationId)!(restRequest as unknown as FastifyRequest, NO_REPLY)) as Record<string, unknown>);
       // The body once, as structured content; the text is a summary (MCP 2025-06-18 allows it).
-      return { content: [{ type: 'text', text: answerSummary(tool.spec.title, body) }], structuredContent: body };
+      return { content: [{ type: 'text', text: answerSummary(tool.spec.title, body, `${this.publicBaseUrl}${instance}`) }], structuredContent: body };
     } catch (err) {
       const problem = this.http.problemOf(err, { id: request.id, method: 'MCP', url: `${instance} (tool ${name})` });
       // No structuredContent: clients check it against the tool's output schema even on errors.

@@ -111,6 +111,9 @@ describe('the MCP tool table', () => {
     expect(JSON.stringify(company)).not.toMatch(/"description":"|"required"|9007199254740991/);
     const pages = tool('get_document_pages').definition.outputSchema as unknown as { properties: { data: { items: { properties: Record<string, unknown> } } } };
     expect(pages.properties.data.items.properties.truncated).toEqual({ type: 'boolean' });
+    // A 10-K section's text is nullable, and cut like a page's.
+    const section = tool('get_10k_section').definition.outputSchema as unknown as { properties: Record<string, unknown> };
+    expect(section.properties.truncated).toEqual({ type: 'boolean' });
   });
 
   it('takes one symbol on every company tool (list_documents included)', () => {

@@ -65,7 +65,8 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     title: '10-K section',
     description:
       "One item of a company's newest 10-K: item 1 (Business), 1A (Risk Factors) or 7 (MD&A), with its status (extracted, incorporated_by_reference, " +
-      'not_present, failed), its character offsets in the document and its text.',
+      'not_present, failed), its character offsets in the document and its text. A text too long for one answer is cut (truncated: true); ' +
+      'the summary says where the whole text is.',
     operations: ['getCompanySection'],
   },
   {
