@@ -79,8 +79,14 @@ describe('transcripts: projection and transcript.published', () => {
     expect(doc).toEqual({ doc_type: 'transcript', doc_group: 'transcript', transcript_gate: null });
   });
 
-  it('makes no second event on a replay, nor for a new version of the same PDF, which replaces the transcript', async () => {
+  const transcriptRows = async (): Promise<Array<{ id: number; content_hash: string; record_id: string }>> =>
+    ds.query(`SELECT id, content_hash, record_id FROM transcripts WHERE url = $1`, [CITI.key]);
+
+  it('makes no second event on a replay, nor for a new version of the same PDF, which replaces the transcript under the same id', async () => {
     expect(await projectBatch([projected(CITI, 2)])).toEqual({ events: 0, deliveries: 0 });
+    const [before] = await transcriptRows();
+    const [event] = await eventsOf(CITI.key);
+    expect(event!.data.id).toBe(before!.id);
     const hash = contentHash(new TextEncoder().encode('another version'));
     const next: RecordEnvelope<DocumentTextData> = {
       ...CITI,
@@ -89,8 +95,38 @@ describe('transcripts: projection and transcript.published', () => {
       provenance: { ...CITI.provenance, content_hash: hash },
     };
     expect(await projectBatch([projected(next, 3)])).toEqual({ events: 0, deliveries: 0 });
-    const rows = await ds.query<Array<{ content_hash: string; record_id: string }>>(`SELECT content_hash, record_id FROM transcripts WHERE url = $1`, [CITI.key]);
-    expect(rows).toEqual([{ content_hash: hash, record_id: 'rec_citi_v2' }]);
+    // The id the event gave out still names the transcript, now of the new version.
+    expect(await transcriptRows()).toEqual([{ id: before!.id, content_hash: hash, record_id: 'rec_citi_v2' }]);
+    expect((await new TranscriptsRepository(ds).findById(before!.id))?.contentHash).toBe(hash);
+    expect(await eventsOf(CITI.key)).toHaveLength(1);
+  });
+
+  it('keeps the id across a new version whose parts land in different batches, and holds the row back in between', async () => {
+    const [before] = await transcriptRows();
+    const hash = contentHash(new TextEncoder().encode('a version in two parts'));
+    const version = (part: number): RecordEnvelope<DocumentTextData> => ({
+      ...CITI,
+      id: `rec_citi_v2b_${part}`,
+      observed_at: '2026-11-21T10:00:00.000Z',
+      provenance: { ...CITI.provenance, content_hash: hash },
+      data: {
+        ...CITI.data,
+        part: { index: part, count: 2 },
+        pages: part === 0 ? CITI.data.pages.slice(0, 8) : CITI.data.pages.slice(8),
+        transcript: part === 0 ? null : CITI.data.transcript,
+      },
+    });
+    const repo = new TranscriptsRepository(ds);
+    await projectBatch([projected(version(0), 10)]);
+    // Its version's pages are gone: the row stays (same id) but is not served.
+    expect((await transcriptRows())[0]?.id).toBe(before!.id);
+    expect(await repo.findById(before!.id)).toBeNull();
+    expect(await repo.findByUrls([CITI.key])).toEqual([]);
+    expect(await repo.list({ filter: {}, direction: 'desc', limit: 10 })).toEqual([]);
+    expect(await projectBatch([projected(version(1), 11)])).toEqual({ events: 0, deliveries: 0 });
+    expect(await transcriptRows()).toEqual([{ id: before!.id, content_hash: hash, record_id: 'rec_citi_v2b_1' }]);
+    const served = await repo.findById(before!.id);
+    expect(served?.documentText).toBe(CITI.data.pages.map((p) => p.text).join(CITI.data.page_separator));
     expect(await eventsOf(CITI.key)).toHaveLength(1);
   });
 

@@ -101,8 +101,10 @@ interface TextState {
  * - a later part of another hash is dropped: it belongs to a version that was replaced (a
  *   redelivery after a newer part 0) or never started, and must not mix its pages into the current one;
  * - an older version's part 0 is dropped: a replay never regresses the text.
- * The part that carries a transcript (the version's last) upserts its transcripts row; part 0 of a
- * new version deletes the old version's.
+ * The version's last part settles its transcript: it upserts the transcripts row on url (so a new
+ * version keeps the id a transcript.published event already gave out), or deletes it when the
+ * version carries none. Part 0 leaves the row alone: until the last part lands, the read side
+ * holds it back, since its version's pages are gone.
  */
 async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<DocumentTextData>): Promise<RecordOutcome> {
   const d = envelope.data;
@@ -128,15 +130,13 @@ async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<Docu
     }
     if (!isCurrentVersion && documentId !== undefined) {
       const [, removed] = await m.query<[unknown, number]>('DELETE FROM document_pages WHERE document_id = $1 AND content_hash <> $2', [documentId, version]);
-      // The old version's transcript goes with its pages; the new version's last part brings its own, if it has one.
-      const [, removedTranscripts] = await m.query<[unknown, number]>('DELETE FROM transcripts WHERE document_id = $1 AND content_hash <> $2', [documentId, version]);
-      written += removed + removedTranscripts;
+      written += removed;
     }
   }
   if (documentId === undefined) return 'unchanged';
   const pages = await m.query<unknown[]>(UPSERT_PAGES_SQL, [documentId, JSON.stringify(documentPageRows(envelope))]);
   written += pages.length;
-  written += await upsertTranscript(m, documentId, envelope, version);
+  if (d.part.index === d.part.count - 1) written += await settleTranscript(m, documentId, envelope, version);
   if (inserted) return 'inserted';
   return written > 0 ? 'updated' : 'unchanged';
 }
@@ -184,8 +184,9 @@ function documentParams(envelope: RecordEnvelope<DocumentTextData>, version: str
 }
 
 /*
- * The transcript of the current version, from the part that carries it (the last): a replay of
- * the same record writes nothing; first_seen_at keeps the first version's.
+ * The transcript of the current version, from the part that carries it (the last): one row per
+ * url, whose id outlives versions; a replay of the same record writes nothing; first_seen_at
+ * keeps the first version's.
  */
 const TRANSCRIPT_VALUE_COLUMNS = [
   'document_id', 'cik', 'ticker', 'company', 'title', 'call_date', 'date_source', 'participants', 'turns', 'turn_count',
@@ -202,10 +203,14 @@ const UPSERT_TRANSCRIPT_SQL = `
   WHERE transcripts.record_id IS DISTINCT FROM EXCLUDED.record_id
   RETURNING id`;
 
-async function upsertTranscript(m: EntityManager, documentId: number, envelope: RecordEnvelope<DocumentTextData>, version: string): Promise<number> {
+/** Upserts the version's transcript, or deletes the row when the version (its last part) has none. */
+async function settleTranscript(m: EntityManager, documentId: number, envelope: RecordEnvelope<DocumentTextData>, version: string): Promise<number> {
   const d = envelope.data;
   const t = d.transcript;
-  if (!t) return 0;
+  if (!t) {
+    const [, removed] = await m.query<[unknown, number]>('DELETE FROM transcripts WHERE document_id = $1', [documentId]);
+    return removed;
+  }
   const p = envelope.provenance;
   const rows = await m.query<unknown[]>(UPSERT_TRANSCRIPT_SQL, [
     d.url,

@@ -65,6 +65,12 @@ const COLUMNS = `t.id, t.document_id AS "documentId", t.url, t.cik,
 const TEXT_COLUMN = `(SELECT string_agg(p.text, d.page_separator ORDER BY p.page_index) FROM document_pages p
    WHERE p.document_id = t.document_id AND p.content_hash = t.content_hash) AS "documentText"`;
 
+/*
+ * A transcript whose version's pages are gone is held back: part 0 of a new PDF version replaced
+ * them and the version's last part, which upserts the row (same id) or deletes it, has not landed.
+ */
+const TEXT_PRESENT = `EXISTS (SELECT 1 FROM document_pages p WHERE p.document_id = t.document_id AND p.content_hash = t.content_hash)`;
+
 /**
  * Transcripts, read side: keyset pages over (call_date, id), served by transcripts_sort_idx
  * (transcripts_cik_sort_idx when filtered by issuer); one transcript with its document text.
@@ -79,7 +85,7 @@ export class TranscriptsRepository {
 
   async list(query: TranscriptListQuery): Promise<TranscriptRecord[]> {
     const { filter } = query;
-    const where: string[] = [];
+    const where: string[] = [TEXT_PRESENT];
     const params: unknown[] = [];
     const add = (sql: (p: string) => string, value: unknown): void => {
       params.push(value);
@@ -97,7 +103,7 @@ export class TranscriptsRepository {
     const dir = query.direction === 'asc' ? 'ASC' : 'DESC';
     const text =
       `SELECT ${COLUMNS} FROM transcripts t JOIN documents d ON d.id = t.document_id` +
-      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+      ` WHERE ${where.join(' AND ')}` +
       ` ORDER BY t.call_date ${dir}, t.id ${dir} LIMIT $${params.length}`;
     const result = await this.pool.query<TranscriptRecord>({ name: statementName(text), text, values: params });
     return result.rows;
@@ -106,7 +112,7 @@ export class TranscriptsRepository {
   async findById(id: number): Promise<TranscriptWithText | null> {
     const result = await this.pool.query<TranscriptWithText>({
       name: 'transcripts_by_id',
-      text: `SELECT ${COLUMNS}, ${TEXT_COLUMN} FROM transcripts t JOIN documents d ON d.id = t.document_id WHERE t.id = $1`,
+      text: `SELECT ${COLUMNS}, ${TEXT_COLUMN} FROM transcripts t JOIN documents d ON d.id = t.document_id WHERE t.id = $1 AND ${TEXT_PRESENT}`,
       values: [id],
     });
     return result.rows[0] ?? null;
@@ -117,7 +123,7 @@ export class TranscriptsRepository {
     if (urls.length === 0) return [];
     const result = await this.pool.query<TranscriptWithText>({
       name: 'transcripts_by_urls',
-      text: `SELECT ${COLUMNS}, ${TEXT_COLUMN} FROM transcripts t JOIN documents d ON d.id = t.document_id WHERE t.url = ANY($1::text[])`,
+      text: `SELECT ${COLUMNS}, ${TEXT_COLUMN} FROM transcripts t JOIN documents d ON d.id = t.document_id WHERE t.url = ANY($1::text[]) AND ${TEXT_PRESENT}`,
       values: [urls],
     });
     return result.rows;
