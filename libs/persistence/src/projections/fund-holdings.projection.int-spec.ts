@@ -51,6 +51,7 @@ const expectCountsKept = async () => {
 const snapshot = async () => ({
   funds: await ds.query<unknown[]>('SELECT fund_key, accession, report_date, header, provenance, data_hash FROM funds ORDER BY fund_key'),
   holdings: await ds.query<unknown[]>('SELECT * FROM fund_holdings ORDER BY accession, holding_index'),
+  identifiers: await ds.query<unknown[]>('SELECT scheme, subject, value, cik, fund_key, accession, holding_index, report_date, provenance FROM company_identifiers ORDER BY scheme, subject, value'),
 });
 
 beforeAll(async () => {
@@ -106,12 +107,33 @@ describe('projectFundHoldings', () => {
     expect(await ds.query('SELECT count(*)::int AS n FROM company_fund_counts WHERE etf_funds > 0')).toEqual([{ n: after }]);
   });
 
+  it('takes identifier candidates from the chunks it accepts only, never from a superseded filing', async () => {
+    await ds.query('TRUNCATE funds, fund_holdings, company_fund_counts, company_identifiers');
+    await project([adx]);
+    // The superseded 2023-03-31 filing, its Microsoft holding giving another ISIN (ADX's Alphabet one
+    // stands in for an old CUSIP): dropped, and with it the candidate it would give MSFT:US.
+    const msft = adx.data.holdings.find((h) => h.security?.listing_symbol === 'MSFT:US')!;
+    const googl = adx.data.holdings.find((h) => h.security?.listing_symbol === 'GOOGL:US')!;
+    const stale = chunk('0000002230-23-990000', '2023-03-31', 0, 0, 0, 1, 1);
+    const replay = { ...stale, data: { ...stale.data, holdings: [{ ...msft, index: 0, security: { ...msft.security!, isin: googl.security!.isin } }] } };
+    const msftIsins = () => ds.query<Array<{ value: string; accession: string }>>(`SELECT value, accession FROM company_identifiers WHERE scheme = 'isin' AND subject = 'MSFT:US' ORDER BY value`);
+    expect(await project([replay])).toEqual({ inserted: [], updated: [], unchanged: 1 });
+    expect(await msftIsins()).toEqual([{ value: 'US5949181045', accession: adx.data.accession }]);
+    // The same holding in a newer filing is kept, and gives its candidate.
+    const fresh = { ...replay, id: 'rec_fresh', provenance: { ...replay.provenance, accession: '0000002230-23-990004' }, data: { ...replay.data, accession: '0000002230-23-990004', fund: { ...replay.data.fund, report_date: '2023-09-30' } } };
+    await project([fresh]);
+    expect(await msftIsins()).toEqual([
+      { value: 'US02079K3059', accession: '0000002230-23-990004' },
+      { value: 'US5949181045', accession: adx.data.accession },
+    ]);
+  });
+
   it('leaves what projecting the chunks one at a time leaves', async () => {
     const sequence = [pending, newer[0]!, adx, older, newer[1]!, chunk('0000002230-24-990003', '2023-12-31', 30, 95, 1, 4), adx, gs];
-    await ds.query('TRUNCATE funds, fund_holdings, company_fund_counts');
+    await ds.query('TRUNCATE funds, fund_holdings, company_fund_counts, company_identifiers');
     for (const e of sequence) await project([e]);
     const oneByOne = await snapshot();
-    await ds.query('TRUNCATE funds, fund_holdings, company_fund_counts');
+    await ds.query('TRUNCATE funds, fund_holdings, company_fund_counts, company_identifiers');
     await project(sequence);
     expect(await snapshot()).toEqual(oneByOne);
     expect(await fund()).toEqual({ accession: '0000002230-24-990003' });

@@ -246,6 +246,7 @@ function fundHash(d: FundHoldingsData): string {
  * - when a newer filing has all its holdings (rows = holdings_total), it becomes the fund's current
  *   filing: its rows turn current, the previous filing's rows are deleted, the funds row moves on.
  * So exposure always shows each fund's latest complete report, whatever order chunks arrive in.
+ * The accepted chunks' holdings give the identifier candidates (company_identifiers); a dropped one gives none.
  * A fund's key is inserted when the fund had no funds row before the batch, else updated.
  */
 export async function projectFundHoldings(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<FundHoldingsData>>): Promise<BatchOutcome> {
@@ -255,20 +256,24 @@ export async function projectFundHoldings(m: EntityManager, envelopes: ReadonlyA
     if (list) list.push(i);
     else byFund.set(e.data.fund.key, [i]);
   });
-  const identifiers = identifierRows(envelopes);
-  if (identifiers.length > 0) await m.query(UPSERT_IDENTIFIERS_SQL, columnArrays(identifiers, IDENTIFIER_COLUMNS));
   // The last record of a fund in the batch stands for the fund's outcome.
   const written = new Map<number, boolean>();
   const countDeltas: FundCountDelta[] = [];
+  const kept: Array<RecordEnvelope<FundHoldingsData>> = [];
   for (const fundKey of [...byFund.keys()].sort()) {
     const indexes = byFund.get(fundKey)!;
-    const { outcome, deltas } = await projectFund(m, fundKey, indexes.map((i) => envelopes[i]!));
+    const { outcome, deltas, accepted } = await projectFund(m, fundKey, indexes.map((i) => envelopes[i]!));
     if (outcome !== 'unchanged') written.set(indexes[indexes.length - 1]!, outcome === 'inserted');
     countDeltas.push(...deltas);
+    kept.push(...accepted);
   }
   // Once per batch, merged and in CIK order: concurrent batches lock the companies' count rows in
   // one order (per fund, two batches would take MSFT and AAPL in opposite orders and deadlock).
   await applyFundCountDeltas(m, mergeFundCountDeltas(countDeltas));
+  // Identifier candidates come from accepted chunks only (a superseded filing's old CUSIP is no
+  // candidate), written last in one sorted statement, so batches lock them in one order too.
+  const identifiers = identifierRows(kept);
+  if (identifiers.length > 0) await m.query(UPSERT_IDENTIFIERS_SQL, columnArrays(identifiers, IDENTIFIER_COLUMNS));
   const inserted: string[] = [];
   const updated: string[] = [];
   envelopes.forEach((e, i) => {
@@ -283,7 +288,7 @@ async function projectFund(
   m: EntityManager,
   fundKey: string,
   envelopes: ReadonlyArray<RecordEnvelope<FundHoldingsData>>,
-): Promise<{ outcome: 'inserted' | 'updated' | 'unchanged'; deltas: FundCountDelta[] }> {
+): Promise<{ outcome: 'inserted' | 'updated' | 'unchanged'; deltas: FundCountDelta[]; accepted: Array<RecordEnvelope<FundHoldingsData>> }> {
   await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`funds:${fundKey}`]);
   const fund = (
     await m.query<Array<FundFiling & { data_hash: string }>>(
@@ -314,7 +319,9 @@ async function projectFund(
     }
   }
   const plan = planFund(chunks, current0, fund?.data_hash, stored);
-  if (!plan.accepted.some(Boolean)) return { outcome: 'unchanged', deltas: [] };
+  if (!plan.accepted.some(Boolean)) return { outcome: 'unchanged', deltas: [], accepted: [] };
+  // The chunks projecting one at a time would accept (of the filing current then, or a newer one).
+  const accepted = envelopes.filter((_, i) => plan.accepted[i]);
   const exposureBefore = await fundExposureOf(m, fundKey);
 
   let changed = false;
@@ -335,8 +342,8 @@ async function projectFund(
   if (plan.fundSource !== undefined) {
     changed = (await upsertFund(m, envelopes[plan.fundSource]!)) > 0 || changed;
   }
-  if (!changed) return { outcome: 'unchanged', deltas: [] };
-  return { outcome: fund ? 'updated' : 'inserted', deltas: fundCountDeltas(exposureBefore, await fundExposureOf(m, fundKey)) };
+  if (!changed) return { outcome: 'unchanged', deltas: [], accepted };
+  return { outcome: fund ? 'updated' : 'inserted', deltas: fundCountDeltas(exposureBefore, await fundExposureOf(m, fundKey)), accepted };
 }
 
 async function upsertFund(m: EntityManager, envelope: RecordEnvelope<FundHoldingsData>): Promise<number> {
