@@ -15,9 +15,9 @@ import { join, resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@app/config';
 import { TOPICS } from '@app/contracts';
-import { readTopic, type KafkaSettings } from '@app/messaging';
+import { consumerLag, readTopic, type KafkaSettings } from '@app/messaging';
 import { createLogger } from '@app/observability';
-import { expectEventually, OwnKafka, startFixtureServer, uniqueTopic, type FixtureServer } from '@app/testing';
+import { expectEventually, OwnKafka, startFixtureServer, uniqueGroupId, uniqueTopic, type FixtureServer } from '@app/testing';
 import { form4CheckpointSchema } from '../apps/ingest-form4/src/form4.checkpoint';
 import { Form4IngestService, Form4IngestStoppedError, type Form4IngestSummary } from '../apps/ingest-form4/src/form4-ingest.service';
 import { ingestForm4ConfigSchema, parseForm4FilingRef } from '../apps/ingest-form4/src/ingest-form4.config';
@@ -67,6 +67,11 @@ let settings: KafkaSettings;
 const topic = uniqueTopic(TOPICS.form4, 'outage');
 const logger = createLogger({ level: 'silent' });
 
+/** Records on the test's topic: the sum of its high watermarks (a group that never committed reads them all as lag). */
+async function recordsOnTopic(): Promise<number> {
+  return (await consumerLag(settings, uniqueGroupId('count'), [topic])).reduce((n, p) => n + Number(p.high), 0);
+}
+
 async function runIngest(publishRetryMs: number): Promise<Form4IngestSummary> {
   const config = loadConfig(ingestForm4ConfigSchema, {
     EDGAR_USER_AGENT: UA,
@@ -107,9 +112,11 @@ itOwnBrokers('a one-shot Form 4 run stops with a summary and a checkpoint; the s
     (err: unknown) => err,
   );
   // The fixture server records a request when it answers: once the third filing is answered, its
-  // record is published within milliseconds and the fourth waits 5 s for its answer.
+  // record is published (one record a filing, one filing after the other) and the fourth waits 5 s
+  // for its answer. The kill waits until the broker holds the three records (high watermarks, not a
+  // fixed pause: on a loaded runner the third may take a while), and before the fourth is answered.
   await expectEventually(() => expect(fixtures.requests.some((r) => r.path.startsWith('/Archives/edgar/data/1572616/'))).toBe(true), { timeoutMs: 60_000, intervalMs: 50 });
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  await expectEventually(async () => expect(await recordsOnTopic()).toBe(3), { timeoutMs: 4_000, intervalMs: 100 });
   expect(fixtures.requests.some((r) => r.path === SLOW_PATH)).toBe(false);
   kafka.kill(0);
   const killedAt = Date.now();
