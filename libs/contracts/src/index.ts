@@ -13,3 +13,4 @@ export * from './transcript.schema';
 export * from './form4.schema';
 export * from './webhook-events';
 export * from './tenk-section.schema';
+export * from './examples';

@@ -324,6 +324,11 @@ describe('test events and the delivery log', () => {
       const [row] = await ds.query<{ type: string }[]>(`SELECT type FROM webhook_events WHERE id = $1`, [r.json<{ event_id: string }>().event_id]);
       expect(row!.type).toBe(topic);
     }
+    // No transcript projected here: the built-in sample, the Citi example record as the API maps it.
+    const transcript = await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyA, { topic: 'transcript.published' });
+    const sample = await dataOf(transcript.json<{ event_id: string }>().event_id);
+    expect(sample).toMatchObject({ ticker: 'C', call: { date: '2025-01-15' }, turn_count: 59, participant_count: 13, sections: { presentation: 4, qa: 55 } });
+    expect(sample.turns).toHaveLength(59);
     const bad = await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyA, { topic: 'webhook.test' });
     expect(bad.statusCode).toBe(422);
     expect((await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyFree, {})).statusCode).toBe(403);

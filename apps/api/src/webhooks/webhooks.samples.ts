@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { documentTextRecordV1, EXAMPLE_RECORDS } from '@app/contracts';
 import { DocumentsRepository, FilingsRepository, InsiderTransactionsRepository, TranscriptsRepository } from '@app/persistence';
 import { toForm4Filing } from '@app/resources';
 import { toDocumentDetail } from '../documents/documents.mapper';
@@ -89,178 +90,42 @@ const DOCUMENT_SAMPLE = {
 };
 
 /**
- * The Citigroup Q4 2024 call as ingest-decks splits the fixture PDF (its example record; the source
- * page of the PDF is not recorded, hence the .example host), with its first two turns only: a
- * real event carries every turn.
+ * The Citigroup Q4 2024 call as ingest-decks splits the fixture PDF: its committed example record
+ * (one part; the source page of the PDF is not recorded, hence the .example host), read into the
+ * row the projection writes and mapped as the API serves it, every turn included, as in a real event.
  */
-const TRANSCRIPT_SAMPLE = {
-  "id": 1,
-  "document_id": 1,
-  "ticker": "C",
-  "call": {
-    "company": "Citi",
-    "title": "Citi Fourth Quarter 2024 Earnings Call",
-    "date": "2025-01-15",
-    "date_source": "document"
-  },
-  "language": "en",
-  "pages": 16,
-  "participant_count": 13,
-  "turn_count": 59,
-  "url": "http://ir.citigroup.example/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf",
-  "provenance": {
-    "src_id": "src_7689a370a6f03d07c50bb95f",
-    "source_provider": "issuer_page",
-    "source_url": "http://ir.citigroup.example/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf",
-    "citation_url": "http://ir.citigroup.example/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf",
-    "accession": null,
-    "quote": "OPERATOR: Hello and welcome to Citi's Fourth Quarter 2024 Earnings Call. Today's call will be hosted by",
-    "content_hash": "sha256:a97aef563212971586becdfba88b497fa50d84729872a297309cd8805715a293",
-    "extracted_at": "2026-11-20T09:00:02.000Z"
-  },
-  "participants": [
-    {
-      "name": "Jennifer Landis",
-      "role": "Head of Citi Investor Relations",
-      "firm": null,
-      "kind": "company",
-      "listed": true,
-      "quote": "Jennifer Landis, Head of Citi Investor Relations"
-    },
-    {
-      "name": "Jane Fraser",
-      "role": "Citi Chief Executive Officer",
-      "firm": null,
-      "kind": "company",
-      "listed": true,
-      "quote": "Jane Fraser, Citi Chief Executive Officer"
-    },
-    {
-      "name": "Mark Mason",
-      "role": "Citi Chief Financial Officer",
-      "firm": null,
-      "kind": "company",
-      "listed": true,
-      "quote": "Mark Mason, Citi Chief Financial Officer"
-    },
-    {
-      "name": "Operator",
-      "role": null,
-      "firm": null,
-      "kind": "operator",
-      "listed": false,
-      "quote": null
-    },
-    {
-      "name": "Jim Mitchell",
-      "role": null,
-      "firm": "Seaport Global",
-      "kind": "analyst",
-      "listed": false,
-      "quote": "Our first question will come from Jim Mitchell with Seaport Global."
-    },
-    {
-      "name": "John McDonald",
-      "role": null,
-      "firm": "Truist Securities",
-      "kind": "analyst",
-      "listed": false,
-      "quote": "Our next question comes from the line of John McDonald with Truist Securities."
-    },
-    {
-      "name": "Mike Mayo",
-      "role": null,
-      "firm": "Wells Fargo",
-      "kind": "analyst",
-      "listed": false,
-      "quote": "Our next question will come from Mike Mayo with Wells Fargo."
-    },
-    {
-      "name": "Betsy Graseck",
-      "role": null,
-      "firm": "Morgan Stanley",
-      "kind": "analyst",
-      "listed": false,
-      "quote": "Our next question will come from the line of Betsy Graseck with Morgan Stanley."
-    },
-    {
-      "name": "Ebrahim Poonawala",
-      "role": null,
-      "firm": "Bank America",
-      "kind": "analyst",
-      "listed": false,
-      "quote": "Our next question will come from the line of Ebrahim Poonawala with Bank America."
-    },
-    {
-      "name": "Erika Najarian",
-      "role": null,
-      "firm": "UBS",
-      "kind": "analyst",
-      "listed": false,
-      "quote": "Our next question comes from the line of Erika Najarian with UBS."
-    },
-    {
-      "name": "Gerard Cassidy",
-      "role": null,
-      "firm": "RBC Capital Markets",
-      "kind": "analyst",
-      "listed": false,
-      "quote": "Our next question will come from Gerard Cassidy with RBC Capital Markets."
-    },
-    {
-      "name": "Matt O'Connor",
-      "role": null,
-      "firm": "Deutsche Bank",
-      "kind": "analyst",
-      "listed": false,
-      "quote": "Our next question comes from the line of Matt O'Connor with Deutsche Bank."
-    },
-    {
-      "name": "Saul Martinez",
-      "role": null,
-      "firm": "HSBC",
-      "kind": "analyst",
-      "listed": false,
-      "quote": "Our next question comes from the line of Saul Martinez with HSBC."
-    }
-  ],
-  "sections": {
-    "presentation": 4,
-    "qa": 55
-  },
-  "turns": [
-    {
-      "index": 0,
-      "speaker": "Operator",
-      "participant_index": 3,
-      "label": "OPERATOR",
-      "section": "presentation",
-      "label_start": 235,
-      "char_start": 245,
-      "char_end": 700,
-      "page_index": 0,
-      "last_page_index": 0,
-      "text": "Hello and welcome to Citi's Fourth Quarter 2024 Earnings Call. Today's call will be hosted by\nJenn Landis, Head of Citi Investor Relations. We ask that you please hold all questions until the completion\nof the formal remarks at which time you will be given instructions for the question-and-answer session.\nAlso, as a reminder, this conference is being recorded today. If you have any objections, please disconnect\nat this time.\nMs. Landis, you may begin.",
-      "quote": "OPERATOR: Hello and welcome to Citi's Fourth Quarter 2024 Earnings Call. Today's call will be hosted by",
-      "citation_url": "http://ir.citigroup.example/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf#page=1"
-    },
-    {
-      "index": 1,
-      "speaker": "Jennifer Landis",
-      "participant_index": 0,
-      "label": "JENNIFER LANDIS",
-      "section": "presentation",
-      "label_start": 701,
-      "char_start": 718,
-      "char_end": 1407,
-      "page_index": 0,
-      "last_page_index": 0,
-      "text": "Thank you, operator. Good morning and thank you all for joining our fourth quarter\n2024 earnings call. I am joined today by our Chief Executive Officer, Jane Fraser, and our Chief Financial\nOfficer, Mark Mason.\nI'd like to remind you that today's presentation, which is available for download on our website,\ncitigroup.com, may contain forward-looking statements which are based on management's current\nexpectations and are subject to uncertainty and changes in circumstances. Actual results may differ\nmaterially from these statements due to a variety of factors, including those described in our earnings\nmaterials as well as in our SEC filings.\nAnd with that, I'll turn it over to Jane.",
-      "quote": "JENNIFER LANDIS: Thank you, operator. Good morning and thank you all for joining our fourth quarter",
-      "citation_url": "http://ir.citigroup.example/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf#page=1"
-    }
-  ]
-} satisfies TranscriptDetailBody;
+function transcriptSample(): TranscriptDetailBody {
+  const record = documentTextRecordV1.parse(EXAMPLE_RECORDS.citiTranscript);
+  const d = record.data;
+  const t = d.transcript!;
+  return toTranscriptDetail({
+    id: 1,
+    documentId: 1,
+    url: d.url,
+    cik: d.cik,
+    ticker: d.ticker,
+    company: t.call.company,
+    title: t.call.title,
+    callDate: t.call.date,
+    dateSource: t.call.date_source,
+    participants: t.participants,
+    turns: t.turns,
+    turnCount: t.turns.length,
+    frontMatter: t.front_matter,
+    backMatter: t.back_matter,
+    contentHash: record.provenance.content_hash!,
+    srcId: record.provenance.src_id,
+    sourceUrl: record.provenance.source_url ?? d.url,
+    quote: t.turns[0]?.quote ?? null,
+    extractedAt: record.provenance.extracted_at ? new Date(record.provenance.extracted_at) : null,
+    firstSeenAt: new Date(record.observed_at),
+    language: d.language,
+    pageCount: d.page_count,
+    documentText: d.pages.map((page) => page.text).join(d.page_separator),
+  });
+}
+
+const TRANSCRIPT_SAMPLE = transcriptSample();
 
 /**
  * Realistic `data` for a test event of a topic: the newest row of the matching read model,
