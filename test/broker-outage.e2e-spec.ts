@@ -27,7 +27,7 @@ const itOwnBrokers = process.env.TEST_INFRA === 'containers' ? it.skip : it;
 
 const UA = 'Filings Platform e2e ops@filings.example';
 const COMPANIES = 9441;
-/** Row 3,000 of the fixture ticker map: its submissions answer 5 s late, and the broker dies meanwhile. */
+/** Row 3,000 of the fixture ticker map: its submissions answer 15 s late, and the broker dies meanwhile. */
 const SLOW_CIK = '0001525221';
 const OUTAGE_MS = 60_000;
 
@@ -68,7 +68,9 @@ beforeAll(async () => {
   kafka = new OwnKafka({ port: 19292, controllerPort: 19293, runDir: join(__dirname, '..', '.run', 'test', 'kafka-19292') });
   await kafka.up();
   settings = { brokers: kafka.brokers, clientId: 'broker-outage-e2e', logLevel: 'nothing' };
-  fixtures = await startFixtureServer({ routes: [{ path: `/submissions/CIK${SLOW_CIK}.json`, file: 'submissions/CIK0000789019.json', delayMs: 5_000 }] });
+  // 15 s: the kill must land while this file is pending; at load average 8 the test's own polling
+  // once came later than 5 s and the run published a chunk past it (done 3,400).
+  fixtures = await startFixtureServer({ routes: [{ path: `/submissions/CIK${SLOW_CIK}.json`, file: 'submissions/CIK0000789019.json', delayMs: 15_000 }] });
 });
 
 afterAll(async () => {
