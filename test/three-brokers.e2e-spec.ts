@@ -111,7 +111,7 @@ itOwnBrokers('SIGKILL of one of three brokers mid ingest and projection: nothing
   const counts = projector.service.counts;
   process.stdout.write(
     `three brokers: produced ${summary.published} records (${onKafka} messages on Kafka, ${onKafka - ids.size} extra copies), projected ${projected}, ` +
-      `lost ${lost} (projector: ${counts.inserted} inserted, ${counts.updated} updated, ${counts.unchanged} redeliveries skipped)\n`,
+      `lost ${lost}, duplicated ${counts.updated} (projector: ${counts.inserted} inserted, ${counts.updated} applied again, ${counts.unchanged} redeliveries skipped)\n`,
   );
   expect(lost).toBe(0);
   // A record applied twice would count as updated (companies are keyed by symbol, one row each).
