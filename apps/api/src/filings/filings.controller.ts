@@ -4,7 +4,7 @@ import { toCompanyReference } from '../companies/companies.mapper';
 import type { CompaniesService } from '../companies/companies.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
-import { QueryParser, valueErrorItem, type ParsedQuery } from '../platform/query.validation';
+import { isCalendarDate, QueryParser, valueErrorItem, type ParsedQuery } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
 import { toFiling } from './filings.mapper';
@@ -68,11 +68,6 @@ const companyParser = new QueryParser(companyFilingsParams);
 const companyPathParser = new QueryParser(companyFilingsPath);
 const accessionParser = new QueryParser(accessionParam);
 
-/** A real calendar date (the pattern only checks the shape). */
-function isCalendarDate(s: string): boolean {
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 interface Page {
   data: FilingBody[];

@@ -5,7 +5,7 @@ import { toCompanyReference } from '../companies/companies.mapper';
 import { CompaniesService } from '../companies/companies.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
-import { QueryParser, valueErrorItem } from '../platform/query.validation';
+import { isCalendarDate, QueryParser, valueErrorItem } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
 import { toInsiderTransaction } from './insiders.mapper';
@@ -37,11 +37,6 @@ const pathParser = new QueryParser(insidersPath);
 const queryParser = new QueryParser(insidersParams);
 const CURSOR_KEY = /^(\d{4}-\d{2}-\d{2})\|(\d{10}-\d{2}-\d{6})\|(non_derivative|derivative)\|(\d{1,9})$/;
 
-/** A real calendar date (the pattern only checks the shape). */
-function isCalendarDate(s: string): boolean {
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 /** HTTP side of the insider list: parse and validate, call the services, map to the response shape. */
 export class InsidersController {

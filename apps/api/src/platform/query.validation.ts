@@ -171,3 +171,9 @@ export class QueryParser {
     return out;
   }
 }
+
+/** A real YYYY-MM-DD day (2025-02-30 is not): the date filters' second check after their pattern. */
+export function isCalendarDate(s: string): boolean {
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}

@@ -3,7 +3,7 @@ import { TranscriptsRepository, type TranscriptListFilter } from '@app/persisten
 import type { Principal } from '../auth/api-keys.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
-import { QueryParser, valueErrorItem } from '../platform/query.validation';
+import { isCalendarDate, QueryParser, valueErrorItem } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
 import { toTranscript, toTranscriptDetail } from './transcripts.mapper';
@@ -43,10 +43,6 @@ const idParser = new QueryParser(transcriptIdParam);
 
 const CURSOR_KEY = /^(\d{4}-\d{2}-\d{2})\|(\d{1,10})$/;
 
-function isCalendarDate(s: string): boolean {
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 /** HTTP side of transcripts: parse and validate, call the service, map to the response shapes. */
 export class TranscriptsController {
