@@ -25,7 +25,7 @@ import { cleanup, cleanups, cleanUpOnSignals, positiveNumberEnv } from '../bench
 import { fixturesDir } from '../projector/records.generator';
 import { deleteNamespacedTopics } from '../projector/topics-cleanup';
 import { explain, listVerdict, recordingDataSource, type Statement } from './plans';
-import { databaseSize, fillScaleDatabase, type ScaleCounts } from './scale-data';
+import { databaseSize, fillScaleDatabase, readScaleCounts, type ScaleCounts } from './scale-data';
 import { generateSubmissionsZip } from './submissions-zip.generator';
 
 /*
@@ -59,7 +59,19 @@ const settings = {
   limit: Math.floor(num('BENCH_SCALE_LIMIT', 50)),
   deep: num('BENCH_SCALE_DEEP', 0.9),
   apiLogLevel: env.BENCH_API_LOG_LEVEL || 'info',
+  /** An already-loaded scratch database to measure (not created, loaded or dropped). */
+  database: env.BENCH_SCALE_DATABASE || null,
+  /** Keep the database this run creates (its name is printed). */
+  keep: env.BENCH_SCALE_KEEP === '1',
 };
+
+/** A database an earlier run loaded and kept: only bench_scale_* names, so a real database is never measured (or migrated) by mistake. */
+function existingDb(baseUrl: string, name: string): { name: string; url: string } {
+  if (!/^bench_scale_[a-z0-9_]+$/.test(name)) throw new Error(`BENCH_SCALE_DATABASE must be a bench_scale_* database, not ${name}`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const DIST = join(ROOT, 'dist');
@@ -104,15 +116,25 @@ async function main(): Promise<void> {
 }
 
 async function apiPart(tag: string): Promise<void> {
-  const db = await createScratchDb(settings.databaseUrl, `bench_scale_${tag}`);
-  cleanups.push(() => db.drop());
-  console.log(`\n== database ${db.name}`);
+  let db: { name: string; url: string };
+  if (settings.database) {
+    db = existingDb(settings.databaseUrl, settings.database);
+  } else {
+    const created = await createScratchDb(settings.databaseUrl, `bench_scale_${tag}`);
+    if (!settings.keep) cleanups.push(() => created.drop());
+    db = created;
+  }
+  console.log(`\n== database ${db.name}${settings.database ? ' (BENCH_SCALE_DATABASE: already loaded, kept)' : settings.keep ? ' (BENCH_SCALE_KEEP: kept at the end)' : ''}`);
+  // A kept database gets the migrations added since it was loaded (new indexes included).
   await migrate(db.url);
   const t = Date.now();
-  const counts = await fillScaleDatabase(db.url, ROOT, settings, settings.symbol, (line) => console.log(line));
+  const counts = settings.database
+    ? await readScaleCounts(db.url, settings.symbol)
+    : await fillScaleDatabase(db.url, ROOT, settings, settings.symbol, (line) => console.log(line));
   console.log(
-    `loaded in ${Math.round((Date.now() - t) / 1000)} s: ${int(counts.companies)} companies, ${int(counts.filings)} filings, ${int(counts.form4Filings)} Form 4 filings with ${int(counts.insiderRows)} insider rows, ${int(counts.funds)} funds with ${int(counts.fundHoldings)} holdings (${settings.symbol} = CIK ${counts.exposureCik} held by each)`,
+    `${settings.database ? 'counted' : 'loaded'} in ${Math.round((Date.now() - t) / 1000)} s: ${int(counts.companies)} companies, ${int(counts.filings)} filings, ${int(counts.form4Filings)} Form 4 filings with ${int(counts.insiderRows)} insider rows, ${int(counts.funds)} funds with ${int(counts.fundHoldings)} holdings (${settings.symbol} = CIK ${counts.exposureCik} held by each)`,
   );
+  if (settings.keep && !settings.database) console.log(`kept database: ${db.name} (measure it again with BENCH_SCALE_DATABASE=${db.name}; drop it with DROP DATABASE ${db.name})`);
   console.log(`database size: ${await databaseSize(db.url)}`);
 
   const pepper = randomBytes(32).toString('hex');

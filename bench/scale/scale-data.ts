@@ -160,6 +160,25 @@ export async function fillScaleDatabase(url: string, root: string, sizes: ScaleS
   return { companies, ...counts, insiderRows, exposureCik, phases };
 }
 
+/** The counts of a database an earlier run loaded and kept (BENCH_SCALE_DATABASE): read, not loaded. */
+export async function readScaleCounts(url: string, symbol: string): Promise<ScaleCounts> {
+  return withClient(url, async (c) => {
+    const n = async (table: string) => Number((await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
+    const exposureCik = (await c.query<{ cik: string }>('SELECT cik FROM companies WHERE symbol = $1', [symbol])).rows[0]?.cik;
+    if (!exposureCik) throw new Error(`no company ${symbol} in the database`);
+    return {
+      companies: await n('companies'),
+      filings: await n('filings'),
+      form4Filings: await n('form4_filings'),
+      insiderRows: await n('insider_transactions'),
+      funds: await n('funds'),
+      fundHoldings: await n('fund_holdings'),
+      exposureCik,
+      phases: [],
+    };
+  });
+}
+
 /** Funds and their holdings, copies of the fixture N-PORT holdings; every fund holds the exposure company once. */
 async function copyFunds(
   url: string,
