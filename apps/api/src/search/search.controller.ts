@@ -28,8 +28,11 @@ export const searchRoutes = {
       'there is no `direction`. ' +
       `Hits are the best among the first ${SEARCH_CANDIDATES_PER_KIND} candidates of each kind (the server's SEARCH_CANDIDATES_PER_KIND), ` +
       'taken best first by a cheap order of the kind: companies by exact identifier then name similarity, people by name similarity, ' +
-      'filings by accession, then form, then newest filed, documents by title relevance, pages newest document first; a query matching more ' +
-      'than that (a common word) ranks only those, and paging does not reach past them. ' +
+      'filings by accession, then form (newest first), then newest filed among the text matches the index yields first, ' +
+      'documents by title relevance, pages newest document first; a query matching more than that (a common word) ranks only those, ' +
+      'and paging does not reach past them. For filings the text matches considered are the first ones in storage order ' +
+      '(about the order the filings were projected), not the newest of all: a name matching every filing of a large filer ' +
+      'costs the same as one matching a few. ' +
       "`limit` above the plan's cap answers 422 less_than_equal with the cap in ctx. " +
       'A search running longer than the server allows is cancelled: 503 search-timeout with Retry-After.',
     tags: ['search'],

@@ -17,9 +17,11 @@ export const SEARCH_NAME_QUERY_MAX_CHARS = 100;
 /**
  * Candidates ranked per kind and query (the API's SEARCH_CANDIDATES_PER_KIND overrides it): each
  * branch takes at most this many of its matches, best first by a cheap order of its own, before
- * the full score is computed (see SEARCH_SQL).
+ * the full score is computed (see SEARCH_SQL). 500, not the 2,000 it was: each filing candidate is
+ * a heap row read at random, and 2,000 of them took 50-400 ms per search at 10,000,000 filings
+ * (bench/scale), most of it reads from disk; 500 is still ten pages of 50 per kind.
  */
-export const SEARCH_CANDIDATES_PER_KIND = 2000;
+export const SEARCH_CANDIDATES_PER_KIND = 500;
 /** How long the search statement may run (ms) before Postgres cancels it (57014 query_canceled). */
 export const SEARCH_STATEMENT_TIMEOUT_MS = 3000;
 
@@ -137,17 +139,30 @@ const HEADLINE = (config: 'english' | 'simple', text: string, options: string): 
  * be an index condition in a generic plan): names are compared with the query's first 100
  * characters ($5) instead.
  *
- * Candidates are capped per kind ($13, a few thousand): each branch's innermost query takes its
+ * Candidates are capped per kind ($13, a few hundred): each branch's innermost query takes its
  * matches in a cheap order of its own and keeps the first $13, and only those are scored. A common
  * word (or `inc`, `10-Q`) matches far more rows than a page shows, and the full scores
  * (ts_rank_cd over a page's whole vector, to_tsvector of names) are what costs; the cheap orders
  * read no more than the index and heap already give: companies: an exact identifier first, then
- * word_similarity to the name; people: word_similarity; filings: the accession, then the form,
- * then newest filed first; documents: the title's text rank; pages: the most recently added
- * documents first, each in page order. Each cheap order ends with the row's unique key and none is
- * an order an index offers (mixed directions, expressions), so the planner cannot walk an index in
- * that order and filter it: a rare word still goes through the text indexes. Hits are thus the
- * best among the first $13 candidates of each kind (the route's description says so).
+ * word_similarity to the name; people: word_similarity; filings: see below; documents: the title's
+ * text rank; pages: the most recently added documents first, each in page order. Each cheap order
+ * ends with the row's unique key and none is an order an index offers (mixed directions,
+ * expressions), so the planner cannot walk an index in that order and filter it: a rare word still
+ * goes through the text indexes. Hits are thus the best among the first $13 candidates of each
+ * kind (the route's description says so).
+ *
+ * Filings are the one kind whose matches grow with the table (a filer's name matches all its
+ * filings: 2,195 for "microsoft" in bench/scale's 10,000,000, spread over as many heap pages), so
+ * their candidates come from three sources that each stop at $13 rows, and the heap rows read are
+ * at most 2 x $13 + 1 whatever the table holds: the accession ($4, primary key); filings whose
+ * form is the query, newest first (filings_search_form_idx, read in that order); and the **text
+ * window**: the first $13 rows the text index (filings_search_idx) yields, in storage order (about
+ * the order they were projected), not the newest $13 of all matches (finding those means reading
+ * every match: the cost this bounds). The cheap order (accession, form, newest filed first) then
+ * picks $13 of that union. A query matching at most $13 filings sees all of them, as before;
+ * past that, which of its filings are candidates depends on storage, not on date. The text index
+ * itself still reads the query's posting list whole (a few bytes per matching filing, no heap):
+ * for a word in half the filings (`inc`) that is the remaining cost (~0.6 s at 10,000,000).
  *
  * Pagination is keyset over (score desc, kind, id), not OFFSET: a hit added or removed while a
  * client pages does not shift the later pages (no repeats, no gaps), and every branch applies the
@@ -215,8 +230,19 @@ WITH hits AS (
         + extract(epoch FROM f.filed_date)::float8 / 1e12)::float8 AS score,
       CASE WHEN f.accession = $4 THEN 'accession' ELSE 'text' END AS match
     FROM (
-      SELECT f.accession, f.form, f.filed_date, f.search_vector FROM filings f
-      WHERE 'filing' = ANY($6::text[]) AND (f.accession = $4 OR f.search_vector @@ websearch_to_tsquery('simple', $1))
+      SELECT f.accession, f.form, f.filed_date, f.search_vector FROM (
+        (SELECT f.accession, f.form, f.filed_date, f.search_vector FROM filings f
+          WHERE 'filing' = ANY($6::text[]) AND f.accession = $4)
+        UNION
+        (SELECT f.accession, f.form, f.filed_date, f.search_vector FROM filings f
+          WHERE 'filing' = ANY($6::text[]) AND upper(f.form) = upper($1)
+          ORDER BY upper(f.form), f.filed_date DESC, f.accession COLLATE "C"
+          LIMIT $13)
+        UNION
+        (SELECT f.accession, f.form, f.filed_date, f.search_vector FROM filings f
+          WHERE 'filing' = ANY($6::text[]) AND f.search_vector @@ websearch_to_tsquery('simple', $1)
+          LIMIT $13)
+      ) f
       ORDER BY CASE WHEN f.accession = $4 THEN 0 WHEN upper(f.form) = upper($1) THEN 1 ELSE 2 END, f.filed_date DESC, f.accession COLLATE "C"
       LIMIT $13
     ) f
