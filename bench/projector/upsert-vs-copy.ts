@@ -101,8 +101,19 @@ const MERGE_SQL = `INSERT INTO filings (${NAMES.join(', ')}, updated_at) SELECT 
 
 const UNNEST_SQL = unnestUpsertSql('filings', FILING_COLUMNS, 'accession', GUARD.replace(/^WHERE /, ''), 'accession AS key, (xmax = 0) AS inserted');
 
-type Method = 'copy' | 'copy+merge' | 'jsonb' | 'unnest' | 'projectFilings';
-const METHODS: Method[] = ['copy', 'copy+merge', 'jsonb', 'unnest', 'projectFilings'];
+/* No ON CONFLICT: existing keys are updated, the others inserted by a plain INSERT, in one statement (both see the statement's snapshot). */
+const UNNEST_ARGS = FILING_COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ');
+const SPLIT_SQL = `WITH x AS (SELECT * FROM unnest(${UNNEST_ARGS}) AS x(${NAMES.join(', ')})),
+  upd AS (UPDATE filings SET ${NAMES.filter((n) => n !== 'accession').map((n) => `${n} = x.${n}`).join(', ')}, updated_at = now()
+    FROM x WHERE filings.accession = x.accession AND ${GUARD.replace(/^WHERE /, '').replace(/EXCLUDED\./g, 'x.')}
+    RETURNING filings.accession AS key, false AS inserted),
+  ins AS (INSERT INTO filings (${NAMES.join(', ')}, updated_at) SELECT ${NAMES.map((n) => `x.${n}`).join(', ')}, now() FROM x
+    WHERE NOT EXISTS (SELECT 1 FROM filings f WHERE f.accession = x.accession)
+    RETURNING accession AS key, true AS inserted)
+  SELECT * FROM upd UNION ALL SELECT * FROM ins`;
+
+type Method = 'copy' | 'copy+merge' | 'jsonb' | 'unnest' | 'split' | 'projectFilings';
+const METHODS: Method[] = ['copy', 'copy+merge', 'jsonb', 'unnest', 'split', 'projectFilings'];
 
 async function main(): Promise<void> {
   cleanUpOnSignals();
@@ -141,6 +152,8 @@ async function main(): Promise<void> {
       await client.query(MERGE_SQL);
     } else if (method === 'jsonb') {
       await client.query(JSONB_SQL, [JSON.stringify(batchRows)]);
+    } else if (method === 'split') {
+      await client.query(SPLIT_SQL, columnArrays(batchRows, FILING_COLUMNS));
     } else {
       await client.query(UNNEST_SQL, columnArrays(batchRows, FILING_COLUMNS));
     }
