@@ -2,86 +2,38 @@
 // the filings topic's records (under its namespace) from the fixture EDGAR server and publishes
 // tenk-section@1 records; amendments and other forms are not fetched.
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { namespacedTopic, recordId, TOPICS, type FilingData, type FilingRecordV1, type TenkSectionRecordV1 } from '@app/contracts';
+import { namespacedTopic, TOPICS, type TenkSectionRecordV1 } from '@app/contracts';
 import { loadConfig } from '@app/config';
-import { consumerLag, ensureTopics, readTopic, RecordProducer, type KafkaSettings } from '@app/messaging';
+import { consumerLag, readTopic, type KafkaSettings } from '@app/messaging';
 import { createLogger } from '@app/observability';
-import { kafkaBrokersForTests, startFixtureServer, uniqueGroupId, type FixtureServer } from '@app/testing';
+import { uniqueGroupId, type FixtureServer } from '@app/testing';
+import { filingRecord, followEnv, publishFilings, startFollowInfra } from '../document-worker.int-helpers';
 import { sectionsConfigSchema } from './sections.config';
 import { startSectionsFollow } from './sections.module';
 
 jest.setTimeout(120_000);
 
 const TSLA_10K = '/Archives/edgar/data/1318605/000162828025003063/tsla-20241231.htm';
-
-/** A filing@1 record as the filings backfill publishes it for Tesla (fields it does not read left empty). */
-function filingRecord(data: Pick<FilingData, 'accession' | 'form' | 'filed_date' | 'report_period' | 'primary_document_url'>): FilingRecordV1 {
-  const full: FilingData = {
-    cik: '0001318605',
-    company_name: 'Tesla, Inc.',
-    accepted_at: null,
-    primary_doc_description: null,
-    items: [],
-    size: null,
-    is_xbrl: null,
-    is_inline_xbrl: null,
-    is_amendment: data.form.endsWith('/A'),
-    amends_accession: null,
-    act: null,
-    file_number: null,
-    film_number: null,
-    source: 'submissions',
-    ...data,
-  };
-  return {
-    schema: 'filing@1',
-    key: full.accession,
-    id: recordId(full.accession, `sha256:${'0'.repeat(64)}`),
-    observed_at: '2025-08-02T12:00:00.000Z',
-    produced_by: 'ingest-sec',
-    correlation_id: 'run_int',
-    provenance: { src_id: 'src_int', source_provider: 'sec', source_url: null, accession: full.accession, quote: null, content_hash: null, extracted_at: null },
-    data: full,
-  };
-}
+const TSLA = { cik: '0001318605', company_name: 'Tesla, Inc.' };
 
 describe('sections --follow (startWorker, fixture EDGAR server, real broker)', () => {
   let server: FixtureServer;
   let settings: KafkaSettings;
   beforeAll(async () => {
-    server = await startFixtureServer();
-    settings = { brokers: await kafkaBrokersForTests(), clientId: 'sections-follow-int', logLevel: 'nothing' };
+    ({ server, settings } = await startFollowInfra('sections-follow-int'));
   }, 600_000);
   afterAll(async () => {
     await server.close();
   });
 
   it('reads the 10-K of the filings topic with the filing\'s dates, skips an amendment and a 10-Q, and commits', async () => {
-    const namespace = `test-sections-${randomBytes(4).toString('hex')}`;
-    const filings = namespacedTopic(TOPICS.filings, namespace);
-    await ensureTopics(settings, [filings]);
-    const producer = new RecordProducer(settings);
-    await producer.connect();
-    try {
-      await producer.publish(filings, [
-        filingRecord({ accession: '0001628280-25-003063', form: '10-K', filed_date: '2025-01-30', report_period: '2024-12-31', primary_document_url: `https://www.sec.gov${TSLA_10K}` }),
-        filingRecord({ accession: '0001564590-22-016871', form: '10-K/A', filed_date: '2022-05-02', report_period: '2021-12-31', primary_document_url: 'https://www.sec.gov/Archives/edgar/data/1318605/000156459022016871/tsla-10ka_20211231.htm' }),
-        filingRecord({ accession: '0001628280-25-035806', form: '10-Q', filed_date: '2025-07-24', report_period: '2025-06-30', primary_document_url: 'https://www.sec.gov/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' }),
-      ]);
-    } finally {
-      await producer.disconnect();
-    }
+    const { namespace, filings } = await publishFilings(settings, 'test-sections', [
+      filingRecord({ ...TSLA, accession: '0001628280-25-003063', form: '10-K', filed_date: '2025-01-30', report_period: '2024-12-31', primary_document_url: `https://www.sec.gov${TSLA_10K}` }),
+      filingRecord({ ...TSLA, accession: '0001564590-22-016871', form: '10-K/A', filed_date: '2022-05-02', report_period: '2021-12-31', primary_document_url: 'https://www.sec.gov/Archives/edgar/data/1318605/000156459022016871/tsla-10ka_20211231.htm' }),
+      filingRecord({ ...TSLA, accession: '0001628280-25-035806', form: '10-Q', filed_date: '2025-07-24', report_period: '2025-06-30', primary_document_url: 'https://www.sec.gov/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' }),
+    ]);
     const groupId = uniqueGroupId('sections-follow');
-    const config = loadConfig(sectionsConfigSchema, {
-      EDGAR_USER_AGENT: 'Filings Platform Tests ops@filings.example',
-      EDGAR_WWW_BASE_URL: server.url,
-      EDGAR_DATA_BASE_URL: server.url,
-      KAFKA_BROKERS: settings.brokers.join(','),
-      KAFKA_TOPIC_NAMESPACE: namespace,
-      SECTIONS_GROUP_ID: groupId,
-      LOG_LEVEL: 'silent',
-    });
+    const config = loadConfig(sectionsConfigSchema, followEnv(server, settings, namespace, { SECTIONS_GROUP_ID: groupId }));
     const worker = await startSectionsFollow(config, { logger: createLogger({ level: 'silent' }), runId: 'run_int_sections' });
     try {
       await worker.follow({ once: true, checkMs: 250 });

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import type { DynamicModule, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { z } from 'zod';
+import { ConfigError, loadConfig } from '@app/config';
+import type { RunningWorker } from '@app/messaging';
+import { createLogger, type Logger } from '@app/observability';
+
+/** What one document worker (sections, segments) brings to the shared bootstrap. */
+export interface DocumentWorker<C extends { LOG_LEVEL: string }, F> {
+  /** `sections`: messages say `ingest-sec sections`, the logger is `ingest-sec-sections`. */
+  name: string;
+  usage: string;
+  configSchema: z.ZodType<C>;
+  /** `--filing <arg>` -> a command; throws RangeError on a malformed argument (exit 2). */
+  filingOf: (arg: string) => F;
+  module: (options: { config: C; logger: Logger }) => DynamicModule;
+  service: Type<{ execute(command: { filings: readonly F[]; runId: string }): Promise<unknown> }>;
+  startFollow: (config: C, options: { logger: Logger; runId: string }) => Promise<RunningWorker>;
+}
+
+/**
+ * `--filing ...` reads those documents and exits 0; `--follow` consumes edgar.filings.v1 until
+ * SIGINT/SIGTERM. 2 on a usage or configuration error, 1 on any other failure.
+ */
+export function runDocumentWorker<C extends { LOG_LEVEL: string }, F>(worker: DocumentWorker<C, F>): void {
+  bootstrap(worker).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(`ingest-sec ${worker.name} failed:`, err instanceof Error ? (err.stack ?? err.message) : err);
+      process.exit(1);
+    },
+  );
+}
+
+async function bootstrap<C extends { LOG_LEVEL: string }, F>(worker: DocumentWorker<C, F>): Promise<number> {
+  const { values } = parseArgs({ options: { filing: { type: 'string', multiple: true }, follow: { type: 'boolean' }, help: { type: 'boolean' } } });
+  if (values.help || (!values.follow && !values.filing?.length)) {
+    console.error(worker.usage);
+    return values.help ? 0 : 2;
+  }
+  let config: C;
+  let filings: F[];
+  try {
+    config = loadConfig(worker.configSchema);
+    filings = (values.filing ?? []).map(worker.filingOf);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof RangeError) {
+      console.error(`ingest-sec ${worker.name}: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.LOG_LEVEL, name: `ingest-sec-${worker.name}` });
+  const runId = `run_${randomUUID()}`;
+  if (!values.follow) {
+    const app = await NestFactory.createApplicationContext(worker.module({ config, logger }), { logger: ['error', 'warn'] });
+    app.enableShutdownHooks();
+    try {
+      await app.get(worker.service).execute({ filings, runId });
+      return 0;
+    } finally {
+      await app.close();
+    }
+  }
+
+  // --follow: one module, booted as the worker; it consumes while the --filing documents are read.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const running = await worker.startFollow(config, { logger, runId });
+  try {
+    if (filings.length) await running.app.get(worker.service).execute({ filings, runId });
+    // Until SIGINT/SIGTERM; throws when the consumer died.
+    await running.follow({ once: false, signal: stop.signal });
+    return 0;
+  } finally {
+    await running.stop();
+    logger.info({ runId, ...running.runner.counters }, `${worker.name} follow stopped`);
+  }
+}
