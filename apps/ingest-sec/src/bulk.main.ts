@@ -7,10 +7,13 @@ import { BulkBackfillService } from './bulk/bulk-backfill.service';
 import { BULK_USAGE, bulkConfigSchema, parseBulkArgs } from './bulk/bulk.config';
 import { BulkModule } from './bulk/bulk.module';
 import { isUrl } from './bulk/zip.source';
+import { exitStopped } from './run-stopped.error';
 
 /**
  * Bulk backfill of filings (and listed companies) from SEC's nightly submissions.zip.
  * `node dist/apps/ingest-sec/src/bulk.main.js --submissions <path or URL> [--checkpoint <path>] [--restart]`
+ * Exit 0 when done, 130 when stopped by SIGINT/SIGTERM, 2 on a usage or configuration error, 75
+ * (EX_TEMPFAIL) when a broker outage outlasted KAFKA_PUBLISH_RETRY_MS: the same command resumes.
  */
 async function bootstrap(): Promise<number> {
   const command = parseBulkArgs(process.argv.slice(2));
@@ -56,6 +59,8 @@ async function bootstrap(): Promise<number> {
     });
     console.log(JSON.stringify(summary, null, 2));
     return summary.status === 'stopped' ? 130 : 0;
+  } catch (error) {
+    return exitStopped(error, 'ingest-sec bulk');
   } finally {
     await app.close();
   }

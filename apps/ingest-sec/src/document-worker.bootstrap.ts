@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { ConfigError, loadConfig } from '@app/config';
 import type { RunningWorker } from '@app/messaging';
 import { createLogger, type Logger } from '@app/observability';
+import { exitStopped } from './run-stopped.error';
 
 /** What one document worker (sections, segments) brings to the shared bootstrap. */
 export interface DocumentWorker<C extends { LOG_LEVEL: string }, F> {
@@ -21,8 +22,9 @@ export interface DocumentWorker<C extends { LOG_LEVEL: string }, F> {
 }
 
 /**
- * `--filing ...` reads those documents and exits 0; `--follow` consumes edgar.filings.v1 until
- * SIGINT/SIGTERM. 2 on a usage or configuration error, 1 on any other failure.
+ * `--filing ...` reads those documents and exits 0, or 75 (EX_TEMPFAIL) when a broker outage
+ * outlasted KAFKA_PUBLISH_RETRY_MS; `--follow` consumes edgar.filings.v1 until SIGINT/SIGTERM.
+ * 2 on a usage or configuration error, 1 on any other failure.
  */
 export function runDocumentWorker<C extends { LOG_LEVEL: string }, F>(worker: DocumentWorker<C, F>): void {
   bootstrap(worker).then(
@@ -60,6 +62,8 @@ async function bootstrap<C extends { LOG_LEVEL: string }, F>(worker: DocumentWor
     try {
       await app.get(worker.service).execute({ filings, runId });
       return 0;
+    } catch (error) {
+      return exitStopped(error, `ingest-sec ${worker.name}`);
     } finally {
       await app.close();
     }

@@ -4,11 +4,14 @@ import { ConfigError, loadConfig } from '@app/config';
 import { nportConfigSchema, parseFilingRef, type NportFilingRef } from './nport/nport.config';
 import { NportModule } from './nport/nport.module';
 import { NportIngestService } from './nport/nport-ingest.service';
+import { exitStopped } from './run-stopped.error';
 
 /**
  * Worker: one N-PORT run, then exit.
  * `node dist/apps/ingest-sec/src/nport.main.js --filing 2230:0000002230-23-000034 [--filing ...]`
- * (or NPORT_FILINGS=cik:accession,...).
+ * (or NPORT_FILINGS=cik:accession,...). Exit 0 when every filing was published, 1 when one was
+ * not, 2 on a usage or configuration error, 75 (EX_TEMPFAIL) when a broker outage outlasted
+ * KAFKA_PUBLISH_RETRY_MS: run it again.
  */
 async function bootstrap(): Promise<number> {
   let config;
@@ -43,6 +46,8 @@ async function bootstrap(): Promise<number> {
   try {
     const summary = await app.get(NportIngestService).execute({ filings });
     return summary.filings.every((f) => f.status === 'published') ? 0 : 1;
+  } catch (error) {
+    return exitStopped(error, 'ingest-sec nport');
   } finally {
     await app.close();
   }

@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOPICS, validateRecord, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import { parseRecentFilings, RequestLimiter } from '@app/edgar';
+import { PublishGaveUpError } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import { defaultFixturesDir, fixtureSubmissionsEntries, startFixtureServer, SUBMISSIONS_ZIP_PATH, writeZip, type FixtureServer } from '@app/testing';
 import type { RecordPublisher } from '../ingest.providers';
+import { RunStoppedError } from '../run-stopped.error';
 import { BulkBackfillService, type BulkBackfillCommand } from './bulk-backfill.service';
 import { bulkCheckpointSchema, type BulkCheckpoint } from './bulk.checkpoint';
 import { bulkConfigSchema } from './bulk.config';
@@ -16,7 +18,12 @@ const topics = { filings: TOPICS.filings, companies: TOPICS.companies };
 
 class ArrayPublisher implements RecordPublisher {
   readonly records: RecordEnvelope[] = [];
+  /** A broker outage from this many publishes on (PublishGaveUpError). */
+  constructor(private readonly acceptedPublishes = Infinity) {}
+  private publishes = 0;
   publish(topic: TopicDefinition, records: readonly RecordEnvelope[]): Promise<void> {
+    this.publishes += 1;
+    if (this.publishes > this.acceptedPublishes) return Promise.reject(new PublishGaveUpError(topic.name, records.length, 300_000, new Error('ECONNREFUSED')));
     for (const r of records) {
       const v = validateRecord(topic, r);
       if (!v.ok) throw new Error(v.error);
@@ -139,6 +146,25 @@ describe('bulk backfill of submissions.zip', () => {
     await run(service(full), { checkpointPath: join(dir, 'resume', 'full.json') });
     expect(all.map((r) => r.id).sort()).toEqual(full.records.map((r) => r.id).sort());
     expect(checkpointAt(checkpointPath)).toMatchObject({ entries_done: 5, records_published: all.length, finished_at: expect.any(String) });
+  });
+
+  it('stopped by a broker outage: says where the checkpoint resumes, and the rerun publishes the rest', async () => {
+    const checkpointPath = join(dir, 'outage', 'checkpoint.json');
+    const first = new ArrayPublisher(2);
+    const error = (await run(service(first, { BULK_PUBLISH_BATCH: '300' }), { checkpointPath }).catch((e: unknown) => e)) as RunStoppedError;
+    expect(error).toBeInstanceOf(RunStoppedError);
+    const checkpoint = checkpointAt(checkpointPath);
+    expect(checkpoint.finished_at).toBeNull();
+    expect(checkpoint.entries_done).toBeGreaterThan(0);
+    expect(checkpoint.entries_done).toBeLessThan(5);
+    expect(checkpoint.records_published).toBe(first.records.length);
+    expect(error.stop.done).toMatchObject({ entries_total: 5, entries_done: checkpoint.entries_done, records_published: first.records.length, checkpoint: checkpointPath });
+    expect(error.message).toMatch(new RegExp(`^stopped after ${checkpoint.entries_done} of 5 entries \\(${first.records.length} records published in this run\\): gave up publishing`));
+    expect(error.message).toContain(`; checkpoint ${checkpointPath}: run the same command again to resume at entry ${checkpoint.entries_done + 1}`);
+
+    const second = new ArrayPublisher();
+    expect(await run(service(second, { BULK_PUBLISH_BATCH: '300' }), { checkpointPath })).toMatchObject({ status: 'finished', entries_skipped: checkpoint.entries_done });
+    expect([...first.records, ...second.records].filter((r) => r.schema === 'filing@1').map((r) => r.key).sort()).toEqual(accessions);
   });
 
   it('a checkpoint older than what was published (a run killed before writing it): only the entries after it are published again', async () => {

@@ -6,6 +6,7 @@ import { EdgarParseError, type RequestLimiter } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import type { FetchedSource, MapContext } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
+import { stoppedBy } from '../run-stopped.error';
 import { classifyEntry, CompanyNames, DonePrefix } from './bulk-entry';
 import { readCheckpoint, sameArchive, writeCheckpoint, type BulkCheckpoint } from './bulk.checkpoint';
 import type { BulkConfig } from './bulk.config';
@@ -170,6 +171,22 @@ class BulkRun {
   }
 
   async execute(): Promise<BulkBackfillSummary> {
+    try {
+      return await this.run();
+    } catch (error) {
+      // The checkpoint holds the entries the broker acknowledged: the same command resumes after them.
+      throw stoppedBy(error, () => {
+        const { status: _status, ...done } = this.summary('stopped');
+        return {
+          progress: `after ${done.entries_done} of ${done.entries_total} entries (${done.records_published} records published in this run)`,
+          done,
+          resume: `checkpoint ${this.command.checkpointPath}: run the same command again to resume at entry ${done.entries_done + 1}`,
+        };
+      });
+    }
+  }
+
+  private async run(): Promise<BulkBackfillSummary> {
     if (this.checkpoint?.finished_at) {
       this.log.info({ checkpoint: this.command.checkpointPath, finished_at: this.checkpoint.finished_at }, 'this archive is already backfilled (use --restart to run it again)');
       return this.summary('already_finished');

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TOPICS, validateRecord, type FundHoldingsRecordV1, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import type { EdgarClient, EdgarFetchResult } from '@app/edgar';
+import { PublishGaveUpError } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import type { RecordPublisher } from '../ingest.providers';
+import { RunStoppedError } from '../run-stopped.error';
 import { nportConfigSchema } from './nport.config';
 import { NportIngestService } from './nport-ingest.service';
 
@@ -40,10 +42,11 @@ function stubEdgar(): EdgarClient {
   return { getWww: get, getData: get } as unknown as EdgarClient;
 }
 
-function service(env: Record<string, string>) {
+function service(env: Record<string, string>, acceptedRecords = Infinity) {
   const published: RecordEnvelope[] = [];
   const publisher: RecordPublisher = {
-    publish: (_topic: TopicDefinition, records: readonly RecordEnvelope[]) => {
+    publish: (topic: TopicDefinition, records: readonly RecordEnvelope[]) => {
+      if (published.length >= acceptedRecords) return Promise.reject(new PublishGaveUpError(topic.name, records.length, 300_000, new Error('ECONNREFUSED')));
       published.push(...records);
       return Promise.resolve();
     },
@@ -73,5 +76,14 @@ describe('NportIngestService', () => {
     const { svc } = service({ NPORT_FILINGS: '2230:0000002230-23-000001,2230:0000002230-23-990001' });
     const summary = await svc.execute({ runId: 'run_t' });
     expect(summary.filings.map((f) => f.status)).toEqual(['not_found', 'published']);
+  });
+
+  it('stops at a broker outage, saying which filings were published before it', async () => {
+    // ADX (one record) is published; the outage comes at the second filing's third record.
+    const { svc } = service({ NPORT_FILINGS: '2230:0000002230-23-990001,822977:0000822977-23-990001' }, 3);
+    const error = (await svc.execute({ runId: 'run_t' }).catch((e: unknown) => e)) as RunStoppedError;
+    expect(error).toBeInstanceOf(RunStoppedError);
+    expect(error.message).toMatch(/^stopped at filing 2 of 2 \(1 published\): gave up publishing 1 records/);
+    expect(error.stop.done).toMatchObject({ runId: 'run_t', published: 1, not_found: 0, errors: 0, stopped_at: '0000822977:0000822977-23-990001', remaining: 1 });
   });
 });

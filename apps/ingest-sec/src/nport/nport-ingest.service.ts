@@ -21,6 +21,7 @@ import {
 import type { Logger } from '@app/observability';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
+import { stoppedBy } from '../run-stopped.error';
 import type { NportConfig, NportFilingRef } from './nport.config';
 import { fundHeaderOf, fundHoldingOf, fundHoldingsRecordOf } from './nport.mapper';
 
@@ -74,7 +75,20 @@ export class NportIngestService {
     for (const e of entries) if (!tickerByCik.has(e.cik)) tickerByCik.set(e.cik, e.ticker);
 
     const outcomes: NportFilingOutcome[] = [];
-    for (const filing of filings) outcomes.push(await this.ingestFiling(filing, matcher, tickerByCik, runId, log));
+    for (const [i, filing] of filings.entries()) {
+      try {
+        outcomes.push(await this.ingestFiling(filing, matcher, tickerByCik, runId, log));
+      } catch (error) {
+        throw stoppedBy(error, () => {
+          const count = (status: NportFilingOutcome['status']) => outcomes.filter((o) => o.status === status).length;
+          return {
+            progress: `at filing ${i + 1} of ${filings.length} (${count('published')} published)`,
+            done: { runId, published: count('published'), not_found: count('not_found'), errors: count('error'), stopped_at: `${filing.cik}:${filing.accession}`, remaining: filings.length - i, durationMs: Date.now() - started },
+            resume: 'run the same command again (every filing is read again: same record ids)',
+          };
+        });
+      }
+    }
     const summary = { runId, filings: outcomes, durationMs: Date.now() - started };
     log.info({ filings: outcomes, durationMs: summary.durationMs, topic: this.topic.name }, 'N-PORT run finished');
     return summary;

@@ -4,6 +4,7 @@ import { contentHash, padCik, type FilingData, type RecordEnvelope, type TopicDe
 import { EdgarClient, extractTenkSections } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
+import { stoppedBy } from '../run-stopped.error';
 import { documentPath } from '../segments/segment.mapper';
 import { tenkSectionRecordsOf, type TenkFiling } from './tenk-section.mapper';
 
@@ -72,7 +73,7 @@ export class SectionsService {
     const runId = command.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, useCase: 'tenk-sections' });
     const summary: SectionsSummary = { runId, filings: command.filings.length, published: 0, notFound: 0, described: 0, durationMs: 0 };
-    for (const filing of command.filings) {
+    for (const [i, filing] of command.filings.entries()) {
       const result = await this.edgar.getWww(documentPath(filing.document));
       if (result.kind === 'not_found') {
         summary.notFound += 1;
@@ -86,7 +87,15 @@ export class SectionsService {
         { url: result.url, contentHash: contentHash(result.bytes), fetchedAt: result.fetchedAt },
         { runId, extractedAt: new Date().toISOString() },
       );
-      await this.publisher.publish(this.topic, records);
+      try {
+        await this.publisher.publish(this.topic, records);
+      } catch (error) {
+        throw stoppedBy(error, () => ({
+          progress: `at filing ${i + 1} of ${command.filings.length} (${summary.published} records published)`,
+          done: { ...summary, durationMs: Date.now() - started, stoppedAt: filing.accession },
+          resume: 'run the same command again (the filings are read again: same record ids)',
+        }));
+      }
       summary.published += records.length;
       if (extraction.description) summary.described += 1;
       log.info(

@@ -2,15 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOPICS, type FilingData, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import type { EdgarClient, EdgarFetchResult } from '@app/edgar';
+import { PublishGaveUpError } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import { defaultFixturesDir } from '@app/testing';
 import type { RecordPublisher } from '../ingest.providers';
+import { RunStoppedError } from '../run-stopped.error';
 import { SegmentsService } from './segments.service';
 
 const AAPL = '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm';
 const bytes = readFileSync(join(defaultFixturesDir(), 'xbrl', 'AAPL-aapl-20250329.htm'));
 
-function setup(documents: Record<string, Buffer>) {
+function setup(documents: Record<string, Buffer>, acceptedPublishes = Infinity) {
   const paths: string[] = [];
   const edgar = {
     getWww: (path: string): Promise<EdgarFetchResult> => {
@@ -21,7 +23,12 @@ function setup(documents: Record<string, Buffer>) {
     },
   } as unknown as EdgarClient;
   const published: Array<{ topic: TopicDefinition; records: readonly RecordEnvelope[] }> = [];
-  const publisher: RecordPublisher = { publish: (topic, records) => Promise.resolve(void published.push({ topic, records })) };
+  const publisher: RecordPublisher = {
+    publish: (topic, records) =>
+      published.length < acceptedPublishes
+        ? Promise.resolve(void published.push({ topic, records }))
+        : Promise.reject(new PublishGaveUpError(topic.name, records.length, 300_000, new Error('ECONNREFUSED'))),
+  };
   const service = new SegmentsService(edgar, publisher, TOPICS.segments, createLogger({ level: 'silent' }));
   return { service, paths, published };
 }
@@ -41,6 +48,16 @@ describe('SegmentsService', () => {
     expect(published).toHaveLength(1);
     expect(published[0]!.topic.name).toBe('edgar.segments.v1');
     expect(published[0]!.records.every((r) => r.schema === 'segment@1' && r.correlation_id === 'run_test')).toBe(true);
+  });
+
+  it('stops at a broker outage, saying what was published before it', async () => {
+    const { service } = setup({ [AAPL]: bytes, '/b.htm': bytes, '/c.htm': bytes }, 1);
+    const filing = (accession: string, document: string) => ({ cik: '320193', accession, form: '10-Q', document });
+    const run = service.execute({ runId: 'run_test', filings: [filing('0000320193-25-000057', AAPL), filing('0000320193-25-000058', '/b.htm'), filing('0000320193-25-000059', '/c.htm')] });
+    const error = (await run.catch((e: unknown) => e)) as RunStoppedError;
+    expect(error).toBeInstanceOf(RunStoppedError);
+    expect(error.message).toMatch(/^stopped at filing 2 of 3 \(64 records published\): gave up publishing 64 records to edgar\.segments\.v1/);
+    expect(error.stop.done).toMatchObject({ runId: 'run_test', filings: 3, published: 64, stoppedAt: '0000320193-25-000058' });
   });
 
   it('counts a document without inline XBRL as unreadable', async () => {

@@ -4,6 +4,7 @@ import { contentHash, type FilingData, type RecordEnvelope, type TopicDefinition
 import { EdgarClient, EdgarParseError, extractSegments } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
+import { stoppedBy } from '../run-stopped.error';
 import { documentPath, segmentRecordsOf, type SegmentFiling } from './segment.mapper';
 
 export const SEGMENTS_TOPIC = Symbol('SEGMENTS_TOPIC');
@@ -56,7 +57,7 @@ export class SegmentsService {
     const runId = command.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, useCase: 'segments' });
     const summary: SegmentsSummary = { runId, filings: command.filings.length, published: 0, notFound: 0, unreadable: 0, durationMs: 0 };
-    for (const filing of command.filings) {
+    for (const [i, filing] of command.filings.entries()) {
       const result = await this.edgar.getWww(documentPath(filing.document));
       if (result.kind === 'not_found') {
         summary.notFound += 1;
@@ -80,7 +81,15 @@ export class SegmentsService {
         { url: result.url, contentHash: contentHash(result.bytes), fetchedAt: result.fetchedAt },
         { runId, extractedAt: new Date().toISOString() },
       );
-      await this.publisher.publish(this.topic, records);
+      try {
+        await this.publisher.publish(this.topic, records);
+      } catch (error) {
+        throw stoppedBy(error, () => ({
+          progress: `at filing ${i + 1} of ${command.filings.length} (${summary.published} records published)`,
+          done: { ...summary, durationMs: Date.now() - started, stoppedAt: filing.accession },
+          resume: 'run the same command again (the filings are read again: same record ids)',
+        }));
+      }
       summary.published += records.length;
       // Segments that do not add up to the filer's total are published as read, and said.
       const unreconciled = extraction.reconciliations.filter((r) => r.matches === false);

@@ -1,0 +1,54 @@
+import { PublishGaveUpError } from '@app/messaging';
+
+/** sysexits.h EX_TEMPFAIL: a broker outage outlasted KAFKA_PUBLISH_RETRY_MS; a scheduler retries the same command. */
+export const EX_TEMPFAIL = 75;
+
+/** What a one-shot run had done when a broker outage stopped it, and how the same command carries on. */
+export interface RunStop {
+  /** `after 3 of 10 filings read`: the message's words. */
+  progress: string;
+  /** The summary line's fields. */
+  done: Readonly<Record<string, unknown>>;
+  resume: string;
+}
+
+/** A one-shot run stopped because the broker did not take records within KAFKA_PUBLISH_RETRY_MS. */
+export class RunStoppedError extends Error {
+  constructor(
+    readonly stop: RunStop,
+    override readonly cause: PublishGaveUpError,
+  ) {
+    super(`stopped ${stop.progress}: ${cause.message}; ${stop.resume}`);
+    this.name = 'RunStoppedError';
+  }
+}
+
+/**
+ * What a use case throws on an error: a broker outage (PublishGaveUpError) becomes a
+ * RunStoppedError saying what `stop()` says was done before it; any other error is thrown as it is.
+ */
+export function stoppedBy(error: unknown, stop: () => RunStop): unknown {
+  return error instanceof PublishGaveUpError ? new RunStoppedError(stop(), error) : error;
+}
+
+/**
+ * How a one-shot run that threw ends, the rule of the companies and filings runs and ingest-form4:
+ * a broker outage exits 75 with a line saying why and a JSON line of what was done before it (both
+ * for stderr); null for any other error (rethrown: exit 1).
+ */
+export function stoppedExit(error: unknown, app: string): { code: number; lines: string[] } | null {
+  if (error instanceof RunStoppedError) {
+    return { code: EX_TEMPFAIL, lines: [`${app}: ${error.message}`, JSON.stringify({ level: 'error', msg: `${app} stopped`, ...error.stop.done })] };
+  }
+  // An outage the use case did not wrap: nothing known of what was done, the same exit.
+  if (error instanceof PublishGaveUpError) return { code: EX_TEMPFAIL, lines: [`${app}: stopped: ${error.message}; run the same command again`] };
+  return null;
+}
+
+/** Prints a broker outage's lines on stderr and returns 75; rethrows any other error. */
+export function exitStopped(error: unknown, app: string): number {
+  const exit = stoppedExit(error, app);
+  if (!exit) throw error;
+  for (const line of exit.lines) console.error(line);
+  return exit.code;
+}
