@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { SEARCH_CANDIDATES_PER_KIND, SEARCH_KINDS, SearchRepository, type SearchAfter, type SearchKind, type SearchRepositoryOptions } from '@app/persistence';
+import { SEARCH_CANDIDATES_PER_KIND, SEARCH_FILERS_PER_QUERY, SEARCH_KINDS, SearchRepository, type SearchAfter, type SearchKind, type SearchRepositoryOptions } from '@app/persistence';
 import type { Principal } from '../auth/api-keys.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
@@ -28,11 +28,12 @@ export const searchRoutes = {
       'there is no `direction`. ' +
       `Hits are the best among the first ${SEARCH_CANDIDATES_PER_KIND} candidates of each kind (the server's SEARCH_CANDIDATES_PER_KIND), ` +
       'taken best first by a cheap order of the kind: companies by exact identifier then name similarity, people by name similarity, ' +
-      'filings by accession, then form (newest first), then newest filed among the text matches the index yields first, ' +
+      'filings by accession, then form (newest first), then newest filed among the text matches, ' +
       'documents by title relevance, pages newest document first; a query matching more than that (a common word) ranks only those, ' +
-      'and paging does not reach past them. For filings the text matches considered are the first ones in storage order ' +
-      '(about the order the filings were projected), not the newest of all: a name matching every filing of a large filer ' +
-      'costs the same as one matching a few. ' +
+      'and paging does not reach past them. For filings the text matches considered are the newest filings of the ' +
+      `listed companies whose name best matches q (up to ${SEARCH_FILERS_PER_QUERY}: a company name finds that filer's latest filings, ` +
+      'however many it has) and the first matches in storage order (about the order the filings were projected), not the newest of all: ' +
+      'a query matching every filing of a large filer costs the same as one matching a few. ' +
       "`limit` above the plan's cap answers 422 less_than_equal with the cap in ctx. " +
       'A search running longer than the server allows is cancelled: 503 search-timeout with Retry-After.',
     tags: ['search'],

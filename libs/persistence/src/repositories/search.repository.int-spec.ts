@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import type { FilingData, RecordEnvelope } from '@app/contracts';
+import type { CompanyData, FilingData, RecordEnvelope } from '@app/contracts';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { createDataSource } from '../data-source';
 import { projectRecords } from '../projections/record-projections';
 import { SEARCH_KINDS, SearchRepository, type SearchAfter } from './search.repository';
 
-const msft10k = JSON.parse(readFileSync(join(__dirname, '../../../contracts/src/examples/filing@1.msft-10-k.json'), 'utf8')) as RecordEnvelope<FilingData>;
+const examples = join(__dirname, '../../../contracts/src/examples');
+const msft10k = JSON.parse(readFileSync(join(examples, 'filing@1.msft-10-k.json'), 'utf8')) as RecordEnvelope<FilingData>;
+const msftCompany = JSON.parse(readFileSync(join(examples, 'company@1.msft.json'), 'utf8')) as RecordEnvelope<CompanyData>;
 
 /** Eight MSFT filings, projected oldest first (so storage order is date order): 10-Ks on even i, 10-Qs on odd. */
 const accession = (i: number) => `0000950170-25-10000${i}`;
@@ -22,6 +24,16 @@ const filings = Array.from({ length: 8 }, (_, i): RecordEnvelope<FilingData> => 
   };
 });
 
+/** Eight filings of a filer with no listing (not in companies), a year older than MSFT's, projected oldest first, stored after them. */
+const unlisted = (i: number) => `0000950170-25-20000${i}`;
+const unlistedFilings = filings.map((f, i): RecordEnvelope<FilingData> => ({
+  ...f,
+  key: unlisted(i),
+  id: `rec_search_unlisted_${i}`,
+  provenance: { ...f.provenance, accession: unlisted(i) },
+  data: { ...f.data, accession: unlisted(i), cik: '0000000042', company_name: 'CONTOSO HOLDINGS TRUST', filed_date: `2024-01-0${i + 1}` },
+}));
+
 let db: TestDatabase;
 let ds: DataSource;
 let repo: SearchRepository;
@@ -31,7 +43,8 @@ beforeAll(async () => {
   db = await createTestDatabase('search_repo');
   ds = createDataSource({ url: db.url });
   await ds.initialize();
-  for (const f of filings) await projectRecords(ds, [f]);
+  await projectRecords(ds, [msftCompany]);
+  for (const f of [...filings, ...unlistedFilings]) await projectRecords(ds, [f]);
   await ds.query('VACUUM ANALYZE filings');
   // Three candidates per kind: fewer than the eight filings every query below matches.
   repo = new SearchRepository(ds, { candidatesPerKind: 3 });
@@ -48,9 +61,18 @@ describe('SearchRepository: filing candidates, bounded whatever the table holds 
     expect(await filingIds('10-q')).toEqual([accession(7), accession(5), accession(3)]);
   });
 
-  it('a text query: the text window is the first matches in storage order (here the oldest), newest first among them', async () => {
-    // All eight match "microsoft" (the filer's name); the window holds the first three stored.
-    expect(await filingIds('microsoft')).toEqual([accession(2), accession(1), accession(0)]);
+  it("a listed filer's name: its newest filings, however many it has and wherever they are stored", async () => {
+    // All eight match "microsoft" (the filer's name), more than the cap; the window alone would hold the first three stored.
+    expect(await filingIds('microsoft')).toEqual([accession(7), accession(6), accession(5)]);
+    // The same through the name's approximate match and among all kinds.
+    const hits = await repo.search({ q: 'Microsoft Corp', kinds: SEARCH_KINDS, limit: 10 });
+    expect(hits.filter((h) => h.kind === 'filing').map((h) => h.id)).toEqual([accession(7), accession(6), accession(5)]);
+    // Among the filer's newest filings, those matching all the query's words.
+    expect(await filingIds('microsoft 10-K')).toEqual([accession(6), accession(4), accession(2)]);
+  });
+
+  it('a filer with no listing: the text window, the first matches in storage order (here the oldest), newest first among them', async () => {
+    expect(await filingIds('contoso')).toEqual([unlisted(2), unlisted(1), unlisted(0)]);
   });
 
   it('an accession is a candidate whatever the window holds, and ranks first', async () => {

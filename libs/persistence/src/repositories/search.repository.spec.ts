@@ -77,7 +77,7 @@ describe('searchParams', () => {
 
 describe('searchTransactionStart', () => {
   it('sets the statement timeout for the transaction only, and interpolates integers only', () => {
-    expect(searchTransactionStart(250)).toBe('BEGIN READ ONLY; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL statement_timeout = 250');
+    expect(searchTransactionStart(250)).toBe('BEGIN READ ONLY; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL jit = off; SET LOCAL statement_timeout = 250');
     expect(SEARCH_TRANSACTION_START).toBe(searchTransactionStart(SEARCH_STATEMENT_TIMEOUT_MS));
     for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1; DROP TABLE companies' as unknown as number]) {
       expect(() => searchTransactionStart(bad)).toThrow(RangeError);

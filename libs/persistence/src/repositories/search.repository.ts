@@ -22,6 +22,12 @@ export const SEARCH_NAME_QUERY_MAX_CHARS = 100;
  * (bench/scale), most of it reads from disk; 500 is still ten pages of 50 per kind.
  */
 export const SEARCH_CANDIDATES_PER_KIND = 500;
+/**
+ * At most this many filers' newest filings are filing candidates (see SEARCH_SQL): the companies
+ * whose name matches the query best, a few when they tie ("apple": Apple Inc., Apple Hospitality
+ * REIT). Each adds at most SEARCH_CANDIDATES_PER_KIND heap rows to a search.
+ */
+export const SEARCH_FILERS_PER_QUERY = 3;
 /** How long the search statement may run (ms) before Postgres cancels it (57014 query_canceled). */
 export const SEARCH_STATEMENT_TIMEOUT_MS = 3000;
 
@@ -153,16 +159,27 @@ const HEADLINE = (config: 'english' | 'simple', text: string, options: string): 
  *
  * Filings are the one kind whose matches grow with the table (a filer's name matches all its
  * filings: 2,195 for "microsoft" in bench/scale's 10,000,000, spread over as many heap pages), so
- * their candidates come from three sources that each stop at $13 rows, and the heap rows read are
- * at most 2 x $13 + 1 whatever the table holds: the accession ($4, primary key); filings whose
- * form is the query, newest first (filings_search_form_idx, read in that order); and the **text
- * window**: the first $13 rows the text index (filings_search_idx) yields, in storage order (about
- * the order they were projected), not the newest $13 of all matches (finding those means reading
+ * their candidates come from four sources, each read in an index's order and stopped at $13 rows,
+ * and the heap rows read are at most (3 + SEARCH_FILERS_PER_QUERY) x $13 + 1 whatever the table
+ * holds: the accession ($4, primary key); filings whose form is the query, newest first
+ * (filings_search_form_idx, read in that order); the **filers**: the companies whose name
+ * matches the query as the company branch matches names (trigram or words) and as well as the
+ * best of them (equal word_similarity, so a near miss such as "Microstrategy" for microsoft, whose
+ * filings would not match the text, costs no reads), at most SEARCH_FILERS_PER_QUERY (lowest CIK
+ * first), and for each its newest $13 filings (filings_cik_filed_date_accession_idx read
+ * backwards, a LATERAL stopped at $13), of which those matching the query's text are kept (a
+ * filer's name is in each of its filings' vectors, so for a name query all are; "microsoft 10-K"
+ * keeps the 10-Ks among them); and the **text window**: the first $13 rows the text index
+ * (filings_search_idx) yields, in storage order (about the order they were projected), not the
+ * newest $13 of all matches (a GIN index gives no date order; finding the newest means reading
  * every match: the cost this bounds). The cheap order (accession, form, newest filed first) then
- * picks $13 of that union. A query matching at most $13 filings sees all of them, as before;
- * past that, which of its filings are candidates depends on storage, not on date. The text index
- * itself still reads the query's posting list whole (a few bytes per matching filing, no heap):
- * for a word in half the filings (`inc`) that is the remaining cost (~0.6 s at 10,000,000).
+ * picks $13 of that union. So a filer's newest filings are candidates however many it has (its
+ * latest 10-K for "microsoft"), and a query matching at most $13 filings sees all of them, as
+ * before. Past $13 matches, the filings of filers not in companies (no listing: funds, people)
+ * and words of descriptions are reached through the window only, which depends on storage, not
+ * on date. The text index itself still reads the query's posting list whole (a few bytes per
+ * matching filing, no heap): for a word in half the filings (`inc`) that is the remaining cost
+ * (~0.6 s at 10,000,000).
  *
  * Pagination is keyset over (score desc, kind, id), not OFFSET: a hit added or removed while a
  * client pages does not shift the later pages (no repeats, no gaps), and every branch applies the
@@ -238,6 +255,29 @@ WITH hits AS (
           WHERE 'filing' = ANY($6::text[]) AND upper(f.form) = upper($1)
           ORDER BY upper(f.form), f.filed_date DESC, f.accession COLLATE "C"
           LIMIT $13)
+        UNION
+        (SELECT f.accession, f.form, f.filed_date, f.search_vector
+          FROM (
+            SELECT c.cik FROM (
+              SELECT c.cik, c.ws, max(c.ws) OVER () AS best FROM (
+                SELECT c.cik, max(word_similarity(search_fold($5), search_fold(c.name))) AS ws FROM companies c
+                WHERE 'filing' = ANY($6::text[])
+                  AND (search_fold(c.name) %> search_fold($5) OR to_tsvector('simple', c.name) @@ websearch_to_tsquery('simple', $1))
+                GROUP BY c.cik
+              ) c
+            ) c
+            -- Only the names matching best: a near miss ("Microstrategy" for microsoft) would cost $13 heap rows for no candidate.
+            WHERE c.ws = c.best
+            ORDER BY c.cik
+            LIMIT ${SEARCH_FILERS_PER_QUERY}
+          ) c
+          CROSS JOIN LATERAL (
+            SELECT f.accession, f.form, f.filed_date, f.search_vector FROM filings f
+            WHERE f.cik = c.cik
+            ORDER BY f.filed_date DESC, f.accession DESC
+            LIMIT $13
+          ) f
+          WHERE f.search_vector @@ websearch_to_tsquery('simple', $1))
         UNION
         (SELECT f.accession, f.form, f.filed_date, f.search_vector FROM filings f
           WHERE 'filing' = ANY($6::text[]) AND f.search_vector @@ websearch_to_tsquery('simple', $1)
@@ -390,14 +430,18 @@ export function splitHighlights(marked: string): { snippet: string; highlights: 
 }
 
 /**
- * Opens the transaction the statement runs in (one round trip: a simple query of three
- * statements): read only, the generic plan (below), and a statement timeout, so a query that
- * would run long is cancelled by Postgres (57014 query_canceled) instead of holding a connection.
+ * Opens the transaction the statement runs in (one round trip: a simple query of four
+ * statements): read only, the generic plan (below), no JIT, and a statement timeout, so a query
+ * that would run long is cancelled by Postgres (57014 query_canceled) instead of holding a
+ * connection. No JIT: the generic plan's estimates grow with the filings table (a LIMIT $13 is
+ * guessed at a tenth of the matches), and at 10,000,000 filings they cross jit_above_cost
+ * (100,000): compiling the statement's ~190 functions took 130 ms of a 5 ms execution
+ * (bench/scale), on every request, since a prepared statement's JIT code is not kept.
  */
 export function searchTransactionStart(statementTimeoutMs: number = SEARCH_STATEMENT_TIMEOUT_MS): string {
   // Interpolated into SQL (SET takes no parameters): an integer only.
   if (!Number.isSafeInteger(statementTimeoutMs) || statementTimeoutMs < 1) throw new RangeError(`statement timeout must be a positive integer of ms, got ${statementTimeoutMs}`);
-  return `BEGIN READ ONLY; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL statement_timeout = ${statementTimeoutMs}`;
+  return `BEGIN READ ONLY; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL jit = off; SET LOCAL statement_timeout = ${statementTimeoutMs}`;
 }
 
 /** The transaction start with the default statement timeout (the bench's pgbench script uses it). */
