@@ -12,6 +12,18 @@ export interface RunStop {
   resume: string;
 }
 
+/**
+ * How a run over a list of filings (sections, segments) stopped at filing `index` (0-based):
+ * `summary` is what it had done; the same command reads every filing again (same record ids).
+ */
+export function filingRunStop(index: number, total: number, summary: { readonly published: number }, started: number, accession: string): RunStop {
+  return {
+    progress: `at filing ${index + 1} of ${total} (${summary.published} records published)`,
+    done: { ...summary, durationMs: Date.now() - started, stoppedAt: accession },
+    resume: 'run the same command again (the filings are read again: same record ids)',
+  };
+}
+
 /** A one-shot run stopped because the broker did not take records within KAFKA_PUBLISH_RETRY_MS. */
 export class RunStoppedError extends Error {
   constructor(

@@ -4,7 +4,7 @@ import { contentHash, padCik, type FilingData, type RecordEnvelope, type TopicDe
 import { EdgarClient, extractTenkSections } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
-import { stoppedBy } from '../run-stopped.error';
+import { filingRunStop, stoppedBy } from '../run-stopped.error';
 import { documentPath } from '../segments/segment.mapper';
 import { tenkSectionRecordsOf, type TenkFiling } from './tenk-section.mapper';
 
@@ -90,11 +90,7 @@ export class SectionsService {
       try {
         await this.publisher.publish(this.topic, records);
       } catch (error) {
-        throw stoppedBy(error, () => ({
-          progress: `at filing ${i + 1} of ${command.filings.length} (${summary.published} records published)`,
-          done: { ...summary, durationMs: Date.now() - started, stoppedAt: filing.accession },
-          resume: 'run the same command again (the filings are read again: same record ids)',
-        }));
+        throw stoppedBy(error, () => filingRunStop(i, command.filings.length, summary, started, filing.accession));
       }
       summary.published += records.length;
       if (extraction.description) summary.described += 1;

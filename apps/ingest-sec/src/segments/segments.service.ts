@@ -4,7 +4,7 @@ import { contentHash, type FilingData, type RecordEnvelope, type TopicDefinition
 import { EdgarClient, EdgarParseError, extractSegments } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
-import { stoppedBy } from '../run-stopped.error';
+import { filingRunStop, stoppedBy } from '../run-stopped.error';
 import { documentPath, segmentRecordsOf, type SegmentFiling } from './segment.mapper';
 
 export const SEGMENTS_TOPIC = Symbol('SEGMENTS_TOPIC');
@@ -84,11 +84,7 @@ export class SegmentsService {
       try {
         await this.publisher.publish(this.topic, records);
       } catch (error) {
-        throw stoppedBy(error, () => ({
-          progress: `at filing ${i + 1} of ${command.filings.length} (${summary.published} records published)`,
-          done: { ...summary, durationMs: Date.now() - started, stoppedAt: filing.accession },
-          resume: 'run the same command again (the filings are read again: same record ids)',
-        }));
+        throw stoppedBy(error, () => filingRunStop(i, command.filings.length, summary, started, filing.accession));
       }
       summary.published += records.length;
       // Segments that do not add up to the filer's total are published as read, and said.
