@@ -12,6 +12,8 @@ import type { DataSource } from 'typeorm';
 export interface Statement {
   text: string;
   values: unknown[];
+  /** Settings the repository's transaction sets around the statement (`jit = off`), set for the EXPLAIN too. */
+  settings?: string[];
 }
 
 /** A DataSource stand-in for the repositories' read side: `statements` gets each query. */
@@ -79,17 +81,24 @@ function literal(c: Client, v: unknown): string {
 
 /** EXPLAIN (ANALYZE, BUFFERS) of a statement, custom or generic plan. */
 export async function explain(c: Client, s: Statement, generic: boolean): Promise<PlanCheck> {
+  await c.query('BEGIN READ ONLY');
+  try {
+    for (const setting of s.settings ?? []) await c.query(`SET LOCAL ${setting}`);
+    return await explainIn(c, s, generic);
+  } finally {
+    await c.query('ROLLBACK');
+    // A prepared statement outlives its transaction.
+    if (generic) await c.query('DEALLOCATE ALL');
+  }
+}
+
+async function explainIn(c: Client, s: Statement, generic: boolean): Promise<PlanCheck> {
   let json: unknown;
   if (generic) {
-    await c.query(`SET plan_cache_mode = force_generic_plan`);
-    try {
-      await c.query(`PREPARE bench_scale_stmt AS ${s.text}`);
-      const args = s.values.length ? `(${s.values.map((v) => literal(c, v)).join(', ')})` : '';
-      json = (await c.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE bench_scale_stmt${args}`)).rows[0]!['QUERY PLAN'];
-    } finally {
-      await c.query(`DEALLOCATE ALL`);
-      await c.query(`RESET plan_cache_mode`);
-    }
+    await c.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
+    await c.query(`PREPARE bench_scale_stmt AS ${s.text}`);
+    const args = s.values.length ? `(${s.values.map((v) => literal(c, v)).join(', ')})` : '';
+    json = (await c.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE bench_scale_stmt${args}`)).rows[0]!['QUERY PLAN'];
   } else {
     json = (await c.query<{ 'QUERY PLAN': unknown }>({ text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${s.text}`, values: s.values })).rows[0]!['QUERY PLAN'];
   }
