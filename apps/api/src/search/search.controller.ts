@@ -32,7 +32,7 @@ export const searchRoutes = {
       'documents by title relevance, pages newest document first; a query matching more than that (a common word) ranks only those, ' +
       'and paging does not reach past them. For filings the text matches considered are the newest filings of the ' +
       `listed companies whose name best matches q (up to ${SEARCH_FILERS_PER_QUERY}: a company name finds that filer's latest filings, ` +
-      'however many it has) and the first matches in storage order (about the order the filings were projected), not the newest of all: ' +
+      'however many it has) and, when those are fewer than the cap, the first matches in storage order (about the order the filings were projected), not the newest of all: ' +
       'a query matching every filing of a large filer costs the same as one matching a few. ' +
       "`limit` above the plan's cap answers 422 less_than_equal with the cap in ctx. " +
       'A search running longer than the server allows is cancelled: 503 search-timeout with Retry-After.',

@@ -5,7 +5,7 @@ import type { CompanyData, FilingData, RecordEnvelope } from '@app/contracts';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { createDataSource } from '../data-source';
 import { projectRecords } from '../projections/record-projections';
-import { SEARCH_KINDS, SearchRepository, type SearchAfter } from './search.repository';
+import { SEARCH_KINDS, SEARCH_SQL, SearchRepository, searchParams, type SearchAfter } from './search.repository';
 
 const examples = join(__dirname, '../../../contracts/src/examples');
 const msft10k = JSON.parse(readFileSync(join(examples, 'filing@1.msft-10-k.json'), 'utf8')) as RecordEnvelope<FilingData>;
@@ -34,9 +34,34 @@ const unlistedFilings = filings.map((f, i): RecordEnvelope<FilingData> => ({
   data: { ...f.data, accession: unlisted(i), cik: '0000000042', company_name: 'CONTOSO HOLDINGS TRUST', filed_date: `2024-01-0${i + 1}` },
 }));
 
+/**
+ * Another filer's filing (no listing) naming Microsoft in its description: newer than all of MSFT's and
+ * projected first, so it heads the text window for "microsoft".
+ */
+const mention = '0000950170-25-300000';
+const mentionFiling: RecordEnvelope<FilingData> = {
+  ...msft10k,
+  key: mention,
+  id: 'rec_search_mention',
+  provenance: { ...msft10k.provenance, accession: mention },
+  data: { ...msft10k.data, accession: mention, cik: '0000000043', company_name: 'FABRIKAM INC', form: '8-K', primary_doc_description: 'Licence agreement with Microsoft', filed_date: '2025-02-01' },
+};
+
 let db: TestDatabase;
 let ds: DataSource;
 let repo: SearchRepository;
+/** The EXPLAIN ANALYZE line of the filing text window's index scan for "microsoft" under a cap. */
+async function windowScan(cap: number): Promise<string> {
+  const values = searchParams({ q: 'microsoft', kinds: ['filing'], limit: 10, candidatesPerKind: cap });
+  return ds.transaction(async (m) => {
+    // A handful of rows: keep the planner on the text index, as it is on a full table.
+    await m.query('SET LOCAL enable_seqscan = off');
+    const rows = await m.query<{ 'QUERY PLAN': string }[]>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${SEARCH_SQL}`, values);
+    const lines = rows.map((r) => r['QUERY PLAN']).filter((l) => l.includes('filings_search_idx'));
+    expect(lines).toHaveLength(1);
+    return lines[0]!;
+  });
+}
 const filingIds = async (q: string, after?: SearchAfter, limit = 10) => (await repo.search({ q, kinds: ['filing'], limit, after })).map((h) => h.id);
 
 beforeAll(async () => {
@@ -44,7 +69,7 @@ beforeAll(async () => {
   ds = createDataSource({ url: db.url });
   await ds.initialize();
   await projectRecords(ds, [msftCompany]);
-  for (const f of [...filings, ...unlistedFilings]) await projectRecords(ds, [f]);
+  for (const f of [mentionFiling, ...filings, ...unlistedFilings]) await projectRecords(ds, [f]);
   await ds.query('VACUUM ANALYZE filings');
   // Three candidates per kind: fewer than the eight filings every query below matches.
   repo = new SearchRepository(ds, { candidatesPerKind: 3 });
@@ -69,6 +94,17 @@ describe('SearchRepository: filing candidates, bounded whatever the table holds 
     expect(hits.filter((h) => h.kind === 'filing').map((h) => h.id)).toEqual([accession(7), accession(6), accession(5)]);
     // Among the filer's newest filings, those matching all the query's words.
     expect(await filingIds('microsoft 10-K')).toEqual([accession(6), accession(4), accession(2)]);
+  });
+
+  it("the text window is not read when the filers' newest filings alone fill the cap", async () => {
+    // Three of MSFT's eight fill the cap of 3: the window (which would hold the newer mention, stored first) is skipped.
+    expect(await filingIds('microsoft')).not.toContain(mention);
+    expect(await windowScan(3)).toContain('never executed');
+    // With room left (8 filer rows under a cap of 10), the window is read and the mention is a candidate, the newest.
+    const roomy = new SearchRepository(ds, { candidatesPerKind: 10 });
+    const hits = await roomy.search({ q: 'microsoft', kinds: ['filing'], limit: 20 });
+    expect(hits.map((h) => h.id)).toEqual([mention, ...filings.map((f) => f.key).reverse()]);
+    expect(await windowScan(10)).not.toContain('never executed');
   });
 
   it('a filer with no listing: the text window, the first matches in storage order (here the oldest), newest first among them', async () => {

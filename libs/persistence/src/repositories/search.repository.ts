@@ -162,24 +162,31 @@ const HEADLINE = (config: 'english' | 'simple', text: string, options: string): 
  * their candidates come from four sources, each read in an index's order and stopped at $13 rows,
  * and the heap rows read are at most (3 + SEARCH_FILERS_PER_QUERY) x $13 + 1 whatever the table
  * holds: the accession ($4, primary key); filings whose form is the query, newest first
- * (filings_search_form_idx, read in that order); the **filers**: the companies whose name
- * matches the query as the company branch matches names (trigram or words) and as well as the
- * best of them (equal word_similarity, so a near miss such as "Microstrategy" for microsoft, whose
- * filings would not match the text, costs no reads), at most SEARCH_FILERS_PER_QUERY (lowest CIK
- * first), and for each its newest $13 filings (filings_cik_filed_date_accession_idx read
- * backwards, a LATERAL stopped at $13), of which those matching the query's text are kept (a
- * filer's name is in each of its filings' vectors, so for a name query all are; "microsoft 10-K"
- * keeps the 10-Ks among them); and the **text window**: the first $13 rows the text index
- * (filings_search_idx) yields, in storage order (about the order they were projected), not the
- * newest $13 of all matches (a GIN index gives no date order; finding the newest means reading
- * every match: the cost this bounds). The cheap order (accession, form, newest filed first) then
- * picks $13 of that union. So a filer's newest filings are candidates however many it has (its
- * latest 10-K for "microsoft"), and a query matching at most $13 filings sees all of them, as
- * before. Past $13 matches, the filings of filers not in companies (no listing: funds, people)
- * and words of descriptions are reached through the window only, which depends on storage, not
- * on date. The text index itself still reads the query's posting list whole (a few bytes per
- * matching filing, no heap): for a word in half the filings (`inc`) that is the remaining cost
- * (~0.6 s at 10,000,000).
+ * (filings_search_form_idx, read in that order); the **filers**: the companies whose name matches
+ * the query as the company branch matches names (trigram or words) and as well as the best of them
+ * (equal word_similarity, so a near miss such as "Microstrategy" for microsoft, whose filings
+ * would not match the text, costs no reads), at most SEARCH_FILERS_PER_QUERY (lowest CIK first),
+ * and for each its newest $13 filings (filings_cik_filed_date_accession_idx read backwards, a
+ * LATERAL stopped at $13), of which those matching the query's text are kept (a filer's name is in
+ * each of its filings' vectors, so for a name query all are; "microsoft 10-K" keeps the 10-Ks
+ * among them); and the **text window**: the first $13 rows the text index (filings_search_idx)
+ * yields, in storage order (about the order they were projected), not the newest $13 of all
+ * matches (a GIN index gives no date order; finding the newest means reading every match: the cost
+ * this bounds). The window is read only when the filer source yields fewer than $13 rows: a
+ * one-time filter on their count (the filer source is a CTE; the count an InitPlan), so for a
+ * large filer's name the window's index scan is never executed. Read as well, it made such a
+ * search rank 2 x $13 candidates and read $13 more scattered heap rows (adding the filer source
+ * cost 25-50% of search throughput at 10,000,000, bench/scale), for rows found in storage order,
+ * not by date, that could only displace some of the filer's newest filings. The count is of the
+ * data, so the capped set stays a function of the query and the data. The cheap order (accession,
+ * form, newest filed first) then picks $13 of that union. So a filer's newest filings are
+ * candidates however many it has (its latest 10-K for "microsoft"; the only text candidates when
+ * $13 of them match), and a query matching at most $13 filings sees all of them, as before. Past
+ * $13 matches, the filings of filers not in companies (no listing: funds, people) and words of
+ * descriptions are reached through the window only, which depends on storage, not on date (and is
+ * skipped when listed filers' filings fill the cap). The text index itself still reads the query's
+ * posting list whole (a few bytes per matching filing, no heap) when the window runs: for a word
+ * in half the filings (`inc`) that is the remaining cost (~0.6 s at 10,000,000).
  *
  * Pagination is keyset over (score desc, kind, id), not OFFSET: a hit added or removed while a
  * client pages does not shift the later pages (no repeats, no gaps), and every branch applies the
@@ -200,7 +207,32 @@ const HEADLINE = (config: 'english' | 'simple', text: string, options: string): 
 export const SEARCH_STATEMENT_NAME = 'search_hits';
 
 export const SEARCH_SQL = `
-WITH hits AS (
+WITH filer_filings AS (
+  -- The filing branch's filer source: a CTE, read twice (its rows, and their count that gates the text window).
+  SELECT f.accession, f.form, f.filed_date, f.search_vector
+  FROM (
+    SELECT c.cik FROM (
+      SELECT c.cik, c.ws, max(c.ws) OVER () AS best FROM (
+        SELECT c.cik, max(word_similarity(search_fold($5), search_fold(c.name))) AS ws FROM companies c
+        WHERE 'filing' = ANY($6::text[])
+          AND (search_fold(c.name) %> search_fold($5) OR to_tsvector('simple', c.name) @@ websearch_to_tsquery('simple', $1))
+        GROUP BY c.cik
+      ) c
+    ) c
+    -- Only the names matching best: a near miss ("Microstrategy" for microsoft) would cost $13 heap rows for no candidate.
+    WHERE c.ws = c.best
+    ORDER BY c.cik
+    LIMIT ${SEARCH_FILERS_PER_QUERY}
+  ) c
+  CROSS JOIN LATERAL (
+    SELECT f.accession, f.form, f.filed_date, f.search_vector FROM filings f
+    WHERE f.cik = c.cik
+    ORDER BY f.filed_date DESC, f.accession DESC
+    LIMIT $13
+  ) f
+  WHERE f.search_vector @@ websearch_to_tsquery('simple', $1)
+),
+hits AS (
   (SELECT b.* FROM (
     SELECT 'company'::text AS kind, c.symbol AS id, NULL::int AS ref, NULL::int AS ref2, NULL::boolean AS cur,
       (CASE WHEN c.symbol = $2 OR upper(c.ticker) = $2 THEN 100 WHEN c.cik = $3 THEN 90 ELSE 0 END
@@ -256,31 +288,13 @@ WITH hits AS (
           ORDER BY upper(f.form), f.filed_date DESC, f.accession COLLATE "C"
           LIMIT $13)
         UNION
-        (SELECT f.accession, f.form, f.filed_date, f.search_vector
-          FROM (
-            SELECT c.cik FROM (
-              SELECT c.cik, c.ws, max(c.ws) OVER () AS best FROM (
-                SELECT c.cik, max(word_similarity(search_fold($5), search_fold(c.name))) AS ws FROM companies c
-                WHERE 'filing' = ANY($6::text[])
-                  AND (search_fold(c.name) %> search_fold($5) OR to_tsvector('simple', c.name) @@ websearch_to_tsquery('simple', $1))
-                GROUP BY c.cik
-              ) c
-            ) c
-            -- Only the names matching best: a near miss ("Microstrategy" for microsoft) would cost $13 heap rows for no candidate.
-            WHERE c.ws = c.best
-            ORDER BY c.cik
-            LIMIT ${SEARCH_FILERS_PER_QUERY}
-          ) c
-          CROSS JOIN LATERAL (
-            SELECT f.accession, f.form, f.filed_date, f.search_vector FROM filings f
-            WHERE f.cik = c.cik
-            ORDER BY f.filed_date DESC, f.accession DESC
-            LIMIT $13
-          ) f
-          WHERE f.search_vector @@ websearch_to_tsquery('simple', $1))
+        (SELECT f.accession, f.form, f.filed_date, f.search_vector FROM filer_filings f)
         UNION
+        -- The text window, read only when the filer source leaves room: a one-time filter (its count
+        -- is an InitPlan), so when the filers alone fill the cap the index scan is never executed.
         (SELECT f.accession, f.form, f.filed_date, f.search_vector FROM filings f
-          WHERE 'filing' = ANY($6::text[]) AND f.search_vector @@ websearch_to_tsquery('simple', $1)
+          WHERE 'filing' = ANY($6::text[]) AND (SELECT count(*) FROM filer_filings) < $13
+            AND f.search_vector @@ websearch_to_tsquery('simple', $1)
           LIMIT $13)
       ) f
       ORDER BY CASE WHEN f.accession = $4 THEN 0 WHEN upper(f.form) = upper($1) THEN 1 ELSE 2 END, f.filed_date DESC, f.accession COLLATE "C"
