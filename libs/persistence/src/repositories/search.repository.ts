@@ -158,37 +158,18 @@ const HEADLINE = (config: 'english' | 'simple', text: string, options: string): 
  * kind (the route's description says so).
  *
  * Filings are the one kind whose matches grow with the table (a filer's name matches all its
- * filings: 2,195 for "microsoft" in bench/scale's 10,000,000, spread over as many heap pages), so
- * their candidates come from four sources, each read in an index's order and stopped at $13 rows,
- * and the heap rows read are at most (3 + SEARCH_FILERS_PER_QUERY) x $13 + 1 whatever the table
- * holds: the accession ($4, primary key); filings whose form is the query, newest first
- * (filings_search_form_idx, read in that order); the **filers**: the companies whose name matches
- * the query as the company branch matches names (trigram or words) and as well as the best of them
- * (equal word_similarity, so a near miss such as "Microstrategy" for microsoft, whose filings
- * would not match the text, costs no reads), at most SEARCH_FILERS_PER_QUERY (lowest CIK first),
- * and for each its newest $13 filings (filings_cik_filed_date_accession_idx read backwards, a
- * LATERAL stopped at $13), of which those matching the query's text are kept (a filer's name is in
- * each of its filings' vectors, so for a name query all are; "microsoft 10-K" keeps the 10-Ks
- * among them); and the **text window**: the first $13 rows the text index (filings_search_idx)
- * yields, in storage order (about the order they were projected), not the newest $13 of all
- * matches (a GIN index gives no date order; finding the newest means reading every match: the cost
- * this bounds). The window is read only when the filer source yields fewer than $13 rows: a
- * one-time filter on their count (the filer source is a CTE; the count an InitPlan), so for a
- * large filer's name the window's index scan is never executed. Read as well, it made such a
- * search rank 2 x $13 candidates and read $13 more scattered heap rows (adding the filer source
- * cost 25-50% of search throughput at 10,000,000, bench/scale), for rows found in storage order,
- * not by date, that could only displace some of the filer's newest filings. The count is of the
- * data, so the capped set stays a function of the query and the data. The cheap order (accession,
- * form, newest filed first) then picks $13 of that union. So a filer's newest filings are
- * candidates however many it has (its latest 10-K for "microsoft"; the only text candidates when
- * $13 of them match), and a query matching at most $13 filings sees all of them, as before. Past
- * $13 matches, the filings of filers not in companies (no listing: funds, people) and words of
- * descriptions are reached through the window only, which depends on storage, not on date (and is
- * skipped when listed filers' filings fill the cap). The text index itself still reads the query's
- * posting list whole (a few bytes per matching filing, no heap) when the window runs: for a word
- * in half the filings that is the remaining cost (~0.6 s at 10,000,000; `inc` no longer pays it,
- * the filings of three of the thousands of listed names holding it fill the cap: 0.13 s, most of
- * it matching those names).
+ * filings), so their candidates come from four sources, each read in an index's order and stopped
+ * at $13 rows, and the heap rows read are bounded whatever the table holds: the accession ($4);
+ * the newest filings of the form the query names (filings_search_form_idx); the **filers**, the
+ * companies whose name matches as well as the best match (equal word_similarity, so a near miss
+ * costs no reads; at most SEARCH_FILERS_PER_QUERY, lowest CIK first), each its newest $13 filings
+ * matching the text (filings_cik_filed_date_accession_idx backwards, LATERAL); and, only when the
+ * filers yield fewer than $13 rows (a one-time filter on their count: the window's scan is then
+ * never executed), the **text window**: the first $13 rows of filings_search_idx in storage order,
+ * not the newest of all matches (a GIN index gives no date order). The cheap order (accession,
+ * form, newest filed first) picks $13 of that union. Filers not in companies (funds, people) are
+ * reached through the window only; when the window runs, the text index still reads the query's
+ * whole posting list (bench/scale/README.md has the figures at 10,000,000 filings).
  *
  * Pagination is keyset over (score desc, kind, id), not OFFSET: a hit added or removed while a
  * client pages does not shift the later pages (no repeats, no gaps), and every branch applies the
