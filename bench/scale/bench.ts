@@ -52,8 +52,10 @@ const settings = {
   symbol: (env.BENCH_SCALE_SYMBOL || 'MSFT:US').toUpperCase(),
   searchQ: env.BENCH_SCALE_SEARCH_Q || 'microsoft',
   parts: new Set((env.BENCH_SCALE_PARTS || 'api,bulk').split(',').map((s) => s.trim())),
-  seconds: num('BENCH_SECONDS', 10),
-  rounds: Math.floor(num('BENCH_SCALE_ROUNDS', 3)),
+  // Many short rounds rather than a few long ones: the machine's speed drifts over seconds, and
+  // interleaving finely puts the same drift on both sides (the median of 9 ratios, not of 3).
+  seconds: num('BENCH_SECONDS', 3),
+  rounds: Math.floor(num('BENCH_SCALE_ROUNDS', 9)),
   warmupSeconds: num('BENCH_WARMUP_SECONDS', 3),
   connections: num('BENCH_CONNECTIONS', 32),
   poolSize: num('BENCH_POOL_SIZE', 10),

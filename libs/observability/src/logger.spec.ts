@@ -1,4 +1,9 @@
-import { isoTimeField } from './logger';
+import { execFile } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { createLogger, isoTimeField, LOG_FLUSH_MS } from './logger';
 
 describe('isoTimeField', () => {
   it('writes what pino.stdTimeFunctions.isoTime writes, across milliseconds, seconds and days', () => {
@@ -12,5 +17,42 @@ describe('isoTimeField', () => {
     }
     const now = Date.now();
     expect(isoTimeField(now)).toBe(`,"time":"${new Date(now).toISOString()}"`);
+  });
+});
+
+describe('createLogger', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'logger-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('holds a lone line in its chunk and writes it within LOG_FLUSH_MS', async () => {
+    const file = join(dir, 'log');
+    const fd = openSync(file, 'w');
+    try {
+      createLogger({ fd }).info({ request_id: 'req_1' }, 'request');
+      expect(readFileSync(file, 'utf8')).toBe('');
+      const deadline = Date.now() + LOG_FLUSH_MS * 8;
+      while (!readFileSync(file, 'utf8').includes('"request_id":"req_1"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ level: 30, request_id: 'req_1', msg: 'request' });
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('writes the lines it holds when the process exits', async () => {
+    // This module, compiled with swc, in a child that logs and exits at once (as a CLI does).
+    const root = resolve(__dirname, '../../..');
+    const script = `
+      const swc = require(${JSON.stringify(join(root, 'node_modules/@swc/core'))});
+      const src = require('fs').readFileSync(${JSON.stringify(join(__dirname, 'logger.ts'))}, 'utf8');
+      const m = new module.constructor(${JSON.stringify(join(__dirname, 'logger.js'))});
+      m.paths = module.constructor._nodeModulePaths(${JSON.stringify(__dirname)});
+      m._compile(swc.transformSync(src, { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }).code, m.id);
+      const log = m.exports.createLogger({ name: 'cli' });
+      for (let i = 0; i < 3; i++) log.info({ i }, 'step');
+      process.exit(3);`;
+    const out = await promisify(execFile)(process.execPath, ['-e', script]).catch((err: { code: number; stdout: string }) => err);
+    expect('code' in out ? out.code : 0).toBe(3);
+    expect(out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { i: number; name: string })).toEqual([0, 1, 2].map((i) => expect.objectContaining({ i, name: 'cli', msg: 'step' })));
   });
 });

@@ -5,13 +5,20 @@ export type { Logger } from 'pino';
 export interface LoggerSettings {
   level?: string;
   name?: string;
+  /** Where the JSON lines go (default 1, stdout). */
+  fd?: number;
 }
+
+/** Log lines are written in chunks of at least this many bytes... */
+export const LOG_CHUNK_BYTES = 4096;
+/** ...or after this long, whichever comes first: a quiet process's lines are never held longer. */
+export const LOG_FLUSH_MS = 250;
 
 /**
  * The one pino factory: JSON lines on stdout, ISO timestamps, secrets redacted wherever a caller
- * logs headers by mistake. Writes are asynchronous: under load, lines written while a write is in
- * flight go out together (one syscall per request log line cost the api measurable throughput);
- * pino flushes what is pending when the process exits.
+ * logs headers by mistake. Writes are asynchronous and batched: one write per request log line
+ * cost the api a thread-pool round trip per request (60-120 µs of CPU, bench/scale). pino
+ * writes what is pending when the process exits; a SIGKILL loses at most one chunk.
  */
 export function createLogger(settings: LoggerSettings = {}): Logger {
   const options: LoggerOptions = {
@@ -20,7 +27,7 @@ export function createLogger(settings: LoggerSettings = {}): Logger {
     timestamp: () => isoTimeField(Date.now()),
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'], censor: '[redacted]' },
   };
-  return pino(options, pino.destination({ fd: 1, sync: false }));
+  return pino(options, pino.destination({ fd: settings.fd ?? 1, sync: false, minLength: LOG_CHUNK_BYTES, periodicFlush: LOG_FLUSH_MS }));
 }
 
 let cachedSecond = Number.NaN;
