@@ -53,6 +53,7 @@ describe('createLogger', () => {
       process.exit(3);`;
     const out = await promisify(execFile)(process.execPath, ['-e', script]).catch((err: { code: number; stdout: string }) => err);
     expect('code' in out ? out.code : 0).toBe(3);
-    expect(out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { i: number; name: string })).toEqual([0, 1, 2].map((i) => expect.objectContaining({ i, name: 'cli', msg: 'step' })));
+    const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.i, l.name, l.msg])).toEqual([0, 1, 2].map((i) => [i, 'cli', 'step']));
   });
 });
