@@ -17,8 +17,9 @@ export const LOG_FLUSH_MS = 250;
 /**
  * The one pino factory: JSON lines on stdout, ISO timestamps, secrets redacted wherever a caller
  * logs headers by mistake. Writes are asynchronous and batched: one write per request log line
- * cost the api a thread-pool round trip per request (60-120 µs of CPU, bench/scale). pino
- * writes what is pending when the process exits; a SIGKILL loses at most one chunk.
+ * cost the api a thread-pool round trip per request (65-80 µs of CPU, bench/scale/README.md).
+ * pino writes what is pending when the process exits; a SIGKILL loses the lines not yet written
+ * (about the last LOG_FLUSH_MS at most).
  */
 export function createLogger(settings: LoggerSettings = {}): Logger {
   const options: LoggerOptions = {
