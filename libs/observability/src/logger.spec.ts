@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,16 +27,14 @@ describe('createLogger', () => {
 
   it('holds a lone line in its chunk and writes it within LOG_FLUSH_MS', async () => {
     const file = join(dir, 'log');
+    // Left open: the logger's periodic flush outlives the test, and a write to a closed fd is an
+    // unhandled EBADF that kills the jest worker.
     const fd = openSync(file, 'w');
-    try {
-      createLogger({ fd }).info({ request_id: 'req_1' }, 'request');
-      expect(readFileSync(file, 'utf8')).toBe('');
-      const deadline = Date.now() + LOG_FLUSH_MS * 8;
-      while (!readFileSync(file, 'utf8').includes('"request_id":"req_1"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ level: 30, request_id: 'req_1', msg: 'request' });
-    } finally {
-      closeSync(fd);
-    }
+    createLogger({ fd }).info({ request_id: 'req_1' }, 'request');
+    expect(readFileSync(file, 'utf8')).toBe('');
+    const deadline = Date.now() + LOG_FLUSH_MS * 8;
+    while (!readFileSync(file, 'utf8').includes('"request_id":"req_1"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ level: 30, request_id: 'req_1', msg: 'request' });
   });
 
   it('writes the lines it holds when the process exits', async () => {
