@@ -2,26 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { createTestDatabase, swcRegisterScript, type TestDatabase } from '@app/testing';
 
 /*
  * The real entry point (main.ts: config from the environment, createApiApp, listen, SIGTERM) in a
  * child process, as production starts it. TypeScript is compiled on the fly with swc.
  */
 const ROOT = resolve(__dirname, '..');
-const REGISTER = `
-const Module = require('module'); const path = require('path'); const fs = require('fs');
-const swc = require(${JSON.stringify(join(ROOT, 'node_modules/@swc/core'))});
-const orig = Module._resolveFilename;
-Module._resolveFilename = function (request, ...rest) {
-  const m = /^@app\\/([a-z-]+)$/.exec(request);
-  return orig.call(this, m ? path.join(${JSON.stringify(ROOT)}, 'libs', m[1], 'src') : request, ...rest);
-};
-require.extensions['.ts'] = function (module, filename) {
-  const out = swc.transformSync(fs.readFileSync(filename, 'utf8'), { filename, jsc: { parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022', keepClassNames: true }, module: { type: 'commonjs' } });
-  module._compile(out.code, filename);
-};`;
+const REGISTER = swcRegisterScript(ROOT);
 
 let db: TestDatabase;
 let dir: string;

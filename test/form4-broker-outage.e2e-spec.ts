@@ -17,7 +17,7 @@ import { loadConfig } from '@app/config';
 import { TOPICS } from '@app/contracts';
 import { consumerLag, readTopic, type KafkaSettings } from '@app/messaging';
 import { createLogger } from '@app/observability';
-import { expectEventually, OwnKafka, startFixtureServer, uniqueGroupId, uniqueTopic, type FixtureServer } from '@app/testing';
+import { expectEventually, OwnKafka, startFixtureServer, swcRegisterScript, uniqueGroupId, uniqueTopic, type FixtureServer } from '@app/testing';
 import { form4CheckpointSchema } from '../apps/ingest-form4/src/form4.checkpoint';
 import { Form4IngestService, Form4IngestStoppedError, type Form4IngestSummary } from '../apps/ingest-form4/src/form4-ingest.service';
 import { ingestForm4ConfigSchema, parseForm4FilingRef } from '../apps/ingest-form4/src/ingest-form4.config';
@@ -44,21 +44,9 @@ const FILINGS = [
 const SLOW_PATH = '/Archives/edgar/data/789019/000106299324016587/form4.xml';
 const OUTAGE_MS = 30_000;
 
-/** Loads main.ts with swc and @app/* mapped to libs (as test/api-bootstrap.e2e-spec.ts does). */
+/** Loads main.ts with swc and @app/* mapped to libs. */
 const ROOT = resolve(__dirname, '..');
-const REGISTER = `
-const Module = require('module'); const path = require('path'); const fs = require('fs');
-const swc = require(${JSON.stringify(join(ROOT, 'node_modules/@swc/core'))});
-const orig = Module._resolveFilename;
-Module._resolveFilename = function (request, ...rest) {
-  const m = /^@app\\/([a-z-]+)$/.exec(request);
-  return orig.call(this, m ? path.join(${JSON.stringify(ROOT)}, 'libs', m[1], 'src') : request, ...rest);
-};
-require.extensions['.ts'] = function (module, filename) {
-  const out = swc.transformSync(fs.readFileSync(filename, 'utf8'), { filename, jsc: { parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022', keepClassNames: true }, module: { type: 'commonjs' } });
-  module._compile(out.code, filename);
-};`;
+const REGISTER = swcRegisterScript(ROOT);
 
 let dir: string;
 let kafka: OwnKafka;

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { swcRegisterScript } from '@app/testing';
 import { createLogger, isoTimeField, LOG_FLUSH_MS } from './logger';
 
 describe('isoTimeField', () => {
@@ -39,17 +40,13 @@ describe('createLogger', () => {
 
   it('writes the lines it holds when the process exits', async () => {
     // This module, compiled with swc, in a child that logs and exits at once (as a CLI does).
-    const root = resolve(__dirname, '../../..');
+    const register = join(dir, 'register.js');
+    writeFileSync(register, swcRegisterScript(resolve(__dirname, '../../..')));
     const script = `
-      const swc = require(${JSON.stringify(join(root, 'node_modules/@swc/core'))});
-      const src = require('fs').readFileSync(${JSON.stringify(join(__dirname, 'logger.ts'))}, 'utf8');
-      const m = new module.constructor(${JSON.stringify(join(__dirname, 'logger.js'))});
-      m.paths = module.constructor._nodeModulePaths(${JSON.stringify(__dirname)});
-      m._compile(swc.transformSync(src, { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }).code, m.id);
-      const log = m.exports.createLogger({ name: 'cli' });
+      const log = require(${JSON.stringify(join(__dirname, 'logger.ts'))}).createLogger({ name: 'cli' });
       for (let i = 0; i < 3; i++) log.info({ i }, 'step');
       process.exit(3);`;
-    const out = await promisify(execFile)(process.execPath, ['-e', script]).catch((err: { code: number; stdout: string }) => err);
+    const out = await promisify(execFile)(process.execPath, ['-r', register, '-e', script]).catch((err: { code: number; stdout: string }) => err);
     expect('code' in out ? out.code : 0).toBe(3);
     const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l.i, l.name, l.msg])).toEqual([0, 1, 2].map((i) => [i, 'cli', 'step']));

@@ -10,7 +10,7 @@ export interface LoggerSettings {
 }
 
 /** Log lines are written in chunks of at least this many bytes... */
-export const LOG_CHUNK_BYTES = 4096;
+const LOG_CHUNK_BYTES = 4096;
 /** ...or after this long, whichever comes first: a quiet process's lines are never held longer. */
 export const LOG_FLUSH_MS = 250;
 

@@ -4,3 +4,4 @@ export * from './eventually';
 export * from './fixture-server';
 export * from './submissions-zip';
 export * from './own-kafka';
+export * from './swc-register';
