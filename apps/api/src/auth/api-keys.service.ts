@@ -24,6 +24,20 @@ interface CacheEntry {
 }
 
 const CACHE_MAX = 10_000;
+
+interface PresentedKey {
+  key: string;
+  publicId: string;
+  mode: 'live' | 'test';
+}
+
+/** The key an Authorization header presents, or why it presents none. */
+function presentedKey(authorization: string | undefined): PresentedKey | { ok: false; reason: 'missing' | 'malformed' } {
+  if (authorization === undefined || authorization === '') return { ok: false, reason: 'missing' };
+  const key = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
+  const parsed = key === undefined ? null : parseApiKey(key);
+  return key !== undefined && parsed ? { key, publicId: parsed.publicId, mode: parsed.mode } : { ok: false, reason: 'malformed' };
+}
 const LAST_USED_EVERY_MS = 60_000;
 
 /**
@@ -42,17 +56,28 @@ export class ApiKeysService {
     private readonly cacheTtlMs = 30_000,
   ) {}
 
+  /**
+   * The answer when no store read is needed (no key, a malformed one, a cached record), else
+   * undefined: then `authenticate` reads the record. The request path tries this first, so most
+   * requests authenticate without a promise.
+   */
+  authenticateCached(authorization: string | undefined): AuthResult | undefined {
+    const presented = presentedKey(authorization);
+    if ('reason' in presented) return presented;
+    const entry = this.cached(presented.publicId);
+    return entry && this.judge(entry, presented);
+  }
+
   async authenticate(authorization: string | undefined): Promise<AuthResult> {
-    if (authorization === undefined || authorization === '') return { ok: false, reason: 'missing' };
-    const m = /^Bearer +(\S+) *$/i.exec(authorization);
-    if (!m) return { ok: false, reason: 'malformed' };
-    const key = m[1]!;
-    const parsed = parseApiKey(key);
-    if (!parsed) return { ok: false, reason: 'malformed' };
-    const entry = await this.lookup(parsed.publicId);
+    const presented = presentedKey(authorization);
+    if ('reason' in presented) return presented;
+    return this.judge(this.cached(presented.publicId) ?? (await this.load(presented.publicId)), presented);
+  }
+
+  private judge(entry: CacheEntry, presented: PresentedKey): AuthResult {
     const record = entry.record;
-    if (!record || record.mode !== parsed.mode) return { ok: false, reason: 'unknown' };
-    if (!this.verify(entry, key, record.secretHash)) return { ok: false, reason: 'unknown' };
+    if (!record || record.mode !== presented.mode) return { ok: false, reason: 'unknown' };
+    if (!this.verify(entry, presented.key, record.secretHash)) return { ok: false, reason: 'unknown' };
     const principal: Principal = { keyId: record.id, accountId: record.accountId, plan: record.plan, mode: record.mode };
     if (record.revokedAt) return { ok: false, reason: 'revoked', known: principal };
     this.touch(record.id);
@@ -68,10 +93,13 @@ export class ApiKeysService {
     return true;
   }
 
-  private async lookup(id: string): Promise<CacheEntry> {
-    const now = Date.now();
+  private cached(id: string): CacheEntry | undefined {
     const hit = this.cache.get(id);
-    if (hit && hit.expiresAt > now) return hit;
+    return hit && hit.expiresAt > Date.now() ? hit : undefined;
+  }
+
+  private async load(id: string): Promise<CacheEntry> {
+    const now = Date.now();
     const entry: CacheEntry = { record: await this.repo.findForAuth(id), expiresAt: now + this.cacheTtlMs };
     if (this.cacheTtlMs > 0) {
       if (this.cache.size >= CACHE_MAX) {

@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { newRequestId, type Logger } from '@app/observability';
-import type { ApiKeysService, Principal } from '../auth/api-keys.service';
-import { effectivePlan, type PlanTable } from '../rate-limit/plans';
+import type { ApiKeysService, AuthResult, Principal } from '../auth/api-keys.service';
+import { effectivePlan, type PlanLimits, type PlanTable } from '../rate-limit/plans';
 import type { RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter';
 import { ApiError, ValidationError, type ProblemSlug } from './api.errors';
 import type { ApiMetrics } from './api.metrics';
@@ -138,7 +138,7 @@ export class ApiHttp {
     });
     // Before the key check: a CORS preflight carries no key.
     await registerCors(app, this.deps.conventions);
-    app.addHook('onRequest', (request, reply) => this.onRequest(request, reply));
+    app.addHook('onRequest', (request, reply, done) => this.onRequest(request, reply, done));
     app.addHook('onResponse', (request, reply, done) => {
       this.deps.metrics.requestDone(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
       this.requestLog.info(
@@ -197,43 +197,68 @@ export class ApiHttp {
     });
   }
 
-  private async onRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /**
+   * Authentication and rate limit of guarded routes. A callback hook, not an async one: a cached
+   * key and a token of this process's own (every request but a few) take no promise at all; the
+   * store is asked only on a cache miss or when the lease runs out.
+   */
+  private onRequest(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     // Decided on the route Fastify matched (its router decodes the path: `/%761/...` is `/v1/...`),
     // never on the raw URL; a request no route matches is judged by its decoded path (404 or 401).
-    const route = request.routeOptions.url;
+    const routeOptions = request.routeOptions;
+    const route = routeOptions.url;
     const path = route ?? decodedPath(request.url);
     const mcp = this.deps.mcp !== undefined && isUnder(path, this.deps.mcp.path);
-    const guarded = route !== undefined ? request.routeOptions.config.public !== true : mcp || isUnder(path, '/v1');
-    if (!guarded) return;
+    const guarded = route !== undefined ? routeOptions.config.public !== true : mcp || isUnder(path, '/v1');
+    if (!guarded) return done();
     const authorization = request.headers.authorization;
-    const auth = await this.deps.keys.authenticate(authorization);
+    const auth = this.deps.keys.authenticateCached(authorization);
+    if (auth !== undefined) return this.admit(auth, mcp, request, reply, done);
+    this.deps.keys
+      .authenticate(authorization)
+      .then((a) => this.admit(a, mcp, request, reply, done))
+      .catch(done);
+  }
+
+  private admit(auth: AuthResult, mcp: boolean, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     if (!auth.ok) {
-      this.deps.metrics.authFailed(auth.reason);
-      if (auth.known) {
-        const plan = this.deps.plans[effectivePlan(auth.known.plan, auth.known.mode)];
-        rateHeaders(reply, await this.deps.limiter.peek(auth.known.keyId, plan));
-      }
-      const params = [
-        ...(mcp ? [`resource_metadata="${this.deps.mcp!.resourceMetadataUrl}"`] : []),
-        ...(auth.reason === 'missing' ? [] : ['error="invalid_token"']),
-      ];
-      const challenge = params.length ? `Bearer ${params.join(', ')}` : 'Bearer';
-      sendProblem(reply, this.deps.docsUrl, 401, 'invalid-key', 'Invalid API key', AUTH_DETAIL[auth.reason], { 'www-authenticate': challenge });
-      return reply;
+      this.refuseKey(auth, mcp, reply).catch(done);
+      return;
     }
     request.principal = auth.principal;
     const plan = this.deps.plans[effectivePlan(auth.principal.plan, auth.principal.mode)];
-    const decision = await this.deps.limiter.consume(auth.principal.keyId, plan);
-    rateHeaders(reply, decision);
-    if (!decision.allowed) {
-      this.deps.metrics.rateLimited(plan.plan, decision.refusedBy ?? 'daily');
-      const detail =
-        decision.refusedBy === 'burst'
-          ? `Burst limit of ${plan.burstPerSecond} requests per second exceeded for the ${plan.plan} plan.`
-          : `Daily quota of ${plan.dailyQuota} requests exceeded for the ${plan.plan} plan.`;
-      sendProblem(reply, this.deps.docsUrl, 429, 'rate-limited', 'Too many requests', detail, { 'retry-after': String(decision.retryAfter) });
-      return reply;
+    const local = this.deps.limiter.consumeLocal(auth.principal.keyId, plan);
+    if (local) return this.limit(local, plan, reply, done);
+    this.deps.limiter
+      .consume(auth.principal.keyId, plan)
+      .then((d) => this.limit(d, plan, reply, done))
+      .catch(done);
+  }
+
+  /** 401, with the daily quota's headers when the key is known (revoked, or a wrong secret). */
+  private async refuseKey(auth: Extract<AuthResult, { ok: false }>, mcp: boolean, reply: FastifyReply): Promise<void> {
+    this.deps.metrics.authFailed(auth.reason);
+    if (auth.known) {
+      const plan = this.deps.plans[effectivePlan(auth.known.plan, auth.known.mode)];
+      rateHeaders(reply, await this.deps.limiter.peek(auth.known.keyId, plan));
     }
+    const params = [
+      ...(mcp ? [`resource_metadata="${this.deps.mcp!.resourceMetadataUrl}"`] : []),
+      ...(auth.reason === 'missing' ? [] : ['error="invalid_token"']),
+    ];
+    const challenge = params.length ? `Bearer ${params.join(', ')}` : 'Bearer';
+    sendProblem(reply, this.deps.docsUrl, 401, 'invalid-key', 'Invalid API key', AUTH_DETAIL[auth.reason], { 'www-authenticate': challenge });
+  }
+
+  private limit(decision: RateLimitDecision, plan: PlanLimits, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    rateHeaders(reply, decision);
+    if (decision.allowed) return done();
+    this.deps.metrics.rateLimited(plan.plan, decision.refusedBy ?? 'daily');
+    const detail =
+      decision.refusedBy === 'burst'
+        ? `Burst limit of ${plan.burstPerSecond} requests per second exceeded for the ${plan.plan} plan.`
+        : `Daily quota of ${plan.dailyQuota} requests exceeded for the ${plan.plan} plan.`;
+    sendProblem(reply, this.deps.docsUrl, 429, 'rate-limited', 'Too many requests', detail, { 'retry-after': String(decision.retryAfter) });
   }
 
   /** Every error, from routes or from the framework, ends here. 5xx internals never leave the process. */

@@ -47,4 +47,18 @@ describe('RedisRateLimiter with leases', () => {
     await limiter.close();
     expect((await limiter.peek('key2', limits, t0 + 2_000)).remaining).toBe(1_000 - 4);
   });
+
+  it('decides locally only while a lease lasts: the request path asks Redis once per lease', async () => {
+    const limiter = new RedisRateLimiter(redis, prefix);
+    const t = Math.floor(Date.now() / 1000) * 1000 + 9_000;
+    expect(limiter.consumeLocal('key3', limits, t)).toBeUndefined();
+    expect(await limiter.consume('key3', limits, t)).toMatchObject({ allowed: true, remaining: 1_000 - 1 });
+    // The other nine tokens of the lease, without Redis; then the lease is spent.
+    for (let i = 2; i <= leaseSize(limits); i++) expect(limiter.consumeLocal('key3', limits, t)).toMatchObject({ allowed: true, remaining: 1_000 - i });
+    expect(limiter.consumeLocal('key3', limits, t)).toBeUndefined();
+    // A lease is good for its own second only.
+    expect(await limiter.consume('key3', limits, t + 1_000)).toMatchObject({ allowed: true });
+    expect(limiter.consumeLocal('key3', limits, t + 2_000)).toBeUndefined();
+    await limiter.close();
+  });
 });

@@ -27,6 +27,11 @@ export interface RateLimitWindowLimits {
 }
 
 export interface RateLimiter {
+  /**
+   * The decision from this process's own counters when it needs no store (the in-memory limiter:
+   * always; Redis: while a lease lasts), spending the token; else undefined, and `consume` decides.
+   */
+  consumeLocal(keyId: string, limits: RateLimitWindowLimits, now?: number): RateLimitDecision | undefined;
   consume(keyId: string, limits: RateLimitWindowLimits, now?: number): Promise<RateLimitDecision>;
   /** The daily state without consuming (for responses to known but refused keys). */
   peek(keyId: string, limits: RateLimitWindowLimits, now?: number): Promise<RateLimitDecision>;
@@ -62,6 +67,10 @@ export class InMemoryRateLimiter implements RateLimiter {
   private readonly daily = new Map<string, { day: number; count: number }>();
 
   async consume(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): Promise<RateLimitDecision> {
+    return this.consumeLocal(keyId, limits, now);
+  }
+
+  consumeLocal(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): RateLimitDecision {
     const w = windows(now);
     let b = this.burst.get(keyId);
     if (!b || b.second !== w.second) {
@@ -164,14 +173,19 @@ export class RedisRateLimiter implements RateLimiter {
     return [`${this.prefix}{${keyId}}:s:${w.second}`, `${this.prefix}{${keyId}}:d:${w.day}`];
   }
 
+  consumeLocal(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): RateLimitDecision | undefined {
+    const w = windows(now);
+    const lease = this.leases.get(keyId);
+    if (!lease || lease.left <= 0 || lease.second !== w.second || lease.day !== w.day) return undefined;
+    lease.left -= 1;
+    return decide(0, lease.dailyCount - lease.left, limits, now);
+  }
+
   async consume(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): Promise<RateLimitDecision> {
     const w = windows(now);
     for (;;) {
-      const lease = this.leases.get(keyId);
-      if (lease && lease.left > 0 && lease.second === w.second && lease.day === w.day) {
-        lease.left -= 1;
-        return decide(0, lease.dailyCount - lease.left, limits, now);
-      }
+      const spent = this.consumeLocal(keyId, limits, now);
+      if (spent) return spent;
       // One reservation per key at a time: concurrent requests wait for it and spend its lease,
       // instead of each reserving a lease of its own and leaving most of them idle.
       const pending = this.reserving.get(keyId);
