@@ -1,14 +1,14 @@
 import type { FundExposureRow } from '@app/persistence';
 import type { FundExposureEntryBody } from './fund-exposure.schemas';
 
-/** A decimal text divided by 100 exactly ("7.2998" -> 0.072998), without binary rounding on the way. */
+/**
+ * A decimal text divided by 100 exactly ("7.2998" -> 0.072998): the exponent moves the decimal
+ * point in the text, so the one parse rounds once, with no binary division after it.
+ */
 export function percentToFraction(text: string): number {
-  const m = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
-  if (!m) return Number(text) / 100;
-  const [, sign, int = '', frac = ''] = m;
-  const digits = `${int.padStart(3, '0')}${frac}`;
-  const point = digits.length - frac.length - 2;
-  return Number(`${sign}${digits.slice(0, point)}.${digits.slice(point)}`);
+  const s = text.trim();
+  const exact = Number(`${s}e-2`);
+  return Number.isNaN(exact) ? Number(s) / 100 : exact;
 }
 
 /** Read model -> the spec's fund exposure entry. */

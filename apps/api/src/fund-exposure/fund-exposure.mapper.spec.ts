@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultFixturesDir } from '@app/testing';
+import { percentToFraction } from './fund-exposure.mapper';
+
+/** The fraction a decimal text names, parsed from its own digits with the point moved two places left. */
+function shiftedByHand(text: string): number {
+  const [, sign = '', int = '', frac = ''] = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text)!;
+  const digits = int.padStart(3, '0') + frac;
+  const point = digits.length - frac.length - 2;
+  return Number(`${sign}${digits.slice(0, point)}.${digits.slice(point)}`);
+}
+
+describe('percentToFraction', () => {
+  it('divides every pctVal of the real N-PORT filings by 100 without binary rounding', () => {
+    const dir = join(defaultFixturesDir(), 'nport');
+    const values = ['ADX-CIK0000002230-primary_doc.xml', 'GSTRUST-S000013795-NPORT_Sample_7.xml'].flatMap((file) =>
+      [...readFileSync(join(dir, file), 'utf8').matchAll(/<pctVal>([^<]+)<\/pctVal>/g)].map((m) => m[1]!),
+    );
+    expect(values.length).toBeGreaterThan(100);
+    for (const v of values) expect(percentToFraction(v)).toBe(shiftedByHand(v));
+    // Where dividing the parsed double by 100 rounds twice and misses.
+    expect(percentToFraction('7.2998')).toBe(0.072998);
+    expect(7.2998 / 100).not.toBe(0.072998);
+  });
+
+  it('reads what Postgres numeric text can also be', () => {
+    expect(percentToFraction(' 7.5 ')).toBe(0.075);
+    expect(Object.is(percentToFraction('-0.0000'), -0)).toBe(true);
+    expect(percentToFraction('NaN')).toBeNaN();
+    expect(percentToFraction('Infinity')).toBe(Infinity);
+  });
+});
