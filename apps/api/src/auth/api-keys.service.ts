@@ -24,6 +24,7 @@ interface CacheEntry {
 }
 
 const CACHE_MAX = 10_000;
+const LAST_USED_EVERY_MS = 60_000;
 
 interface PresentedKey {
   key: string;
@@ -38,7 +39,6 @@ function presentedKey(authorization: string | undefined): PresentedKey | { ok: f
   const parsed = key === undefined ? null : parseApiKey(key);
   return key !== undefined && parsed ? { key, publicId: parsed.publicId, mode: parsed.mode } : { ok: false, reason: 'malformed' };
 }
-const LAST_USED_EVERY_MS = 60_000;
 
 /**
  * Authenticates Bearer keys. Key records are cached in-process for `cacheTtlMs` (default 30 s), so
