@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ApiKeyAuthRecord, ApiKeysRepository, ApiKeySummary, Plan } from '@app/persistence';
 import type { Logger } from '@app/observability';
-import { generateApiKey, hashApiKey, parseApiKey, verifyApiKey } from './api-key.format';
+import { generateApiKey, hashApiKey, parseApiKey, verifyApiKey, type ParsedApiKey } from './api-key.format';
 
 /** The caller behind a valid key. */
 export interface Principal {
@@ -26,18 +26,15 @@ interface CacheEntry {
 const CACHE_MAX = 10_000;
 const LAST_USED_EVERY_MS = 60_000;
 
-interface PresentedKey {
-  key: string;
-  publicId: string;
-  mode: 'live' | 'test';
-}
+/** A key as the Authorization header presents it, with the parts its format names. */
+type PresentedKey = ParsedApiKey & { key: string };
 
 /** The key an Authorization header presents, or why it presents none. */
 function presentedKey(authorization: string | undefined): PresentedKey | { ok: false; reason: 'missing' | 'malformed' } {
   if (authorization === undefined || authorization === '') return { ok: false, reason: 'missing' };
-  const key = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
-  const parsed = key === undefined ? null : parseApiKey(key);
-  return key !== undefined && parsed ? { key, publicId: parsed.publicId, mode: parsed.mode } : { ok: false, reason: 'malformed' };
+  const key = /^Bearer +(\S+) *$/i.exec(authorization)?.[1] ?? '';
+  const parsed = parseApiKey(key);
+  return parsed ? { ...parsed, key } : { ok: false, reason: 'malformed' };
 }
 
 /**
