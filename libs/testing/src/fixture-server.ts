@@ -79,7 +79,9 @@ export interface FixtureRequest {
   path: string;
   userAgent: string | undefined;
   acceptEncoding: string | undefined;
+  /** 0 while a delayed route has not answered yet. */
   status: number;
+  /** When the request arrived (not when it was answered). */
   at: number;
 }
 
@@ -192,16 +194,18 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
 
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://fixture.local').pathname;
+    // Recorded on arrival: a test that acts while a delayed answer is pending sees the request at once.
+    const request: FixtureRequest = {
+      method: req.method ?? 'GET',
+      path,
+      userAgent: req.headers['user-agent'],
+      acceptEncoding: req.headers['accept-encoding'],
+      status: 0,
+      at: Date.now(),
+    };
+    requests.push(request);
     const respond = () => {
-      const status = answer(req, res, path);
-      requests.push({
-        method: req.method ?? 'GET',
-        path,
-        userAgent: req.headers['user-agent'],
-        acceptEncoding: req.headers['accept-encoding'],
-        status,
-        at: Date.now(),
-      });
+      request.status = answer(req, res, path);
     };
     const delayMs = routes.get(path)?.delayMs ?? 0;
     if (delayMs > 0) setTimeout(respond, delayMs);
