@@ -4,7 +4,9 @@
 // - the same command run again while the broker is still down rides out the rest of the outage
 //   (default bound, minutes) and finishes from the checkpoint: every company is on the topic;
 // - a consumer's /readyz is 503 naming the consumer while kafkajs restarts it, 200 once it has
-//   rejoined; a group's lag above CONSUMER_READY_MAX_LAG is named by /readyz.
+//   rejoined; a group's lag above CONSUMER_READY_MAX_LAG is named by /readyz;
+// - a consumer stopped while the broker is down stays stopped (kafkajs' own restart timer once
+//   outlived stop() and retried for ever, and CI's jest never exited).
 import 'reflect-metadata';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,7 @@ import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@app/config';
 import { TOPICS } from '@app/contracts';
-import { ConsumerRunner, consumerLag, ensureTopics, startWorkerOps, type KafkaSettings } from '@app/messaging';
+import { ConsumerRunner, consumerLag, ensureTopics, startWorkerOps, type KafkaSettings, type MessagingLogger } from '@app/messaging';
 import { createLogger, createMetricsRegistry, type OpsServer } from '@app/observability';
 import { expectEventually, OwnKafka, startFixtureServer, uniqueGroupId, uniqueTopic, type FixtureServer } from '@app/testing';
 import { companiesCheckpointSchema } from '../apps/ingest-sec/src/companies.checkpoint';
@@ -68,8 +70,8 @@ beforeAll(async () => {
   kafka = new OwnKafka({ port: 19292, controllerPort: 19293, runDir: join(__dirname, '..', '.run', 'test', 'kafka-19292') });
   await kafka.up();
   settings = { brokers: kafka.brokers, clientId: 'broker-outage-e2e', logLevel: 'nothing' };
-  // 15 s: the kill must land while this file is pending; at load average 8 the test's own polling
-  // once came later than 5 s and the run published a chunk past it (done 3,400).
+  // 15 s: the kill must land while this file is pending. The fixture server records the request on
+  // arrival; when it recorded answers instead, the kill came after and chunks past it were published.
   fixtures = await startFixtureServer({ routes: [{ path: `/submissions/CIK${SLOW_CIK}.json`, file: 'submissions/CIK0000789019.json', delayMs: 15_000 }] });
 });
 
@@ -99,6 +101,12 @@ itOwnBrokers('an ingest stops with a checkpoint, the same command resumes throug
   // A group that never consumes: its lag (every record) is above a bound of 100, and /readyz says so.
   const idle = new ConsumerRunner({ settings, groupId: uniqueGroupId('idle'), topics: [topic], handle: async () => undefined, logger });
   const idleOps = await startWorkerOps({ host: '127.0.0.1', port: 0, logger, consumer: { runner: idle, settings, topics: [topic] }, checks: {}, registry: createMetricsRegistry(), maxLag: 100 });
+  // A consumer stopped during the outage: every line it logs, and when.
+  const stoppedLog: { at: number; msg: string | undefined; restart?: boolean }[] = [];
+  const record = (obj: { restart?: boolean }, msg?: string) => void stoppedLog.push({ at: Date.now(), msg, restart: obj.restart });
+  const recordingLogger: MessagingLogger = { info: record, warn: record, error: record };
+  const stoppedInOutage = new ConsumerRunner({ settings, groupId: uniqueGroupId('stopped'), topics: [topic], handle: async () => undefined, logger: recordingLogger });
+  await stoppedInOutage.start();
   try {
     await expectEventually(async () => expect(await readyz(ops)).toMatchObject({ status: 200, checks: { consumer: 'ok', lag: 'ok' } }), { timeoutMs: 60_000, intervalMs: 500 });
 
@@ -131,6 +139,11 @@ itOwnBrokers('an ingest stops with a checkpoint, the same command resumes throug
       { timeoutMs: 60_000, intervalMs: 500 },
     );
 
+    // Stopped while kafkajs is restarting it, it stays stopped, through the outage and after.
+    await expectEventually(() => expect(stoppedLog.map((l) => l.msg)).toContain('kafka consumer crashed'), { timeoutMs: 60_000, intervalMs: 500 });
+    await stoppedInOutage.stop();
+    const stoppedAt = Date.now();
+
     // Run 2, the same command with the default bound, starts while the broker is still down; it comes back 60 s after the kill.
     const second = runIngest(300_000);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, OUTAGE_MS - (Date.now() - killedAt))));
@@ -151,6 +164,10 @@ itOwnBrokers('an ingest stops with a checkpoint, the same command resumes throug
       },
       { timeoutMs: 15_000, intervalMs: 1_000 },
     );
+    // The start kafkajs had under way may still fail once; it must not be restarted.
+    const afterStop = stoppedLog.filter((l) => l.at > stoppedAt);
+    expect(afterStop.length).toBeLessThanOrEqual(1);
+    expect(afterStop.filter((l) => l.restart !== false)).toEqual([]);
     const high = (await consumerLag(settings, uniqueGroupId('count'), [topic])).reduce((n, p) => n + Number(p.high), 0);
     process.stdout.write(`broker outage: ${COMPANIES} companies, ${high} records on the topic (first run's prefix and retried batches included), consumer saw ${seen.size} distinct\n`);
   } finally {
@@ -158,5 +175,6 @@ itOwnBrokers('an ingest stops with a checkpoint, the same command resumes throug
     await idleOps.close();
     await runner.stop();
     await idle.stop();
+    await stoppedInOutage.stop();
   }
 });

@@ -156,6 +156,9 @@ export class ConsumerRunner {
       maxBytesPerPartition: Math.max(FETCH_BYTES_PER_PARTITION, 2 * this.limits.maxBytes),
       maxBytes: Math.max(FETCH_BYTES, 2 * this.limits.maxBytes),
       ...(options.sessionTimeoutMs !== undefined ? { sessionTimeout: options.sessionTimeoutMs } : {}),
+      // kafkajs restarts a crashed consumer on a timer that its own stop() can miss (a crash during
+      // disconnect, e.g. with the broker down): a stopping runner must not come back, or it retries for ever.
+      retry: { restartOnFailure: async () => !this.isStopping },
     });
     this.dlqProducer = new RecordProducer(options.settings);
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
