@@ -156,8 +156,8 @@ export class ConsumerRunner {
       maxBytesPerPartition: Math.max(FETCH_BYTES_PER_PARTITION, 2 * this.limits.maxBytes),
       maxBytes: Math.max(FETCH_BYTES, 2 * this.limits.maxBytes),
       ...(options.sessionTimeoutMs !== undefined ? { sessionTimeout: options.sessionTimeoutMs } : {}),
-      // kafkajs restarts a crashed consumer on a timer that its own stop() can miss (a crash during
-      // disconnect, e.g. with the broker down): a stopping runner must not come back, or it retries for ever.
+      // kafkajs restarts a crashed consumer on a timer. With the broker down, a restart under way when
+      // stop() runs crashes after it and sets a new timer stop() never clears: it retried for ever.
       retry: { restartOnFailure: async () => !this.isStopping },
     });
     this.dlqProducer = new RecordProducer(options.settings);
