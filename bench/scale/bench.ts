@@ -195,7 +195,7 @@ async function apiPart(tag: string): Promise<void> {
     `\n== throughput: ${settings.connections} connections; per endpoint, ${settings.rounds} rounds of page 1 and the deep page, each on api and raw back to back (orders alternating), ${settings.seconds} s each; ${settings.warmupSeconds} s warm-up of each server and page before an endpoint's first round; limit=${settings.limit}`,
   );
   console.log(row(['endpoint / run', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'requests', 'non-2xx', 'cpu µs/req', 'load1']));
-  const results = new Map<string, { first: Pairs; deep: Pairs }>();
+  const results = new Map<string, Record<'p1' | 'deep', Pairs>>();
   for (const e of endpoints) {
     const runs = { p1: { api: e.path, raw: e.path }, deep: { api: e.apiDeepPath, raw: e.rawDeepPath } };
     const servers = { api, raw };
@@ -214,7 +214,7 @@ async function apiPart(tag: string): Promise<void> {
         }
       }
     }
-    results.set(e.name, { first: out.p1, deep: out.deep });
+    results.set(e.name, out);
   }
 
   console.log(
@@ -222,11 +222,12 @@ async function apiPart(tag: string): Promise<void> {
   );
   for (const e of endpoints) {
     const r = results.get(e.name)!;
-    const depths = r.deep.api.map((d, i) => d.mean / r.first.api[i]!.mean);
+    const depthsOf = (side: keyof Pairs): number[] => r.deep[side].map((d, i) => d.mean / r.p1[side][i]!.mean);
+    const depths = depthsOf('api');
     const depth = median(depths);
-    const depthRaw = median(r.deep.raw.map((d, i) => d.mean / r.first.raw[i]!.mean));
+    const depthRaw = median(depthsOf('raw'));
     console.log(`${e.name}`);
-    for (const [page, p] of [['page 1', r.first], ['deep  ', r.deep]] as const) {
+    for (const [page, p] of [['page 1', r.p1], ['deep  ', r.deep]] as const) {
       const ratios = p.api.map((a, i) => a.reqPerSec / p.raw[i]!.reqPerSec);
       const ratio = median(ratios);
       const apiCpu = median(p.api.map((x) => x.cpuPerRequestUs));
@@ -237,10 +238,10 @@ async function apiPart(tag: string): Promise<void> {
     }
     console.log(`  ${verdict(`deep/page-1 mean latency, median of the rounds' ratios, api: ${depth.toFixed(3)} [${depths.map((x) => x.toFixed(3)).join(', ')}] (raw ${depthRaw.toFixed(3)})`, depth <= DEEP_TARGET)}`);
     if (e.name === 'fund-exposure') {
-      const p99s = [...r.first.api, ...r.deep.api].map((x) => x.p99);
-      console.log(`  ${verdict(`fund-exposure p99, api, worst of ${p99s.length} runs: ${Math.max(...p99s).toFixed(1)} ms (page 1 ${r.first.api.map((x) => x.p99.toFixed(0)).join(', ')}; deep ${r.deep.api.map((x) => x.p99.toFixed(0)).join(', ')})`, Math.max(...p99s) < EXPOSURE_P99_TARGET_MS)}`);
+      const p99s = [...r.p1.api, ...r.deep.api].map((x) => x.p99);
+      console.log(`  ${verdict(`fund-exposure p99, api, worst of ${p99s.length} runs: ${Math.max(...p99s).toFixed(1)} ms (page 1 ${r.p1.api.map((x) => x.p99.toFixed(0)).join(', ')}; deep ${r.deep.api.map((x) => x.p99.toFixed(0)).join(', ')})`, Math.max(...p99s) < EXPOSURE_P99_TARGET_MS)}`);
     }
-    const bad = [...r.first.api, ...r.first.raw, ...r.deep.api, ...r.deep.raw].reduce((n, x) => n + x.bad, 0);
+    const bad = [...r.p1.api, ...r.p1.raw, ...r.deep.api, ...r.deep.raw].reduce((n, x) => n + x.bad, 0);
     if (bad) console.log(`  ${bad} responses were not 2xx: these figures are not comparable`);
   }
 
