@@ -14,7 +14,8 @@ export function percentToFraction(text: string): number {
 /** Read model -> the spec's fund exposure entry. */
 export function toFundExposureEntry(row: FundExposureRow): FundExposureEntryBody {
   const value = row.valUsd === null ? 0 : Number(row.valUsd);
-  const shares = row.units === 'NS' && row.balance !== null && Number.isInteger(Number(row.balance)) ? Number(row.balance) : null;
+  const balance = row.units === 'NS' && row.balance !== null ? Number(row.balance) : NaN;
+  const shares = Number.isInteger(balance) ? balance : null;
   return {
     fund_ticker: row.fundTicker,
     fund_name: row.fundName ?? row.fundKey,

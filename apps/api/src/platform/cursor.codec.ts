@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { stableStringify } from '@app/contracts';
 
 /** What a cursor carries: the last sort key of the page, its direction and the filters it belongs to. */
@@ -14,19 +14,21 @@ export interface CursorPayload {
 const MAC_BYTES = 16;
 const MAX_CURSOR_LENGTH = 1024;
 
-// Most requests repeat a few filter sets (the default one above all): remember their hashes.
+// Most requests repeat a few filter sets (the default one above all): remember their hashes, by
+// the filters' plain JSON, which is cheaper than the canonical text. Two spellings of one filter
+// set (keys in another order) are two entries holding the same hash.
 const FILTER_HASH_CACHE_MAX = 1024;
 const filterHashes = new Map<string, string>();
 
 /** A short, stable hash of an endpoint's filter set. */
 export function filterHash(endpoint: string, filters: Record<string, unknown>): string {
-  // Canonical JSON (sorted keys): equal filters always hash alike.
-  const text = stableStringify({ endpoint, filters });
-  let hash = filterHashes.get(text);
+  const cacheKey = `${endpoint} ${JSON.stringify(filters)}`;
+  let hash = filterHashes.get(cacheKey);
   if (hash === undefined) {
-    hash = createHash('sha256').update(text).digest('base64url').slice(0, 22);
+    // Canonical JSON (sorted keys): equal filters always hash alike.
+    hash = createHash('sha256').update(stableStringify({ endpoint, filters })).digest('base64url').slice(0, 22);
     if (filterHashes.size >= FILTER_HASH_CACHE_MAX) filterHashes.clear();
-    filterHashes.set(text, hash);
+    filterHashes.set(cacheKey, hash);
   }
   return hash;
 }
@@ -36,10 +38,11 @@ export function filterHash(endpoint: string, filters: Record<string, unknown>): 
  * payload) truncated to 16 bytes). A forged, modified or foreign cursor decodes to null.
  */
 export class CursorCodec {
-  private readonly key: Buffer;
+  // A KeyObject, not the secret's bytes: createHmac would copy bytes into a new key every call.
+  private readonly key: KeyObject;
 
   constructor(secret: string) {
-    this.key = Buffer.from(secret, 'utf8');
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   private mac(payload: string): Buffer {
