@@ -57,9 +57,11 @@ export async function registerCompression(app: FastifyInstance, conventions: Htt
  */
 export async function registerConditionalGets(app: FastifyInstance, addRoutes: (scope: FastifyInstance) => void): Promise<void> {
   const xxh = await xxhash();
-  const hashFn = (payload: string | Buffer): string => xxh.h64Raw(typeof payload === 'string' ? Buffer.from(payload) : payload).toString(16).padStart(16, '0');
+  const utf8 = <T>(payload: string | T): Buffer | T => (typeof payload === 'string' ? Buffer.from(payload) : payload);
+  // The hook below hands the plugin bytes; its typings still say string.
+  const hashFn = (payload: string | Buffer): string => xxh.h64Raw(utf8(payload)).toString(16).padStart(16, '0');
   await app.register(async (scope) => {
-    scope.addHook('onSend', (_request, _reply, payload, done) => done(null, typeof payload === 'string' ? Buffer.from(payload) : payload));
+    scope.addHook('onSend', (_request, _reply, payload, done) => done(null, utf8(payload)));
     await scope.register(fastifyEtag, { hashFn });
     addRoutes(scope);
   });
