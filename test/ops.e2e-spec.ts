@@ -7,13 +7,13 @@
 // back is requeued again and projected; a second `--all` requeues nothing.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ALL_TOPICS, namespacedTopic, TOPICS, type RecordEnvelope } from '@app/contracts';
-import { ensureTopics, RecordProducer, type KafkaSettings } from '@app/messaging';
-import { expectEventually, kafkaBrokersForTests, testServerUrl } from '@app/testing';
+import { ensureTopics, RecordProducer, topicDepths, type KafkaSettings } from '@app/messaging';
+import { expectEventually, fixtureSubmissionsEntries, kafkaBrokersForTests, testServerUrl, writeZip } from '@app/testing';
 import { PROJECTED_TOPICS } from '../apps/projector/src/projector.service';
 
 jest.setTimeout(600_000);
@@ -64,6 +64,8 @@ let dbUrl: string;
 let brokers: string[];
 let checkout: string;
 let projector: ChildProcess | null = null;
+/** Records the bulk backfill put on the projected topics (the replay counts them too). */
+let bulkRecords = 0;
 
 const exampleRecord = (): RecordEnvelope => JSON.parse(readFileSync(EXAMPLE, 'utf8')) as RecordEnvelope;
 const ops = (...args: string[]): Promise<Ran> => run('npm', ['run', '--silent', 'ops', '--', ...args], checkout);
@@ -166,17 +168,26 @@ describe('operator commands from a plain shell after the run script', () => {
     expect(badTopic.stderr).toContain(`${namespace}.ir.documents.v1   (dead letters: ${namespace}.ir.documents.v1.dlq)`);
   });
 
-  it('backfill status: none, then what a checkpoint says', async () => {
+  it('ingest-sec bulk from a plain shell publishes to the run\'s broker and namespace; backfill status reads its checkpoint', async () => {
     expect(ok(await ops('backfill', 'status'))).toContain('no backfill checkpoints');
-    mkdirSync(join(checkout, '.run', 'checkpoints'), { recursive: true });
-    writeFileSync(
-      join(checkout, '.run', 'checkpoints', 'submissions-bulk.json'),
-      JSON.stringify({ kind: 'submissions-bulk', source: 'http://127.0.0.1/submissions.zip', entries_total: 10, entries_done: 5, records_published: 42, started_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:05.000Z', finished_at: null }),
-    );
+    const entries = fixtureSubmissionsEntries();
+    const zipPath = join(checkout, 'submissions.zip');
+    await writeZip(zipPath, entries);
+    const bulk = ok(await run('npm', ['run', '--silent', 'ingest-sec', '--', 'bulk', '--submissions', zipPath], checkout));
+    // Log lines (one JSON object each) around the summary, printed as indented JSON.
+    const start = bulk.lastIndexOf('\n{\n') + 1;
+    const summary = JSON.parse(bulk.slice(start, bulk.indexOf('\n}\n', start) + 2)) as { status: string; records_published: number; filings_published: number; companies_published: number };
+    expect(summary.status).toBe('finished');
+    expect(summary.filings_published).toBeGreaterThan(0);
+    // On the broker and in the topic namespace .run/ops.env names: the plain shell set neither.
+    const depths = await topicDepths({ brokers, clientId: 'ops-e2e', logLevel: 'nothing' }, [TOPICS.filings, TOPICS.companies].map((t) => namespacedTopic(t, namespace).name));
+    expect(depths.map((d) => d.depth)).toEqual([summary.filings_published, summary.companies_published]);
+    bulkRecords = summary.records_published;
     const status = ok(await ops('backfill', 'status'));
-    expect(status).toContain('submissions-bulk.json');
-    expect(status).toContain('entries:           5 of 10 (50.0 %)');
-    expect(status).toContain('records published: 42');
+    expect(status).toContain('bulk-submissions.json');
+    expect(status).toContain(`entries:           ${entries.length} of ${entries.length} (100.0 %)`);
+    expect(status).toContain(`records published: ${summary.records_published}`);
+    expect(status).toContain('state:             finished');
   });
 
   it('a dead letter is shown, requeued once, fails again with both errors, and is projected once fixed', async () => {
@@ -247,7 +258,7 @@ describe('operator commands from a plain shell after the run script', () => {
     expect(refused.stderr).toContain(`refusing to rewind: consumer group '${projectorGroup}' has 1 active member(s)`);
     await stopProjector();
     const reset = await expectEventually(async () => ok(await ops('replay', '--reset')), { timeoutMs: 60_000, intervalMs: 2_000 });
-    expect(reset).toMatch(new RegExp(`rewound group '${projectorGroup}' to the beginning of ${PROJECTED_TOPICS.length} topic\\(s\\): 3 records to project again`));
+    expect(reset).toMatch(new RegExp(`rewound group '${projectorGroup}' to the beginning of ${PROJECTED_TOPICS.length} topic\\(s\\): ${3 + bulkRecords} records to project again`));
 
     const replayUrl = withDatabase(serverUrl, replayDbName);
     const replay = ok(await ops('replay', '--into', replayUrl, '--topics', 'ir.documents.v1'));

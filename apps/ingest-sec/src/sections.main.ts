@@ -5,7 +5,7 @@ import { sectionsConfigSchema } from './sections/sections.config';
 import { SectionsModule, startSectionsFollow } from './sections/sections.module';
 import { SectionsService, type SectionsFilingCommand } from './sections/sections.service';
 
-const USAGE = `usage: node dist/apps/ingest-sec/src/sections.main.js (--filing <cik>:<accession>:<primary document path> ...| --follow)
+const USAGE = `usage: npm run ingest-sec -- sections (--filing <cik>:<accession>:<primary document path> ...| --follow)
   --filing  read one 10-K's primary document (repeatable), e.g.
             --filing 1318605:0001628280-25-003063:/Archives/edgar/data/1318605/000162828025003063/tsla-20241231.htm
   --follow  consume edgar.filings.v1 and read the newest 10-K of each issuer as it arrives (until SIGINT/SIGTERM)`;

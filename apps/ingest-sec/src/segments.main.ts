@@ -6,7 +6,7 @@ import { SegmentsModule } from './segments/segments.module';
 import { SegmentsService } from './segments/segments.service';
 import { startSegmentsFollow } from './segments/segments-follow.runner';
 
-const USAGE = `usage: node dist/apps/ingest-sec/src/segments.main.js (--filing <cik>:<accession>:<primary document path> ...| --follow)
+const USAGE = `usage: npm run ingest-sec -- segments (--filing <cik>:<accession>:<primary document path> ...| --follow)
   --filing  read one filing's primary inline-XBRL document (repeatable), e.g.
             --filing 320193:0000320193-25-000057:/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm
   --follow  consume edgar.filings.v1 and read every 10-Q / 10-K as it arrives (until SIGINT/SIGTERM)`;

@@ -21,7 +21,7 @@ export const bulkConfigSchema = kafkaConfig
 
 export type BulkConfig = z.infer<typeof bulkConfigSchema>;
 
-export const BULK_USAGE = `usage: node dist/apps/ingest-sec/src/bulk.main.js --submissions <path or URL of submissions.zip> [--checkpoint <path>] [--restart]
+export const BULK_USAGE = `usage: npm run ingest-sec -- bulk --submissions <path or URL of submissions.zip> [--checkpoint <path>] [--restart]
   --submissions  SEC's nightly archive (https://www.sec.gov/Archives/edgar/daily-index/bulkdata/submissions.zip) or a local copy
   --checkpoint   checkpoint file (default BULK_CHECKPOINT, .run/checkpoints/bulk-submissions.json); a rerun skips the entries it lists as done
   --restart      ignore the checkpoint and start from the first entry`;
