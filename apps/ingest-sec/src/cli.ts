@@ -15,29 +15,28 @@ const COMMANDS: Record<string, { main: string; what: string }> = {
   nport: { main: './nport.main.js', what: '--filing <cik>:<accession> ...' },
 };
 
-export const INGEST_SEC_USAGE = [
+const USAGE = [
   'usage: npm run ingest-sec -- <command> [options]   (--help after a command: its own options)',
-  ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.what}`),
+  ...Object.entries(COMMANDS).map(([command, c]) => `  ${command.padEnd(10)} ${c.what}`),
 ].join('\n');
 
-/** The worker module of `argv[0]`, or null for an unknown command. */
-export function ingestSecCommand(name: string | undefined): string | null {
-  return name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name]!.main : null;
+const [name, ...rest] = process.argv.slice(2);
+if (name === undefined) {
+  console.error(USAGE);
+  process.exit(2);
 }
-
-if (require.main === module) {
-  const [name, ...rest] = process.argv.slice(2);
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    console.log(INGEST_SEC_USAGE);
-    process.exit(name === undefined ? 2 : 0);
-  }
-  const main = ingestSecCommand(name);
-  if (!main) {
-    console.error(`ingest-sec: unknown command ${JSON.stringify(name)}\n${INGEST_SEC_USAGE}`);
-    process.exit(2);
-  }
-  applyRunEnv(process.env, __dirname);
-  // The worker reads its arguments from process.argv, as when it is started directly.
-  process.argv = [process.argv[0]!, process.argv[1]!, ...rest];
-  void import(main);
+if (name === '--help' || name === '-h' || name === 'help') {
+  console.log(USAGE);
+  process.exit(0);
 }
+if (!Object.hasOwn(COMMANDS, name)) {
+  console.error(`ingest-sec: unknown command ${JSON.stringify(name)}\n${USAGE}`);
+  process.exit(2);
+}
+applyRunEnv(process.env, __dirname);
+// The worker reads its arguments from process.argv, as when it is started directly.
+process.argv = [process.argv[0]!, process.argv[1]!, ...rest];
+import(COMMANDS[name]!.main).catch((err: unknown) => {
+  console.error(`ingest-sec ${name}: could not load its worker:`, err);
+  process.exit(1);
+});
