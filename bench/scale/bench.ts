@@ -62,6 +62,10 @@ const settings = {
   limit: Math.floor(num('BENCH_SCALE_LIMIT', 50)),
   deep: num('BENCH_SCALE_DEEP', 0.9),
   apiLogLevel: env.BENCH_API_LOG_LEVEL || 'info',
+  /** Node.js flags of the api process only (GC settings, say); raw keeps the defaults. */
+  apiNodeArgs: (env.BENCH_API_NODE_ARGS || '').split(/\s+/).filter(Boolean),
+  /** Endpoints to measure by name (filings, company-filings, insiders, fund-exposure, search); all when unset. */
+  endpoints: env.BENCH_SCALE_ENDPOINTS ? new Set(env.BENCH_SCALE_ENDPOINTS.split(',').map((s) => s.trim())) : null,
   /** An already-loaded scratch database to measure (not created, loaded or dropped). */
   database: env.BENCH_SCALE_DATABASE || null,
   /** Keep the database this run creates (its name is printed). */
@@ -160,6 +164,7 @@ async function apiPart(tag: string): Promise<void> {
   const api = await start({
     label: 'api',
     script: join(DIST, 'apps/api/src/main.js'),
+    nodeArgs: settings.apiNodeArgs,
     env: {
       DATABASE_URL: db.url,
       DATABASE_POOL_SIZE: String(settings.poolSize),
@@ -171,13 +176,16 @@ async function apiPart(tag: string): Promise<void> {
     },
   });
   const raw = await start({ label: 'raw', script: join(__dirname, 'raw-server.js'), env: { DATABASE_URL: db.url, DATABASE_POOL_SIZE: String(settings.poolSize) } });
-  console.log(`servers: api pid ${api.pid}, raw pid ${raw.pid}; pg pool ${settings.poolSize} each; api LOG_LEVEL=${settings.apiLogLevel}`);
+  console.log(`servers: api pid ${api.pid}, raw pid ${raw.pid}; pg pool ${settings.poolSize} each; api LOG_LEVEL=${settings.apiLogLevel}${settings.apiNodeArgs.length ? `, api node flags ${settings.apiNodeArgs.join(' ')}` : ''}`);
 
   const pg = new Client({ connectionString: db.url, application_name: 'bench-scale' });
   await pg.connect();
   cleanups.push(() => pg.end());
   const codec = new CursorCodec(cursorSecret);
-  const endpoints = await buildEndpoints(pg, api, headers, codec, counts);
+  const all = await buildEndpoints(pg, api, headers, codec, counts);
+  const unknown = [...(settings.endpoints ?? [])].filter((n) => !all.some((e) => e.name === n));
+  if (unknown.length) throw new Error(`BENCH_SCALE_ENDPOINTS: unknown ${unknown.join(', ')} (endpoints: ${all.map((e) => e.name).join(', ')})`);
+  const endpoints = all.filter((e) => !settings.endpoints || settings.endpoints.has(e.name));
 
   // Both sides must serve the same rows, page 1 and deep, before anything is measured.
   for (const e of endpoints) {
