@@ -1,7 +1,9 @@
 // The operator's commands from a plain shell: after the run script's own setup (`scripts/run.sh
 // setup`: infrastructure, .run/secrets.env and .run/ops.env, migrations), every `ops` and `keys`
-// command runs as a child process whose environment holds only PATH and HOME, in a copy of the
-// checkout (so the developer's own .run/ is never touched). A record dead-lettered because its
+// command and `ingest-sec bulk` run as child processes whose environment holds only PATH and HOME,
+// in a copy of the checkout (so the developer's own .run/ is never touched). The bulk backfill of
+// the fixture submissions lands in the run's topic namespace and `backfill status` reads its real
+// checkpoint. A record dead-lettered because its
 // read-model table was missing (an operator's mistake, fixed afterwards) is requeued, fails again
 // while the table is still missing (its new dead letter names both errors), and once the table is
 // back is requeued again and projected; a second `--all` requeues nothing.
