@@ -6,17 +6,18 @@ import { applyRunEnv } from '@app/config';
  * topic namespace of the running pipeline) under the environment, which wins, then runs the
  * command's worker with the remaining arguments.
  */
+// What each does; its options are in its own usage (`<command> --help`), not copied here.
 const COMMANDS: Record<string, { main: string; what: string }> = {
-  companies: { main: './main.js', what: 'SEC ticker map + submissions -> company@1 (SEC_COVERAGE, SEC_SUBMISSIONS)' },
-  filings: { main: './filings.main.js', what: 'backfill --companies A,B [--from D --to D] | live [--once] [--date D] [--interval S]' },
-  bulk: { main: './bulk.main.js', what: '--submissions <path or URL of submissions.zip> [--checkpoint <path>] [--restart]' },
-  segments: { main: './segments.main.js', what: '--filing <cik>:<accession>:<primary doc path> ... | --follow' },
-  sections: { main: './sections.main.js', what: '--filing <cik>:<accession>:<primary doc path> ... | --follow' },
-  nport: { main: './nport.main.js', what: '--filing <cik>:<accession> ...' },
+  companies: { main: './main.js', what: 'SEC ticker map + submissions -> edgar.companies.v1' },
+  filings: { main: './filings.main.js', what: 'filings by company (backfill) or from the daily index (live) -> edgar.filings.v1' },
+  bulk: { main: './bulk.main.js', what: "SEC's nightly submissions.zip -> filings and companies, resumable" },
+  segments: { main: './segments.main.js', what: '10-Q / 10-K inline-XBRL segments -> edgar.segments.v1' },
+  sections: { main: './sections.main.js', what: '10-K Items 1, 1A, 7 and the description -> edgar.tenk-sections.v1' },
+  nport: { main: './nport.main.js', what: 'N-PORT fund holdings -> edgar.fund-holdings.v1' },
 };
 
 const USAGE = [
-  'usage: npm run ingest-sec -- <command> [options]   (--help after a command: its own options)',
+  'usage: npm run ingest-sec -- <command> [options]   (`<command> --help`: its options)',
   ...Object.entries(COMMANDS).map(([command, c]) => `  ${command.padEnd(10)} ${c.what}`),
 ].join('\n');
 
