@@ -33,8 +33,8 @@ describe('generateSubmissionsZip', () => {
       expect(zip.entryCount).toBe(60);
       const entries = await readAll(zip);
       expect(made).toMatchObject({ entityFiles: 60, mainFiles: 58, overflowFiles: 2 });
-      // Entity 24 (the 25th) has an overflow file right after its main file.
-      expect(entries.slice(24, 26).map((e) => e.name)).toEqual(['CIK0005000024.json', 'CIK0005000024-submissions-001.json']);
+      // Entity 24 (the 25th) has an overflow file, right before its main file as in SEC's name order.
+      expect(entries.slice(24, 26).map((e) => e.name)).toEqual(['CIK0005000024-submissions-001.json', 'CIK0005000024.json']);
 
       let filings = 0;
       const byName = new Map(entries.map((e) => [e.name, e.text]));

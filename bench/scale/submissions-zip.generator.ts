@@ -8,7 +8,7 @@ import ZipStream from 'zip-stream';
  * filings (1 to 43 rows, 22 on average: EDGAR's ~20M filings over ~900,000 entity files) under
  * distinct accessions; every 25th entity also has an overflow file
  * (`CIK##########-submissions-001.json`, filing columns only) of 100 older rows, listed in its main
- * file's `filings.files`, as SEC does for long filing histories. Entries are made one at a time and
+ * file's `filings.files`, as SEC does for long filing histories, and stored before it (name order). Entries are made one at a time and
  * handed to zip-stream, which deflates and writes each before taking the next, so the archive is
  * never in memory and the time is linear in the entry count (yazl scans its whole entry list for the
  * next entry to write: quadratic, 270 s for 200,000 entries). Past 65,535 entries zip-stream writes
@@ -102,6 +102,14 @@ export async function generateSubmissionsZip(fixturesDir: string, path: string, 
     const overflowName = `CIK${cik}-submissions-001.json`;
     const recentCount = Math.min(count, base.rows - from);
     const overflowCount = overflow ? Math.min(OVERFLOW_ROWS, Math.max(0, base.rows - from - recentCount)) : 0;
+    // SEC's name order: `CIK…-submissions-001.json` sorts before `CIK….json` ('-' < '.'), so an
+    // overflow file comes first and the backfill holds it until its main file names the company.
+    if (overflowCount) {
+      await add(overflowName, () => slice(base.json.filings.recent, from + recentCount, overflowCount, prefix, 500_000));
+      files += 1;
+      overflowFiles += 1;
+      filings += overflowCount;
+    }
     await add(`CIK${cik}.json`, () => {
       const recent = slice(base.json.filings.recent, from, recentCount, prefix, 0);
       const dates = (base.json.filings.recent.filingDate ?? []) as string[];
@@ -123,12 +131,6 @@ export async function generateSubmissionsZip(fixturesDir: string, path: string, 
     files += 1;
     mainFiles += 1;
     filings += recentCount;
-    if (overflowCount) {
-      await add(`CIK${cik}-submissions-001.json`, () => slice(base.json.filings.recent, from + recentCount, overflowCount, prefix, 500_000));
-      files += 1;
-      overflowFiles += 1;
-      filings += overflowCount;
-    }
   }
   await Promise.race([previous, written]);
   zip.finalize();
