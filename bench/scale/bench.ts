@@ -149,6 +149,8 @@ async function apiPart(tag: string): Promise<void> {
   console.log(
     `${settings.database ? 'counted' : 'loaded'} in ${Math.round((Date.now() - t) / 1000)} s: ${int(counts.companies)} companies, ${int(counts.filings)} filings, ${int(counts.form4Filings)} Form 4 filings with ${int(counts.insiderRows)} insider rows, ${int(counts.funds)} funds with ${int(counts.fundHoldings)} holdings (${settings.symbol} = CIK ${counts.exposureCik} held by each)`,
   );
+  const short = (['filings', 'insiderRows', 'fundHoldings'] as const).filter((k) => counts[k] < settings[k]).map((k) => `${k} ${int(counts[k])} < ${int(settings[k])}`);
+  console.log(short.length ? `sizes: SHORT of what was asked: ${short.join(', ')}` : 'sizes: at least what was asked');
   if (settings.keep && !settings.database) console.log(`kept database: ${db.name} (measure it again with BENCH_SCALE_DATABASE=${db.name}; drop it with DROP DATABASE ${db.name})`);
   console.log(`database size: ${await databaseSize(db.url)}`);
 
