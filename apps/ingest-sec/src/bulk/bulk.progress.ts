@@ -40,17 +40,18 @@ export function progressFields(p: BulkProgress): Record<string, number | null> {
 }
 
 /**
- * On a terminal, a progress bar (cli-progress, on stderr: stdout keeps the summary): entries done
- * of the total, records/s and the ETA. Otherwise a structured log line at most every `intervalMs`.
+ * On a terminal, a progress bar (cli-progress, on stderr unless `stream` says otherwise: stdout
+ * keeps the summary): entries done of the total, records/s and the ETA. Otherwise a structured log
+ * line at most every `intervalMs`.
  */
-export function progressReporter(options: { tty: boolean; logger: Logger; intervalMs: number }): ProgressReporter {
+export function progressReporter(options: { tty: boolean; logger: Logger; intervalMs: number; stream?: NodeJS.WritableStream }): ProgressReporter {
   if (options.tty) {
     const bar = new SingleBar(
       {
         format: 'submissions.zip {bar} {percentage}% | {value}/{total} entries | {records} records | {rps} records/s | ETA {eta_formatted}',
         etaBuffer: 200,
         fps: 5,
-        stream: process.stderr,
+        stream: options.stream ?? process.stderr,
       },
       Presets.shades_classic,
     );

@@ -6,7 +6,6 @@ import { defaultFixturesDir, splitSubmissions } from '@app/testing';
 import { classifyEntry, CompanyNames, DonePrefix } from './bulk-entry';
 import { parseBulkArgs } from './bulk.config';
 import { bulkCompanyRecords, entityFileUrl, mainEntityRecords, overflowEntityRecords } from './bulk.mapper';
-import { etaSeconds } from './bulk.progress';
 
 const ctx = { runId: 'run_bulk_test', extractedAt: '2025-08-02T12:00:01.000Z' };
 const sourceOf = (bytes: Buffer, name: string) => ({ url: entityFileUrl('https://data.sec.gov', name), contentHash: contentHash(bytes), fetchedAt: '2025-08-02T12:00:00.000Z' });
@@ -87,7 +86,7 @@ describe('bulk mapping', () => {
   });
 });
 
-describe('bulk command line and progress', () => {
+describe('bulk command line', () => {
   it('parses --submissions, --checkpoint and --restart; anything else is a usage error', () => {
     expect(parseBulkArgs(['--submissions', 'https://www.sec.gov/Archives/edgar/daily-index/bulkdata/submissions.zip'])).toEqual({
       submissions: 'https://www.sec.gov/Archives/edgar/daily-index/bulkdata/submissions.zip',
@@ -97,10 +96,5 @@ describe('bulk command line and progress', () => {
     expect(parseBulkArgs([])).toHaveProperty('error');
     expect(parseBulkArgs(['--submissions', 'a.zip', '--nope'])).toHaveProperty('error');
     expect(parseBulkArgs(['--help'])).toEqual({ help: true });
-  });
-
-  it('estimates the time left from this run pace', () => {
-    expect(etaSeconds({ entriesDone: 300, entriesTotal: 1000, entriesAtStart: 100, recordsPublished: 0, recordsThisRun: 0, elapsedMs: 20_000 })).toBe(70);
-    expect(etaSeconds({ entriesDone: 100, entriesTotal: 1000, entriesAtStart: 100, recordsPublished: 0, recordsThisRun: 0, elapsedMs: 20_000 })).toBeNull();
   });
 });
