@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createTestDatabase, swcRegisterScript, type TestDatabase } from '@app/testing';
+import { createTestDatabase, freePort, swcRegisterScript, type TestDatabase } from '@app/testing';
 
 /*
  * The real entry point (main.ts: config from the environment, createApiApp, listen, SIGTERM) in a
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 it('boots the Nest app (main.ts), serves problems and health, shuts down on SIGTERM', async () => {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   child = spawn(process.execPath, ['-r', join(dir, 'register.js'), join(ROOT, 'apps/api/src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', REDIS_URL: '', LOG_LEVEL: 'silent',

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '@app/testing';
 
 /** One server under test, in its own process. */
 export interface ServerProcess {
@@ -22,17 +22,6 @@ export interface SpawnOptions {
 }
 
 const CLK_TCK = 100;
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /**
  * Starts `node <script>` with PORT set. stdout goes to /dev/null (request logs must not flow

@@ -5,3 +5,4 @@ export * from './fixture-server';
 export * from './submissions-zip';
 export * from './own-kafka';
 export * from './swc-register';
+export * from './free-port';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port';
 import { Client } from 'pg';
 import { GenericContainer, Wait, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
 import { composeService, kafkaEnvironmentForHost, type ComposeService } from './compose-services';
@@ -57,18 +57,6 @@ export interface TestContainers {
   describe(): string[];
   /** Stops and removes every container this call started. */
   stop(): Promise<void>;
-}
-
-/** A port free on the host now: Kafka must advertise its host port, so that port is chosen up front. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Postgres opens its port a moment before it accepts sessions; wait for a real query. */
