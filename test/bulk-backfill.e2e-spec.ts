@@ -1,16 +1,19 @@
 // Bulk backfill end to end on real infrastructure: a submissions.zip built from the real fixture
-// submissions files (two of them split into main + overflow file), served by the fixture EDGAR
-// server at SEC's path -> ingest-sec bulk over HTTP range requests, stopped half-way and run again
-// -> Kafka -> the batched projector -> Postgres -> /v1/filings.
+// submissions files (two of them split into main + overflow file), served slowly by the fixture
+// EDGAR server at SEC's path -> the built `ingest-sec bulk` over HTTP range requests, SIGKILLed
+// once its checkpoint counts two entries, then run again -> Kafka -> the batched projector ->
+// Postgres -> /v1/filings: the same rows as the unsplit files give, and nothing published twice
+// beyond the records of the entries the checkpoint had not yet counted (the window).
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { namespacedTopic, TOPICS } from '@app/contracts';
+import { contentHash, namespacedTopic, TOPICS } from '@app/contracts';
 import { parseRecentFilings, parseSubmissions } from '@app/edgar';
 import { consumerLag, ensureTopics, readTopic, type KafkaSettings } from '@app/messaging';
 import { createLogger } from '@app/observability';
@@ -32,6 +35,7 @@ import { apiConfigSchema } from '../apps/api/src/config/api.config';
 import { BulkBackfillService, type BulkBackfillSummary } from '../apps/ingest-sec/src/bulk/bulk-backfill.service';
 import { bulkCheckpointSchema, type BulkCheckpoint } from '../apps/ingest-sec/src/bulk/bulk.checkpoint';
 import { bulkConfigSchema } from '../apps/ingest-sec/src/bulk/bulk.config';
+import { mainEntityRecords, overflowEntityRecords } from '../apps/ingest-sec/src/bulk/bulk.mapper';
 import { BulkModule } from '../apps/ingest-sec/src/bulk/bulk.module';
 import { filingRecordFromSubmissions } from '../apps/ingest-sec/src/filings/filing.mapper';
 import { projectorConfigSchema } from '../apps/projector/src/projector.config';
@@ -40,6 +44,7 @@ import { PROJECTED_TOPICS, startProjector, type RunningProjector } from '../apps
 jest.setTimeout(600_000);
 
 const UA = 'Filings Platform e2e ops@filings.example';
+const BULK_MAIN = join(__dirname, '..', 'dist', 'apps', 'ingest-sec', 'src', 'bulk.main.js');
 const silent = createLogger({ level: 'silent' });
 
 let dir: string;
@@ -56,33 +61,62 @@ let checkpointPath: string;
 let accessions: string[];
 /** accession -> record id of its filing@1 made from the unsplit file (the id hashes the data only). */
 let expectedIds: Map<string, string>;
-let first: BulkBackfillSummary;
-let atStop: BulkCheckpoint;
+let atKill: BulkCheckpoint;
 let second: BulkBackfillSummary;
 
-async function bulkRun(stopAfterEntries: number | null): Promise<BulkBackfillSummary> {
-  const config = bulkConfigSchema.parse({
-    EDGAR_USER_AGENT: UA,
-    KAFKA_BROKERS: settings.brokers.join(','),
-    KAFKA_TOPIC_NAMESPACE: namespace,
-    BULK_PUBLISH_BATCH: '300',
-    BULK_HTTP_BLOCK_BYTES: String(64 * 1024),
-    LOG_LEVEL: 'silent',
-  });
+/** The bulk backfill's settings: small range requests and publish batches, so a kill lands half-way. */
+const bulkEnv = (): Record<string, string> => ({
+  EDGAR_USER_AGENT: UA,
+  KAFKA_BROKERS: settings.brokers.join(','),
+  KAFKA_TOPIC_NAMESPACE: namespace,
+  BULK_PUBLISH_BATCH: '300',
+  BULK_HTTP_BLOCK_BYTES: '4096',
+  LOG_LEVEL: 'warn',
+});
+const zipUrl = () => `${fixtures.url}${SUBMISSIONS_ZIP_PATH}`;
+const readCheckpoint = (): BulkCheckpoint | null => (existsSync(checkpointPath) ? bulkCheckpointSchema.parse(JSON.parse(readFileSync(checkpointPath, 'utf8'))) : null);
+
+/** The built command, SIGKILLed once its checkpoint counts two entries done; the checkpoint then. */
+async function killedRun(): Promise<BulkCheckpoint> {
+  const child = spawn(process.execPath, [BULK_MAIN, '--submissions', zipUrl(), '--checkpoint', checkpointPath], { env: { ...process.env, ...bulkEnv() }, stdio: 'ignore' });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const deadline = Date.now() + 120_000;
+  while ((readCheckpoint()?.entries_done ?? 0) < 2 && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
+  child.kill('SIGKILL');
+  expect(await exited).toBe('SIGKILL');
+  return readCheckpoint()!;
+}
+
+async function resumedRun(): Promise<BulkBackfillSummary> {
+  const config = bulkConfigSchema.parse({ ...bulkEnv(), LOG_LEVEL: 'silent' });
   const app = await NestFactory.createApplicationContext(BulkModule.forRoot({ config, logger: silent }), { logger: false });
-  const stop = new AbortController();
   try {
-    return await app.get(BulkBackfillService).execute({
-      source: `${fixtures.url}${SUBMISSIONS_ZIP_PATH}`,
-      checkpointPath,
-      signal: stop.signal,
-      onCheckpoint: (c) => {
-        if (stopAfterEntries !== null && c.entries_done >= stopAfterEntries) stop.abort();
-      },
-    });
+    return await app.get(BulkBackfillService).execute({ source: zipUrl(), checkpointPath });
   } finally {
     await app.close();
   }
+}
+
+/** Records each entry of the fixture archive makes, in archive order. */
+function recordsPerEntry(): number[] {
+  const entries = fixtureSubmissionsEntries();
+  const source = { url: 'https://data.sec.gov/submissions/x.json', contentHash: contentHash('x'), fetchedAt: '2025-08-02T00:00:00.000Z' };
+  const ctx = { runId: 'run_count', extractedAt: source.fetchedAt };
+  const names = new Map<string, string>();
+  for (const e of entries) {
+    if (e.name.includes('-submissions-')) continue;
+    const r = mainEntityRecords(e.bytes.toString('utf8'), source, ctx);
+    names.set(r.company.cik, r.company.name);
+  }
+  return entries.map((e) => {
+    const text = e.bytes.toString('utf8');
+    if (!e.name.includes('-submissions-')) {
+      const r = mainEntityRecords(text, source, ctx);
+      return r.filings.length + r.companies.length;
+    }
+    const cik = e.name.slice(3, 13);
+    return overflowEntityRecords(text, { cik, name: names.get(cik)! }, source, ctx).filings.length;
+  });
 }
 
 async function get<T>(url: string): Promise<{ status: number; body: T }> {
@@ -112,7 +146,8 @@ beforeAll(async () => {
   db = await createTestDatabase('bulk_e2e');
   pg = new Client({ connectionString: db.url });
   await pg.connect();
-  fixtures = await startFixtureServer({ routes: [{ path: SUBMISSIONS_ZIP_PATH, file: zipPath, contentType: 'application/zip' }] });
+  // Each range request answered late: the kill lands while entries are still being read.
+  fixtures = await startFixtureServer({ routes: [{ path: SUBMISSIONS_ZIP_PATH, file: zipPath, contentType: 'application/zip', delayMs: 250 }] });
   settings = { brokers: await kafkaBrokersForTests(), clientId: 'bulk-e2e', logLevel: 'nothing' };
   namespace = `e2e${randomBytes(4).toString('hex')}`;
   await ensureTopics(settings, PROJECTED_TOPICS.map((t) => namespacedTopic(t, namespace)));
@@ -120,10 +155,9 @@ beforeAll(async () => {
     projectorConfigSchema.parse({ DATABASE_URL: db.url, KAFKA_BROKERS: settings.brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, PROJECTOR_GROUP_ID: `projector-${namespace}`, LOG_LEVEL: 'warn' }),
   );
 
-  // Stopped once two entries are done (acknowledged and checkpointed), then run again.
-  first = await bulkRun(2);
-  atStop = bulkCheckpointSchema.parse(JSON.parse(readFileSync(checkpointPath, 'utf8')));
-  second = await bulkRun(null);
+  expect(existsSync(BULK_MAIN)).toBe(true); // npm test builds dist before the integration tests
+  atKill = await killedRun();
+  second = await resumedRun();
 
   await expectEventually(
     async () => {
@@ -161,25 +195,28 @@ afterAll(async () => {
 });
 
 describe('submissions.zip -> ingest-sec bulk -> Kafka -> projector -> /v1/filings', () => {
-  it('stopped half-way, the second run skipped the entries the checkpoint lists and finished', () => {
-    expect(first.status).toBe('stopped');
-    expect(atStop.entries_done).toBeGreaterThanOrEqual(2);
-    expect(atStop.entries_done).toBeLessThan(5);
-    expect(second).toMatchObject({ status: 'finished', entries_total: 5, entries_done: 5, entries_skipped: atStop.entries_done, entries_read: 5 - atStop.entries_done, orphan_overflow: 0 });
+  it('killed half-way, the second run skipped the entries the checkpoint lists and finished', () => {
+    expect(atKill.finished_at).toBeNull();
+    expect(atKill.entries_done).toBeGreaterThanOrEqual(2);
+    expect(atKill.entries_done).toBeLessThan(5);
+    expect(second).toMatchObject({ status: 'finished', entries_total: 5, entries_done: 5, entries_skipped: atKill.entries_done, entries_read: 5 - atKill.entries_done, orphan_overflow: 0 });
     expect(bulkCheckpointSchema.parse(JSON.parse(readFileSync(checkpointPath, 'utf8')))).toMatchObject({ entries_done: 5, finished_at: expect.any(String) });
   });
 
-  it('published each record once: nothing beyond the checkpoint window (empty here: a stop checkpoints the publish in flight) again', async () => {
+  it('published every record, and again no more than the records of the entries the checkpoint had not counted', async () => {
+    const perEntry = recordsPerEntry();
+    const window = perEntry.slice(atKill.entries_done).reduce((n, c) => n + c, 0);
+    expect(second.records_published).toBe(window);
     const lag = await consumerLag(settings, `projector-${namespace}`, topics());
     const onTopics = lag.reduce((n, p) => n + Number(p.high), 0);
-    expect(onTopics).toBe(first.records_published + second.records_published);
     const highOf = (name: string) => lag.filter((p) => p.topic === name).reduce((n, p) => n + Number(p.high), 0);
     const messages = (await Promise.all(topics().map((t) => readTopic(settings, t.name, { count: highOf(t.name), timeoutMs: 60_000 })))).flat();
     expect(messages).toHaveLength(onTopics);
     const ids = new Set(messages.map((m) => m.headers['record-id']));
     // Every filing plus one company@1 per ticker (MUR, MSFT, TSLA).
     expect(ids.size).toBe(accessions.length + 3);
-    expect(onTopics - ids.size).toBeLessThanOrEqual(first.records_published - atStop.records_published);
+    expect(ids.size).toBe(perEntry.reduce((n, c) => n + c, 0));
+    expect(onTopics - ids.size).toBeLessThanOrEqual(window);
   });
 
   it('/v1/filings lists every filing of every entity file, overflow files included, each once', async () => {
