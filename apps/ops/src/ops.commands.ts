@@ -188,6 +188,10 @@ export async function replayIntoCommand(ctx: OpsContext, topics: string[] | null
   const group = `ops-replay-${new Date().toISOString().replace(/[^0-9]/g, '').slice(0, 14)}-${process.pid}`;
   await setGroupOffsets(ctx.settings, group, { earliest: selected.map((t) => t.name), latest: all.filter((t) => !selected.includes(t)).map((t) => t.name) });
   const total = (await consumerLag(ctx.settings, group, selected)).reduce((n, p) => n + p.lag, 0);
+  // The replay's projector dead-letters onto the live dead-letter topics: what it added is told.
+  const deadLettersEnd = async (): Promise<number> =>
+    (await topicDepths(ctx.settings, selected.map((t) => t.dlq))).reduce((n, d) => n + d.partitions.reduce((m, p) => m + Number(p.high), 0), 0);
+  const deadLettersBefore = await deadLettersEnd();
   ctx.out(`projecting ${total} records of ${selected.length} topic(s) into the target with group ${group}`);
 
   const child = spawn(process.execPath, [main], {
@@ -224,6 +228,12 @@ export async function replayIntoCommand(ctx: OpsContext, topics: string[] | null
       await waitExit(child);
     }
   }
+  const deadLettered = (await deadLettersEnd()) - deadLettersBefore;
+  ctx.out(
+    deadLettered === 0
+      ? 'dead letters: none added during the replay'
+      : `dead letters: ${deadLettered} added during the replay (records the target refused, or the live projector's): npm run ops -- dlq list`,
+  );
   const ds = createDataSource({ url: into, poolSize: 1, applicationName: 'ops-replay' });
   await ds.initialize();
   try {
