@@ -1,9 +1,11 @@
 // The operator's commands from a plain shell: after the run script's own setup (`scripts/run.sh
 // setup`: infrastructure, .run/secrets.env and .run/ops.env, migrations), every `ops` and `keys`
-// command and `ingest-sec bulk` run as child processes whose environment holds only PATH and HOME,
-// in a copy of the checkout (so the developer's own .run/ is never touched). The bulk backfill of
-// the fixture submissions lands in the run's topic namespace and `backfill status` reads its real
-// checkpoint. A record dead-lettered because its
+// command, `ingest-sec bulk` and the workers' npm scripts run as child processes whose environment
+// holds only PATH and HOME (and what a worker needs that `npm start` does not write: a user agent,
+// the fixture EDGAR server), in a copy of the checkout (so the developer's own .run/ is never
+// touched). The bulk backfill of the fixture submissions and a Form 4 land in the run's topic
+// namespace, `backfill status` reads the real checkpoint, and the webhook dispatcher starts on the
+// run's database and secrets key. A record dead-lettered because its
 // read-model table was missing (an operator's mistake, fixed afterwards) is requeued, fails again
 // while the table is still missing (its new dead letter names both errors), and once the table is
 // back is requeued again and projected; a second `--all` requeues nothing.
@@ -15,7 +17,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { ALL_TOPICS, namespacedTopic, TOPICS, type RecordEnvelope } from '@app/contracts';
 import { ensureTopics, RecordProducer, topicDepths, type KafkaSettings } from '@app/messaging';
-import { expectEventually, fixtureSubmissionsEntries, kafkaBrokersForTests, testServerUrl, writeZip } from '@app/testing';
+import { expectEventually, fixtureSubmissionsEntries, freePort, kafkaBrokersForTests, startFixtureServer, testServerUrl, writeZip } from '@app/testing';
 import { PROJECTED_TOPICS } from '../apps/projector/src/projector.service';
 
 jest.setTimeout(600_000);
@@ -66,8 +68,10 @@ let dbUrl: string;
 let brokers: string[];
 let checkout: string;
 let projector: ChildProcess | null = null;
-/** Records the bulk backfill put on the projected topics (the replay counts them too). */
+/** Records the bulk backfill and ingest-form4 put on the projected topics (the replays count them too). */
 let bulkRecords = 0;
+let bulkFilings = 0;
+let form4Records = 0;
 
 const exampleRecord = (): RecordEnvelope => JSON.parse(readFileSync(EXAMPLE, 'utf8')) as RecordEnvelope;
 const ops = (...args: string[]): Promise<Ran> => run('npm', ['run', '--silent', 'ops', '--', ...args], checkout);
@@ -185,11 +189,43 @@ describe('operator commands from a plain shell after the run script', () => {
     const depths = await topicDepths({ brokers, clientId: 'ops-e2e', logLevel: 'nothing' }, [TOPICS.filings, TOPICS.companies].map((t) => namespacedTopic(t, namespace).name));
     expect(depths.map((d) => d.depth)).toEqual([summary.filings_published, summary.companies_published]);
     bulkRecords = summary.records_published;
+    bulkFilings = summary.filings_published;
     const status = ok(await ops('backfill', 'status'));
     expect(status).toContain('bulk-submissions.json');
     expect(status).toContain(`entries:           ${entries.length} of ${entries.length} (100.0 %)`);
     expect(status).toContain(`records published: ${summary.records_published}`);
     expect(status).toContain('state:             finished');
+  });
+
+  it("the workers' npm scripts read .run/ too: ingest-form4 publishes into the run's namespace, webhooks starts ready", async () => {
+    const edgar = await startFixtureServer();
+    try {
+      const env = { ...PLAIN_ENV, EDGAR_USER_AGENT: 'Filings Platform e2e ops@filings.example', EDGAR_WWW_BASE_URL: edgar.url, EDGAR_DATA_BASE_URL: edgar.url };
+      ok(await run('npm', ['run', '--silent', 'ingest-form4', '--', '--filing', '789019:0001062993-24-016587:xslF345X05/form4.xml'], checkout, env));
+    } finally {
+      await edgar.close();
+    }
+    const [form4] = await topicDepths({ brokers, clientId: 'ops-e2e', logLevel: 'nothing' }, [namespacedTopic(TOPICS.form4, namespace).name]);
+    expect(form4?.depth).toBe(1);
+    form4Records = 1;
+
+    // The dispatcher needs DATABASE_URL (.run/ops.env) and WEBHOOK_SECRETS_KEY (.run/secrets.env); ready means it has both.
+    const port = await freePort();
+    // Its own process group: npm and the dispatcher under it are stopped together.
+    const webhooks = spawn('npm', ['run', '--silent', 'webhooks'], { cwd: checkout, env: { ...PLAIN_ENV, OPS_PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'ignore', detached: true });
+    try {
+      await expectEventually(
+        async () => {
+          expect(webhooks.exitCode).toBeNull();
+          const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+          expect(ready.status).toBe(200);
+        },
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
+    } finally {
+      process.kill(-webhooks.pid!, 'SIGTERM');
+    }
+    await expectEventually(async () => expect(() => process.kill(-webhooks.pid!, 0)).toThrow(/ESRCH/), { timeoutMs: 30_000, intervalMs: 200 });
   });
 
   it('a dead letter is shown, requeued once, fails again with both errors, and is projected once fixed', async () => {
@@ -226,6 +262,10 @@ describe('operator commands from a plain shell after the run script', () => {
     // Requeued while the table is still missing: it fails again and returns with both errors.
     expect(ok(await ops('dlq', 'requeue', 'ir.documents.v1', '--offset', `${partition}:0`))).toContain(`requeued 1 record(s) onto ${topic.name}`);
     await expectEventually(async () => expect(await depth()).toEqual([2, 1]), { timeoutMs: 90_000, intervalMs: 1_000 });
+    const oldest = ok(await ops('dlq', 'show', 'ir.documents.v1', '--limit', '1'));
+    expect(oldest.match(/^ {2}key: /gm)).toHaveLength(1);
+    expect(oldest).toContain(`${topic.dlq} partition ${partition} offset 0 `);
+    expect(oldest).toContain('1 of 2 shown (the oldest 1 per partition; --limit N for more)');
     const again = ok(await ops('dlq', 'show', 'ir.documents.v1', '--offset', `${partition}:1`));
     expect(again).toMatch(/error: {5}permanent: .*relation "documents" does not exist/);
     expect(again).toMatch(/earlier error 1: \S+ at \S+: permanent: .*relation "documents" does not exist/);
@@ -260,14 +300,17 @@ describe('operator commands from a plain shell after the run script', () => {
     expect(refused.stderr).toContain(`refusing to rewind: consumer group '${projectorGroup}' has 1 active member(s)`);
     await stopProjector();
     const reset = await expectEventually(async () => ok(await ops('replay', '--reset')), { timeoutMs: 60_000, intervalMs: 2_000 });
-    expect(reset).toMatch(new RegExp(`rewound group '${projectorGroup}' to the beginning of ${PROJECTED_TOPICS.length} topic\\(s\\): ${3 + bulkRecords} records to project again`));
+    expect(reset).toMatch(new RegExp(`rewound group '${projectorGroup}' to the beginning of ${PROJECTED_TOPICS.length} topic\\(s\\): ${3 + bulkRecords + form4Records} records to project again`));
 
     const replayUrl = withDatabase(serverUrl, replayDbName);
-    const replay = ok(await ops('replay', '--into', replayUrl, '--topics', 'ir.documents.v1'));
+    // Every projected topic: the documents, the bulk backfill's filings and companies, the Form 4.
+    const replay = ok(await ops('replay', '--into', replayUrl));
     expect(replay).toContain('migrated the target');
-    expect(replay).toMatch(/projecting 3 records of 1 topic\(s\)/);
+    expect(replay).toContain(`projecting ${3 + bulkRecords + form4Records} records of ${PROJECTED_TOPICS.length} topic(s)`);
+    expect(replay).toContain('dead letters: none added during the replay');
     expect(replay).toMatch(/^documents\s+1$/m);
-    expect(replay).toMatch(/^filings\s+0$/m);
+    expect(replay).toMatch(new RegExp(`^filings\\s+${bulkFilings}$`, 'm'));
+    expect(replay).toMatch(/^form4_filings\s+1$/m);
     expect(await adminQuery(replayUrl, 'SELECT url FROM documents')).toEqual([{ url: exampleRecord().key }]);
   });
 });

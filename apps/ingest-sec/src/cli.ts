@@ -1,4 +1,5 @@
-import { applyRunEnv } from '@app/config';
+import { join } from 'node:path';
+import { runWorkerWithRunEnv } from '@app/config';
 
 /**
  * `npm run ingest-sec -- <command> [options]`: one entry for the ingest-sec workers, from a plain
@@ -8,12 +9,12 @@ import { applyRunEnv } from '@app/config';
  */
 // What each does; its options are in its own usage (`<command> --help`), not copied here.
 const COMMANDS: Record<string, { main: string; what: string }> = {
-  companies: { main: './main.js', what: 'SEC ticker map + submissions -> edgar.companies.v1' },
-  filings: { main: './filings.main.js', what: 'filings by company (backfill) or from the daily index (live) -> edgar.filings.v1' },
-  bulk: { main: './bulk.main.js', what: "SEC's nightly submissions.zip -> filings and companies, resumable" },
-  segments: { main: './segments.main.js', what: '10-Q / 10-K inline-XBRL segments -> edgar.segments.v1' },
-  sections: { main: './sections.main.js', what: '10-K Items 1, 1A, 7 and the description -> edgar.tenk-sections.v1' },
-  nport: { main: './nport.main.js', what: 'N-PORT fund holdings -> edgar.fund-holdings.v1' },
+  companies: { main: 'main.js', what: 'SEC ticker map + submissions -> edgar.companies.v1' },
+  filings: { main: 'filings.main.js', what: 'filings by company (backfill) or from the daily index (live) -> edgar.filings.v1' },
+  bulk: { main: 'bulk.main.js', what: "SEC's nightly submissions.zip -> filings and companies, resumable" },
+  segments: { main: 'segments.main.js', what: '10-Q / 10-K inline-XBRL segments -> edgar.segments.v1' },
+  sections: { main: 'sections.main.js', what: '10-K Items 1, 1A, 7 and the description -> edgar.tenk-sections.v1' },
+  nport: { main: 'nport.main.js', what: 'N-PORT fund holdings -> edgar.fund-holdings.v1' },
 };
 
 const USAGE = [
@@ -34,10 +35,7 @@ if (!Object.hasOwn(COMMANDS, name)) {
   console.error(`ingest-sec: unknown command ${JSON.stringify(name)}\n${USAGE}`);
   process.exit(2);
 }
-applyRunEnv(process.env, __dirname);
-// The worker reads its arguments from process.argv, as when it is started directly.
-process.argv = [process.argv[0]!, process.argv[1]!, ...rest];
-import(COMMANDS[name]!.main).catch((err: unknown) => {
+runWorkerWithRunEnv(join(__dirname, COMMANDS[name]!.main), rest, __dirname).catch((err: unknown) => {
   console.error(`ingest-sec ${name}: could not load its worker:`, err);
   process.exit(1);
 });

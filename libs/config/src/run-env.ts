@@ -96,3 +96,15 @@ export function loadOperatorConfig<S extends z.ZodType>(schema: S, env: NodeJS.P
     throw err;
   }
 }
+
+/**
+ * Runs a worker's main module in this process as if it had been started directly with `args`,
+ * after `.run/*.env` is applied under the environment (applyRunEnv): how a worker started from a
+ * plain shell in the checkout reaches the broker, namespace and database `npm start` settled on.
+ */
+export function runWorkerWithRunEnv(main: string, args: readonly string[], from: string = __dirname): Promise<unknown> {
+  applyRunEnv(process.env, from);
+  // The worker reads its arguments from process.argv.
+  process.argv = [process.argv[0]!, main, ...args];
+  return import(main);
+}
