@@ -84,6 +84,7 @@ function containerOf(service: ComposeService, env: Record<string, string>): Gene
 }
 
 async function startKafka(service: ComposeService, host: string): Promise<StartedTestContainer> {
+  // Kafka must advertise its host port, so that port is chosen up front.
   const hostPort = await freePort();
   return containerOf(service, kafkaEnvironmentForHost(service, host, hostPort))
     .withExposedPorts({ container: service.containerPort, host: hostPort })
