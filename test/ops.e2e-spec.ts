@@ -63,6 +63,7 @@ const namespace = `opse2e${suffix}`;
 const projectorGroup = `ops-e2e-projector-${suffix}`;
 const dbName = `ops_e2e_${suffix}`;
 const replayDbName = `ops_e2e_replay_${suffix}`;
+const refusingDbName = `ops_e2e_refusing_${suffix}`;
 let serverUrl: string;
 let dbUrl: string;
 let brokers: string[];
@@ -102,6 +103,7 @@ beforeAll(async () => {
   serverUrl = testServerUrl();
   await adminQuery(serverUrl, `CREATE DATABASE "${dbName}"`);
   await adminQuery(serverUrl, `CREATE DATABASE "${replayDbName}"`);
+  await adminQuery(serverUrl, `CREATE DATABASE "${refusingDbName}"`);
   dbUrl = withDatabase(serverUrl, dbName);
 
   // A checkout of its own: the run script, the build and the dependencies, with an empty .run/.
@@ -125,7 +127,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopProjector();
-  for (const db of [dbName, replayDbName]) await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`).catch(() => undefined);
+  for (const db of [dbName, replayDbName, refusingDbName]) await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`).catch(() => undefined);
   if (checkout) rmSync(checkout, { recursive: true, force: true });
 });
 
@@ -312,5 +314,16 @@ describe('operator commands from a plain shell after the run script', () => {
     expect(replay).toMatch(new RegExp(`^filings\\s+${bulkFilings}$`, 'm'));
     expect(replay).toMatch(/^form4_filings\s+1$/m);
     expect(await adminQuery(replayUrl, 'SELECT url FROM documents')).toEqual([{ url: exampleRecord().key }]);
+
+    // A target that refuses every document (migrated first, with the environment's DATABASE_URL
+    // winning over .run/): the replay's projector dead-letters them, and the replay says so.
+    const refusingUrl = withDatabase(serverUrl, refusingDbName);
+    expect(ok(await run('npm', ['run', '--silent', 'db:migrate'], checkout, { ...PLAIN_ENV, DATABASE_URL: refusingUrl }))).toContain('applied');
+    await adminQuery(refusingUrl, 'ALTER TABLE documents ADD CONSTRAINT ops_e2e_refuses CHECK (false) NOT VALID');
+    const refusingReplay = ok(await ops('replay', '--into', refusingUrl, '--topics', 'ir.documents.v1'));
+    expect(refusingReplay).toContain('the target is migrated');
+    expect(refusingReplay).toContain('projecting 3 records of 1 topic(s)');
+    expect(refusingReplay).toContain('dead letters: 3 added during the replay');
+    expect(refusingReplay).toMatch(/^documents\s+0$/m);
   });
 });
