@@ -296,13 +296,24 @@ describe('operator commands from a plain shell after the run script', () => {
     );
   });
 
-  it('replay --reset is refused while the projector runs, done once it stopped; replay --into rebuilds a database', async () => {
+  it('replay --reset is refused while the projector runs, done once it stopped, and reprojects to the same rows; replay --into rebuilds a database', async () => {
     const refused = await ops('replay', '--reset');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`refusing to rewind: consumer group '${projectorGroup}' has 1 active member(s)`);
     await stopProjector();
     const reset = await expectEventually(async () => ok(await ops('replay', '--reset')), { timeoutMs: 60_000, intervalMs: 2_000 });
     expect(reset).toMatch(new RegExp(`rewound group '${projectorGroup}' to the beginning of ${PROJECTED_TOPICS.length} topic\\(s\\): ${3 + bulkRecords + form4Records} records to project again`));
+    // Projected again from the beginning: the read models come out the same, and no webhook event is new.
+    const readModels = async () =>
+      adminQuery(dbUrl, `SELECT (SELECT count(*) FROM filings)::int AS filings, (SELECT count(*) FROM companies)::int AS companies,
+        (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM form4_filings)::int AS form4, (SELECT count(*) FROM webhook_events)::int AS events,
+        (SELECT md5(string_agg(accession || record_id, ',' ORDER BY accession)) FROM filings) AS filings_digest`);
+    const beforeReplay = await readModels();
+    expect(beforeReplay[0]).toMatchObject({ filings: bulkFilings, documents: 1, form4: 1 });
+    projector = startProjectorChild();
+    await expectEventually(async () => expect(ok(await ops('lag'))).toContain(`${projectorGroup}: total lag 0 (caught up)`), { timeoutMs: 120_000, intervalMs: 1_000 });
+    await stopProjector();
+    expect(await readModels()).toEqual(beforeReplay);
 
     const replayUrl = withDatabase(serverUrl, replayDbName);
     // Every projected topic: the documents, the bulk backfill's filings and companies, the Form 4.
