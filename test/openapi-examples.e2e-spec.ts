@@ -16,7 +16,7 @@ import { apiConfigSchema } from '../apps/api/src/config/api.config';
 import { buildOpenApiDocument, DOCUMENTED_ROUTES } from '../apps/api/src/openapi/openapi.document';
 import { exampleOf, RECORDED_EXAMPLES, type RecordedExamples } from '../apps/api/src/openapi/openapi.presentation';
 import { PROBLEM_PAGES } from '../apps/api/src/openapi/problem-pages';
-import { ApiError, type ProblemSlug } from '../apps/api/src/platform/api.errors';
+import type { ProblemSlug } from '../apps/api/src/platform/api.errors';
 import { problemBody } from '../apps/api/src/platform/problem';
 import { openApiPath } from '../apps/api/src/platform/route.registry';
 import { FIXTURE_USER_AGENT, startFixturePlatform, type FixturePlatform } from './support/fixture-platform';
@@ -260,11 +260,10 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
         const slug: ProblemSlug =
           status === '500' ? 'internal-error' : status === '409' ? 'idempotency-key-in-use' : route.url === '/readyz' ? 'not-ready' : route.url === '/v1/citations/verify' ? 'busy' : 'unavailable';
         const page = PROBLEM_PAGES[slug];
-        const problem = platform.context.http.problemOf(status === '500' ? new Error('example') : new ApiError(page.status, slug, page.title, page.happened), {
-          id: 'req_01JDX7Q3T5Z8W6Y4V2R0N9M8K7',
-          method: route.method,
-          url: route.url,
-        });
+        const problem =
+          status === '500'
+            ? platform.context.http.problemOf(new Error('example'), { id: 'req_01JDX7Q3T5Z8W6Y4V2R0N9M8K7', method: route.method, url: route.url })
+            : { status: page.status, slug, title: page.title, detail: page.happened, headers: {} };
         record(route.operationId, { status: Number(status), body: problemBody(`${PUBLIC_BASE_URL}/docs`, problem, 'req_01JDX7Q3T5Z8W6Y4V2R0N9M8K7', openApiPath(route.url)) });
         fallbacks.push(`${route.operationId} ${status}`);
       }

@@ -15,6 +15,7 @@ import {
   SEARCH_KINDS,
   SEARCH_SQL,
   searchParams,
+  type KeyPart,
 } from '@app/persistence';
 // The bench signs its deep cursors with the api's own codec (it knows the CURSOR_SECRET it gave the api).
 // eslint-disable-next-line no-restricted-imports
@@ -298,7 +299,7 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
     return fn(recordingDataSource(out)).then(() => out);
   };
   /** A cursor for the api: the filter hash and direction of its own page-1 cursor, the deep key. */
-  const cursorAt = async (path: string, k: string): Promise<string> => {
+  const cursorAt = async (path: string, k: KeyPart[]): Promise<string> => {
     const first = await getJson(api.baseUrl + path, headers);
     const next = first.pagination.next_cursor;
     if (!next) throw new Error(`${path}: page 1 has no next cursor`);
@@ -319,18 +320,18 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
     const order = `SELECT to_char(filed_date, 'YYYY-MM-DD') AS d, accession FROM filings ${where} ORDER BY filed_date DESC, accession DESC`;
     const p = await position(order, params);
     const k = (await pg.query<{ d: string; accession: string }>(`${order} OFFSET ${p.offset} LIMIT 1`, params)).rows[0]!;
-    const after = { filedDate: k.d, accession: k.accession };
+    const after = [k.d, k.accession];
     const path = company ? `/v1/companies/${sym}/filings?limit=${limit}` : `/v1/filings?limit=${limit}`;
     const filter = company ? { ciks: [cik] } : {};
     out.push({
       name: company ? 'company-filings' : 'filings',
       path,
-      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, `${after.filedDate}|${after.accession}`))}`,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, after))}`,
       rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
       deepNote: deepNote(p),
       statements: {
-        first: await captured((ds) => new FilingsRepository(ds).list({ filter, direction: 'desc', limit: limit + 1 })),
-        deep: await captured((ds) => new FilingsRepository(ds).list({ filter, direction: 'desc', limit: limit + 1, after })),
+        first: await captured((ds) => new FilingsRepository(ds).list(filter, { direction: 'desc', limit })),
+        deep: await captured((ds) => new FilingsRepository(ds).list(filter, { direction: 'desc', limit, after })),
       },
       index: company ? 'filings_cik_filed_date_accession_idx' : 'filings_filed_date_accession_idx',
     });
@@ -348,7 +349,7 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
     out.push({
       name: 'insiders',
       path,
-      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, `${after.sortDate}|${after.accession}|${after.rowTable}|${after.sequence}`))}`,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, [`${after.sortDate}|${after.accession}|${after.rowTable}|${after.sequence}`]))}`,
       rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
       deepNote: deepNote(p),
       statements: {
@@ -374,7 +375,7 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
     out.push({
       name: 'fund-exposure',
       path,
-      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, JSON.stringify([after.value, after.accession, after.index])))}`,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, [JSON.stringify([after.value, after.accession, after.index])]))}`,
       rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
       deepNote: deepNote(p),
       statements: { first: await captured((ds) => list(ds, false)), deep: await captured((ds) => list(ds, true)) },

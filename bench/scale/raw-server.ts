@@ -7,6 +7,7 @@ import {
   SEARCH_KINDS,
   SearchRepository,
   createDataSource,
+  type Page,
 } from '@app/persistence';
 import { listenUntilSignal, runRawServer } from '../bench-support';
 
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     if (hasMore) rows.length = limit;
     return { data: rows, pagination: { next_cursor: null, has_more: hasMore } };
   };
+  const pageBody = <T>(p: Page<T>) => ({ data: p.rows, pagination: { next_cursor: null, has_more: p.hasMore } });
   const cikOf = async (symbol: string): Promise<string> => {
     const company = await companies.findBySymbol(symbol.toUpperCase());
     if (!company) throw new Error(`unknown symbol ${symbol}`);
@@ -52,13 +54,13 @@ async function main(): Promise<void> {
   server.get('/v1/filings', async (request) => {
     const q = request.query as Q;
     const limit = limitOf(q);
-    return page(await filings.list({ filter: {}, direction: 'desc', limit: limit + 1, after: afterOf(q) }), limit);
+    return pageBody(await filings.list({}, { direction: 'desc', limit, after: afterOf(q) }));
   });
   server.get('/v1/companies/:symbol/filings', async (request) => {
     const q = request.query as Q;
     const limit = limitOf(q);
     const cik = await cikOf((request.params as { symbol: string }).symbol);
-    return page(await filings.list({ filter: { ciks: [cik] }, direction: 'desc', limit: limit + 1, after: afterOf(q) }), limit);
+    return pageBody(await filings.list({ ciks: [cik] }, { direction: 'desc', limit, after: afterOf(q) }));
   });
   server.get('/v1/companies/:symbol/insiders', async (request) => {
     const q = request.query as Q;

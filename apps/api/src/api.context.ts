@@ -1,36 +1,23 @@
 import Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { createLogger, type Logger } from '@app/observability';
-import { ApiKeysRepository, CompaniesRepository, createDataSource, FilingsRepository, IdempotencyKeysRepository, pingDatabase, SegmentsRepository } from '@app/persistence';
+import { ApiKeysRepository, CompaniesRepository, createDataSource, IdempotencyKeysRepository, pingDatabase } from '@app/persistence';
+import { API_MODULES } from './api.modules';
 import { ApiKeysService } from './auth/api-keys.service';
-import { CompaniesController } from './companies/companies.controller';
 import { CompaniesService } from './companies/companies.service';
-import { createCitationsController } from './citations/citations.controller';
-import { createCoverageController } from './coverage/coverage.controller';
 import type { ApiConfig } from './config/api.config';
-import { createDocumentsController } from './documents/documents.controller';
-import { createTranscriptsController } from './transcripts/transcripts.controller';
-import { createExecutivesController } from './executives/executives.controller';
-import { createFundExposureController } from './fund-exposure/fund-exposure.controller';
-import { FilingsController } from './filings/filings.controller';
-import { FilingsService } from './filings/filings.service';
-import { HealthController } from './health/health.controller';
-import { createInsidersController } from './insiders/insiders.controller';
 import { McpController, MCP_PATH, protectedResourceMetadataUrl } from './mcp/mcp.controller';
 import { McpToolsService } from './mcp/mcp.service';
 import { MetricsController } from './metrics/metrics.controller';
 import { DocsController } from './openapi/docs.controller';
 import { ApiHttp } from './platform/api.http';
 import { ApiMetrics } from './platform/api.metrics';
-import { Idempotency } from './platform/idempotency';
-import { DependencyOutages } from './platform/dependency-outages';
 import { CursorCodec } from './platform/cursor.codec';
-import { SegmentsController } from './segments/segments.controller';
-import { createSectionsController } from './sections/sections.controller';
-import { createSearchController } from './search/search.controller';
-import { SegmentsService } from './segments/segments.service';
-import type { BoundRoute } from './platform/route.registry';
-import { createWebhooksController } from './webhooks/webhooks.controller';
+import { DependencyOutages } from './platform/dependency-outages';
+import { Idempotency } from './platform/idempotency';
+import { Paging } from './platform/paging';
+import type { ApiDeps } from './platform/route.module';
+import { RouteBinder, type BoundRoute } from './platform/route.registry';
 import { planTable } from './rate-limit/plans';
 import { InMemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limit/rate-limiter';
 
@@ -89,39 +76,21 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     mcp: { path: MCP_PATH, resourceMetadataUrl: protectedResourceMetadataUrl(config.PUBLIC_BASE_URL) },
     outages,
   });
-  // Stateless and shared by every controller: one cursor codec, one companies lookup.
+  // Stateless and shared by every route module.
   const cursors = new CursorCodec(config.CURSOR_SECRET);
-  const companiesService = new CompaniesService(new CompaniesRepository(dataSource));
-  const companies = new CompaniesController(companiesService, cursors, plans);
-  const filings = new FilingsController(new FilingsService(new FilingsRepository(dataSource)), companiesService, cursors, plans);
-  const segments = new SegmentsController(new SegmentsService(new SegmentsRepository(dataSource), companiesService), cursors, plans);
-  const fundExposure = createFundExposureController(dataSource, cursors, plans);
-  const executives = createExecutivesController(dataSource, plans);
-  const documents = createDocumentsController(dataSource, cursors, plans);
-  const insiders = createInsidersController(dataSource, cursors, plans);
-  const webhooks = createWebhooksController(dataSource, cursors, plans, {
-    secretsKey: config.WEBHOOK_SECRETS_KEY,
-    allowHttp: config.WEBHOOKS_ALLOW_HTTP,
-    allowPrivateHosts: config.WEBHOOKS_ALLOW_PRIVATE_HOSTS,
-  });
-  const routes = [
-    ...companies.routes(),
-    ...segments.routes(),
-    ...createSectionsController(dataSource, companiesService).routes(),
-    ...filings.routes(),
-    ...fundExposure.routes(),
-    ...executives.routes(),
-    ...insiders.routes(),
-    ...documents.routes(),
-    ...createTranscriptsController(dataSource, cursors, plans).routes(),
-    ...createSearchController(dataSource, cursors, plans, { statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: config.SEARCH_CANDIDATES_PER_KIND }).routes(),
-    ...createCoverageController(dataSource).routes(),
-    ...createCitationsController(dataSource, config, logger).routes(),
-    ...webhooks.routes(),
-    ...new HealthController(dataSource, redis).routes(),
-    ...new DocsController().routes(),
-    ...new MetricsController(metrics, config.METRICS_BEARER_TOKEN).routes(),
-  ];
+  const deps: ApiDeps = {
+    config,
+    logger,
+    dataSource,
+    redis,
+    plans,
+    metrics,
+    binder: new RouteBinder(plans),
+    paging: new Paging(cursors),
+    cursors,
+    companies: new CompaniesService(new CompaniesRepository(dataSource)),
+  };
+  const routes = [...API_MODULES.flatMap((m) => m.bind(deps)), ...new DocsController().routes(), ...new MetricsController(metrics, config.METRICS_BEARER_TOKEN).routes()];
   // The MCP tools call the handlers above: wired last, over every route.
   routes.push(...new McpController(new McpToolsService(routes, http, docsUrl, config.PUBLIC_BASE_URL), { publicBaseUrl: config.PUBLIC_BASE_URL, logger }).routes());
   let closed = false;

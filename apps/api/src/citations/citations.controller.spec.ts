@@ -1,5 +1,5 @@
 import type { CitationToVerify, CitationVerdict } from '@app/citations';
-import { ApiError } from '../platform/api.errors';
+import { DomainError } from '../platform/api.errors';
 import { CitationsController } from './citations.controller';
 
 const provenance = { source_url: 'https://www.sec.gov/files/company_tickers.json', quote: '"ticker":"MSFT"', content_hash: `sha256:${'a'.repeat(64)}` };
@@ -22,7 +22,7 @@ describe('CitationsController: at most maxConcurrent verifications', () => {
     const second = controller.verify({ provenance });
     expect(controller.inFlight).toBe(2);
     const refused: unknown = await controller.verify({ provenance }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ status: 503, slug: 'busy', headers: { 'Retry-After': '2' } });
     expect(verifier.pending).toHaveLength(2); // the refused one never reached the verifier
 

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { createCitationVerifier, type CitationVerifier } from '@app/citations';
 import type { Logger } from '@app/observability';
-import { ApiError } from '../platform/api.errors';
+import { DomainError } from '../platform/api.errors';
 import { parseBody } from '../platform/body.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import type { CitationsEnvironment } from './citations.config';
@@ -60,7 +60,7 @@ export class CitationsController {
   async verify(body: unknown): Promise<CitationVerdictBody> {
     const { provenance: p } = parseBody(verifyCitationBody, body);
     if (this.running >= this.maxConcurrent) {
-      throw new ApiError(503, 'busy', 'Busy', `${this.maxConcurrent} citation verifications are already running on this server; retry shortly.`, {
+      throw new DomainError('VerifierBusy', `${this.maxConcurrent} citation verifications are already running on this server; retry shortly.`, {
         'Retry-After': String(BUSY_RETRY_AFTER_SECONDS),
       });
     }

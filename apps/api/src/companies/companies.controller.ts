@@ -2,6 +2,7 @@ import type { CompanyListFilter } from '@app/persistence';
 import type { Principal } from '../auth/api-keys.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
+import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
 import { QueryParser, valueErrorItem } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import type { PlanTable } from '../rate-limit/plans';
@@ -79,9 +80,9 @@ export class CompaniesController {
     let direction = p.direction as 'asc' | 'desc' | undefined;
     let after: string | undefined;
     if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction });
+      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction, order: LEGACY_TEXT_KEY });
       if (!decoded) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
-      after = decoded.k;
+      after = legacyKey(decoded.k);
       direction = decoded.d;
     }
     direction ??= 'asc';
@@ -90,7 +91,7 @@ export class CompaniesController {
     return {
       data: page.rows.map(toCompanyReference),
       pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: last.symbol, d: direction, f }) : null,
+        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [last.symbol], d: direction, f }) : null,
         has_more: page.hasMore,
       },
     };

@@ -3,7 +3,8 @@ import { DocumentsRepository, type DocumentListFilter } from '@app/persistence';
 import type { Principal } from '../auth/api-keys.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
-import { QueryParser, valueErrorItem, type ParsedQuery } from '../platform/query.validation';
+import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
+import { QueryParser, valueErrorItem, type ParamSpecs, type ParamValues } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
 import { toDocument, toDocumentDetail, toDocumentPage } from './documents.mapper';
@@ -119,8 +120,8 @@ export class DocumentsController {
     let direction = p.direction as 'asc' | 'desc' | undefined;
     let after: { sortKey: string; id: number } | undefined;
     if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction });
-      const m = decoded ? CURSOR_KEY.exec(decoded.k) : null;
+      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction, order: LEGACY_TEXT_KEY });
+      const m = decoded ? CURSOR_KEY.exec(legacyKey(decoded.k)) : null;
       if (!decoded || !m) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
       after = { sortKey: m[1]!, id: Number(m[2]) };
       direction = decoded.d;
@@ -131,7 +132,7 @@ export class DocumentsController {
     return {
       data: page.rows.map(toDocument),
       pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: `${last.sortKey}|${last.id}`, d: direction, f }) : null,
+        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [`${last.sortKey}|${last.id}`], d: direction, f }) : null,
         has_more: page.hasMore,
       },
     };
@@ -155,9 +156,9 @@ export class DocumentsController {
     const f = filterHash('document-pages', { doc_id: doc.id });
     let afterIndex: number | undefined;
     if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: 'asc' });
-      if (!decoded || !/^\d{1,7}$/.test(decoded.k)) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
-      afterIndex = Number(decoded.k);
+      const decoded = this.cursors.decode(p.cursor as string, { f, d: 'asc', order: LEGACY_TEXT_KEY });
+      if (!decoded || !/^\d{1,7}$/.test(legacyKey(decoded.k))) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
+      afterIndex = Number(legacyKey(decoded.k));
     }
     const page = await this.service.pages(doc.id, p.limit as number, afterIndex);
     const last = page.rows[page.rows.length - 1];
@@ -165,7 +166,7 @@ export class DocumentsController {
       document_id: doc.id,
       data: page.rows.map((row) => toDocumentPage(doc, row)),
       pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: String(last.pageIndex), d: 'asc', f }) : null,
+        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [String(last.pageIndex)], d: 'asc', f }) : null,
         has_more: page.hasMore,
       },
     };
@@ -184,7 +185,7 @@ export class DocumentsController {
     return path.doc_id as number;
   }
 
-  private checkLimit(p: ParsedQuery, query: Record<string, unknown>, principal: Principal, items: ValidationItem[]): void {
+  private checkLimit(p: ParamValues<ParamSpecs>, query: Record<string, unknown>, principal: Principal, items: ValidationItem[]): void {
     const overCap = items.length === 0 ? planLimitItem(p.limit as number | undefined, query.limit, this.plans, principal) : null;
     if (overCap) items.push(overCap);
   }

@@ -1,5 +1,5 @@
 import type { DocumentListFilter, DocumentPageRecord, DocumentRecord, DocumentsRepository } from '@app/persistence';
-import { ApiError } from '../platform/api.errors';
+import { DomainError } from '../platform/api.errors';
 
 export interface DocumentPage {
   rows: DocumentRecord[];
@@ -11,8 +11,8 @@ export interface PagesPage {
   hasMore: boolean;
 }
 
-export const unknownDocument = (id: number): ApiError =>
-  new ApiError(404, 'unknown-document', 'Unknown document', `No document with the id ${id} has been indexed.`);
+export const unknownDocument = (id: number): DomainError =>
+  new DomainError('UnknownDocument', `No document with the id ${id} has been indexed.`);
 
 const pageCountText = (n: number): string => (n === 1 ? '1 page (page index 0)' : `${n} pages (page indexes 0 to ${n - 1})`);
 
@@ -43,14 +43,14 @@ export class DocumentsService {
   /** One page by index; 404 naming the page count when the document has no such page. */
   async page(doc: DocumentRecord, pageIndex: number): Promise<DocumentPageRecord> {
     if (doc.pageCount === null) {
-      throw new ApiError(404, 'unknown-page', 'Unknown page', `Document ${doc.id} has no pages yet: its text has not been extracted.`);
+      throw new DomainError('UnknownPage', `Document ${doc.id} has no pages yet: its text has not been extracted.`);
     }
     if (pageIndex >= doc.pageCount) {
-      throw new ApiError(404, 'unknown-page', 'Unknown page', `Document ${doc.id} has ${pageCountText(doc.pageCount)}; there is no page ${pageIndex}.`);
+      throw new DomainError('UnknownPage', `Document ${doc.id} has ${pageCountText(doc.pageCount)}; there is no page ${pageIndex}.`);
     }
     const page = await this.repo.findPage(doc.id, pageIndex);
     if (!page) {
-      throw new ApiError(404, 'unknown-page', 'Unknown page', `Page ${pageIndex} of document ${doc.id} (${pageCountText(doc.pageCount)}) has not been received yet.`);
+      throw new DomainError('UnknownPage', `Page ${pageIndex} of document ${doc.id} (${pageCountText(doc.pageCount)}) has not been received yet.`);
     }
     return page;
   }
@@ -63,7 +63,7 @@ export class DocumentsService {
     const pages = doc.pageCount === null ? [] : await this.repo.listPages(doc.id, undefined, null);
     if (doc.pageCount === null || doc.pageSeparator === null || pages.length !== doc.pageCount) {
       const why = doc.pageCount === null ? 'its text has not been extracted yet' : `${pages.length} of its ${doc.pageCount} pages have been received so far`;
-      throw new ApiError(404, 'document-text-unavailable', 'Document text unavailable', `The text of document ${doc.id} is not available: ${why}.`);
+      throw new DomainError('DocumentTextUnavailable', `The text of document ${doc.id} is not available: ${why}.`);
     }
     return { separator: doc.pageSeparator, text: pages.map((p) => p.text).join(doc.pageSeparator) };
   }

@@ -1,33 +1,19 @@
-import type { FilingListFilter } from '@app/persistence';
-import type { Principal } from '../auth/api-keys.service';
+import { FILINGS_ORDER, FilingsRepository, type FilingListFilter } from '@app/persistence';
 import { toCompanyReference } from '../companies/companies.mapper';
-import type { CompaniesService } from '../companies/companies.service';
-import { ValidationError, type ValidationItem } from '../platform/api.errors';
-import { CursorCodec, filterHash } from '../platform/cursor.codec';
-import { isCalendarDate, QueryParser, valueErrorItem, type ParsedQuery } from '../platform/query.validation';
-import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
-import { planLimitItem, type PlanTable } from '../rate-limit/plans';
+import type { ValidationItem } from '../platform/api.errors';
+import { isCalendarDate, valueErrorItem } from '../platform/query.validation';
+import { defineRoutes } from '../platform/route.registry';
+import type { RouteModule } from '../platform/route.module';
 import { toFiling } from './filings.mapper';
-import {
-  accessionParam,
-  companyFilingListSchema,
-  companyFilingsParams,
-  companyFilingsPath,
-  filingListSchema,
-  filingSchema,
-  filingsListParams,
-  type CompanyFilingListBody,
-  type FilingBody,
-  type FilingListBody,
-} from './filings.schemas';
-import type { FilingsService } from './filings.service';
+import { accessionParam, companyFilingListSchema, companyFilingsParams, companyFilingsPath, filingListSchema, filingSchema, filingsListParams } from './filings.schemas';
+import { FilingsService } from './filings.service';
 
 const LIST_DESCRIPTION =
   'Keyset-paginated by filing date then accession, newest first by default (`direction=asc` for oldest first). ' +
   '`forms` matches form types exactly (case-insensitive); an amendment (10-K/A) is its own form type. ' +
   "`limit` above the plan's cap answers 422 less_than_equal with the cap in ctx.";
 
-export const filingsRoutes = {
+export const filingsRoutes = defineRoutes({
   list: {
     method: 'GET',
     url: '/v1/filings',
@@ -61,116 +47,47 @@ export const filingsRoutes = {
     response: filingSchema,
     errors: [404],
   },
-} satisfies Record<string, RouteDefinition>;
+});
 
-const listParser = new QueryParser(filingsListParams);
-const companyParser = new QueryParser(companyFilingsParams);
-const companyPathParser = new QueryParser(companyFilingsPath);
-const accessionParser = new QueryParser(accessionParam);
+const normalizedForms = (forms: string[] | undefined): string[] | undefined => (forms?.length ? [...new Set(forms.map((f) => f.trim().toUpperCase()))].sort() : undefined);
 
-
-interface Page {
-  data: FilingBody[];
-  pagination: { next_cursor: string | null; has_more: boolean };
+/** Both lists: calendar dates, and a range that does not end before it starts. */
+function checkDates({ query }: { query: { filed_from?: string; filed_to?: string } }, items: ValidationItem[]): void {
+  for (const name of ['filed_from', 'filed_to'] as const) {
+    const v = query[name];
+    if (v !== undefined && !isCalendarDate(v)) items.push(valueErrorItem(['query', name], v, 'Input should be a valid date'));
+  }
+  const { filed_from: from, filed_to: to } = query;
+  if (from && to && isCalendarDate(from) && isCalendarDate(to) && from > to) {
+    items.push(valueErrorItem(['query', 'filed_to'], to, 'filed_to must not be before filed_from'));
+  }
 }
 
-/** HTTP side of filings: parse and validate, call the service, map to the response shapes. */
-export class FilingsController {
-  constructor(
-    private readonly service: FilingsService,
-    private readonly companies: CompaniesService,
-    private readonly cursors: CursorCodec,
-    private readonly plans: PlanTable,
-  ) {}
-
-  routes(): BoundRoute[] {
+/** HTTP side of filings: typed input in, the service, the response shapes out. */
+export const filingsApi: RouteModule = {
+  routes: filingsRoutes,
+  bind({ binder, paging, companies, dataSource }) {
+    const service = new FilingsService(new FilingsRepository(dataSource));
+    const scope = (list: string, filter: FilingListFilter) => ({ list, filters: { ...filter }, order: FILINGS_ORDER, defaultDirection: 'desc' as const });
     return [
-      { definition: filingsRoutes.list, handler: (req) => this.list(req.query as Record<string, unknown>, req.principal!) },
-      {
-        definition: filingsRoutes.company,
-        handler: (req) => this.companyFilings(req.params as Record<string, unknown>, req.query as Record<string, unknown>, req.principal!),
-      },
-      { definition: filingsRoutes.get, handler: (req) => this.get(req.params as Record<string, unknown>) },
+      binder.bind(filingsRoutes.list, {
+        check: checkDates,
+        handle: ({ query }) => {
+          const ciks = query.ciks?.length ? [...new Set(query.ciks.map((c) => c.replace(/^0+/, '').padStart(10, '0')))].sort() : undefined;
+          const filter: FilingListFilter = { forms: normalizedForms(query.forms), filedFrom: query.filed_from, filedTo: query.filed_to, ciks };
+          return paging.list(query, scope('filings', filter), (page) => service.list(filter, page), toFiling);
+        },
+      }),
+      binder.bind(filingsRoutes.company, {
+        check: checkDates,
+        handle: async ({ query, path }) => {
+          const company = await companies.get(path.symbol);
+          const filter: FilingListFilter = { forms: normalizedForms(query.forms), filedFrom: query.filed_from, filedTo: query.filed_to, ciks: [company.cik] };
+          const page = await paging.list(query, scope(`company-filings:${company.symbol}`, filter), (p) => service.list(filter, p), toFiling);
+          return { ...page, company: toCompanyReference(company) };
+        },
+      }),
+      binder.bind(filingsRoutes.get, { handle: async ({ path }) => toFiling(await service.get(path.accession)) }),
     ];
-  }
-
-  async list(query: Record<string, unknown>, principal: Principal): Promise<FilingListBody> {
-    const items: ValidationItem[] = [];
-    const p = listParser.parse(query, items);
-    this.validate(p, query, principal, items);
-    if (items.length) throw new ValidationError(items);
-    const ciks = p.ciks as string[] | undefined;
-    const filter: FilingListFilter = {
-      ...this.filterOf(p),
-      ciks: ciks?.length ? [...new Set(ciks.map((c) => c.replace(/^0+/, '').padStart(10, '0')))].sort() : undefined,
-    };
-    return this.page('filings', filter, p);
-  }
-
-  async companyFilings(params: Record<string, unknown>, query: Record<string, unknown>, principal: Principal): Promise<CompanyFilingListBody> {
-    const items: ValidationItem[] = [];
-    const path = companyPathParser.parse(params, items, 'path');
-    const p = companyParser.parse(query, items);
-    this.validate(p, query, principal, items);
-    if (items.length) throw new ValidationError(items);
-    const company = await this.companies.get(path.symbol as string);
-    const filter: FilingListFilter = { ...this.filterOf(p), ciks: [company.cik] };
-    const page = await this.page(`company-filings:${company.symbol}`, filter, p);
-    return { ...page, company: toCompanyReference(company) };
-  }
-
-  async get(params: Record<string, unknown>): Promise<FilingBody> {
-    const items: ValidationItem[] = [];
-    const p = accessionParser.parse(params, items, 'path');
-    if (items.length) throw new ValidationError(items);
-    return toFiling(await this.service.get(p.accession as string));
-  }
-
-  private validate(p: ParsedQuery, query: Record<string, unknown>, principal: Principal, items: ValidationItem[]): void {
-    for (const name of ['filed_from', 'filed_to'] as const) {
-      const v = p[name] as string | undefined;
-      if (v !== undefined && !isCalendarDate(v)) items.push(valueErrorItem(['query', name], v, 'Input should be a valid date'));
-    }
-    const from = p.filed_from as string | undefined;
-    const to = p.filed_to as string | undefined;
-    if (from && to && isCalendarDate(from) && isCalendarDate(to) && from > to) {
-      items.push(valueErrorItem(['query', 'filed_to'], to, 'filed_to must not be before filed_from'));
-    }
-    const limit = p.limit as number | undefined;
-    const overCap = items.length === 0 ? planLimitItem(limit, query.limit, this.plans, principal) : null;
-    if (overCap) items.push(overCap);
-  }
-
-  private filterOf(p: ParsedQuery): FilingListFilter {
-    const forms = p.forms as string[] | undefined;
-    return {
-      forms: forms?.length ? [...new Set(forms.map((f) => f.trim().toUpperCase()))].sort() : undefined,
-      filedFrom: p.filed_from as string | undefined,
-      filedTo: p.filed_to as string | undefined,
-    };
-  }
-
-  /** One keyset page; the cursor carries `<filed_date>|<accession>` of the last row. */
-  private async page(endpoint: string, filter: FilingListFilter, p: ParsedQuery): Promise<Page> {
-    const f = filterHash(endpoint, { ...filter });
-    let direction = p.direction as 'asc' | 'desc' | undefined;
-    let after: { filedDate: string; accession: string } | undefined;
-    if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction });
-      const m = decoded ? /^(\d{4}-\d{2}-\d{2})\|(\d{10}-\d{2}-\d{6})$/.exec(decoded.k) : null;
-      if (!decoded || !m) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
-      after = { filedDate: m[1]!, accession: m[2]! };
-      direction = decoded.d;
-    }
-    direction ??= 'desc';
-    const page = await this.service.list(filter, direction, p.limit as number, after);
-    const last = page.rows[page.rows.length - 1];
-    return {
-      data: page.rows.map(toFiling),
-      pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: `${last.filedDate}|${last.accession}`, d: direction, f }) : null,
-        has_more: page.hasMore,
-      },
-    };
-  }
-}
+  },
+};

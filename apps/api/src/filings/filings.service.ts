@@ -1,28 +1,15 @@
-import type { FilingListFilter, FilingRecord, FilingsRepository } from '@app/persistence';
-import { ApiError } from '../platform/api.errors';
+import type { FilingListFilter, FilingRecord, FilingsRepository, Page, PageRequest } from '@app/persistence';
+import { DomainError } from '../platform/api.errors';
 
-export interface FilingPage {
-  rows: FilingRecord[];
-  hasMore: boolean;
-}
+export const unknownFiling = (accession: string): DomainError =>
+  new DomainError('UnknownFiling', `No filing with the accession number '${accession}' has been indexed.`);
 
-export const unknownFiling = (accession: string): ApiError =>
-  new ApiError(404, 'unknown-filing', 'Unknown filing', `No filing with the accession number '${accession}' has been indexed.`);
-
-/** Filing reads: keyset paging over the repository, lookups by accession. */
+/** Filing reads: keyset pages over the repository, lookups by accession. */
 export class FilingsService {
   constructor(private readonly repo: FilingsRepository) {}
 
-  async list(
-    filter: FilingListFilter,
-    direction: 'asc' | 'desc',
-    limit: number,
-    after: { filedDate: string; accession: string } | undefined,
-  ): Promise<FilingPage> {
-    const rows = await this.repo.list({ filter, direction, limit: limit + 1, after });
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { rows, hasMore };
+  list(filter: FilingListFilter, page: PageRequest): Promise<Page<FilingRecord>> {
+    return this.repo.list(filter, page);
   }
 
   async get(accession: string): Promise<FilingRecord> {

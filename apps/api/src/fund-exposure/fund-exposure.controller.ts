@@ -6,6 +6,7 @@ import { symbolParam } from '../companies/companies.schemas';
 import { CompaniesService } from '../companies/companies.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
+import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
 import { QueryParser, valueErrorItem } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
@@ -75,7 +76,7 @@ export class FundExposureController {
     return {
       data: page.rows.map(toFundExposureEntry),
       pagination: {
-        next_cursor: page.hasMore && last && lastValue !== null ? this.cursors.encode({ k: JSON.stringify([lastValue, last.accession, last.holdingIndex]), d: 'desc', f }) : null,
+        next_cursor: page.hasMore && last && lastValue !== null ? this.cursors.encode({ k: [JSON.stringify([lastValue, last.accession, last.holdingIndex])], d: 'desc', f }) : null,
         has_more: page.hasMore,
       },
       company: toCompanyReference(company),
@@ -86,10 +87,10 @@ export class FundExposureController {
   }
 
   private decode(cursor: string, f: string): FundExposureKey | undefined {
-    const payload = this.cursors.decode(cursor, { f, d: 'desc' });
+    const payload = this.cursors.decode(cursor, { f, d: 'desc', order: LEGACY_TEXT_KEY });
     if (!payload) return undefined;
     try {
-      const k: unknown = JSON.parse(payload.k);
+      const k: unknown = JSON.parse(legacyKey(payload.k));
       if (Array.isArray(k) && k.length === 3 && typeof k[0] === 'string' && /^-?\d+(\.\d+)?$/.test(k[0]) && typeof k[1] === 'string' && Number.isInteger(k[2])) {
         return { value: k[0], accession: k[1], index: k[2] as number };
       }

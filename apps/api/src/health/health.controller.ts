@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type Redis from 'ioredis';
-import { ApiError } from '../platform/api.errors';
+import { DomainError } from '../platform/api.errors';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { z } from 'zod';
 import { withTimeout } from '@app/observability';
@@ -53,7 +53,7 @@ export class HealthController {
         failed.push('redis');
       }
     }
-    if (failed.length) throw new ApiError(503, 'not-ready', 'Not ready', `Not ready: ${failed.join(', ')} unavailable.`);
+    if (failed.length) throw new DomainError('NotReady', `Not ready: ${failed.join(', ')} unavailable.`);
     return { status: 'ready', checks };
   }
 }

@@ -5,6 +5,7 @@ import { toCompanyReference } from '../companies/companies.mapper';
 import { CompaniesService } from '../companies/companies.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
+import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
 import { isCalendarDate, QueryParser, valueErrorItem } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
@@ -93,8 +94,8 @@ export class InsidersController {
     let direction = p.direction as 'asc' | 'desc' | undefined;
     let after: InsiderTransactionKey | undefined;
     if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction });
-      const m = decoded ? CURSOR_KEY.exec(decoded.k) : null;
+      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction, order: LEGACY_TEXT_KEY });
+      const m = decoded ? CURSOR_KEY.exec(legacyKey(decoded.k)) : null;
       if (!decoded || !m) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
       after = { sortDate: m[1]!, accession: m[2]!, rowTable: m[3]!, sequence: Number(m[4]) };
       direction = decoded.d;
@@ -106,7 +107,7 @@ export class InsidersController {
       data: page.rows.map(toInsiderTransaction),
       pagination: {
         next_cursor:
-          page.hasMore && last ? this.cursors.encode({ k: `${last.sortDate}|${last.accession}|${last.rowTable}|${last.sequence}`, d: direction, f }) : null,
+          page.hasMore && last ? this.cursors.encode({ k: [`${last.sortDate}|${last.accession}|${last.rowTable}|${last.sequence}`], d: direction, f }) : null,
         has_more: page.hasMore,
       },
       company: toCompanyReference(company),

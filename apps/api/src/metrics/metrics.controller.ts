@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../platform/api.errors';
+import { DomainError } from '../platform/api.errors';
 import type { ApiMetrics } from '../platform/api.metrics';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 
@@ -35,7 +35,7 @@ export class MetricsController {
           if (this.expected !== null) {
             const given = Buffer.from(req.headers.authorization ?? '');
             if (given.length !== this.expected.length || !timingSafeEqual(given, this.expected)) {
-              throw new ApiError(401, 'invalid-key', 'Invalid metrics token', 'GET /metrics needs Authorization: Bearer <METRICS_BEARER_TOKEN>.', { 'www-authenticate': 'Bearer' });
+              throw new DomainError('InvalidMetricsToken', 'GET /metrics needs Authorization: Bearer <METRICS_BEARER_TOKEN>.', { 'www-authenticate': 'Bearer' });
             }
           }
           const text = await this.metrics.registry.metrics();

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { buildOpenApiDocument } from './openapi.document';
-import { ApiError, type ProblemSlug } from '../platform/api.errors';
+import { DomainError, type ProblemSlug } from '../platform/api.errors';
 import { PROBLEM_PAGES, problemIndexHtml, problemPageHtml } from './problem-pages';
 
 const ASSETS: Record<string, string> = {
@@ -50,7 +50,7 @@ export class DocsController {
         handler: async (req, reply) => {
           const slug = (req.params as { slug: string }).slug;
           const html = Object.hasOwn(PROBLEM_PAGES, slug) ? this.errorPages.get(slug as ProblemSlug) : undefined;
-          if (!html) throw new ApiError(404, 'not-found', 'Not found', `No error page '${slug}'; the list is at /docs/errors.`);
+          if (!html) throw new DomainError('UnknownDocsPage', `No error page '${slug}'; the list is at /docs/errors.`);
           return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=3600').send(html);
         },
       },
@@ -59,7 +59,7 @@ export class DocsController {
         handler: async (req, reply) => {
           const asset = (req.params as { asset: string }).asset;
           const type = ASSETS[asset];
-          if (!type) throw new ApiError(404, 'not-found', 'Not found', `No docs asset '${asset}'.`);
+          if (!type) throw new DomainError('UnknownDocsPage', `No docs asset '${asset}'.`);
           let bytes = this.cache.get(asset);
           if (!bytes) {
             bytes = readFileSync(join(this.assetDir, asset));

@@ -1,19 +1,6 @@
 import { z } from 'zod';
-import { citationsRoutes } from '../citations/citations.controller';
-import { companiesRoutes } from '../companies/companies.controller';
+import { API_MODULES } from '../api.modules';
 import { companyDetailSchema, companyListSchema, companyReferenceSchema, paginationSchema, provenanceSchema } from '../companies/companies.schemas';
-import { coverageRoutes } from '../coverage/coverage.controller';
-import { documentsRoutes } from '../documents/documents.controller';
-import { executivesRoutes } from '../executives/executives.controller';
-import { filingsRoutes } from '../filings/filings.controller';
-import { fundExposureRoutes } from '../fund-exposure/fund-exposure.controller';
-import { healthRoutes } from '../health/health.controller';
-import { insidersRoutes } from '../insiders/insiders.controller';
-import { searchRoutes } from '../search/search.controller';
-import { segmentsRoutes } from '../segments/segments.controller';
-import { transcriptsRoutes } from '../transcripts/transcripts.controller';
-import { sectionsRoutes } from '../sections/sections.controller';
-import { eventRoutes, webhookRoutes } from '../webhooks/webhooks.controller';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
 import { API_TAGS, attachExamples, markdownSafeDescriptions } from './openapi.presentation';
@@ -23,23 +10,7 @@ import { PROBLEM_SLUGS } from './problem-pages';
 export const API_VERSION = '1.1.0';
 
 /** Every documented route, in document order. */
-export const DOCUMENTED_ROUTES: RouteDefinition[] = [
-  ...Object.values(companiesRoutes),
-  ...Object.values(segmentsRoutes),
-  ...Object.values(sectionsRoutes),
-  ...Object.values(fundExposureRoutes),
-  ...Object.values(executivesRoutes),
-  ...Object.values(insidersRoutes),
-  ...Object.values(filingsRoutes),
-  ...Object.values(documentsRoutes),
-  ...Object.values(transcriptsRoutes),
-  ...Object.values(searchRoutes),
-  ...Object.values(coverageRoutes),
-  ...Object.values(citationsRoutes),
-  ...Object.values(webhookRoutes),
-  ...Object.values(eventRoutes),
-  ...Object.values(healthRoutes),
-];
+export const DOCUMENTED_ROUTES: RouteDefinition[] = API_MODULES.flatMap((m) => Object.values(m.routes)).filter((r) => r.hidden !== true);
 
 const problemSchema = z
   .object({

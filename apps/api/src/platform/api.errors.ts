@@ -38,17 +38,67 @@ export type ProblemSlug =
   | 'idempotency-key-in-use'
   | 'internal-error';
 
-/** A coded domain error: the error handler turns it into a problem response. */
-export class ApiError extends Error {
+/** What went wrong, in the domain's words: services throw these, never an HTTP status. */
+export type ErrorCode =
+  | 'UnknownSymbol'
+  | 'UnknownFiling'
+  | 'UnknownDocument'
+  | 'UnknownTranscript'
+  | 'UnknownPage'
+  | 'DocumentTextUnavailable'
+  | 'SectionNotExtracted'
+  | 'UnknownWebhookEndpoint'
+  | 'UnknownDelivery'
+  | 'UnknownDocsPage'
+  | 'PlanForbids'
+  | 'WebhooksUnavailable'
+  | 'VerifierBusy'
+  | 'SearchTimeout'
+  | 'NotReady'
+  | 'IdempotencyKeyInUse'
+  | 'BodyTooDeep'
+  | 'InvalidMetricsToken';
+
+/** The one map from error codes to problems: status, slug (`<DOCS_URL>/errors/<slug>`) and title. */
+export const PROBLEM_OF_CODE: Readonly<Record<ErrorCode, { status: number; slug: ProblemSlug; title: string }>> = {
+  UnknownSymbol: { status: 404, slug: 'unknown-symbol', title: 'Unknown symbol' },
+  UnknownFiling: { status: 404, slug: 'unknown-filing', title: 'Unknown filing' },
+  UnknownDocument: { status: 404, slug: 'unknown-document', title: 'Unknown document' },
+  UnknownTranscript: { status: 404, slug: 'unknown-transcript', title: 'Unknown transcript' },
+  UnknownPage: { status: 404, slug: 'unknown-page', title: 'Unknown page' },
+  DocumentTextUnavailable: { status: 404, slug: 'document-text-unavailable', title: 'Document text unavailable' },
+  SectionNotExtracted: { status: 404, slug: 'section-not-extracted', title: 'Section not extracted' },
+  UnknownWebhookEndpoint: { status: 404, slug: 'unknown-webhook-endpoint', title: 'Unknown webhook endpoint' },
+  UnknownDelivery: { status: 404, slug: 'unknown-delivery', title: 'Unknown delivery' },
+  UnknownDocsPage: { status: 404, slug: 'not-found', title: 'Not found' },
+  PlanForbids: { status: 403, slug: 'plan-required', title: 'Plan required' },
+  WebhooksUnavailable: { status: 503, slug: 'webhooks-unavailable', title: 'Webhooks unavailable' },
+  VerifierBusy: { status: 503, slug: 'busy', title: 'Busy' },
+  SearchTimeout: { status: 503, slug: 'search-timeout', title: 'Search timed out' },
+  NotReady: { status: 503, slug: 'not-ready', title: 'Not ready' },
+  IdempotencyKeyInUse: { status: 409, slug: 'idempotency-key-in-use', title: 'Request in progress' },
+  BodyTooDeep: { status: 400, slug: 'bad-request', title: 'Bad request' },
+  InvalidMetricsToken: { status: 401, slug: 'invalid-key', title: 'Invalid metrics token' },
+};
+
+/** A coded domain error: the error handler turns its code into a problem response (PROBLEM_OF_CODE). */
+export class DomainError extends Error {
   constructor(
-    readonly status: number,
-    readonly slug: ProblemSlug,
-    readonly title: string,
+    readonly code: ErrorCode,
     readonly detail: string,
+    /** Response headers the problem carries (Retry-After, WWW-Authenticate). */
     readonly headers: Record<string, string> = {},
   ) {
     super(detail);
-    this.name = 'ApiError';
+    this.name = 'DomainError';
+  }
+
+  get status(): number {
+    return PROBLEM_OF_CODE[this.code].status;
+  }
+
+  get slug(): ProblemSlug {
+    return PROBLEM_OF_CODE[this.code].slug;
   }
 }
 
@@ -86,5 +136,4 @@ export function boundedEcho(value: unknown, depth = 0): unknown {
   return out;
 }
 
-export const unknownSymbol = (symbol: string): ApiError =>
-  new ApiError(404, 'unknown-symbol', 'Unknown symbol', `No company is listed under the symbol '${symbol}'.`);
+export const unknownSymbol = (symbol: string): DomainError => new DomainError('UnknownSymbol', `No company is listed under the symbol '${symbol}'.`);

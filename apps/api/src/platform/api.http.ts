@@ -5,7 +5,7 @@ import { newRequestId, type Logger } from '@app/observability';
 import type { ApiKeysService, AuthResult, Principal } from '../auth/api-keys.service';
 import { effectivePlan, type PlanLimits, type PlanTable } from '../rate-limit/plans';
 import type { RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter';
-import { ApiError, ValidationError, type ProblemSlug } from './api.errors';
+import { DomainError, PROBLEM_OF_CODE, ValidationError, type ProblemSlug } from './api.errors';
 import type { ApiMetrics } from './api.metrics';
 import { OUTAGE_RETRY_AFTER_S, unavailableDependency, type DependencyOutages } from './dependency-outages';
 import { registerCompression, registerConditionalGets, registerCors, type HttpConventions } from './http-conventions';
@@ -265,7 +265,7 @@ export class ApiHttp {
   handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
     // Framework errors (bad URL, too long a parameter) come before the onRequest hook set it.
     reply.header('x-request-id', request.id);
-    if (!(err instanceof ApiError) && !(err instanceof ValidationError) && httpStatusOf(err) === 404) return this.handleNotFound(request, reply);
+    if (!(err instanceof DomainError) && !(err instanceof ValidationError) && httpStatusOf(err) === 404) return this.handleNotFound(request, reply);
     const p = this.problemOf(err, request);
     return sendProblem(reply, this.deps.docsUrl, p.status, p.slug, p.title, p.detail, p.headers);
   }
@@ -273,7 +273,10 @@ export class ApiHttp {
   /** The problem an error becomes (route errors here, MCP tool errors in the same words). Logs 5xx. */
   problemOf(err: unknown, request: { id: string; method: string; url: string }): Problem {
     if (err instanceof ValidationError) return { status: 422, slug: 'validation-error', title: 'Invalid request parameters', detail: err.items, headers: {} };
-    if (err instanceof ApiError) return { status: err.status, slug: err.slug, title: err.title, detail: err.detail, headers: err.headers };
+    if (err instanceof DomainError) {
+      const { status, slug, title } = PROBLEM_OF_CODE[err.code];
+      return { status, slug, title, detail: err.detail, headers: err.headers };
+    }
     const status = httpStatusOf(err);
     if (status !== undefined && status >= 400 && status < 500) {
       const known = FRAMEWORK_PROBLEMS[status] ?? BAD_REQUEST;

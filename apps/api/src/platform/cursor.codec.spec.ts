@@ -1,36 +1,46 @@
 import { createHmac } from 'node:crypto';
+import { keysetOrder } from '@app/persistence';
 import { CursorCodec, filterHash } from './cursor.codec';
 
 const codec = new CursorCodec('s'.repeat(32));
 const f = filterHash('companies', { q: 'micro', markets: ['US'] });
+const order = keysetOrder<never>({ sql: 'symbol', type: 'text', of: () => '' });
 
 describe('CursorCodec', () => {
   it('round-trips', () => {
-    const c = codec.encode({ k: 'MSFT:US', d: 'asc', f });
+    const c = codec.encode({ k: ['MSFT:US'], d: 'asc', f });
     expect(c).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
-    expect(codec.decode(c, { f })).toEqual({ v: 1, k: 'MSFT:US', d: 'asc', f });
-    expect(codec.decode(c, { f, d: 'asc' })).not.toBeNull();
+    expect(codec.decode(c, { f, order })).toEqual({ v: 2, k: ['MSFT:US'], d: 'asc', f });
+    expect(codec.decode(c, { f, d: 'asc', order })).not.toBeNull();
   });
 
   it('rejects a modified payload or signature', () => {
-    const c = codec.encode({ k: 'MSFT:US', d: 'asc', f });
+    const c = codec.encode({ k: ['MSFT:US'], d: 'asc', f });
     const [body, sig] = c.split('.') as [string, string];
-    const forgedBody = Buffer.from(JSON.stringify({ v: 1, k: 'AAPL:US', d: 'asc', f })).toString('base64url');
-    expect(codec.decode(`${forgedBody}.${sig}`, { f })).toBeNull();
+    const forgedBody = Buffer.from(JSON.stringify({ v: 2, k: ['AAPL:US'], d: 'asc', f })).toString('base64url');
+    expect(codec.decode(`${forgedBody}.${sig}`, { f, order })).toBeNull();
     const flipped = sig.slice(0, -1) + (sig.endsWith('A') ? 'B' : 'A');
-    expect(codec.decode(`${body}.${flipped}`, { f })).toBeNull();
-    expect(codec.decode(`${body}.${sig}x`, { f })).toBeNull();
+    expect(codec.decode(`${body}.${flipped}`, { f, order })).toBeNull();
+    expect(codec.decode(`${body}.${sig}x`, { f, order })).toBeNull();
   });
 
   it('rejects a cursor signed with another secret', () => {
-    const other = new CursorCodec('t'.repeat(32)).encode({ k: 'MSFT:US', d: 'asc', f });
-    expect(codec.decode(other, { f })).toBeNull();
+    const other = new CursorCodec('t'.repeat(32)).encode({ k: ['MSFT:US'], d: 'asc', f });
+    expect(codec.decode(other, { f, order })).toBeNull();
   });
 
   it('rejects a cursor used with other filters or another direction', () => {
-    const c = codec.encode({ k: 'MSFT:US', d: 'desc', f });
-    expect(codec.decode(c, { f: filterHash('companies', { q: 'apple', markets: ['US'] }) })).toBeNull();
-    expect(codec.decode(c, { f, d: 'asc' })).toBeNull();
+    const c = codec.encode({ k: ['MSFT:US'], d: 'desc', f });
+    expect(codec.decode(c, { f: filterHash('companies', { q: 'apple', markets: ['US'] }), order })).toBeNull();
+    expect(codec.decode(c, { f, d: 'asc', order })).toBeNull();
+  });
+
+  it('rejects a key that does not fit the order (count or type of its values)', () => {
+    const two = keysetOrder<never>({ sql: 'filed_date', type: 'date', of: () => '' }, { sql: 'id', type: 'integer', of: () => 0 });
+    expect(codec.decode(codec.encode({ k: ['2025-01-02', 7], d: 'asc', f }), { f, order: two })).not.toBeNull();
+    for (const k of [['2025-01-02'], ['2025-01-02', '7'], ['20250102', 7], ['2025-01-02', 1.5], ['2025-01-02', 7, 8]]) {
+      expect(codec.decode(codec.encode({ k, d: 'asc', f }), { f, order: two })).toBeNull();
+    }
   });
 
   it('hashes filters canonically (key order does not matter, values do)', () => {
@@ -43,7 +53,7 @@ describe('CursorCodec', () => {
     const body = Buffer.from('not json').toString('base64url');
     const sig = createHmac('sha256', 's'.repeat(32)).update(body).digest().subarray(0, 16).toString('base64url');
     for (const junk of ['', '.', 'abc', 'a.b.c', '\u0000', '%00', 'x'.repeat(5000), `${body}.${sig}`, '🙂.🙂']) {
-      expect(codec.decode(junk, { f })).toBeNull();
+      expect(codec.decode(junk, { f, order })).toBeNull();
     }
   });
 });

@@ -1,11 +1,12 @@
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { stableStringify } from '@app/contracts';
+import { isKeyOf, keysetOrder, type KeyPart, type KeysetOrder } from '@app/persistence';
 
 /** What a cursor carries: the last sort key of the page, its direction and the filters it belongs to. */
 export interface CursorPayload {
-  v: 1;
-  /** Last sort key of the previous page (exclusive bound of the next one). */
-  k: string;
+  v: 2;
+  /** Sort key of the previous page's last row (exclusive bound of the next one), one value per column of the list's order. */
+  k: KeyPart[];
   d: 'asc' | 'desc';
   /** Hash of the endpoint and its normalized filters. */
   f: string;
@@ -50,12 +51,15 @@ export class CursorCodec {
   }
 
   encode(payload: Omit<CursorPayload, 'v'>): string {
-    const body = Buffer.from(JSON.stringify({ v: 1, k: payload.k, d: payload.d, f: payload.f })).toString('base64url');
+    const body = Buffer.from(JSON.stringify({ v: 2, k: payload.k, d: payload.d, f: payload.f })).toString('base64url');
     return `${body}.${this.mac(body).toString('base64url')}`;
   }
 
-  /** The payload when the cursor is genuine and was made for `expect.f` (and `expect.d` when given). */
-  decode(cursor: string, expect: { f: string; d?: 'asc' | 'desc' }): CursorPayload | null {
+  /**
+   * The payload when the cursor is genuine, was made for `expect.f` (and `expect.d` when given)
+   * and its key fits the list's order.
+   */
+  decode(cursor: string, expect: { f: string; d?: 'asc' | 'desc'; order: KeysetOrder<never> }): CursorPayload | null {
     if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) return null;
     const dot = cursor.indexOf('.');
     if (dot <= 0 || dot !== cursor.lastIndexOf('.')) return null;
@@ -75,9 +79,13 @@ export class CursorCodec {
     }
     if (parsed === null || typeof parsed !== 'object') return null;
     const p = parsed as Record<string, unknown>;
-    if (p.v !== 1 || typeof p.k !== 'string' || (p.d !== 'asc' && p.d !== 'desc') || typeof p.f !== 'string') return null;
+    if (p.v !== 2 || !isKeyOf(expect.order, p.k) || (p.d !== 'asc' && p.d !== 'desc') || typeof p.f !== 'string') return null;
     if (p.f !== expect.f) return null;
     if (expect.d !== undefined && p.d !== expect.d) return null;
-    return { v: 1, k: p.k, d: p.d, f: p.f };
+    return { v: 2, k: p.k, d: p.d, f: p.f };
   }
 }
+
+/** TRANSITIONAL (one-slice redesign): a list not yet on Paging carries its old string key as a one-value tuple. */
+export const LEGACY_TEXT_KEY = keysetOrder<never>({ sql: '', type: 'text', of: () => '' });
+export const legacyKey = (k: KeyPart[]): string => String(k[0]);

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdempotencyKeysRepository, IdempotencyWindows } from '@app/persistence';
 import type { Logger } from '@app/observability';
 import { SecretBox } from '@app/webhooks';
-import { ApiError, ValidationError } from './api.errors';
+import { DomainError, ValidationError } from './api.errors';
 import { instanceOf } from './problem';
 
 /** The success a route produced, before it is sent: what a replay repeats. */
@@ -64,7 +64,7 @@ export class Idempotency {
         throw new ValidationError([{ type: 'value_error', loc: ['header', 'idempotency-key'], msg: `Value error, ${error}`, input: key, ctx: { error } }]);
       }
       if (claim.kind === 'running') {
-        throw new ApiError(409, 'idempotency-key-in-use', 'Request in progress', 'A request with this Idempotency-Key is still running; retry after it completes.', { 'retry-after': '1' });
+        throw new DomainError('IdempotencyKeyInUse', 'A request with this Idempotency-Key is still running; retry after it completes.', { 'retry-after': '1' });
       }
       reply.code(claim.response.statusCode).headers({ ...claim.response.headers, 'idempotent-replayed': 'true' });
       await reply.send(claim.response.body === '' ? undefined : this.box.open(claim.response.body));

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './api.errors';
+import { DomainError } from './api.errors';
 
 /** Deepest nesting of arrays and objects a JSON body may have; no route takes more than a few levels. */
 export const MAX_JSON_DEPTH = 64;
@@ -38,7 +38,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) {
-      done(new ApiError(400, 'bad-request', 'Bad request', `The JSON body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
+      done(new DomainError('BodyTooDeep', `The JSON body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
       return;
     }
     void parse(request, text, done);

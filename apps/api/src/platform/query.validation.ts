@@ -18,6 +18,32 @@ export type ParamSpec = (ScalarSpec | { kind: 'array'; items: ScalarSpec; maxIte
 
 export type ParamSpecs = Record<string, ParamSpec>;
 
+/** A route's parameters, declared once: keeps each parameter's kind and enum values as types. */
+export function params<const S extends ParamSpecs>(specs: S): S {
+  return specs;
+}
+
+type ScalarValue<S> = S extends { kind: 'string' }
+  ? string
+  : S extends { kind: 'int' }
+    ? number
+    : S extends { kind: 'bool' }
+      ? boolean
+      : S extends { kind: 'enum'; values: readonly (infer V)[] }
+        ? V
+        : never;
+
+/** The parsed value of one parameter. */
+export type ParamValue<P> = P extends { kind: 'array'; items: infer I } ? ScalarValue<I>[] : ScalarValue<P>;
+
+type Defaulted<S> = { [K in keyof S]: S[K] extends { default: unknown } ? K : never }[keyof S];
+
+/** Parsed query parameters: those with a default are always there, the others optional. */
+export type ParamValues<S extends ParamSpecs> = { [K in Defaulted<S>]: ParamValue<S[K]> } & { [K in Exclude<keyof S, Defaulted<S>>]?: ParamValue<S[K]> };
+
+/** Parsed path parameters: the router matched every one of them. */
+export type PathValues<S extends ParamSpecs> = { [K in keyof S]: ParamValue<S[K]> };
+
 const INT_RE = /^\s*[+-]?\d+\s*$/;
 const TRUE = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
 const FALSE = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
@@ -118,16 +144,14 @@ interface Compiled {
   schema: z.ZodType;
 }
 
-export type ParsedQuery = Record<string, unknown>;
-
 /**
  * A compiled query parser. Unknown parameters are ignored; a scalar given several times takes
  * the last value (as FastAPI does); arrays take repeated parameters and comma-separated values.
  */
-export class QueryParser {
+export class QueryParser<S extends ParamSpecs = ParamSpecs> {
   private readonly compiled: Compiled[];
 
-  constructor(readonly specs: ParamSpecs) {
+  constructor(readonly specs: S) {
     this.compiled = Object.entries(specs).map(([name, spec]) => ({
       name,
       spec,
@@ -135,8 +159,8 @@ export class QueryParser {
     }));
   }
 
-  parse(query: Record<string, unknown>, items: ValidationItem[], locRoot = 'query'): ParsedQuery {
-    const out: ParsedQuery = {};
+  parse(query: Record<string, unknown>, items: ValidationItem[], locRoot = 'query'): ParamValues<S> {
+    const out: Record<string, unknown> = {};
     for (const { name, spec, schema } of this.compiled) {
       const raw = query[name];
       if (raw === undefined) {
@@ -168,7 +192,8 @@ export class QueryParser {
       if (r.success) out[name] = r.data;
       else items.push(toPydanticItem(r.error.issues[0]!, [locRoot, name], value));
     }
-    return out;
+    // Each value was parsed by the schema of its spec's kind: the shape ParamValues<S> describes.
+    return out as ParamValues<S>;
   }
 }
 

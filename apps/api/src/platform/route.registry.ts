@@ -1,6 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { ParamSpecs } from './query.validation';
+import type { Principal } from '../auth/api-keys.service';
+import { planLimitItem, type PlanTable } from '../rate-limit/plans';
+import { ValidationError, type ValidationItem } from './api.errors';
+import { parseBody } from './body.validation';
+import { QueryParser, type ParamSpecs, type ParamValues, type PathValues } from './query.validation';
 
 /** Static description of one route: drives registration and the OpenAPI document. */
 export interface RouteDefinition {
@@ -16,8 +20,10 @@ export interface RouteDefinition {
   query?: ParamSpecs;
   path?: ParamSpecs;
   response?: z.ZodType;
-  /** JSON request body (validated by the handler; documented as the requestBody). */
+  /** JSON request body (validated before the handler runs; documented as the requestBody). */
   body?: z.ZodType;
+  /** The body may be left out (validated as `{}`). */
+  bodyOptional?: boolean;
   /** Success status when not 200 (201 created, 202 accepted, 204 no content). */
   status?: 200 | 201 | 202 | 204;
   /** A 201's `Location`: the URL of what the request created, from the response body. */
@@ -33,6 +39,64 @@ export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Pro
 export interface BoundRoute {
   definition: RouteDefinition;
   handler: RouteHandler;
+}
+
+/** Route definitions keep their literal types (parameter kinds, enum values): the handler's input is derived from them. */
+export function defineRoutes<const D extends Record<string, RouteDefinition>>(routes: D): D {
+  return routes;
+}
+
+type QueryOf<D> = D extends { query: infer Q extends ParamSpecs } ? ParamValues<Q> : Record<string, never>;
+type PathOf<D> = D extends { path: infer P extends ParamSpecs } ? PathValues<P> : Record<string, never>;
+type BodyOf<D> = D extends { body: infer B extends z.ZodType } ? z.output<B> : undefined;
+type ResponseOf<D> = D extends { response: infer R extends z.ZodType } ? z.input<R> : unknown;
+
+/** What a handler gets: its parameters parsed and validated, typed by its route definition. */
+export interface RouteInput<D extends RouteDefinition> {
+  query: QueryOf<D>;
+  path: PathOf<D>;
+  body: BodyOf<D>;
+  principal: D extends { public: true } ? null : Principal;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface RouteBinding<D extends RouteDefinition> {
+  /** Checks across parameters (date ranges, calendar dates), adding items to the 422 of the parse. */
+  check?: (input: { query: QueryOf<D>; path: PathOf<D> }, items: ValidationItem[]) => void;
+  handle: (input: RouteInput<D>) => Promise<ResponseOf<D>>;
+}
+
+/**
+ * Binds handlers to route definitions. Every route's input goes through the same steps: path,
+ * then query parsed (every item collected), the route's own checks, the plan's `limit` cap when
+ * the rest is valid, one 422 with every item; then the JSON body.
+ */
+export class RouteBinder {
+  constructor(private readonly plans: PlanTable) {}
+
+  bind<D extends RouteDefinition>(definition: D, binding: RouteBinding<D>): BoundRoute {
+    const pathParser = definition.path ? new QueryParser(definition.path) : undefined;
+    const queryParser = definition.query ? new QueryParser(definition.query) : undefined;
+    const capsLimit = definition.query?.limit !== undefined;
+    const handler: RouteHandler = async (request, reply) => {
+      const items: ValidationItem[] = [];
+      const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+      // The parsers return the shape their specs declare (ParamValues): what QueryOf/PathOf name.
+      const path = (pathParser?.parse((request.params ?? {}) as Record<string, unknown>, items, 'path') ?? {}) as PathOf<D>;
+      const query = (queryParser?.parse(rawQuery, items) ?? {}) as QueryOf<D>;
+      binding.check?.({ query, path }, items);
+      const principal = request.principal;
+      if (capsLimit && items.length === 0 && principal) {
+        const overCap = planLimitItem((query as { limit?: number }).limit, rawQuery.limit, this.plans, principal);
+        if (overCap) items.push(overCap);
+      }
+      if (items.length) throw new ValidationError(items);
+      const body = (definition.body ? parseBody(definition.body, request.body, { optional: definition.bodyOptional }) : undefined) as BodyOf<D>;
+      return binding.handle({ query, path, body, principal: principal as RouteInput<D>['principal'], request, reply });
+    };
+    return { definition, handler };
+  }
 }
 
 /** `/v1/companies/:symbol` -> a regex over paths, used to answer 405 for a known path. */

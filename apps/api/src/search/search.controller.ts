@@ -3,6 +3,7 @@ import { SEARCH_CANDIDATES_PER_KIND, SEARCH_FILERS_PER_QUERY, SEARCH_KINDS, Sear
 import type { Principal } from '../auth/api-keys.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
+import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
 import { missingItem, QueryParser, valueErrorItem } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
@@ -98,8 +99,8 @@ export class SearchController {
     const f = filterHash('search', { q, kinds });
     let after: SearchAfter | undefined;
     if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: 'desc' });
-      const position = decoded ? cursorPosition(decoded.k) : null;
+      const decoded = this.cursors.decode(p.cursor as string, { f, d: 'desc', order: LEGACY_TEXT_KEY });
+      const position = decoded ? cursorPosition(legacyKey(decoded.k)) : null;
       if (!position) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
       after = position;
     }
@@ -108,7 +109,7 @@ export class SearchController {
     return {
       data: page.rows.map(toSearchHit),
       pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: JSON.stringify([last.score, last.kind, last.id]), d: 'desc', f }) : null,
+        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [JSON.stringify([last.score, last.kind, last.id])], d: 'desc', f }) : null,
         has_more: page.hasMore,
       },
     };

@@ -1,5 +1,5 @@
 import { isQueryCanceled, type SearchAfter, type SearchHitRecord, type SearchKind, type SearchRepository } from '@app/persistence';
-import { ApiError } from '../platform/api.errors';
+import { DomainError } from '../platform/api.errors';
 
 export interface SearchPage {
   rows: SearchHitRecord[];
@@ -10,11 +10,9 @@ export interface SearchPage {
 export const SEARCH_TIMEOUT_RETRY_AFTER_S = 2;
 
 /** 503 search-timeout: the statement ran past SEARCH_STATEMENT_TIMEOUT_MS and Postgres cancelled it. */
-export const searchTimeout = (): ApiError =>
-  new ApiError(
-    503,
-    'search-timeout',
-    'Search timed out',
+export const searchTimeout = (): DomainError =>
+  new DomainError(
+    'SearchTimeout',
     'The search took longer than this server allows and was cancelled. Retry after Retry-After seconds; a more specific q (more words) or fewer kinds answers faster.',
     { 'retry-after': String(SEARCH_TIMEOUT_RETRY_AFTER_S) },
   );

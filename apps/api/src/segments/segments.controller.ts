@@ -3,6 +3,7 @@ import type { Principal } from '../auth/api-keys.service';
 import { toCompanyReference } from '../companies/companies.mapper';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
+import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
 import { QueryParser, valueErrorItem } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
@@ -81,8 +82,8 @@ export class SegmentsController {
     let direction = p.direction as 'asc' | 'desc' | undefined;
     let after: SegmentKeyset | undefined;
     if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction });
-      const key = decoded ? decodeKey(decoded.k) : null;
+      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction, order: LEGACY_TEXT_KEY });
+      const key = decoded ? decodeKey(legacyKey(decoded.k)) : null;
       if (!decoded || !key) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
       after = key;
       direction = decoded.d;
@@ -93,7 +94,7 @@ export class SegmentsController {
     return {
       data: page.rows.map((o) => toSegmentObservation(o, unit)),
       pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: encodeKey(last), d: direction, f }) : null,
+        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [encodeKey(last)], d: direction, f }) : null,
         has_more: page.hasMore,
       },
       company: toCompanyReference(page.company),

@@ -3,6 +3,7 @@ import { TranscriptsRepository, type TranscriptListFilter } from '@app/persisten
 import type { Principal } from '../auth/api-keys.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
+import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
 import { isCalendarDate, QueryParser, valueErrorItem } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
@@ -83,8 +84,8 @@ export class TranscriptsController {
     let direction = p.direction as 'asc' | 'desc' | undefined;
     let after: { callDate: string; id: number } | undefined;
     if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction });
-      const m = decoded ? CURSOR_KEY.exec(decoded.k) : null;
+      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction, order: LEGACY_TEXT_KEY });
+      const m = decoded ? CURSOR_KEY.exec(legacyKey(decoded.k)) : null;
       if (!decoded || !m) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
       after = { callDate: m[1]!, id: Number(m[2]) };
       direction = decoded.d;
@@ -95,7 +96,7 @@ export class TranscriptsController {
     return {
       data: page.rows.map(toTranscript),
       pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: `${last.callDate}|${last.id}`, d: direction, f }) : null,
+        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [`${last.callDate}|${last.id}`], d: direction, f }) : null,
         has_more: page.hasMore,
       },
     };

@@ -1,13 +1,13 @@
 import type { TranscriptListFilter, TranscriptRecord, TranscriptsRepository, TranscriptWithText } from '@app/persistence';
-import { ApiError } from '../platform/api.errors';
+import { DomainError } from '../platform/api.errors';
 
 export interface TranscriptPage {
   rows: TranscriptRecord[];
   hasMore: boolean;
 }
 
-export const unknownTranscript = (id: number): ApiError =>
-  new ApiError(404, 'unknown-transcript', 'Unknown transcript', `No transcript with the id ${id} has been published.`);
+export const unknownTranscript = (id: number): DomainError =>
+  new DomainError('UnknownTranscript', `No transcript with the id ${id} has been published.`);
 
 /** Transcript reads: keyset pages by call date, one transcript with its document text. */
 export class TranscriptsService {

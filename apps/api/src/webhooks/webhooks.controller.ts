@@ -4,7 +4,8 @@ import type { Principal } from '../auth/api-keys.service';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { parseBody } from '../platform/body.validation';
 import { CursorCodec, filterHash } from '../platform/cursor.codec';
-import { QueryParser, valueErrorItem, type ParsedQuery } from '../platform/query.validation';
+import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
+import { QueryParser, valueErrorItem, type ParamSpecs, type ParamValues } from '../platform/query.validation';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
 import { toDelivery, toEndpoint, toEvent } from './webhooks.mapper';
@@ -253,8 +254,8 @@ export class WebhooksController {
     let direction = p.direction as 'asc' | 'desc' | undefined;
     let after: { sortKey: string; id: string } | undefined;
     if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction });
-      const m = decoded ? KEYSET.exec(decoded.k) : null;
+      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction, order: LEGACY_TEXT_KEY });
+      const m = decoded ? KEYSET.exec(legacyKey(decoded.k)) : null;
       if (!decoded || !m) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
       after = { sortKey: m[1]!, id: m[2]! };
       direction = decoded.d;
@@ -265,7 +266,7 @@ export class WebhooksController {
     return {
       data: page.rows.map(toEndpoint),
       pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: `${last.sortKey}|${last.id}`, d: direction, f }) : null,
+        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [`${last.sortKey}|${last.id}`], d: direction, f }) : null,
         has_more: page.hasMore,
       },
     };
@@ -304,8 +305,8 @@ export class WebhooksController {
     const f = filterHash('webhook-deliveries', { id, status: p.status ?? null });
     let after: { sortKey: string; id: string } | undefined;
     if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: 'desc' });
-      const m = decoded ? KEYSET.exec(decoded.k) : null;
+      const decoded = this.cursors.decode(p.cursor as string, { f, d: 'desc', order: LEGACY_TEXT_KEY });
+      const m = decoded ? KEYSET.exec(legacyKey(decoded.k)) : null;
       if (!decoded || !m) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
       after = { sortKey: m[1]!, id: m[2]! };
     }
@@ -314,7 +315,7 @@ export class WebhooksController {
     return {
       data: page.rows.map((r) => toDelivery(r.delivery, r.attempts)),
       pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: `${last.sortKey}|${last.id}`, d: 'desc', f }) : null,
+        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [`${last.sortKey}|${last.id}`], d: 'desc', f }) : null,
         has_more: page.hasMore,
       },
     };
@@ -348,20 +349,20 @@ export class WebhooksController {
     const f = filterHash('events', { types: normalized ?? null });
     let afterSeq: string | undefined;
     if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: 'asc' });
-      if (!decoded || !/^\d{1,19}$/.test(decoded.k)) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
-      afterSeq = decoded.k;
+      const decoded = this.cursors.decode(p.cursor as string, { f, d: 'asc', order: LEGACY_TEXT_KEY });
+      if (!decoded || !/^\d{1,19}$/.test(legacyKey(decoded.k))) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
+      afterSeq = legacyKey(decoded.k);
     }
     const page = await this.service.events(req.principal!, normalized, p.limit as number, afterSeq);
     const lastSeq = page.rows[page.rows.length - 1]?.seq ?? afterSeq;
     return {
       data: page.rows.map(toEvent),
       // A feed's position: even at the end the cursor is kept, so the subscriber resumes from it later.
-      pagination: { next_cursor: lastSeq !== undefined ? this.cursors.encode({ k: lastSeq, d: 'asc', f }) : null, has_more: page.hasMore },
+      pagination: { next_cursor: lastSeq !== undefined ? this.cursors.encode({ k: [lastSeq], d: 'asc', f }) : null, has_more: page.hasMore },
     };
   }
 
-  private checkLimit(p: ParsedQuery, query: Record<string, unknown>, principal: Principal, items: ValidationItem[]): void {
+  private checkLimit(p: ParamValues<ParamSpecs>, query: Record<string, unknown>, principal: Principal, items: ValidationItem[]): void {
     const overCap = items.length === 0 ? planLimitItem(p.limit as number | undefined, query.limit, this.plans, principal) : null;
     if (overCap) items.push(overCap);
   }

@@ -148,7 +148,7 @@ export class WebhookSamples {
   async sample(topic: WebhookTopic): Promise<unknown> {
     switch (topic) {
       case 'filing.created': {
-        const [row] = await this.filings.list({ filter: {}, direction: 'desc', limit: 1 });
+        const [row] = (await this.filings.list({}, { direction: 'desc', limit: 1 })).rows;
         return row ? toFiling(row) : FILING_SAMPLE;
       }
       case 'form4.filed': {

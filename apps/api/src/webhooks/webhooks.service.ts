@@ -3,7 +3,7 @@ import { assertPublicUrl, NonPublicAddressError } from '@app/net';
 import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord, WebhookEndpointsRepository } from '@app/persistence';
 import { generateSigningSecret, SecretBox } from '@app/webhooks';
 import type { Principal } from '../auth/api-keys.service';
-import { ApiError, ValidationError, type ValidationItem } from '../platform/api.errors';
+import { DomainError, ValidationError, type ValidationItem } from '../platform/api.errors';
 import { effectivePlan } from '../rate-limit/plans';
 import type { WebhookSamples } from './webhooks.samples';
 import type { CreateEndpointInput, UpdateEndpointInput, WebhookTopic } from './webhooks.schemas';
@@ -21,8 +21,8 @@ export interface WebhooksSettings {
 
 const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
 
-export const unknownEndpoint = (id: string): ApiError =>
-  new ApiError(404, 'unknown-webhook-endpoint', 'Unknown webhook endpoint', `No webhook endpoint with the id '${id}' exists for this account.`);
+export const unknownEndpoint = (id: string): DomainError =>
+  new DomainError('UnknownWebhookEndpoint', `No webhook endpoint with the id '${id}' exists for this account.`);
 
 /**
  * Webhook endpoints of the caller's account: registration (URL and address checks, the secret
@@ -42,7 +42,7 @@ export class WebhooksService {
   /** 503 when this deployment has no secrets key (webhooks not configured). */
   available(): SecretBox {
     if (!this.box) {
-      throw new ApiError(503, 'webhooks-unavailable', 'Webhooks unavailable', 'Webhooks are not configured on this deployment (WEBHOOK_SECRETS_KEY is not set).');
+      throw new DomainError('WebhooksUnavailable', 'Webhooks are not configured on this deployment (WEBHOOK_SECRETS_KEY is not set).');
     }
     return this.box;
   }
@@ -54,7 +54,7 @@ export class WebhooksService {
       principal.mode === 'test'
         ? 'Webhooks need the builder plan or above; sk_test_ keys are clamped to the free plan: use an sk_live_ key of a builder, pro or enterprise account.'
         : 'Webhooks need the builder plan or above; this account is on the free plan.';
-    throw new ApiError(403, 'plan-required', 'Plan required', detail);
+    throw new DomainError('PlanForbids', detail);
   }
 
   async create(principal: Principal, input: CreateEndpointInput): Promise<{ endpoint: EndpointRecord; secret: string }> {
@@ -147,7 +147,7 @@ export class WebhooksService {
     this.requirePlan(principal);
     await this.get(principal, id);
     const r = await this.repo.retryDelivery(id, deliveryId);
-    if (!r) throw new ApiError(404, 'unknown-delivery', 'Unknown delivery', `Webhook endpoint '${id}' has no delivery '${deliveryId}'.`);
+    if (!r) throw new DomainError('UnknownDelivery', `Webhook endpoint '${id}' has no delivery '${deliveryId}'.`);
     return r.nextAttemptAt;
   }
 

@@ -1,4 +1,5 @@
 import type { Provenance } from '@app/contracts';
+import { keysetOrder, keysetSql, toPage, type Page, type PageRequest } from '../keyset';
 import { pgQueryable, type PgQueryable, type SqlSource } from './pg-queryable';
 import { statementNamer } from './statement-names';
 
@@ -34,14 +35,11 @@ export interface FilingListFilter {
   filedTo?: string;
 }
 
-export interface FilingListQuery {
-  filter: FilingListFilter;
-  direction: 'asc' | 'desc';
-  /** Keyset: (filed_date, accession) of the last row of the previous page (exclusive). */
-  after?: { filedDate: string; accession: string };
-  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
-  limit: number;
-}
+/** The filing lists' order: filing date, then accession. */
+export const FILINGS_ORDER = keysetOrder<FilingRecord>(
+  { sql: 'filed_date', type: 'date', of: (f) => f.filedDate },
+  { sql: 'accession', type: 'text', of: (f) => f.accession },
+);
 
 /** The select list of a FilingRecord (also what the filings upsert returns). */
 export const FILING_RECORD_COLUMNS = `accession, cik, company_name AS "companyName", form, to_char(filed_date, 'YYYY-MM-DD') AS "filedDate",
@@ -62,8 +60,7 @@ export class FilingsRepository {
     this.pool = pgQueryable(source);
   }
 
-  async list(query: FilingListQuery): Promise<FilingRecord[]> {
-    const { filter } = query;
+  async list(filter: FilingListFilter, page: PageRequest): Promise<Page<FilingRecord>> {
     const where: string[] = [];
     const params: unknown[] = [];
     const add = (sql: (p: string) => string, value: unknown): void => {
@@ -77,19 +74,11 @@ export class FilingsRepository {
     if (filter.forms?.length) add((p) => `upper(form) = ANY(${p}::text[])`, filter.forms);
     if (filter.filedFrom !== undefined) add((p) => `filed_date >= ${p}::date`, filter.filedFrom);
     if (filter.filedTo !== undefined) add((p) => `filed_date <= ${p}::date`, filter.filedTo);
-    const op = query.direction === 'asc' ? '>' : '<';
-    if (query.after) {
-      params.push(query.after.filedDate, query.after.accession);
-      where.push(`(filed_date, accession) ${op} ($${params.length - 1}::date, $${params.length})`);
-    }
-    params.push(query.limit);
-    const dir = query.direction === 'asc' ? 'ASC' : 'DESC';
-    const text =
-      `SELECT ${FILING_RECORD_COLUMNS} FROM filings` +
-      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-      ` ORDER BY filed_date ${dir}, accession ${dir} LIMIT $${params.length}`;
+    const keyset = keysetSql(FILINGS_ORDER, page, params);
+    if (keyset.predicate) where.push(keyset.predicate);
+    const text = `SELECT ${FILING_RECORD_COLUMNS} FROM filings` + (where.length ? ` WHERE ${where.join(' AND ')}` : '') + ` ${keyset.orderByLimit}`;
     const result = await this.pool.query<FilingRecord>({ name: statementName(text), text, values: params });
-    return result.rows;
+    return toPage(FILINGS_ORDER, result.rows, page.limit);
   }
 
   async findByAccession(accession: string): Promise<FilingRecord | null> {

@@ -1,0 +1,50 @@
+import { SegmentsRepository } from '@app/persistence';
+import { citationsRoutes, createCitationsController } from './citations/citations.controller';
+import { CompaniesController, companiesRoutes } from './companies/companies.controller';
+import { createCoverageController, coverageRoutes } from './coverage/coverage.controller';
+import { createDocumentsController, documentsRoutes } from './documents/documents.controller';
+import { createExecutivesController, executivesRoutes } from './executives/executives.controller';
+import { filingsApi } from './filings/filings.controller';
+import { createFundExposureController, fundExposureRoutes } from './fund-exposure/fund-exposure.controller';
+import { HealthController, healthRoutes } from './health/health.controller';
+import { createInsidersController, insidersRoutes } from './insiders/insiders.controller';
+import type { RouteModule } from './platform/route.module';
+import { createSearchController, searchRoutes } from './search/search.controller';
+import { createSectionsController, sectionsRoutes } from './sections/sections.controller';
+import { SegmentsController, segmentsRoutes } from './segments/segments.controller';
+import { SegmentsService } from './segments/segments.service';
+import { createTranscriptsController, transcriptsRoutes } from './transcripts/transcripts.controller';
+import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks/webhooks.controller';
+
+/**
+ * Every documented route, by capability, in the OpenAPI document's order: the api registers these,
+ * the OpenAPI document lists them and the MCP tools call them. A new capability adds its module here.
+ */
+export const API_MODULES: readonly RouteModule[] = [
+  { routes: companiesRoutes, bind: (d) => new CompaniesController(d.companies, d.cursors, d.plans).routes() },
+  { routes: segmentsRoutes, bind: (d) => new SegmentsController(new SegmentsService(new SegmentsRepository(d.dataSource), d.companies), d.cursors, d.plans).routes() },
+  { routes: sectionsRoutes, bind: (d) => createSectionsController(d.dataSource, d.companies).routes() },
+  { routes: fundExposureRoutes, bind: (d) => createFundExposureController(d.dataSource, d.cursors, d.plans).routes() },
+  { routes: executivesRoutes, bind: (d) => createExecutivesController(d.dataSource, d.plans).routes() },
+  { routes: insidersRoutes, bind: (d) => createInsidersController(d.dataSource, d.cursors, d.plans).routes() },
+  filingsApi,
+  { routes: documentsRoutes, bind: (d) => createDocumentsController(d.dataSource, d.cursors, d.plans).routes() },
+  { routes: transcriptsRoutes, bind: (d) => createTranscriptsController(d.dataSource, d.cursors, d.plans).routes() },
+  {
+    routes: searchRoutes,
+    bind: (d) =>
+      createSearchController(d.dataSource, d.cursors, d.plans, { statementTimeoutMs: d.config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: d.config.SEARCH_CANDIDATES_PER_KIND }).routes(),
+  },
+  { routes: coverageRoutes, bind: (d) => createCoverageController(d.dataSource).routes() },
+  { routes: citationsRoutes, bind: (d) => createCitationsController(d.dataSource, d.config, d.logger).routes() },
+  {
+    routes: { ...webhookRoutes, events: eventRoutes.list },
+    bind: (d) =>
+      createWebhooksController(d.dataSource, d.cursors, d.plans, {
+        secretsKey: d.config.WEBHOOK_SECRETS_KEY,
+        allowHttp: d.config.WEBHOOKS_ALLOW_HTTP,
+        allowPrivateHosts: d.config.WEBHOOKS_ALLOW_PRIVATE_HOSTS,
+      }).routes(),
+  },
+  { routes: healthRoutes, bind: (d) => new HealthController(d.dataSource, d.redis).routes() },
+];

@@ -1,0 +1,50 @@
+import type { Direction, KeysetOrder, Page, PageRequest } from '@app/persistence';
+import { ValidationError } from './api.errors';
+import { filterHash, type CursorCodec } from './cursor.codec';
+import { valueErrorItem } from './query.validation';
+
+/** The paging parameters of a list route, as parsed. */
+export interface PageParams {
+  cursor?: string;
+  direction?: Direction;
+  limit: number;
+}
+
+/** What a page's cursor is bound to, and how the list is ordered. */
+export interface ListScope<R> {
+  /** The list's name in cursors (a cursor of one list is refused by another). */
+  list: string;
+  /** The normalized filters: a cursor only continues the list it came from. */
+  filters: Record<string, unknown>;
+  order: KeysetOrder<R>;
+  /** Direction when the request gives none and no cursor does. */
+  defaultDirection: Direction;
+}
+
+export interface ListBody<T> {
+  data: T[];
+  pagination: { next_cursor: string | null; has_more: boolean };
+}
+
+/** Every list route's paging: cursor in, page request to the repository, page and next cursor out. */
+export class Paging {
+  constructor(private readonly cursors: CursorCodec) {}
+
+  async list<R, T>(params: PageParams, scope: ListScope<R>, fetch: (page: PageRequest) => Promise<Page<R>>, map: (row: R) => T): Promise<ListBody<T>> {
+    const f = filterHash(scope.list, scope.filters);
+    let direction = params.direction;
+    let after: PageRequest['after'];
+    if (params.cursor !== undefined) {
+      const decoded = this.cursors.decode(params.cursor, { f, d: direction, order: scope.order });
+      if (!decoded) throw new ValidationError([valueErrorItem(['query', 'cursor'], params.cursor, 'Invalid cursor')]);
+      after = decoded.k;
+      direction = decoded.d;
+    }
+    direction ??= scope.defaultDirection;
+    const page = await fetch({ direction, limit: params.limit, after });
+    return {
+      data: page.rows.map(map),
+      pagination: { next_cursor: page.nextKey ? this.cursors.encode({ k: page.nextKey, d: direction, f }) : null, has_more: page.hasMore },
+    };
+  }
+}

@@ -1,0 +1,98 @@
+/*
+ * Keyset pagination, declared once per list: the order's columns give the ORDER BY, the keyset
+ * predicate of the next page and the key a cursor carries, so the three cannot drift apart.
+ */
+
+/** One value of a sort key, as a cursor carries it (JSON). */
+export type KeyPart = string | number;
+
+/** Postgres type a key value is bound as; it also says what a cursor's value must look like. */
+export type KeyType = 'text' | 'date' | 'integer' | 'bigint' | 'timestamptz';
+
+/** One column of a list's order. */
+export interface KeyColumn<R> {
+  /** SQL expression the list sorts on (`filed_date`, `d.sort_at`). */
+  sql: string;
+  type: KeyType;
+  /** The row's value of that expression, as the next page's bound. */
+  of: (row: R) => KeyPart;
+}
+
+/** A list's order: its columns, most significant first, all in the page's direction. */
+export interface KeysetOrder<R> {
+  columns: ReadonlyArray<KeyColumn<R>>;
+}
+
+export type Direction = 'asc' | 'desc';
+
+/** What a repository needs to read one page. */
+export interface PageRequest {
+  direction: Direction;
+  /** Page size (rows to return; one more is read to learn whether more follow). */
+  limit: number;
+  /** Sort key of the previous page's last row (exclusive bound), from a cursor. */
+  after?: ReadonlyArray<KeyPart>;
+}
+
+/** One page of rows, and the key the next page starts after (null on the last page). */
+export interface Page<R> {
+  rows: R[];
+  hasMore: boolean;
+  nextKey: KeyPart[] | null;
+}
+
+export function keysetOrder<R>(...columns: KeyColumn<R>[]): KeysetOrder<R> {
+  return { columns };
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+function isKeyValue(type: KeyType, v: unknown): boolean {
+  switch (type) {
+    case 'text':
+      return typeof v === 'string' && !v.includes('\u0000');
+    case 'date':
+      return typeof v === 'string' && DATE.test(v);
+    case 'timestamptz':
+      return typeof v === 'string' && TIMESTAMP.test(v);
+    case 'integer':
+    case 'bigint':
+      return typeof v === 'number' && Number.isSafeInteger(v);
+  }
+}
+
+/** Whether a decoded cursor key fits the order (count and type of every value): a forged one does not reach SQL. */
+export function isKeyOf(order: KeysetOrder<never>, key: unknown): key is KeyPart[] {
+  return Array.isArray(key) && key.length === order.columns.length && order.columns.every((c, i) => isKeyValue(c.type, key[i]));
+}
+
+/**
+ * The ORDER BY and LIMIT of a page, and its keyset predicate (null on the first page), with the
+ * bound values appended to `params`. One column compares plainly; several as a row, which the
+ * composite indexes serve directly.
+ */
+export function keysetSql(order: KeysetOrder<never>, page: PageRequest, params: unknown[]): { predicate: string | null; orderByLimit: string } {
+  const dir = page.direction === 'asc' ? 'ASC' : 'DESC';
+  let predicate: string | null = null;
+  if (page.after) {
+    const bounds = order.columns.map((c, i) => {
+      params.push(page.after![i]);
+      return `$${params.length}::${c.type}`;
+    });
+    const op = page.direction === 'asc' ? '>' : '<';
+    const columns = order.columns.map((c) => c.sql);
+    predicate = columns.length === 1 ? `${columns[0]} ${op} ${bounds[0]}` : `(${columns.join(', ')}) ${op} (${bounds.join(', ')})`;
+  }
+  params.push(page.limit + 1);
+  const orderByLimit = `ORDER BY ${order.columns.map((c) => `${c.sql} ${dir}`).join(', ')} LIMIT $${params.length}`;
+  return { predicate, orderByLimit };
+}
+
+/** The page from the rows a keysetSql query returned (at most limit + 1): the one place the extra row is cut. */
+export function toPage<R>(order: KeysetOrder<R>, rows: R[], limit: number): Page<R> {
+  const hasMore = rows.length > limit;
+  if (hasMore) rows.length = limit;
+  const last = rows[rows.length - 1];
+  return { rows, hasMore, nextKey: hasMore && last !== undefined ? order.columns.map((c) => c.of(last)) : null };
+}
