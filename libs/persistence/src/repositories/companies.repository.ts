@@ -1,3 +1,4 @@
+import { poolOf } from './pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { CompanyDetail, Provenance } from '@app/contracts';
@@ -134,8 +135,7 @@ export class CompaniesRepository {
   private readonly pool: Pool;
 
   constructor(dataSource: DataSource) {
-    // TypeORM's postgres driver keeps its pg Pool as `master`.
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+    this.pool = poolOf(dataSource);
   }
 
   async list(query: CompanyListQuery): Promise<CompanyListing[]> {

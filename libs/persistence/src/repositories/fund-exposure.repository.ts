@@ -1,3 +1,4 @@
+import { poolOf } from './pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { Provenance } from '@app/contracts';
@@ -60,7 +61,7 @@ export class FundExposureRepository {
   private readonly pool: Pool;
 
   constructor(dataSource: DataSource) {
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+    this.pool = poolOf(dataSource);
   }
 
   async list(query: FundExposureQuery): Promise<FundExposureRow[]> {

@@ -1,3 +1,4 @@
+import { poolOf } from './pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool, QueryResultRow } from 'pg';
 import type { Provenance } from '@app/contracts';
@@ -507,7 +508,7 @@ export class SearchRepository {
     dataSource: DataSource,
     private readonly options: SearchRepositoryOptions = {},
   ) {
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+    this.pool = poolOf(dataSource);
   }
 
   /** Rejects with the pg error 57014 (see isQueryCanceled) when the statement timeout cancels it. */

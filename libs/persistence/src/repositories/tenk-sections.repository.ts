@@ -1,3 +1,4 @@
+import { poolOf } from './pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { Provenance } from '@app/contracts';
@@ -46,8 +47,7 @@ export class TenkSectionsRepository {
   private readonly pool: Pool;
 
   constructor(dataSource: DataSource) {
-    // TypeORM's postgres driver keeps its pg Pool as `master`.
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+    this.pool = poolOf(dataSource);
   }
 
   /** One item ('1', '1A', '7') of the issuer's newest 10-K, or null when none has been read. */

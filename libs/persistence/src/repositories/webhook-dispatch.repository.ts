@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, type Pool } from 'pg';
+import { poolOf } from './pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { AttemptRecord } from './webhook-endpoints.repository';
 import { WEBHOOK_DELIVERIES_CHANNEL } from './webhook-events.repository';
@@ -56,8 +57,7 @@ export class WebhookDispatchRepository {
   private readonly dispatchPool: Pool;
 
   constructor(dataSource: DataSource, dispatchPool?: Pool) {
-    // TypeORM's postgres driver keeps its pg Pool as `master`.
-    this.dispatchPool = dispatchPool ?? (dataSource.driver as unknown as { master: Pool }).master;
+    this.dispatchPool = dispatchPool ?? poolOf(dataSource);
   }
 
   /**

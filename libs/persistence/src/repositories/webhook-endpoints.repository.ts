@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { poolOf } from './pg-queryable';
 import type { DataSource } from 'typeorm';
 
 /** How old an event must be before the feed serves it (see listEvents). */
@@ -78,7 +79,7 @@ export class WebhookEndpointsRepository {
   private readonly pool: Pool;
 
   constructor(dataSource: DataSource) {
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+    this.pool = poolOf(dataSource);
   }
 
   private async tx<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
