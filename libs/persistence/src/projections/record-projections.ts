@@ -2,16 +2,16 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { z } from 'zod';
 import { TOPICS, topicKeysConsumedBy, type RecordEnvelope, type TopicKeyConsumedBy } from '@app/contracts';
 import type { BatchOutcome } from './batch-outcome';
-import { projectCompanies } from './company.projection';
-import { projectCompanyDescriptions } from './company-description.projection';
-import { projectDocumentTexts } from './document-text.projection';
-import { projectFilings } from './filing.projection';
-import { projectForm4Filings } from './form4.projection';
-import { projectFundHoldings } from './fund-holdings.projection';
-import { projectIssuerDocuments } from './ir-document.projection';
-import { projectIssuerRosters } from './ir-roster.projection';
-import { projectSegments } from './segment.projection';
-import { projectTenkSections } from './tenk-section.projection';
+import { projectCompanies } from '../companies/company.projection';
+import { projectCompanyDescriptions } from '../companies/company-description.projection';
+import { projectDocumentTexts } from '../documents/document-text.projection';
+import { projectFilings } from '../filings/filing.projection';
+import { projectForm4Filings } from '../form4/form4.projection';
+import { projectFundHoldings } from '../funds/fund-holdings.projection';
+import { projectIssuerDocuments } from '../documents/ir-document.projection';
+import { projectIssuerRosters } from '../roster/ir-roster.projection';
+import { projectSegments } from '../segments/segment.projection';
+import { projectTenkSections } from '../tenk-sections/tenk-section.projection';
 
 /** A batch projection; its records were validated against its schema (the map below is keyed by schema). */
 export type BatchProjection = (m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope>) => Promise<BatchOutcome>;

@@ -2,7 +2,7 @@ import { poolOf } from './pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool, QueryResultRow } from 'pg';
 import type { Provenance } from '@app/contracts';
-import { secRosterCurrentSince } from './roster.repository';
+import { secRosterCurrentSince } from '../roster/roster.repository';
 
 /** What one search hit is: each kind is a resource the API serves. */
 export const SEARCH_KINDS = ['company', 'person', 'filing', 'document', 'document_page'] as const;
