@@ -14,7 +14,7 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { namespacedTopic, TOPICS, webhookEventId, type RecordEnvelope } from '@app/contracts';
+import { namespacedTopic, TOPICS, webhookEventId, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import { ensureTopics, RecordProducer, type KafkaSettings } from '@app/messaging';
 import { createTestDatabase, expectEventually, kafkaBrokersForTests, type TestDatabase } from '@app/testing';
 import { generateSigningSecret, SecretBox } from '@app/webhooks';
@@ -167,7 +167,7 @@ function filings(count: number, salt: number): RecordEnvelope[] {
   });
 }
 
-async function publish(namespace: string, topic: typeof TOPICS.filings, records: RecordEnvelope[]): Promise<void> {
+async function publish(namespace: string, topic: TopicDefinition, records: RecordEnvelope[]): Promise<void> {
   await producer.publish(namespacedTopic(topic, namespace), records);
 }
 

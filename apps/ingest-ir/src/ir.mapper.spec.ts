@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contentHash, TOPICS, validateRecord } from '@app/contracts';
+import { contentHash, TOPICS, validateRecord, type TopicDefinition } from '@app/contracts';
 import { extractIssuerPage } from '@app/issuer-pages';
 import { defaultFixturesDir } from '@app/testing';
 import { irSiteSchema, type IrSite } from './ingest-ir.config';
@@ -43,9 +43,9 @@ describe('IR records from the fixture pages', () => {
   const brai = siteRecordsOf(BRAI, braiPages, CTX);
 
   it('are all valid against their topics', () => {
-    const all: Array<[typeof TOPICS.issuerRoster, unknown]> = [
-      ...[...frph.rosters, ...brai.rosters].map((r) => [TOPICS.issuerRoster, r] as [typeof TOPICS.issuerRoster, unknown]),
-      ...[...frph.documents, ...brai.documents].map((r) => [TOPICS.issuerDocuments, r] as [typeof TOPICS.issuerRoster, unknown]),
+    const all: Array<[TopicDefinition, unknown]> = [
+      ...[...frph.rosters, ...brai.rosters].map((r) => [TOPICS.issuerRoster, r] as [TopicDefinition, unknown]),
+      ...[...frph.documents, ...brai.documents].map((r) => [TOPICS.issuerDocuments, r] as [TopicDefinition, unknown]),
       [TOPICS.companyDescriptions, frph.description],
     ];
     for (const [topic, record] of all) {

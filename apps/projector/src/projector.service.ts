@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { TOPICS } from '@app/contracts';
+import { TOPICS, topicKeysConsumedBy } from '@app/contracts';
 import { PermanentError, type ConsumedRecord, type RecordBatch } from '@app/messaging';
 import type { Logger } from '@app/observability';
 import { BATCH_PROJECTIONS } from '@app/persistence';
@@ -9,19 +9,8 @@ import { writeWebhookEvents } from './webhook-events.writer';
 export const PROJECTOR_DATA_SOURCE = Symbol('PROJECTOR_DATA_SOURCE');
 export const PROJECTOR_LOGGER = Symbol('PROJECTOR_LOGGER');
 
-/** Topics the projector reads; each new read model adds its topic here and its projection to BATCH_PROJECTIONS. */
-export const PROJECTED_TOPICS = [
-  TOPICS.companies,
-  TOPICS.fundHoldings,
-  TOPICS.filings,
-  TOPICS.segments,
-  TOPICS.issuerRoster,
-  TOPICS.issuerDocuments,
-  TOPICS.companyDescriptions,
-  TOPICS.documentTexts,
-  TOPICS.form4,
-  TOPICS.tenkSections,
-];
+/** Topics the projector reads: those whose registry entry lists 'projector' among its consumers. */
+export const PROJECTED_TOPICS = topicKeysConsumedBy('projector').map((k) => TOPICS[k]);
 
 
 /** Postgres SQLSTATE classes that no retry can fix: bad data, not a database outage. */

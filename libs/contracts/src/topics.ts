@@ -30,7 +30,10 @@ export interface TopicDefinition {
   schemas: Readonly<Record<string, z.ZodType>>;
 }
 
-function topic(def: Omit<TopicDefinition, 'dlq'>): TopicDefinition {
+/** Keeps the literal consumers and schemas in the type: the projector's topics and projections are derived from them. */
+function topic<const C extends readonly string[], S extends Readonly<Record<string, z.ZodType>>>(
+  def: Omit<TopicDefinition, 'dlq' | 'consumers' | 'schemas'> & { consumers: C; schemas: S },
+): Omit<TopicDefinition, 'consumers' | 'schemas'> & { consumers: C; schemas: S } {
   return { ...def, dlq: `${def.name}.dlq` };
 }
 
@@ -141,6 +144,18 @@ export const TOPICS = {
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS]['name'];
 export const ALL_TOPICS: readonly TopicDefinition[] = Object.values(TOPICS);
+
+/** The registry keys of the topics an app consumes (its name in their `consumers`). */
+export type TopicKeyConsumedBy<App extends string> = {
+  [K in keyof typeof TOPICS]: App extends (typeof TOPICS)[K]['consumers'][number] ? K : never;
+}[keyof typeof TOPICS];
+
+/** The registry keys of the topics an app consumes, in registry order. */
+export function topicKeysConsumedBy<App extends string>(app: App): Array<TopicKeyConsumedBy<App>> {
+  return (Object.keys(TOPICS) as Array<keyof typeof TOPICS>).filter(
+    (k): k is TopicKeyConsumedBy<App> => (TOPICS[k].consumers as readonly string[]).includes(app),
+  );
+}
 
 /**
  * The same topic under a namespace prefix (`<ns>.<name>`), so test runs and environments sharing

@@ -1,14 +1,3 @@
-export * from './company.projection';
-export * from './fund-holdings.projection';
-export { rebuildCompanyFundCounts } from './company-fund-counts';
-export * from './filing.projection';
-export * from './segment.projection';
-export * from './ir-roster.projection';
-export * from './company-description.projection';
-export * from './ir-document.projection';
-export * from './document-text.projection';
-export * from './form4.projection';
-export * from './tenk-section.projection';
 export * from './batch-outcome';
 export * from './record-projections';
 export * from './batch-upsert';

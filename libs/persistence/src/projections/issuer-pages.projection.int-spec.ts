@@ -17,14 +17,14 @@ import {
 } from '@app/contracts';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { createDataSource } from '../data-source';
-import { CompaniesRepository } from '../repositories/companies.repository';
-import { DocumentsRepository } from '../repositories/documents.repository';
-import { RosterRepository } from '../repositories/roster.repository';
+import { CompaniesRepository } from '../companies/companies.repository';
+import { DocumentsRepository } from '../documents/documents.repository';
+import { RosterRepository } from '../roster/roster.repository';
 import type { BatchOutcome } from './batch-outcome';
-import { projectCompanyDescriptions } from './company-description.projection';
-import { projectDocumentTexts } from './document-text.projection';
-import { projectIssuerDocuments } from './ir-document.projection';
-import { projectIssuerRosters } from './ir-roster.projection';
+import { projectCompanyDescriptions } from '../companies/company-description.projection';
+import { projectDocumentTexts } from '../documents/document-text.projection';
+import { projectIssuerDocuments } from '../documents/ir-document.projection';
+import { projectIssuerRosters } from '../roster/ir-roster.projection';
 
 /** Records shaped per the contract from the FRPH fixture pages and the FRPH Annual Meeting 2015 deck. */
 interface IssuerPageRecords {

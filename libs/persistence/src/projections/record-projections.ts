@@ -1,33 +1,56 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { RecordEnvelope } from '@app/contracts';
+import type { z } from 'zod';
+import { TOPICS, topicKeysConsumedBy, type RecordEnvelope, type TopicKeyConsumedBy } from '@app/contracts';
 import type { BatchOutcome } from './batch-outcome';
-import { projectCompanies } from './company.projection';
-import { projectCompanyDescriptions } from './company-description.projection';
-import { projectDocumentTexts } from './document-text.projection';
-import { projectFilings } from './filing.projection';
-import { projectForm4Filings } from './form4.projection';
-import { projectFundHoldings } from './fund-holdings.projection';
-import { projectIssuerDocuments } from './ir-document.projection';
-import { projectIssuerRosters } from './ir-roster.projection';
-import { projectSegments } from './segment.projection';
-import { projectTenkSections } from './tenk-section.projection';
+import { projectCompanies } from '../companies/company.projection';
+import { projectCompanyDescriptions } from '../companies/company-description.projection';
+import { projectDocumentTexts } from '../documents/document-text.projection';
+import { projectFilings } from '../filings/filing.projection';
+import { projectForm4Filings } from '../form4/form4.projection';
+import { projectFundHoldings } from '../funds/fund-holdings.projection';
+import { projectIssuerDocuments } from '../documents/ir-document.projection';
+import { projectIssuerRosters } from '../roster/ir-roster.projection';
+import { projectSegments } from '../segments/segment.projection';
+import { projectTenkSections } from '../tenk-sections/tenk-section.projection';
 
 /** A batch projection; its records were validated against its schema (the map below is keyed by schema). */
 export type BatchProjection = (m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope>) => Promise<BatchOutcome>;
 
-/** The batch projection of each record schema: the projector's routing table. */
-export const BATCH_PROJECTIONS: Readonly<Record<string, BatchProjection>> = {
-  'company@1': projectCompanies as BatchProjection,
-  'fund-holdings@1': projectFundHoldings as BatchProjection,
-  'filing@1': projectFilings as BatchProjection,
-  'segment@1': projectSegments as BatchProjection,
-  'ir-roster@1': projectIssuerRosters as BatchProjection,
-  'ir-document@1': projectIssuerDocuments as BatchProjection,
-  'company-description@1': projectCompanyDescriptions as BatchProjection,
-  'document-text@1': projectDocumentTexts as BatchProjection,
-  'form4@1': projectForm4Filings as BatchProjection,
-  'tenk-section@1': projectTenkSections as BatchProjection,
+/** A record envelope of one of a topic's schemas. */
+type EnvelopeOf<S extends Readonly<Record<string, z.ZodType>>> = z.infer<S[keyof S]>;
+
+/**
+ * A topic's projection as a BatchProjection. The consumer validated every record against one of the
+ * topic's schemas before it gets here, so widening the projection's parameter is sound: the one cast.
+ */
+function projectionOf<S extends Readonly<Record<string, z.ZodType>>>(
+  _topic: { schemas: S },
+  project: (m: EntityManager, envelopes: ReadonlyArray<EnvelopeOf<S>>) => Promise<BatchOutcome>,
+): BatchProjection {
+  return (m, envelopes) => project(m, envelopes as ReadonlyArray<EnvelopeOf<S>>);
+}
+
+/**
+ * The projection of each topic the projector consumes, by registry key. The registry's `consumers`
+ * say which topics those are: a topic newly consumed by 'projector' does not compile until it has one here.
+ */
+export const TOPIC_PROJECTIONS: Readonly<Record<TopicKeyConsumedBy<'projector'>, BatchProjection>> = {
+  companies: projectionOf(TOPICS.companies, projectCompanies),
+  filings: projectionOf(TOPICS.filings, projectFilings),
+  fundHoldings: projectionOf(TOPICS.fundHoldings, projectFundHoldings),
+  segments: projectionOf(TOPICS.segments, projectSegments),
+  issuerRoster: projectionOf(TOPICS.issuerRoster, projectIssuerRosters),
+  issuerDocuments: projectionOf(TOPICS.issuerDocuments, projectIssuerDocuments),
+  companyDescriptions: projectionOf(TOPICS.companyDescriptions, projectCompanyDescriptions),
+  documentTexts: projectionOf(TOPICS.documentTexts, projectDocumentTexts),
+  form4: projectionOf(TOPICS.form4, projectForm4Filings),
+  tenkSections: projectionOf(TOPICS.tenkSections, projectTenkSections),
 };
+
+/** The batch projection of each record schema (the projector's routing table), derived from the registry. */
+export const BATCH_PROJECTIONS: Readonly<Record<string, BatchProjection>> = Object.fromEntries(
+  topicKeysConsumedBy('projector').flatMap((k) => Object.keys(TOPICS[k].schemas).map((schema) => [schema, TOPIC_PROJECTIONS[k]])),
+);
 
 /**
  * Projects records of any schemas in one transaction, schema by schema in order of first

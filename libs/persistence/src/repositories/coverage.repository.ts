@@ -1,6 +1,7 @@
+import { poolOf } from './pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
-import { EXPOSURE_ASSET_CATEGORIES } from './fund-exposure.repository';
+import { EXPOSURE_ASSET_CATEGORIES } from '../funds/fund-exposure.repository';
 
 /** What one issuer's rows of each read model add up to (read model, camelCase; not an API shape). */
 export interface CompanyCoverageRecord {
@@ -226,8 +227,7 @@ export class CoverageRepository {
   private readonly pool: Pool;
 
   constructor(dataSource: DataSource) {
-    // TypeORM's postgres driver keeps its pg Pool as `master`.
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+    this.pool = poolOf(dataSource);
   }
 
   /** `currentSince`: YYYY-MM-DD, an SEC roster entry is current only if filed as officer or director on or after it. */

@@ -9,8 +9,8 @@ export interface PgQueryable {
   query<R extends QueryResultRow = QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>>;
 }
 
-/** TypeORM's postgres driver keeps its pg Pool as `master`. */
-function poolOf(ds: DataSource): Pool {
+/** The pg Pool behind a DataSource: TypeORM's postgres driver keeps it as `master`. The one place that reaches into the driver. */
+export function poolOf(ds: DataSource): Pool {
   return (ds.driver as unknown as { master: Pool }).master;
 }
 

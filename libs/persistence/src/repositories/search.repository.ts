@@ -1,7 +1,8 @@
+import { poolOf } from './pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool, QueryResultRow } from 'pg';
 import type { Provenance } from '@app/contracts';
-import { secRosterCurrentSince } from './roster.repository';
+import { secRosterCurrentSince } from '../roster/roster.repository';
 
 /** What one search hit is: each kind is a resource the API serves. */
 export const SEARCH_KINDS = ['company', 'person', 'filing', 'document', 'document_page'] as const;
@@ -507,7 +508,7 @@ export class SearchRepository {
     dataSource: DataSource,
     private readonly options: SearchRepositoryOptions = {},
   ) {
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+    this.pool = poolOf(dataSource);
   }
 
   /** Rejects with the pg error 57014 (see isQueryCanceled) when the statement timeout cancels it. */

@@ -1,0 +1,3 @@
+export * from './company.projection';
+export * from './company-description.projection';
+export * from './companies.repository';

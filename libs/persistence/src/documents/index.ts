@@ -1,0 +1,4 @@
+export * from './ir-document.projection';
+export * from './document-text.projection';
+export * from './documents.repository';
+export * from './transcripts.repository';

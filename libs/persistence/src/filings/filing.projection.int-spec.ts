@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import type { FilingData, RecordEnvelope } from '@app/contracts';
+import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { createDataSource } from '../data-source';
+import { FilingsRepository } from './filings.repository';
+import type { BatchOutcome } from '../projections/batch-outcome';
+import { projectFilings } from './filing.projection';
+
+const example = JSON.parse(
+  readFileSync(join(__dirname, '../../../contracts/src/examples/filing@1.msft-10-k.json'), 'utf8'),
+) as RecordEnvelope<FilingData>;
+
+/** A variant of the real example: another observation time, other data. */
+const at = (observed_at: string, data: Partial<FilingData>, id = example.id): RecordEnvelope<FilingData> => ({ ...example, id, observed_at, data: { ...example.data, ...data } });
+const other = (n: number): RecordEnvelope<FilingData> => {
+  const accession = `0000950170-25-90000${n}`;
+  return { ...example, key: accession, provenance: { ...example.provenance, accession }, data: { ...example.data, accession } };
+};
+
+let db: TestDatabase;
+let ds: DataSource;
+/** The outcome's keys and count (the written rows are checked on their own). */
+const project = async (envelopes: RecordEnvelope<FilingData>[]): Promise<Omit<BatchOutcome, 'filings'>> => {
+  const { filings: _rows, ...outcome } = await ds.transaction((m) => projectFilings(m, envelopes));
+  return outcome;
+};
+const size = async (accession: string) => (await new FilingsRepository(ds).findByAccession(accession))?.size;
+
+beforeAll(async () => {
+  db = await createTestDatabase('filings_proj');
+  ds = createDataSource({ url: db.url });
+  await ds.initialize();
+}, 60_000);
+
+afterAll(async () => {
+  await ds?.destroy();
+  await db?.drop();
+});
+
+describe('filings read model', () => {
+  it('entities and migrations agree (what db:check asks)', async () => {
+    const pending = await ds.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it('returns the rows it wrote, as the read side reads them, and none it left alone', async () => {
+    const changed = { ...other(2), id: 'rec_other_2_changed', data: { ...other(2).data, size: 12345 } };
+    await project([other(2)]);
+    const outcome = await ds.transaction((m) => projectFilings(m, [other(2), changed, other(3)]));
+    expect(outcome).toMatchObject({ inserted: [other(3).key], updated: [other(2).key], unchanged: 1 });
+    const repo = new FilingsRepository(ds);
+    expect(outcome.filings).toEqual(new Map([[other(2).key, await repo.findByAccession(other(2).key)], [other(3).key, await repo.findByAccession(other(3).key)]]));
+    expect(outcome.filings?.get(other(2).key)?.size).toBe(12345);
+  });
+
+  it('projects a batch idempotently: the same record twice is one row, and a replay writes nothing', async () => {
+    expect(await project([example, example, other(1)])).toEqual({ inserted: [example.key, other(1).key], updated: [], unchanged: 1 });
+    expect(await project([example, other(1)])).toEqual({ inserted: [], updated: [], unchanged: 2 });
+    const row = await new FilingsRepository(ds).findByAccession('0000950170-25-100235');
+    expect(row).toMatchObject({
+      accession: '0000950170-25-100235',
+      cik: '0000789019',
+      companyName: 'MICROSOFT CORP',
+      form: '10-K',
+      filedDate: '2025-07-30',
+      reportPeriod: '2025-06-30',
+      size: 34889671,
+      items: [],
+      isAmendment: false,
+      source: 'submissions',
+      provenance: example.provenance,
+    });
+    expect(row!.acceptedAt!.toISOString()).toBe('2025-07-30T20:11:40.000Z');
+  });
+
+  it('lets the later of two records of one accession in a batch win', async () => {
+    const a = at('2025-08-03T00:00:00.000Z', { size: 34889672 }, 'rec_a');
+    const b = at('2025-08-04T00:00:00.000Z', { size: 34889673 }, 'rec_b');
+    expect(await project([a, b])).toEqual({ inserted: [], updated: [example.key], unchanged: 1 });
+    expect(await size(example.key)).toBe(34889673);
+  });
+
+  it('never lets an older record regress the row, in a batch or after it', async () => {
+    const older = at('2025-08-01T00:00:00.000Z', { size: 1 });
+    expect(await project([older])).toEqual({ inserted: [], updated: [], unchanged: 1 });
+    // older than the row, then newer than the row but older than the first: the second writes, as sequentially
+    const tooOld = at('2025-08-09T00:00:00.000Z', { size: 2 });
+    const newer = at('2025-08-05T00:00:00.000Z', { size: 3 });
+    expect(await project([at('2025-08-02T00:00:00.000Z', { size: 4 }), newer])).toEqual({ inserted: [], updated: [example.key], unchanged: 1 });
+    expect(await size(example.key)).toBe(3);
+    expect(await project([tooOld, older])).toEqual({ inserted: [], updated: [example.key], unchanged: 1 });
+    expect(await size(example.key)).toBe(2);
+  });
+
+  it('never lets a poorer source overwrite a richer one', async () => {
+    const feed = at('2025-08-10T00:00:00.000Z', { accepted_at: null, primary_document_url: null, source: 'daily_index' });
+    expect(await project([feed])).toEqual({ inserted: [], updated: [], unchanged: 1 });
+    const row = await new FilingsRepository(ds).findByAccession(example.key);
+    expect(row).toMatchObject({ source: 'submissions', size: 2 });
+    expect(row!.acceptedAt!.toISOString()).toBe('2025-07-30T20:11:40.000Z');
+    // within a batch too: the feed after a newer submissions record does not win
+    const rich = at('2025-08-11T00:00:00.000Z', { size: 5 });
+    expect(await project([rich, { ...feed, observed_at: '2025-08-12T00:00:00.000Z' }])).toEqual({ inserted: [], updated: [example.key], unchanged: 1 });
+    expect(await new FilingsRepository(ds).findByAccession(example.key)).toMatchObject({ source: 'submissions', size: 5 });
+  });
+});

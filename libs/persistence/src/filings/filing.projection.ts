@@ -1,0 +1,90 @@
+import type { EntityManager } from 'typeorm';
+import { contentHash, stableStringify, type FilingData, type RecordEnvelope } from '@app/contracts';
+import type { BatchOutcome } from '../projections/batch-outcome';
+import { FILING_RECORD_COLUMNS, type FilingRecord } from './filings.repository';
+import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql, type ColumnSpec } from '../projections/batch-upsert';
+
+/** The row a filing@1 record projects to; pure, so it is tested without a database. */
+export function filingRow(envelope: RecordEnvelope<FilingData>) {
+  const d = envelope.data;
+  return {
+    accession: d.accession,
+    cik: d.cik,
+    company_name: d.company_name,
+    form: d.form,
+    filed_date: d.filed_date,
+    accepted_at: d.accepted_at,
+    report_period: d.report_period,
+    primary_document_url: d.primary_document_url,
+    primary_doc_description: d.primary_doc_description,
+    items: d.items,
+    size: d.size === null ? null : String(d.size),
+    is_xbrl: d.is_xbrl,
+    is_inline_xbrl: d.is_inline_xbrl,
+    is_amendment: d.is_amendment,
+    amends_accession: d.amends_accession,
+    act: d.act,
+    file_number: d.file_number,
+    film_number: d.film_number,
+    source: d.source,
+    provenance: envelope.provenance,
+    record_id: envelope.id,
+    data_hash: contentHash(stableStringify(d)),
+    observed_at: envelope.observed_at,
+  };
+}
+
+/** Richer sources first: the submissions JSON has every field, the feeds only a few. */
+export function sourceRank(source: string): number {
+  return source === 'submissions' ? 3 : source === 'current_events' ? 2 : 1;
+}
+
+/** The same ranking in SQL; keep the two in step. */
+const RANK = (col: string) => `(CASE ${col} WHEN 'submissions' THEN 3 WHEN 'current_events' THEN 2 ELSE 1 END)`;
+
+export const FILING_COLUMNS: ReadonlyArray<ColumnSpec> = [
+  ['accession', 'text'], ['cik', 'text'], ['company_name', 'text'], ['form', 'text'], ['filed_date', 'date'],
+  ['accepted_at', 'timestamptz'], ['report_period', 'date'], ['primary_document_url', 'text'],
+  ['primary_doc_description', 'text'], ['items', 'jsonb'], ['size', 'bigint'], ['is_xbrl', 'boolean'],
+  ['is_inline_xbrl', 'boolean'], ['is_amendment', 'boolean'], ['amends_accession', 'text'], ['act', 'text'],
+  ['file_number', 'text'], ['film_number', 'text'], ['source', 'text'], ['provenance', 'jsonb'], ['record_id', 'text'],
+  ['data_hash', 'text'], ['observed_at', 'timestamptz'],
+];
+
+/*
+ * Insert, or update only when the data hash changed, the record is not older than the row, and its
+ * source is not poorer (a daily-index row seen after the submissions JSON never blanks the
+ * acceptance time or the primary document).
+ */
+const UPSERT_SQL = unnestUpsertSql(
+  'filings',
+  FILING_COLUMNS,
+  'accession',
+  `filings.data_hash IS DISTINCT FROM EXCLUDED.data_hash
+    AND filings.observed_at <= EXCLUDED.observed_at
+    AND ${RANK('filings.source')} <= ${RANK('EXCLUDED.source')}`,
+  `accession AS key, (xmax = 0) AS inserted, ${FILING_RECORD_COLUMNS}`,
+);
+
+const VERSIONS_SQL = `
+  SELECT accession AS key, data_hash AS hash, observed_at, ${RANK('source')} AS rank
+    FROM filings WHERE accession = ANY($1::text[])`;
+
+/**
+ * Projects a batch of filing@1 records (one topic-partition, offset order) in the caller's
+ * transaction with one upsert: same record twice -> one row, unchanged hash -> no write, an older
+ * record or a poorer source never overwrites the row; per accession the batch ends as applying it
+ * one record at a time would. Keys are accessions; the written rows come back for their webhook events.
+ */
+export async function projectFilings(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<FilingData>>): Promise<BatchOutcome> {
+  const all = envelopes.map(filingRow);
+  const { survivors, rows } = await survivingRows(
+    m,
+    all,
+    (r) => ({ key: r.accession, hash: r.data_hash, observedAt: Date.parse(r.observed_at), rank: sourceRank(r.source) }),
+    VERSIONS_SQL,
+  );
+  const written = rows.length > 0 ? await m.query<Array<FilingRecord & { key: string; inserted: boolean }>>(UPSERT_SQL, columnArrays(rows, FILING_COLUMNS)) : [];
+  const filings = new Map(written.map(({ key, inserted: _inserted, ...record }) => [key, record]));
+  return { ...batchOutcome(envelopes, survivors, rows.map((r) => r.accession), written), filings };
+}

@@ -1,0 +1,2 @@
+export * from './filing.projection';
+export * from './filings.repository';

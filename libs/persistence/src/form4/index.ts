@@ -1,0 +1,2 @@
+export * from './form4.projection';
+export * from './insider-transactions.repository';

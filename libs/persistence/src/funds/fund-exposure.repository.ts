@@ -1,0 +1,103 @@
+import { poolOf } from '../repositories/pg-queryable';
+import type { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
+import type { Provenance } from '@app/contracts';
+
+/** One equity holding of a company by a fund, at the fund's latest complete N-PORT report (read model, not an API shape). */
+export interface FundExposureRow {
+  fundKey: string;
+  fundTicker: string | null;
+  fundName: string | null;
+  isEtf: boolean;
+  accession: string;
+  holdingIndex: number;
+  /** numeric columns as exact decimal text */
+  pctVal: string;
+  valUsd: string | null;
+  balance: string | null;
+  units: string | null;
+  curCd: string | null;
+  /** YYYY-MM-DD (repPdDate) */
+  reportDate: string;
+  holdingName: string | null;
+  matchMethod: string | null;
+  matchConfidence: number;
+  provenance: Provenance;
+}
+
+export type FundExposureSort = 'weight' | 'value';
+
+/** Keyset position: the sort value (decimal text), accession and holding index of the last row. */
+export interface FundExposureKey {
+  value: string;
+  accession: string;
+  index: number;
+}
+
+export interface FundExposureQuery {
+  cik: string;
+  sort: FundExposureSort;
+  etfsOnly: boolean;
+  after?: FundExposureKey;
+  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
+  limit: number;
+}
+
+/** Only common equity counts as exposure to the issuer: a bond of Apple is not a share of Apple. */
+export const EXPOSURE_ASSET_CATEGORIES = ['EC'] as const;
+
+const SORT_COLUMN: Record<FundExposureSort, string> = { weight: 'h.pct_val', value: 'h.val_usd' };
+
+function exposureWhere(sort: FundExposureSort, etfsOnly: boolean): string {
+  return `h.match_cik = $1 AND h.is_current AND h.asset_cat = ANY($2::text[]) AND ${SORT_COLUMN[sort]} IS NOT NULL${etfsOnly ? ' AND f.is_etf' : ''}`;
+}
+
+/**
+ * Fund exposure read side: current equity holdings matched to a company, largest first by weight
+ * (pct_val) or value (val_usd), keyset-paginated on (sort value, accession, holding index) over
+ * the fund_holdings_exposure_{weight,value}_idx indexes.
+ */
+export class FundExposureRepository {
+  private readonly pool: Pool;
+
+  constructor(dataSource: DataSource) {
+    this.pool = poolOf(dataSource);
+  }
+
+  async list(query: FundExposureQuery): Promise<FundExposureRow[]> {
+    const col = SORT_COLUMN[query.sort];
+    const params: unknown[] = [query.cik, EXPOSURE_ASSET_CATEGORIES];
+    let keyset = '';
+    if (query.after) {
+      params.push(query.after.value, query.after.accession, query.after.index);
+      keyset = ` AND (${col}, h.accession, h.holding_index) < ($3::numeric, $4::text, $5::integer)`;
+    }
+    params.push(query.limit);
+    const text = `
+      SELECT h.fund_key AS "fundKey", f.fund_ticker AS "fundTicker", coalesce(f.series_name, f.registrant_name) AS "fundName",
+        f.is_etf AS "isEtf", h.accession, h.holding_index AS "holdingIndex", h.pct_val::text AS "pctVal",
+        h.val_usd::text AS "valUsd", h.balance::text AS balance, h.units, h.cur_cd AS "curCd",
+        to_char(h.report_date, 'YYYY-MM-DD') AS "reportDate", h.name AS "holdingName", h.match_method AS "matchMethod",
+        h.match_confidence AS "matchConfidence", h.provenance
+      FROM fund_holdings h JOIN funds f ON f.fund_key = h.fund_key
+      WHERE ${exposureWhere(query.sort, query.etfsOnly)}${keyset}
+      ORDER BY ${col} DESC, h.accession DESC, h.holding_index DESC
+      LIMIT $${params.length}`;
+    const name = `fund_exposure_${query.sort}_${query.etfsOnly ? 'etf' : 'all'}_${query.after ? 'after' : 'first'}`;
+    const result = await this.pool.query<FundExposureRow>({ name, text, values: params });
+    return result.rows;
+  }
+
+  /**
+   * Funds with a current equity holding of the company (the list's filters, no keyset), as the
+   * fund holdings projection keeps them in company_fund_counts: one primary-key read.
+   */
+  async countFunds(cik: string, etfsOnly: boolean): Promise<number> {
+    const result = await this.pool.query<{ n: number }>({
+      name: `fund_exposure_count_${etfsOnly ? 'etf' : 'all'}`,
+      text: `SELECT ${etfsOnly ? 'etf_funds' : 'funds'} AS n FROM company_fund_counts WHERE match_cik = $1`,
+      values: [cik],
+    });
+    return result.rows[0]?.n ?? 0;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './fund-holdings.projection';
+export { rebuildCompanyFundCounts } from './company-fund-counts';
+export * from './fund-exposure.repository';

@@ -1,0 +1,2 @@
+export * from './ir-roster.projection';
+export * from './roster.repository';

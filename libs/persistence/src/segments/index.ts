@@ -1,0 +1,2 @@
+export * from './segment.projection';
+export * from './segments.repository';

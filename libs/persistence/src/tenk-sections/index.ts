@@ -1,0 +1,2 @@
+export * from './tenk-section.projection';
+export * from './tenk-sections.repository';

@@ -1,0 +1,3 @@
+export * from './webhook-endpoints.repository';
+export * from './webhook-dispatch.repository';
+export * from './webhook-events.repository';
