@@ -2,7 +2,7 @@ import { SegmentsRepository } from '@app/persistence';
 import { citationsRoutes, createCitationsController } from './citations/citations.controller';
 import { CompaniesController, companiesRoutes } from './companies/companies.controller';
 import { createCoverageController, coverageRoutes } from './coverage/coverage.controller';
-import { createDocumentsController, documentsRoutes } from './documents/documents.controller';
+import { documentsApi } from './documents/documents.controller';
 import { createExecutivesController, executivesRoutes } from './executives/executives.controller';
 import { filingsApi } from './filings/filings.controller';
 import { createFundExposureController, fundExposureRoutes } from './fund-exposure/fund-exposure.controller';
@@ -28,7 +28,7 @@ export const API_MODULES: readonly RouteModule[] = [
   { routes: executivesRoutes, bind: (d) => createExecutivesController(d.dataSource, d.plans).routes() },
   { routes: insidersRoutes, bind: (d) => createInsidersController(d.dataSource, d.cursors, d.plans).routes() },
   filingsApi,
-  { routes: documentsRoutes, bind: (d) => createDocumentsController(d.dataSource, d.cursors, d.plans).routes() },
+  documentsApi,
   { routes: transcriptsRoutes, bind: (d) => createTranscriptsController(d.dataSource, d.cursors, d.plans).routes() },
   {
     routes: searchRoutes,
