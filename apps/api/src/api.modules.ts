@@ -13,7 +13,7 @@ import { createSearchController, searchRoutes } from './search/search.controller
 import { createSectionsController, sectionsRoutes } from './sections/sections.controller';
 import { SegmentsController, segmentsRoutes } from './segments/segments.controller';
 import { SegmentsService } from './segments/segments.service';
-import { createTranscriptsController, transcriptsRoutes } from './transcripts/transcripts.controller';
+import { transcriptsApi } from './transcripts/transcripts.controller';
 import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks/webhooks.controller';
 
 /**
@@ -29,7 +29,7 @@ export const API_MODULES: readonly RouteModule[] = [
   { routes: insidersRoutes, bind: (d) => createInsidersController(d.dataSource, d.cursors, d.plans).routes() },
   filingsApi,
   documentsApi,
-  { routes: transcriptsRoutes, bind: (d) => createTranscriptsController(d.dataSource, d.cursors, d.plans).routes() },
+  transcriptsApi,
   {
     routes: searchRoutes,
     bind: (d) =>
