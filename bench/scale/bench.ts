@@ -343,18 +343,18 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
       WHERE cik = $1 AND superseded_by IS NULL ORDER BY sort_date DESC, accession DESC, row_table DESC, sequence DESC`;
     const p = await position(order, [cik]);
     const k = (await pg.query<{ d: string; accession: string; row_table: string; sequence: number }>(`${order} OFFSET ${p.offset} LIMIT 1`, [cik])).rows[0]!;
-    const after = { sortDate: k.d, accession: k.accession, rowTable: k.row_table, sequence: k.sequence };
+    const after = [k.d, k.accession, k.row_table, k.sequence];
     const path = `/v1/companies/${sym}/insiders?limit=${limit}`;
     const filter = { cik, includeSuperseded: false };
     out.push({
       name: 'insiders',
       path,
-      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, [`${after.sortDate}|${after.accession}|${after.rowTable}|${after.sequence}`]))}`,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, after))}`,
       rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
       deepNote: deepNote(p),
       statements: {
-        first: await captured((ds) => new InsiderTransactionsRepository(ds).list({ filter, direction: 'desc', limit: limit + 1 })),
-        deep: await captured((ds) => new InsiderTransactionsRepository(ds).list({ filter, direction: 'desc', limit: limit + 1, after })),
+        first: await captured((ds) => new InsiderTransactionsRepository(ds).list(filter, { direction: 'desc', limit })),
+        deep: await captured((ds) => new InsiderTransactionsRepository(ds).list(filter, { direction: 'desc', limit, after })),
       },
       index: 'insider_transactions_keyset_idx',
     });

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     const q = request.query as Q;
     const limit = limitOf(q);
     const cik = await cikOf((request.params as { symbol: string }).symbol);
-    return page(await insiders.list({ filter: { cik, includeSuperseded: false }, direction: 'desc', limit: limit + 1, after: afterOf(q) }), limit);
+    return pageBody(await insiders.list({ cik, includeSuperseded: false }, { direction: 'desc', limit, after: afterOf(q) }));
   });
   server.get('/v1/companies/:symbol/fund-exposure', async (request) => {
     const q = request.query as Q;

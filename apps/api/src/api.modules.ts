@@ -7,7 +7,7 @@ import { createExecutivesController, executivesRoutes } from './executives/execu
 import { filingsApi } from './filings/filings.controller';
 import { createFundExposureController, fundExposureRoutes } from './fund-exposure/fund-exposure.controller';
 import { HealthController, healthRoutes } from './health/health.controller';
-import { createInsidersController, insidersRoutes } from './insiders/insiders.controller';
+import { insidersApi } from './insiders/insiders.controller';
 import type { RouteModule } from './platform/route.module';
 import { createSearchController, searchRoutes } from './search/search.controller';
 import { createSectionsController, sectionsRoutes } from './sections/sections.controller';
@@ -26,7 +26,7 @@ export const API_MODULES: readonly RouteModule[] = [
   { routes: sectionsRoutes, bind: (d) => createSectionsController(d.dataSource, d.companies).routes() },
   { routes: fundExposureRoutes, bind: (d) => createFundExposureController(d.dataSource, d.cursors, d.plans).routes() },
   { routes: executivesRoutes, bind: (d) => createExecutivesController(d.dataSource, d.plans).routes() },
-  { routes: insidersRoutes, bind: (d) => createInsidersController(d.dataSource, d.cursors, d.plans).routes() },
+  insidersApi,
   filingsApi,
   documentsApi,
   transcriptsApi,
