@@ -366,16 +366,16 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
       WHERE h.match_cik = $1 AND h.is_current AND h.asset_cat = 'EC' AND h.pct_val IS NOT NULL ORDER BY h.pct_val DESC, h.accession DESC, h.holding_index DESC`;
     const p = await position(order, [cik]);
     const k = (await pg.query<{ v: string; accession: string; i: number }>(`${order} OFFSET ${p.offset} LIMIT 1`, [cik])).rows[0]!;
-    const after = { value: k.v, accession: k.accession, index: k.i };
+    const after = [k.v, k.accession, k.i];
     const path = `/v1/companies/${sym}/fund-exposure?limit=${limit}`;
     const list = (ds: ReturnType<typeof recordingDataSource>, withAfter: boolean) => {
       const repo = new FundExposureRepository(ds);
-      return Promise.all([repo.list({ cik, sort: 'weight', etfsOnly: false, limit: limit + 1, ...(withAfter ? { after } : {}) }), repo.countFunds(cik, false)]);
+      return Promise.all([repo.list({ cik, sort: 'weight', etfsOnly: false }, { direction: 'desc', limit, ...(withAfter ? { after } : {}) }), repo.countFunds(cik, false)]);
     };
     out.push({
       name: 'fund-exposure',
       path,
-      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, [JSON.stringify([after.value, after.accession, after.index])]))}`,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, after))}`,
       rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
       deepNote: deepNote(p),
       statements: { first: await captured((ds) => list(ds, false)), deep: await captured((ds) => list(ds, true)) },

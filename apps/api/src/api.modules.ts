@@ -5,7 +5,7 @@ import { createCoverageController, coverageRoutes } from './coverage/coverage.co
 import { documentsApi } from './documents/documents.controller';
 import { createExecutivesController, executivesRoutes } from './executives/executives.controller';
 import { filingsApi } from './filings/filings.controller';
-import { createFundExposureController, fundExposureRoutes } from './fund-exposure/fund-exposure.controller';
+import { fundExposureApi } from './fund-exposure/fund-exposure.controller';
 import { HealthController, healthRoutes } from './health/health.controller';
 import { insidersApi } from './insiders/insiders.controller';
 import type { RouteModule } from './platform/route.module';
@@ -24,7 +24,7 @@ export const API_MODULES: readonly RouteModule[] = [
   { routes: companiesRoutes, bind: (d) => new CompaniesController(d.companies, d.cursors, d.plans).routes() },
   { routes: segmentsRoutes, bind: (d) => new SegmentsController(new SegmentsService(new SegmentsRepository(d.dataSource), d.companies), d.cursors, d.plans).routes() },
   { routes: sectionsRoutes, bind: (d) => createSectionsController(d.dataSource, d.companies).routes() },
-  { routes: fundExposureRoutes, bind: (d) => createFundExposureController(d.dataSource, d.cursors, d.plans).routes() },
+  fundExposureApi,
   { routes: executivesRoutes, bind: (d) => createExecutivesController(d.dataSource, d.plans).routes() },
   insidersApi,
   filingsApi,
