@@ -1,4 +1,5 @@
-import { DOCUMENT_PAGES_ORDER, DOCUMENTS_ORDER, DocumentsRepository, type DocumentListFilter } from '@app/persistence';
+import { DOCUMENT_PAGES_ORDER, DOCUMENTS_ORDER, DocumentsRepository, type DocumentListFilter, type DocumentPageRecord, type DocumentRecord } from '@app/persistence';
+import type { ListScope, PageParams } from '../platform/paging';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 import { toDocument, toDocumentDetail, toDocumentPage } from './documents.mapper';
@@ -73,7 +74,7 @@ export const documentsApi: RouteModule = {
             symbols: query.symbols?.length ? [...new Set(query.symbols.map((s) => s.toUpperCase()))].sort() : undefined,
             docTypes: query.doc_types?.length ? [...new Set(query.doc_types)].sort() : undefined,
           };
-          const scope = { list: 'documents', filters: { ...filter }, order: DOCUMENTS_ORDER, defaultDirection: 'desc' as const };
+          const scope: ListScope<DocumentRecord> = { list: 'documents', filters: { ...filter }, order: DOCUMENTS_ORDER, defaultDirection: 'desc' };
           return paging.list(query, scope, (page) => service.list(filter, page), toDocument);
         },
       }),
@@ -86,8 +87,8 @@ export const documentsApi: RouteModule = {
             return { document_id: doc.id, data: [toDocumentPage(doc, page)], pagination: { next_cursor: null, has_more: false } };
           }
           // Pages are always in page order: a cursor of the other direction is refused.
-          const params = { cursor: query.cursor, limit: query.limit, direction: 'asc' as const };
-          const scope = { list: 'document-pages', filters: { doc_id: doc.id }, order: DOCUMENT_PAGES_ORDER, defaultDirection: 'asc' as const };
+          const params: PageParams = { cursor: query.cursor, limit: query.limit, direction: 'asc' };
+          const scope: ListScope<DocumentPageRecord> = { list: 'document-pages', filters: { doc_id: doc.id }, order: DOCUMENT_PAGES_ORDER, defaultDirection: 'asc' };
           const page = await paging.list(params, scope, (p) => service.pages(doc.id, p), (row) => toDocumentPage(doc, row));
           return { document_id: doc.id, ...page };
         },

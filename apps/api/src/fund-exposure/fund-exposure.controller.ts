@@ -1,7 +1,7 @@
-import { FUND_EXPOSURE_ORDER, FundExposureRepository, type FundExposureFilter } from '@app/persistence';
+import { FUND_EXPOSURE_ORDER, FundExposureRepository, type FundExposureFilter, type FundExposureRow } from '@app/persistence';
 import { toCompanyReference } from '../companies/companies.mapper';
 import { symbolParam } from '../companies/companies.schemas';
-import type { PageParams } from '../platform/paging';
+import type { ListScope, PageParams } from '../platform/paging';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 import { FUND_EXPOSURE_GAPS, toFundExposureEntry } from './fund-exposure.mapper';
@@ -39,11 +39,11 @@ export const fundExposureApi: RouteModule = {
           const filter: FundExposureFilter = { cik: company.cik, sort: query.sort === 'value' ? 'value' : 'weight', etfsOnly: query.etfs_only };
           // Always largest first: a cursor of the other direction is refused.
           const params: PageParams = { cursor: query.cursor, limit: query.limit, direction: 'desc' };
-          const scope = {
+          const scope: ListScope<FundExposureRow> = {
             list: 'fund-exposure',
             filters: { symbol: company.symbol, sort: filter.sort, etfs_only: filter.etfsOnly },
             order: FUND_EXPOSURE_ORDER[filter.sort],
-            defaultDirection: 'desc' as const,
+            defaultDirection: 'desc',
           };
           const [page, fundCount] = await Promise.all([
             paging.list(params, scope, (p) => service.list(filter, p), toFundExposureEntry),

@@ -1,6 +1,7 @@
-import { INSIDER_TRANSACTIONS_ORDER, InsiderTransactionsRepository, type InsiderTransactionFilter } from '@app/persistence';
+import { INSIDER_TRANSACTIONS_ORDER, InsiderTransactionsRepository, type InsiderTransactionFilter, type InsiderTransactionRecord } from '@app/persistence';
 import { toCompanyReference } from '../companies/companies.mapper';
 import type { ValidationItem } from '../platform/api.errors';
+import type { ListScope } from '../platform/paging';
 import { isCalendarDate, valueErrorItem } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
@@ -64,7 +65,7 @@ export const insidersApi: RouteModule = {
             kind: query.kind,
             includeSuperseded: query.include_superseded,
           };
-          const scope = { list: `company-insiders:${company.symbol}`, filters: { ...filter }, order: INSIDER_TRANSACTIONS_ORDER, defaultDirection: 'desc' as const };
+          const scope: ListScope<InsiderTransactionRecord> = { list: `company-insiders:${company.symbol}`, filters: { ...filter }, order: INSIDER_TRANSACTIONS_ORDER, defaultDirection: 'desc' };
           const page = await paging.list(query, scope, (p) => service.list(filter, p), toInsiderTransaction);
           return { ...page, company: toCompanyReference(company) };
         },

@@ -1,5 +1,6 @@
-import { TRANSCRIPTS_ORDER, TranscriptsRepository, type TranscriptListFilter } from '@app/persistence';
+import { TRANSCRIPTS_ORDER, TranscriptsRepository, type TranscriptListFilter, type TranscriptRecord } from '@app/persistence';
 import type { ValidationItem } from '../platform/api.errors';
+import type { ListScope } from '../platform/paging';
 import { isCalendarDate, valueErrorItem } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
@@ -59,7 +60,7 @@ export const transcriptsApi: RouteModule = {
             from: query.from,
             to: query.to,
           };
-          const scope = { list: 'transcripts', filters: { ...filter }, order: TRANSCRIPTS_ORDER, defaultDirection: 'desc' as const };
+          const scope: ListScope<TranscriptRecord> = { list: 'transcripts', filters: { ...filter }, order: TRANSCRIPTS_ORDER, defaultDirection: 'desc' };
           return paging.list(query, scope, (page) => service.list(filter, page), toTranscript);
         },
       }),
