@@ -343,18 +343,18 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
       WHERE cik = $1 AND superseded_by IS NULL ORDER BY sort_date DESC, accession DESC, row_table DESC, sequence DESC`;
     const p = await position(order, [cik]);
     const k = (await pg.query<{ d: string; accession: string; row_table: string; sequence: number }>(`${order} OFFSET ${p.offset} LIMIT 1`, [cik])).rows[0]!;
-    const after = { sortDate: k.d, accession: k.accession, rowTable: k.row_table, sequence: k.sequence };
+    const after = [k.d, k.accession, k.row_table, k.sequence];
     const path = `/v1/companies/${sym}/insiders?limit=${limit}`;
     const filter = { cik, includeSuperseded: false };
     out.push({
       name: 'insiders',
       path,
-      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, [`${after.sortDate}|${after.accession}|${after.rowTable}|${after.sequence}`]))}`,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, after))}`,
       rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
       deepNote: deepNote(p),
       statements: {
-        first: await captured((ds) => new InsiderTransactionsRepository(ds).list({ filter, direction: 'desc', limit: limit + 1 })),
-        deep: await captured((ds) => new InsiderTransactionsRepository(ds).list({ filter, direction: 'desc', limit: limit + 1, after })),
+        first: await captured((ds) => new InsiderTransactionsRepository(ds).list(filter, { direction: 'desc', limit })),
+        deep: await captured((ds) => new InsiderTransactionsRepository(ds).list(filter, { direction: 'desc', limit, after })),
       },
       index: 'insider_transactions_keyset_idx',
     });
@@ -366,16 +366,16 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
       WHERE h.match_cik = $1 AND h.is_current AND h.asset_cat = 'EC' AND h.pct_val IS NOT NULL ORDER BY h.pct_val DESC, h.accession DESC, h.holding_index DESC`;
     const p = await position(order, [cik]);
     const k = (await pg.query<{ v: string; accession: string; i: number }>(`${order} OFFSET ${p.offset} LIMIT 1`, [cik])).rows[0]!;
-    const after = { value: k.v, accession: k.accession, index: k.i };
+    const after = [k.v, k.accession, k.i];
     const path = `/v1/companies/${sym}/fund-exposure?limit=${limit}`;
     const list = (ds: ReturnType<typeof recordingDataSource>, withAfter: boolean) => {
       const repo = new FundExposureRepository(ds);
-      return Promise.all([repo.list({ cik, sort: 'weight', etfsOnly: false, limit: limit + 1, ...(withAfter ? { after } : {}) }), repo.countFunds(cik, false)]);
+      return Promise.all([repo.list({ cik, sort: 'weight', etfsOnly: false }, { direction: 'desc', limit, ...(withAfter ? { after } : {}) }), repo.countFunds(cik, false)]);
     };
     out.push({
       name: 'fund-exposure',
       path,
-      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, [JSON.stringify([after.value, after.accession, after.index])]))}`,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, after))}`,
       rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
       deepNote: deepNote(p),
       statements: { first: await captured((ds) => list(ds, false)), deep: await captured((ds) => list(ds, true)) },

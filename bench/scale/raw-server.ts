@@ -66,14 +66,14 @@ async function main(): Promise<void> {
     const q = request.query as Q;
     const limit = limitOf(q);
     const cik = await cikOf((request.params as { symbol: string }).symbol);
-    return page(await insiders.list({ filter: { cik, includeSuperseded: false }, direction: 'desc', limit: limit + 1, after: afterOf(q) }), limit);
+    return pageBody(await insiders.list({ cik, includeSuperseded: false }, { direction: 'desc', limit, after: afterOf(q) }));
   });
   server.get('/v1/companies/:symbol/fund-exposure', async (request) => {
     const q = request.query as Q;
     const limit = limitOf(q);
     const cik = await cikOf((request.params as { symbol: string }).symbol);
-    const [rows, fundCount] = await Promise.all([exposure.list({ cik, sort: 'weight', etfsOnly: false, limit: limit + 1, after: afterOf(q) }), exposure.countFunds(cik, false)]);
-    return { ...page(rows, limit), fund_count: fundCount };
+    const [rows, fundCount] = await Promise.all([exposure.list({ cik, sort: 'weight', etfsOnly: false }, { direction: 'desc', limit, after: afterOf(q) }), exposure.countFunds(cik, false)]);
+    return { ...pageBody(rows), fund_count: fundCount };
   });
   server.get('/v1/search', async (request) => {
     const q = request.query as Q;

@@ -2,18 +2,18 @@ import { SegmentsRepository } from '@app/persistence';
 import { citationsRoutes, createCitationsController } from './citations/citations.controller';
 import { CompaniesController, companiesRoutes } from './companies/companies.controller';
 import { createCoverageController, coverageRoutes } from './coverage/coverage.controller';
-import { createDocumentsController, documentsRoutes } from './documents/documents.controller';
+import { documentsApi } from './documents/documents.controller';
 import { createExecutivesController, executivesRoutes } from './executives/executives.controller';
 import { filingsApi } from './filings/filings.controller';
-import { createFundExposureController, fundExposureRoutes } from './fund-exposure/fund-exposure.controller';
+import { fundExposureApi } from './fund-exposure/fund-exposure.controller';
 import { HealthController, healthRoutes } from './health/health.controller';
-import { createInsidersController, insidersRoutes } from './insiders/insiders.controller';
+import { insidersApi } from './insiders/insiders.controller';
 import type { RouteModule } from './platform/route.module';
 import { createSearchController, searchRoutes } from './search/search.controller';
 import { createSectionsController, sectionsRoutes } from './sections/sections.controller';
 import { SegmentsController, segmentsRoutes } from './segments/segments.controller';
 import { SegmentsService } from './segments/segments.service';
-import { createTranscriptsController, transcriptsRoutes } from './transcripts/transcripts.controller';
+import { transcriptsApi } from './transcripts/transcripts.controller';
 import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks/webhooks.controller';
 
 /**
@@ -24,12 +24,12 @@ export const API_MODULES: readonly RouteModule[] = [
   { routes: companiesRoutes, bind: (d) => new CompaniesController(d.companies, d.cursors, d.plans).routes() },
   { routes: segmentsRoutes, bind: (d) => new SegmentsController(new SegmentsService(new SegmentsRepository(d.dataSource), d.companies), d.cursors, d.plans).routes() },
   { routes: sectionsRoutes, bind: (d) => createSectionsController(d.dataSource, d.companies).routes() },
-  { routes: fundExposureRoutes, bind: (d) => createFundExposureController(d.dataSource, d.cursors, d.plans).routes() },
+  fundExposureApi,
   { routes: executivesRoutes, bind: (d) => createExecutivesController(d.dataSource, d.plans).routes() },
-  { routes: insidersRoutes, bind: (d) => createInsidersController(d.dataSource, d.cursors, d.plans).routes() },
+  insidersApi,
   filingsApi,
-  { routes: documentsRoutes, bind: (d) => createDocumentsController(d.dataSource, d.cursors, d.plans).routes() },
-  { routes: transcriptsRoutes, bind: (d) => createTranscriptsController(d.dataSource, d.cursors, d.plans).routes() },
+  documentsApi,
+  transcriptsApi,
   {
     routes: searchRoutes,
     bind: (d) =>

@@ -122,7 +122,7 @@ describe('transcripts: projection and transcript.published', () => {
     expect((await transcriptRows())[0]?.id).toBe(before!.id);
     expect(await repo.findById(before!.id)).toBeNull();
     expect(await repo.findByUrls([CITI.key])).toEqual([]);
-    expect(await repo.list({ filter: {}, direction: 'desc', limit: 10 })).toEqual([]);
+    expect((await repo.list({}, { direction: 'desc', limit: 10 })).rows).toEqual([]);
     expect(await projectBatch([projected(version(1), 11)])).toEqual({ events: 0, deliveries: 0 });
     expect(await transcriptRows()).toEqual([{ id: before!.id, content_hash: hash, record_id: 'rec_citi_v2b_1' }]);
     const served = await repo.findById(before!.id);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ParamSpecs } from '../platform/query.validation';
+import { params, type ParamSpecs } from '../platform/query.validation';
 
 export const SYMBOL_PATTERN = '^[A-Za-z0-9.\\-]{1,10}:[A-Za-z]{2,6}$';
 
@@ -23,9 +23,9 @@ export const companiesListParams: ParamSpecs = {
   },
 };
 
-export const symbolParam: ParamSpecs = {
+export const symbolParam = params({
   symbol: { kind: 'string', pattern: SYMBOL_PATTERN, description: '<TICKER>:<MARKET>, e.g. MSFT:US (case-insensitive)' },
-};
+});
 
 export const provenanceSchema = z
   .object({

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { DOC_GROUPS, DOC_TYPES } from '@app/contracts';
 import { paginationSchema, provenanceSchema, SYMBOL_PATTERN } from '../companies/companies.schemas';
-import type { ParamSpecs } from '../platform/query.validation';
+import { params } from '../platform/query.validation';
 
 const cursorParam = { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' } as const;
 const limitParam = { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' } as const;
 
 /** Query parameters of GET /v1/documents. */
-export const documentsListParams: ParamSpecs = {
+export const documentsListParams = params({
   symbols: {
     kind: 'array',
     items: { kind: 'string', pattern: SYMBOL_PATTERN },
@@ -19,18 +19,18 @@ export const documentsListParams: ParamSpecs = {
   cursor: cursorParam,
   limit: limitParam,
   direction: { kind: 'enum', values: ['asc', 'desc'], description: 'Sort direction by published_at, then id. Default desc (newest first)' },
-};
+});
 
-export const documentIdParam: ParamSpecs = {
+export const documentIdParam = params({
   doc_id: { kind: 'int', minimum: 1, maximum: 2_147_483_647, description: 'Document id (integer)' },
-};
+});
 
 /** Query parameters of GET /v1/documents/{doc_id}/pages. */
-export const documentPagesParams: ParamSpecs = {
+export const documentPagesParams = params({
   page: { kind: 'int', minimum: 0, maximum: 1_000_000, description: '0-based page index: only that page (404 when the document has no such page). Omitted: every page, keyset-paginated' },
   cursor: cursorParam,
   limit: limitParam,
-};
+});
 
 const documentProvenanceSchema = provenanceSchema.extend({
   citation_url: z.string().describe('The document\'s URL, to cite'),

@@ -1,15 +1,5 @@
-import type { DocumentListFilter, DocumentPageRecord, DocumentRecord, DocumentsRepository } from '@app/persistence';
+import type { DocumentListFilter, DocumentPageRecord, DocumentRecord, DocumentsRepository, Page, PageRequest } from '@app/persistence';
 import { DomainError } from '../platform/api.errors';
-
-export interface DocumentPage {
-  rows: DocumentRecord[];
-  hasMore: boolean;
-}
-
-export interface PagesPage {
-  rows: DocumentPageRecord[];
-  hasMore: boolean;
-}
 
 export const unknownDocument = (id: number): DomainError =>
   new DomainError('UnknownDocument', `No document with the id ${id} has been indexed.`);
@@ -20,11 +10,8 @@ const pageCountText = (n: number): string => (n === 1 ? '1 page (page index 0)' 
 export class DocumentsService {
   constructor(private readonly repo: DocumentsRepository) {}
 
-  async list(filter: DocumentListFilter, direction: 'asc' | 'desc', limit: number, after: { sortKey: string; id: number } | undefined): Promise<DocumentPage> {
-    const rows = await this.repo.list({ filter, direction, limit: limit + 1, after });
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { rows, hasMore };
+  list(filter: DocumentListFilter, page: PageRequest): Promise<Page<DocumentRecord>> {
+    return this.repo.list(filter, page);
   }
 
   async get(id: number): Promise<DocumentRecord> {
@@ -33,11 +20,8 @@ export class DocumentsService {
     return record;
   }
 
-  async pages(documentId: number, limit: number, afterIndex: number | undefined): Promise<PagesPage> {
-    const rows = await this.repo.listPages(documentId, afterIndex, limit + 1);
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { rows, hasMore };
+  pages(documentId: number, page: PageRequest): Promise<Page<DocumentPageRecord>> {
+    return this.repo.listPages(documentId, page);
   }
 
   /** One page by index; 404 naming the page count when the document has no such page. */
@@ -60,7 +44,7 @@ export class DocumentsService {
    * new PDF version arrives part by part, pages are missing and the offsets would not hold).
    */
   async text(doc: DocumentRecord): Promise<{ separator: string; text: string }> {
-    const pages = doc.pageCount === null ? [] : await this.repo.listPages(doc.id, undefined, null);
+    const pages = doc.pageCount === null ? [] : await this.repo.listAllPages(doc.id);
     if (doc.pageCount === null || doc.pageSeparator === null || pages.length !== doc.pageCount) {
       const why = doc.pageCount === null ? 'its text has not been extracted yet' : `${pages.length} of its ${doc.pageCount} pages have been received so far`;
       throw new DomainError('DocumentTextUnavailable', `The text of document ${doc.id} is not available: ${why}.`);

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { companyReferenceSchema, paginationSchema, provenanceSchema } from '../companies/companies.schemas';
-import type { ParamSpecs } from '../platform/query.validation';
+import { params } from '../platform/query.validation';
 
 export const SORT_PATTERN = '^(weight|value)$';
 
 /** Query parameters of GET /v1/companies/{symbol}/fund-exposure. */
-export const fundExposureParams: ParamSpecs = {
+export const fundExposureParams = params({
   sort: { kind: 'string', pattern: SORT_PATTERN, default: 'weight', description: 'weight (share of the fund, largest first) or value (market value in USD, largest first)' },
   etfs_only: {
     kind: 'bool',
@@ -14,7 +14,7 @@ export const fundExposureParams: ParamSpecs = {
   },
   cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' },
   limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
-};
+});
 
 export const valueObjectSchema = z.object({
   raw: z.number().describe('As reported (valUSD)'),

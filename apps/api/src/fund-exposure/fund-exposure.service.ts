@@ -1,19 +1,14 @@
-import type { FundExposureKey, FundExposureRepository, FundExposureRow, FundExposureSort } from '@app/persistence';
+import type { FundExposureFilter, FundExposureRepository, FundExposureRow, Page, PageRequest } from '@app/persistence';
 
-export interface FundExposurePage {
-  rows: FundExposureRow[];
-  hasMore: boolean;
-  fundCount: number;
-}
-
-/** Fund exposure reads: keyset paging over the repository plus the fund count. */
+/** Fund exposure reads: keyset pages over the repository, and the fund count. */
 export class FundExposureService {
   constructor(private readonly repo: FundExposureRepository) {}
 
-  async page(cik: string, sort: FundExposureSort, etfsOnly: boolean, limit: number, after: FundExposureKey | undefined): Promise<FundExposurePage> {
-    const [rows, fundCount] = await Promise.all([this.repo.list({ cik, sort, etfsOnly, limit: limit + 1, after }), this.repo.countFunds(cik, etfsOnly)]);
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { rows, hasMore, fundCount };
+  list(filter: FundExposureFilter, page: PageRequest): Promise<Page<FundExposureRow>> {
+    return this.repo.list(filter, page);
+  }
+
+  countFunds(cik: string, etfsOnly: boolean): Promise<number> {
+    return this.repo.countFunds(cik, etfsOnly);
   }
 }

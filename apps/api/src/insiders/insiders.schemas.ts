@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { FORM4_CODE_CLASSIFICATIONS } from '@app/contracts';
 import { companyReferenceSchema, paginationSchema, provenanceSchema, SYMBOL_PATTERN } from '../companies/companies.schemas';
-import type { ParamSpecs } from '../platform/query.validation';
+import { params } from '../platform/query.validation';
 
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
-export const insidersPath: ParamSpecs = {
+export const insidersPath = params({
   symbol: { kind: 'string', pattern: SYMBOL_PATTERN, description: '<TICKER>:<MARKET>, e.g. TSLA:US (case-insensitive)' },
-};
+});
 
 /** Query parameters of GET /v1/companies/{symbol}/insiders. */
-export const insidersParams: ParamSpecs = {
+export const insidersParams = params({
   owner: {
     kind: 'string',
     minLength: 1,
@@ -35,7 +35,7 @@ export const insidersParams: ParamSpecs = {
   cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' },
   limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
   direction: { kind: 'enum', values: ['asc', 'desc'], description: 'Sort direction by transaction date, then accession, table and sequence. Default desc (newest first)' },
-};
+});
 
 const amount = (what: string) => z.number().nullable().describe(`${what}; null when absent or not a decimal number (see the _text field)`);
 const amountText = (what: string) => z.string().nullable().describe(`${what} as written in the filing; null when absent`);

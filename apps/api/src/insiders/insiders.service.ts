@@ -1,18 +1,10 @@
-import type { InsiderTransactionFilter, InsiderTransactionKey, InsiderTransactionRecord, InsiderTransactionsRepository } from '@app/persistence';
+import type { InsiderTransactionFilter, InsiderTransactionRecord, InsiderTransactionsRepository, Page, PageRequest } from '@app/persistence';
 
-export interface InsiderPage {
-  rows: InsiderTransactionRecord[];
-  hasMore: boolean;
-}
-
-/** Insider transaction reads: keyset paging over the repository. */
+/** Insider transaction reads: keyset pages over the repository. */
 export class InsidersService {
   constructor(private readonly repo: InsiderTransactionsRepository) {}
 
-  async list(filter: InsiderTransactionFilter, direction: 'asc' | 'desc', limit: number, after: InsiderTransactionKey | undefined): Promise<InsiderPage> {
-    const rows = await this.repo.list({ filter, direction, limit: limit + 1, after });
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { rows, hasMore };
+  list(filter: InsiderTransactionFilter, page: PageRequest): Promise<Page<InsiderTransactionRecord>> {
+    return this.repo.list(filter, page);
   }
 }

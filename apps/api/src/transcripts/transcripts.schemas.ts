@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { PARTICIPANT_KINDS, TRANSCRIPT_SECTIONS } from '@app/contracts';
 import { paginationSchema, provenanceSchema, SYMBOL_PATTERN } from '../companies/companies.schemas';
-import type { ParamSpecs } from '../platform/query.validation';
+import { params } from '../platform/query.validation';
 
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
 /** Query parameters of GET /v1/transcripts. */
-export const transcriptsListParams: ParamSpecs = {
+export const transcriptsListParams = params({
   symbols: {
     kind: 'array',
     items: { kind: 'string', pattern: SYMBOL_PATTERN },
@@ -19,11 +19,11 @@ export const transcriptsListParams: ParamSpecs = {
   cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' },
   limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
   direction: { kind: 'enum', values: ['asc', 'desc'], description: 'Sort direction by call date, then id. Default desc (newest first)' },
-};
+});
 
-export const transcriptIdParam: ParamSpecs = {
+export const transcriptIdParam = params({
   transcript_id: { kind: 'int', minimum: 1, maximum: 2_147_483_647, description: 'Transcript id (integer)' },
-};
+});
 
 const transcriptProvenanceSchema = provenanceSchema.extend({
   citation_url: z.string().describe('The PDF\'s URL, to cite'),

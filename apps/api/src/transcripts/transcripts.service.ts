@@ -1,10 +1,5 @@
-import type { TranscriptListFilter, TranscriptRecord, TranscriptsRepository, TranscriptWithText } from '@app/persistence';
+import type { Page, PageRequest, TranscriptListFilter, TranscriptRecord, TranscriptsRepository, TranscriptWithText } from '@app/persistence';
 import { DomainError } from '../platform/api.errors';
-
-export interface TranscriptPage {
-  rows: TranscriptRecord[];
-  hasMore: boolean;
-}
 
 export const unknownTranscript = (id: number): DomainError =>
   new DomainError('UnknownTranscript', `No transcript with the id ${id} has been published.`);
@@ -13,11 +8,8 @@ export const unknownTranscript = (id: number): DomainError =>
 export class TranscriptsService {
   constructor(private readonly repo: TranscriptsRepository) {}
 
-  async list(filter: TranscriptListFilter, direction: 'asc' | 'desc', limit: number, after: { callDate: string; id: number } | undefined): Promise<TranscriptPage> {
-    const rows = await this.repo.list({ filter, direction, limit: limit + 1, after });
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { rows, hasMore };
+  list(filter: TranscriptListFilter, page: PageRequest): Promise<Page<TranscriptRecord>> {
+    return this.repo.list(filter, page);
   }
 
   async get(id: number): Promise<TranscriptWithText> {

@@ -157,7 +157,7 @@ export class WebhookSamples {
         return filing ? toForm4Filing(filing, await this.insiders.listByAccession(filing.accession)) : FORM4_SAMPLE;
       }
       case 'ir_document.created': {
-        const [row] = await this.documents.list({ filter: {}, direction: 'desc', limit: 1 });
+        const [row] = (await this.documents.list({}, { direction: 'desc', limit: 1 })).rows;
         return row ? toDocumentDetail(row) : DOCUMENT_SAMPLE;
       }
       case 'transcript.published': {

@@ -1,6 +1,7 @@
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
 import type { PdfInfo } from '../entities/document.entity';
 import { statementNamer } from '../repositories/statement-names';
+import { keysetOrder, keysetSql, toPage, type Page, type PageRequest } from '../keyset';
 
 /** One document as the read side returns it (read model, camelCase; not an API shape). */
 export interface DocumentRecord {
@@ -61,14 +62,14 @@ export interface DocumentListFilter {
   docTypes?: string[];
 }
 
-export interface DocumentListQuery {
-  filter: DocumentListFilter;
-  direction: 'asc' | 'desc';
-  /** Keyset: (sort_at, id) of the last row of the previous page (exclusive). */
-  after?: { sortKey: string; id: number };
-  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
-  limit: number;
-}
+/** The document list's order: sort_at (to the microsecond, as sortKey carries it), then id. */
+export const DOCUMENTS_ORDER = keysetOrder<DocumentRecord>(
+  { sql: 'd.sort_at', type: 'timestamptz', of: (d) => d.sortKey },
+  { sql: 'd.id', type: 'integer', of: (d) => d.id },
+);
+
+/** A document's pages, in page order (always ascending). */
+export const DOCUMENT_PAGES_ORDER = keysetOrder<DocumentPageRecord>({ sql: 'page_index', type: 'integer', of: (p) => p.pageIndex });
 
 const COLUMNS = `d.id, d.url, d.cik,
   coalesce(d.ticker, (SELECT c.ticker FROM companies c WHERE c.cik = d.cik ORDER BY c.symbol LIMIT 1)) AS ticker,
@@ -96,8 +97,7 @@ export class DocumentsRepository {
     this.pool = pgQueryable(source);
   }
 
-  async list(query: DocumentListQuery): Promise<DocumentRecord[]> {
-    const { filter } = query;
+  async list(filter: DocumentListFilter, page: PageRequest): Promise<Page<DocumentRecord>> {
     const where: string[] = [];
     const params: unknown[] = [];
     const add = (sql: (p: string) => string, value: unknown): void => {
@@ -107,19 +107,11 @@ export class DocumentsRepository {
     // Symbols name listings; documents belong to issuers: match through the listing's CIK.
     if (filter.symbols?.length) add((p) => `d.cik IN (SELECT c.cik FROM companies c WHERE c.symbol = ANY(${p}::text[]))`, filter.symbols);
     if (filter.docTypes?.length) add((p) => `d.doc_type = ANY(${p}::text[])`, filter.docTypes);
-    const op = query.direction === 'asc' ? '>' : '<';
-    if (query.after) {
-      params.push(query.after.sortKey, query.after.id);
-      where.push(`(d.sort_at, d.id) ${op} ($${params.length - 1}::timestamptz, $${params.length}::integer)`);
-    }
-    params.push(query.limit);
-    const dir = query.direction === 'asc' ? 'ASC' : 'DESC';
-    const text =
-      `SELECT ${COLUMNS} FROM documents d` +
-      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-      ` ORDER BY d.sort_at ${dir}, d.id ${dir} LIMIT $${params.length}`;
+    const keyset = keysetSql(DOCUMENTS_ORDER, page, params);
+    if (keyset.predicate) where.push(keyset.predicate);
+    const text = `SELECT ${COLUMNS} FROM documents d` + (where.length ? ` WHERE ${where.join(' AND ')}` : '') + ` ${keyset.orderByLimit}`;
     const result = await this.pool.query<DocumentRecord>({ name: statementName(text), text, values: params });
-    return result.rows;
+    return toPage(DOCUMENTS_ORDER, result.rows, page.limit);
   }
 
   async findById(id: number): Promise<DocumentRecord | null> {
@@ -140,12 +132,21 @@ export class DocumentsRepository {
     return result.rows;
   }
 
-  /** Pages after `afterIndex` (exclusive) in page order; every page when `limit` is null. */
-  async listPages(documentId: number, afterIndex: number | undefined, limit: number | null): Promise<DocumentPageRecord[]> {
+  /** One keyset page of a document's pages. */
+  async listPages(documentId: number, page: PageRequest): Promise<Page<DocumentPageRecord>> {
+    const params: unknown[] = [documentId];
+    const keyset = keysetSql(DOCUMENT_PAGES_ORDER, page, params);
+    const text = `SELECT ${PAGE_COLUMNS} FROM document_pages WHERE document_id = $1` + (keyset.predicate ? ` AND ${keyset.predicate}` : '') + ` ${keyset.orderByLimit}`;
+    const result = await this.pool.query<DocumentPageRecord>({ name: pagesStatementName(text), text, values: params });
+    return toPage(DOCUMENT_PAGES_ORDER, result.rows, page.limit);
+  }
+
+  /** Every page of a document, in page order (the whole text). */
+  async listAllPages(documentId: number): Promise<DocumentPageRecord[]> {
     const result = await this.pool.query<DocumentPageRecord>({
-      name: 'document_pages_list',
-      text: `SELECT ${PAGE_COLUMNS} FROM document_pages WHERE document_id = $1 AND page_index > $2 ORDER BY page_index LIMIT $3`,
-      values: [documentId, afterIndex ?? -1, limit],
+      name: 'document_pages_all',
+      text: `SELECT ${PAGE_COLUMNS} FROM document_pages WHERE document_id = $1 ORDER BY page_index`,
+      values: [documentId],
     });
     return result.rows;
   }
@@ -161,3 +162,4 @@ export class DocumentsRepository {
 }
 
 const statementName = statementNamer('documents_list');
+const pagesStatementName = statementNamer('document_pages_list');

@@ -1,6 +1,7 @@
 import type { Transcript } from '@app/contracts';
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
 import { statementNamer } from '../repositories/statement-names';
+import { keysetOrder, keysetSql, toPage, type Page, type PageRequest } from '../keyset';
 
 /** One transcript as the read side returns it (read model, camelCase; not an API shape). */
 export interface TranscriptRecord {
@@ -45,14 +46,11 @@ export interface TranscriptListFilter {
   to?: string;
 }
 
-export interface TranscriptListQuery {
-  filter: TranscriptListFilter;
-  direction: 'asc' | 'desc';
-  /** Keyset: (call_date, id) of the last row of the previous page (exclusive). */
-  after?: { callDate: string; id: number };
-  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
-  limit: number;
-}
+/** The transcript list's order: call date, then id. */
+export const TRANSCRIPTS_ORDER = keysetOrder<TranscriptRecord>(
+  { sql: 't.call_date', type: 'date', of: (t) => t.callDate },
+  { sql: 't.id', type: 'integer', of: (t) => t.id },
+);
 
 const COLUMNS = `t.id, t.document_id AS "documentId", t.url, t.cik,
   coalesce(t.ticker, (SELECT c.ticker FROM companies c WHERE c.cik = t.cik ORDER BY c.symbol LIMIT 1)) AS ticker,
@@ -83,8 +81,7 @@ export class TranscriptsRepository {
     this.pool = pgQueryable(source);
   }
 
-  async list(query: TranscriptListQuery): Promise<TranscriptRecord[]> {
-    const { filter } = query;
+  async list(filter: TranscriptListFilter, page: PageRequest): Promise<Page<TranscriptRecord>> {
     const where: string[] = [TEXT_PRESENT];
     const params: unknown[] = [];
     const add = (sql: (p: string) => string, value: unknown): void => {
@@ -94,19 +91,11 @@ export class TranscriptsRepository {
     if (filter.symbols?.length) add((p) => `t.cik IN (SELECT c.cik FROM companies c WHERE c.symbol = ANY(${p}::text[]))`, filter.symbols);
     if (filter.from) add((p) => `t.call_date >= ${p}::date`, filter.from);
     if (filter.to) add((p) => `t.call_date <= ${p}::date`, filter.to);
-    const op = query.direction === 'asc' ? '>' : '<';
-    if (query.after) {
-      params.push(query.after.callDate, query.after.id);
-      where.push(`(t.call_date, t.id) ${op} ($${params.length - 1}::date, $${params.length}::integer)`);
-    }
-    params.push(query.limit);
-    const dir = query.direction === 'asc' ? 'ASC' : 'DESC';
-    const text =
-      `SELECT ${COLUMNS} FROM transcripts t JOIN documents d ON d.id = t.document_id` +
-      ` WHERE ${where.join(' AND ')}` +
-      ` ORDER BY t.call_date ${dir}, t.id ${dir} LIMIT $${params.length}`;
+    const keyset = keysetSql(TRANSCRIPTS_ORDER, page, params);
+    if (keyset.predicate) where.push(keyset.predicate);
+    const text = `SELECT ${COLUMNS} FROM transcripts t JOIN documents d ON d.id = t.document_id WHERE ${where.join(' AND ')} ${keyset.orderByLimit}`;
     const result = await this.pool.query<TranscriptRecord>({ name: statementName(text), text, values: params });
-    return result.rows;
+    return toPage(TRANSCRIPTS_ORDER, result.rows, page.limit);
   }
 
   async findById(id: number): Promise<TranscriptWithText | null> {
@@ -131,7 +120,7 @@ export class TranscriptsRepository {
 
   /** The newest transcript by call date: the test event's sample. */
   async newest(): Promise<TranscriptWithText | null> {
-    const [row] = await this.list({ filter: {}, direction: 'desc', limit: 1 });
+    const [row] = (await this.list({}, { direction: 'desc', limit: 1 })).rows;
     return row ? this.findById(row.id) : null;
   }
 }

@@ -103,7 +103,7 @@ describe('form4@1 read models', () => {
 
   it('TSLA: 30 non-derivative sales and exercises stay 30 rows (tranches never merged), with numbers as written and footnotes resolved', async () => {
     const repo = new InsiderTransactionsRepository(ds);
-    const rows = await repo.list({ filter: { cik: '0001318605', includeSuperseded: false, derivative: false }, direction: 'asc', limit: 100 });
+    const { rows } = await repo.list({ cik: '0001318605', includeSuperseded: false, derivative: false }, { direction: 'asc', limit: 100 });
     expect(rows).toHaveLength(30);
     expect(rows.map((r) => r.sequence)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     expect(new Set(rows.map((r) => r.quote)).size).toBe(30);
@@ -123,7 +123,7 @@ describe('form4@1 read models', () => {
   });
 
   it('BETR: every row carries all 8 reporting owners; 10% owners make no roster entry', async () => {
-    const rows = await new InsiderTransactionsRepository(ds).list({ filter: { cik: '0001835856', includeSuperseded: false }, direction: 'desc', limit: 10 });
+    const { rows } = await new InsiderTransactionsRepository(ds).list({ cik: '0001835856', includeSuperseded: false }, { direction: 'desc', limit: 10 });
     expect(rows).toHaveLength(2);
     for (const r of rows) {
       expect(r.reportingOwners).toHaveLength(8);
@@ -136,8 +136,8 @@ describe('form4@1 read models', () => {
 
   it('filters by owner name or CIK, code, classification, dates, table and kind', async () => {
     const repo = new InsiderTransactionsRepository(ds);
-    const list = (filter: Partial<Parameters<typeof repo.list>[0]['filter']>, cik = '0001640147') =>
-      repo.list({ filter: { cik, includeSuperseded: false, ...filter }, direction: 'asc', limit: 100 });
+    const list = async (filter: Partial<Parameters<typeof repo.list>[0]>, cik = '0001640147') =>
+      (await repo.list({ cik, includeSuperseded: false, ...filter }, { direction: 'asc', limit: 100 })).rows;
     expect(await list({ ownerName: 'scarp' })).toHaveLength(15);
     expect(await list({ ownerName: 'nobody' })).toHaveLength(0);
     expect(await list({ ownerCik: '0001402349' })).toHaveLength(15);
@@ -167,13 +167,13 @@ describe('4/A amendments', () => {
     expect(await superseded(dkngHoldingsAmendment.data.accession)).toEqual([{ sequence: 0, kind: 'holding', superseded_by: null }]);
 
     const repo = new InsiderTransactionsRepository(ds);
-    const standing = await repo.list({ filter: { cik: '0001883685', includeSuperseded: false, kind: 'transaction' }, direction: 'asc', limit: 10 });
+    const { rows: standing } = await repo.list({ cik: '0001883685', includeSuperseded: false, kind: 'transaction' }, { direction: 'asc', limit: 10 });
     expect(standing.map((r) => [r.accession, r.pricePerShareText])).toEqual([
       [dkngAmendment.data.accession, '37.59'],
       [dkngAmendment.data.accession, '38.05'],
       [dkngAmendment.data.accession, '39.02'],
     ]);
-    const all = await repo.list({ filter: { cik: '0001883685', includeSuperseded: true }, direction: 'asc', limit: 10 });
+    const { rows: all } = await repo.list({ cik: '0001883685', includeSuperseded: true }, { direction: 'asc', limit: 10 });
     expect(all).toHaveLength(7);
   });
 

@@ -1,4 +1,5 @@
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
+import { keysetOrder, keysetSql, toPage, type Page, type PageRequest } from '../keyset';
 import type { Form4ReportingOwnerData } from '@app/contracts';
 import type { ResolvedFootnote } from './form4.projection';
 import { statementNamer } from '../repositories/statement-names';
@@ -99,21 +100,13 @@ export interface InsiderTransactionFilter {
   includeSuperseded: boolean;
 }
 
-/** Keyset position: the sort key of the last row of the previous page (exclusive). */
-export interface InsiderTransactionKey {
-  sortDate: string;
-  accession: string;
-  rowTable: string;
-  sequence: number;
-}
-
-export interface InsiderTransactionQuery {
-  filter: InsiderTransactionFilter;
-  direction: 'asc' | 'desc';
-  after?: InsiderTransactionKey;
-  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
-  limit: number;
-}
+/** The insider list's order: sort date, then accession, table and sequence (insider_transactions_keyset_idx after cik). */
+export const INSIDER_TRANSACTIONS_ORDER = keysetOrder<InsiderTransactionRecord>(
+  { sql: 'sort_date', type: 'date', of: (r) => r.sortDate },
+  { sql: 'accession', type: 'text', of: (r) => r.accession },
+  { sql: 'row_table', type: 'text', of: (r) => r.rowTable },
+  { sql: 'sequence', type: 'integer', of: (r) => r.sequence },
+);
 
 const NUMBER = (c: string) => `${c}::float8 AS "${c.replace(/_([a-z])/g, (_, x: string) => x.toUpperCase())}"`;
 
@@ -151,8 +144,7 @@ export class InsiderTransactionsRepository {
     this.pool = pgQueryable(source);
   }
 
-  async list(query: InsiderTransactionQuery): Promise<InsiderTransactionRecord[]> {
-    const { filter } = query;
+  async list(filter: InsiderTransactionFilter, page: PageRequest): Promise<Page<InsiderTransactionRecord>> {
     const params: unknown[] = [filter.cik];
     const where: string[] = ['cik = $1'];
     const add = (sql: (p: string) => string, value: unknown): void => {
@@ -170,20 +162,11 @@ export class InsiderTransactionsRepository {
     if (filter.to !== undefined) add((p) => `sort_date <= ${p}::date`, filter.to);
     if (filter.derivative !== undefined) add((p) => `row_table = ${p}`, filter.derivative ? 'derivative' : 'non_derivative');
     if (filter.kind !== undefined) add((p) => `kind = ${p}`, filter.kind);
-    const op = query.direction === 'asc' ? '>' : '<';
-    if (query.after) {
-      const a = query.after;
-      params.push(a.sortDate, a.accession, a.rowTable, a.sequence);
-      const n = params.length;
-      where.push(`(sort_date, accession, row_table, sequence) ${op} ($${n - 3}::date, $${n - 2}, $${n - 1}, $${n}::integer)`);
-    }
-    params.push(query.limit);
-    const dir = query.direction === 'asc' ? 'ASC' : 'DESC';
-    const text =
-      `SELECT ${COLUMNS} FROM insider_transactions WHERE ${where.join(' AND ')}` +
-      ` ORDER BY sort_date ${dir}, accession ${dir}, row_table ${dir}, sequence ${dir} LIMIT $${params.length}`;
+    const keyset = keysetSql(INSIDER_TRANSACTIONS_ORDER, page, params);
+    if (keyset.predicate) where.push(keyset.predicate);
+    const text = `SELECT ${COLUMNS} FROM insider_transactions WHERE ${where.join(' AND ')} ${keyset.orderByLimit}`;
     const result = await this.pool.query<InsiderTransactionRecord>({ name: statementName(text), text, values: params });
-    return result.rows;
+    return toPage(INSIDER_TRANSACTIONS_ORDER, result.rows, page.limit);
   }
 
   /** Every row of one filing (superseded or not), Table I first, in filed order. */

@@ -2,6 +2,7 @@ import { poolOf } from '../repositories/pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { Provenance } from '@app/contracts';
+import { keysetOrder, toPage, type KeysetOrder, type Page, type PageRequest } from '../keyset';
 
 /** One equity holding of a company by a fund, at the fund's latest complete N-PORT report (read model, not an API shape). */
 export interface FundExposureRow {
@@ -27,26 +28,34 @@ export interface FundExposureRow {
 
 export type FundExposureSort = 'weight' | 'value';
 
-/** Keyset position: the sort value (decimal text), accession and holding index of the last row. */
-export interface FundExposureKey {
-  value: string;
-  accession: string;
-  index: number;
-}
-
-export interface FundExposureQuery {
+export interface FundExposureFilter {
   cik: string;
   sort: FundExposureSort;
   etfsOnly: boolean;
-  after?: FundExposureKey;
-  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
-  limit: number;
 }
 
 /** Only common equity counts as exposure to the issuer: a bond of Apple is not a share of Apple. */
 export const EXPOSURE_ASSET_CATEGORIES = ['EC'] as const;
 
 const SORT_COLUMN: Record<FundExposureSort, string> = { weight: 'h.pct_val', value: 'h.val_usd' };
+
+/**
+ * The exposure list's order, by sort: the sort value (exact decimal text; the list leaves out null
+ * values), then accession and holding index; always largest first. Postgres compares the value as
+ * numeric, which keysetSql has no type for: list() writes its own keyset predicate from this order.
+ */
+export const FUND_EXPOSURE_ORDER: Readonly<Record<FundExposureSort, KeysetOrder<FundExposureRow>>> = {
+  weight: keysetOrder<FundExposureRow>(
+    { sql: SORT_COLUMN.weight, type: 'text', of: (r) => r.pctVal },
+    { sql: 'h.accession', type: 'text', of: (r) => r.accession },
+    { sql: 'h.holding_index', type: 'integer', of: (r) => r.holdingIndex },
+  ),
+  value: keysetOrder<FundExposureRow>(
+    { sql: SORT_COLUMN.value, type: 'text', of: (r) => r.valUsd ?? '' },
+    { sql: 'h.accession', type: 'text', of: (r) => r.accession },
+    { sql: 'h.holding_index', type: 'integer', of: (r) => r.holdingIndex },
+  ),
+};
 
 function exposureWhere(sort: FundExposureSort, etfsOnly: boolean): string {
   return `h.match_cik = $1 AND h.is_current AND h.asset_cat = ANY($2::text[]) AND ${SORT_COLUMN[sort]} IS NOT NULL${etfsOnly ? ' AND f.is_etf' : ''}`;
@@ -64,15 +73,17 @@ export class FundExposureRepository {
     this.pool = poolOf(dataSource);
   }
 
-  async list(query: FundExposureQuery): Promise<FundExposureRow[]> {
-    const col = SORT_COLUMN[query.sort];
-    const params: unknown[] = [query.cik, EXPOSURE_ASSET_CATEGORIES];
+  /** One page, always largest first (the page's direction is not read). */
+  async list(filter: FundExposureFilter, page: PageRequest): Promise<Page<FundExposureRow>> {
+    const order = FUND_EXPOSURE_ORDER[filter.sort];
+    const col = SORT_COLUMN[filter.sort];
+    const params: unknown[] = [filter.cik, EXPOSURE_ASSET_CATEGORIES];
     let keyset = '';
-    if (query.after) {
-      params.push(query.after.value, query.after.accession, query.after.index);
+    if (page.after) {
+      params.push(...page.after);
       keyset = ` AND (${col}, h.accession, h.holding_index) < ($3::numeric, $4::text, $5::integer)`;
     }
-    params.push(query.limit);
+    params.push(page.limit + 1);
     const text = `
       SELECT h.fund_key AS "fundKey", f.fund_ticker AS "fundTicker", coalesce(f.series_name, f.registrant_name) AS "fundName",
         f.is_etf AS "isEtf", h.accession, h.holding_index AS "holdingIndex", h.pct_val::text AS "pctVal",
@@ -80,12 +91,12 @@ export class FundExposureRepository {
         to_char(h.report_date, 'YYYY-MM-DD') AS "reportDate", h.name AS "holdingName", h.match_method AS "matchMethod",
         h.match_confidence AS "matchConfidence", h.provenance
       FROM fund_holdings h JOIN funds f ON f.fund_key = h.fund_key
-      WHERE ${exposureWhere(query.sort, query.etfsOnly)}${keyset}
+      WHERE ${exposureWhere(filter.sort, filter.etfsOnly)}${keyset}
       ORDER BY ${col} DESC, h.accession DESC, h.holding_index DESC
       LIMIT $${params.length}`;
-    const name = `fund_exposure_${query.sort}_${query.etfsOnly ? 'etf' : 'all'}_${query.after ? 'after' : 'first'}`;
+    const name = `fund_exposure_${filter.sort}_${filter.etfsOnly ? 'etf' : 'all'}_${page.after ? 'after' : 'first'}`;
     const result = await this.pool.query<FundExposureRow>({ name, text, values: params });
-    return result.rows;
+    return toPage(order, result.rows, page.limit);
   }
 
   /**

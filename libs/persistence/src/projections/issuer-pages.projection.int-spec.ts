@@ -296,7 +296,7 @@ describe('ir-document@1 and document-text@1', () => {
 
   it('stores the pages so that the joined text slices back to every page', async () => {
     const repo = new DocumentsRepository(ds);
-    const [doc] = await repo.list({ filter: {}, direction: 'desc', limit: 10 });
+    const [doc] = (await repo.list({}, { direction: 'desc', limit: 10 })).rows;
     expect(doc).toMatchObject({
       url,
       ticker: 'FRPH',
@@ -314,7 +314,7 @@ describe('ir-document@1 and document-text@1', () => {
       pdfBytes: 4147418,
     });
     expect(doc!.eventId).not.toBeNull();
-    const pages = await repo.listPages(doc!.id, undefined, null);
+    const pages = await repo.listAllPages(doc!.id);
     expect(pages).toHaveLength(36);
     const text = pages.map((p) => p.text).join(doc!.pageSeparator!);
     expect(text).toHaveLength(doc!.textLength!);
@@ -350,15 +350,15 @@ describe('ir-document@1 and document-text@1', () => {
     await projectIssuerDocument(records.documentSeptember2017);
     await projectIssuerDocument(records.documentQ4Release2016);
     const repo = new DocumentsRepository(ds);
-    const rows = await repo.list({ filter: {}, direction: 'desc', limit: 10 });
+    const { rows } = await repo.list({}, { direction: 'desc', limit: 10 });
     expect(rows.map((r) => [r.title, r.docType, r.docGroup, r.publishedAtSource, r.sortAt.toISOString()])).toEqual([
       ['FRP Holdings Inc. Investor Presentation September 2017', 'slide_deck', 'slide_deck', 'ir_page', '2017-09-28T00:00:00.000Z'],
       [records.documentQ4Release2016.data.title, 'press_release', 'press_release', 'ir_page', '2016-11-22T00:00:00.000Z'],
       ['Annual Meeting - 2015 Annual Shareholder Meeting', 'slide_deck', 'slide_deck', 'pdf_metadata', '2015-02-19T15:42:41.000Z'],
     ]);
-    const second = await repo.list({ filter: { docTypes: ['press_release', 'slide_deck'] }, direction: 'desc', limit: 10, after: { sortKey: rows[0]!.sortKey, id: rows[0]!.id } });
+    const second = (await repo.list({ docTypes: ['press_release', 'slide_deck'] }, { direction: 'desc', limit: 10, after: [rows[0]!.sortKey, rows[0]!.id] })).rows;
     expect(second.map((r) => r.id)).toEqual([rows[1]!.id, rows[2]!.id]);
-    expect(await repo.list({ filter: { symbols: ['FRPH:US'] }, direction: 'asc', limit: 10 })).toEqual([]);
+    expect((await repo.list({ symbols: ['FRPH:US'] }, { direction: 'asc', limit: 10 })).rows).toEqual([]);
   });
 
   it('batches of links and of text parts (with redeliveries and a new version) leave what one by one leaves', async () => {
