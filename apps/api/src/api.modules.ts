@@ -1,6 +1,6 @@
 import { SegmentsRepository } from '@app/persistence';
 import { citationsRoutes, createCitationsController } from './citations/citations.controller';
-import { CompaniesController, companiesRoutes } from './companies/companies.controller';
+import { companiesApi } from './companies/companies.controller';
 import { createCoverageController, coverageRoutes } from './coverage/coverage.controller';
 import { createDocumentsController, documentsRoutes } from './documents/documents.controller';
 import { createExecutivesController, executivesRoutes } from './executives/executives.controller';
@@ -21,7 +21,7 @@ import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks
  * the OpenAPI document lists them and the MCP tools call them. A new capability adds its module here.
  */
 export const API_MODULES: readonly RouteModule[] = [
-  { routes: companiesRoutes, bind: (d) => new CompaniesController(d.companies, d.cursors, d.plans).routes() },
+  companiesApi,
   { routes: segmentsRoutes, bind: (d) => new SegmentsController(new SegmentsService(new SegmentsRepository(d.dataSource), d.companies), d.cursors, d.plans).routes() },
   { routes: sectionsRoutes, bind: (d) => createSectionsController(d.dataSource, d.companies).routes() },
   { routes: fundExposureRoutes, bind: (d) => createFundExposureController(d.dataSource, d.cursors, d.plans).routes() },
