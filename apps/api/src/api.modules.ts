@@ -1,4 +1,3 @@
-import { SegmentsRepository } from '@app/persistence';
 import { citationsRoutes, createCitationsController } from './citations/citations.controller';
 import { companiesApi } from './companies/companies.controller';
 import { createCoverageController, coverageRoutes } from './coverage/coverage.controller';
@@ -11,8 +10,7 @@ import { createInsidersController, insidersRoutes } from './insiders/insiders.co
 import type { RouteModule } from './platform/route.module';
 import { createSearchController, searchRoutes } from './search/search.controller';
 import { createSectionsController, sectionsRoutes } from './sections/sections.controller';
-import { SegmentsController, segmentsRoutes } from './segments/segments.controller';
-import { SegmentsService } from './segments/segments.service';
+import { segmentsApi } from './segments/segments.controller';
 import { createTranscriptsController, transcriptsRoutes } from './transcripts/transcripts.controller';
 import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks/webhooks.controller';
 
@@ -22,7 +20,7 @@ import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks
  */
 export const API_MODULES: readonly RouteModule[] = [
   companiesApi,
-  { routes: segmentsRoutes, bind: (d) => new SegmentsController(new SegmentsService(new SegmentsRepository(d.dataSource), d.companies), d.cursors, d.plans).routes() },
+  segmentsApi,
   { routes: sectionsRoutes, bind: (d) => createSectionsController(d.dataSource, d.companies).routes() },
   { routes: fundExposureRoutes, bind: (d) => createFundExposureController(d.dataSource, d.cursors, d.plans).routes() },
   { routes: executivesRoutes, bind: (d) => createExecutivesController(d.dataSource, d.plans).routes() },
