@@ -2,7 +2,7 @@ import { citationsRoutes, createCitationsController } from './citations/citation
 import { companiesApi } from './companies/companies.controller';
 import { createCoverageController, coverageRoutes } from './coverage/coverage.controller';
 import { createDocumentsController, documentsRoutes } from './documents/documents.controller';
-import { createExecutivesController, executivesRoutes } from './executives/executives.controller';
+import { executivesApi } from './executives/executives.controller';
 import { filingsApi } from './filings/filings.controller';
 import { createFundExposureController, fundExposureRoutes } from './fund-exposure/fund-exposure.controller';
 import { HealthController, healthRoutes } from './health/health.controller';
@@ -23,7 +23,7 @@ export const API_MODULES: readonly RouteModule[] = [
   segmentsApi,
   { routes: sectionsRoutes, bind: (d) => createSectionsController(d.dataSource, d.companies).routes() },
   { routes: fundExposureRoutes, bind: (d) => createFundExposureController(d.dataSource, d.cursors, d.plans).routes() },
-  { routes: executivesRoutes, bind: (d) => createExecutivesController(d.dataSource, d.plans).routes() },
+  executivesApi,
   { routes: insidersRoutes, bind: (d) => createInsidersController(d.dataSource, d.cursors, d.plans).routes() },
   filingsApi,
   { routes: documentsRoutes, bind: (d) => createDocumentsController(d.dataSource, d.cursors, d.plans).routes() },
