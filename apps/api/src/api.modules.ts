@@ -1,6 +1,6 @@
 import { citationsRoutes, createCitationsController } from './citations/citations.controller';
 import { companiesApi } from './companies/companies.controller';
-import { createCoverageController, coverageRoutes } from './coverage/coverage.controller';
+import { coverageApi } from './coverage/coverage.controller';
 import { createDocumentsController, documentsRoutes } from './documents/documents.controller';
 import { executivesApi } from './executives/executives.controller';
 import { filingsApi } from './filings/filings.controller';
@@ -33,7 +33,7 @@ export const API_MODULES: readonly RouteModule[] = [
     bind: (d) =>
       createSearchController(d.dataSource, d.cursors, d.plans, { statementTimeoutMs: d.config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: d.config.SEARCH_CANDIDATES_PER_KIND }).routes(),
   },
-  { routes: coverageRoutes, bind: (d) => createCoverageController(d.dataSource).routes() },
+  coverageApi,
   { routes: citationsRoutes, bind: (d) => createCitationsController(d.dataSource, d.config, d.logger).routes() },
   {
     routes: { ...webhookRoutes, events: eventRoutes.list },
