@@ -9,7 +9,7 @@ import { HealthController, healthRoutes } from './health/health.controller';
 import { createInsidersController, insidersRoutes } from './insiders/insiders.controller';
 import type { RouteModule } from './platform/route.module';
 import { createSearchController, searchRoutes } from './search/search.controller';
-import { createSectionsController, sectionsRoutes } from './sections/sections.controller';
+import { sectionsApi } from './sections/sections.controller';
 import { segmentsApi } from './segments/segments.controller';
 import { createTranscriptsController, transcriptsRoutes } from './transcripts/transcripts.controller';
 import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks/webhooks.controller';
@@ -21,7 +21,7 @@ import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks
 export const API_MODULES: readonly RouteModule[] = [
   companiesApi,
   segmentsApi,
-  { routes: sectionsRoutes, bind: (d) => createSectionsController(d.dataSource, d.companies).routes() },
+  sectionsApi,
   { routes: fundExposureRoutes, bind: (d) => createFundExposureController(d.dataSource, d.cursors, d.plans).routes() },
   executivesApi,
   { routes: insidersRoutes, bind: (d) => createInsidersController(d.dataSource, d.cursors, d.plans).routes() },
