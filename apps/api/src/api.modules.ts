@@ -1,4 +1,4 @@
-import { citationsRoutes, createCitationsController } from './citations/citations.controller';
+import { citationsApi } from './citations/citations.controller';
 import { companiesApi } from './companies/companies.controller';
 import { coverageApi } from './coverage/coverage.controller';
 import { createDocumentsController, documentsRoutes } from './documents/documents.controller';
@@ -34,7 +34,7 @@ export const API_MODULES: readonly RouteModule[] = [
       createSearchController(d.dataSource, d.cursors, d.plans, { statementTimeoutMs: d.config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: d.config.SEARCH_CANDIDATES_PER_KIND }).routes(),
   },
   coverageApi,
-  { routes: citationsRoutes, bind: (d) => createCitationsController(d.dataSource, d.config, d.logger).routes() },
+  citationsApi,
   {
     routes: { ...webhookRoutes, events: eventRoutes.list },
     bind: (d) =>
