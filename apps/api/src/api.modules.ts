@@ -5,7 +5,7 @@ import { createDocumentsController, documentsRoutes } from './documents/document
 import { executivesApi } from './executives/executives.controller';
 import { filingsApi } from './filings/filings.controller';
 import { createFundExposureController, fundExposureRoutes } from './fund-exposure/fund-exposure.controller';
-import { HealthController, healthRoutes } from './health/health.controller';
+import { healthApi } from './health/health.controller';
 import { createInsidersController, insidersRoutes } from './insiders/insiders.controller';
 import type { RouteModule } from './platform/route.module';
 import { createSearchController, searchRoutes } from './search/search.controller';
@@ -44,5 +44,5 @@ export const API_MODULES: readonly RouteModule[] = [
         allowPrivateHosts: d.config.WEBHOOKS_ALLOW_PRIVATE_HOSTS,
       }).routes(),
   },
-  { routes: healthRoutes, bind: (d) => new HealthController(d.dataSource, d.redis).routes() },
+  healthApi,
 ];
