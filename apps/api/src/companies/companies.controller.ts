@@ -51,8 +51,8 @@ export const companiesApi: RouteModule = {
             activeOnly: query.active_only,
           };
           // `q` matches case-insensitively: its spellings continue one list.
-          const scope = { list: 'companies', filters: { ...filter, q: filter.q?.toLowerCase() }, order: COMPANIES_ORDER, defaultDirection: 'asc' as const };
-          return paging.list(query, scope, (page) => companies.list(filter, page), toCompanyReference);
+          const filters = { ...filter, q: filter.q?.toLowerCase() };
+          return paging.list(query, { list: 'companies', filters, order: COMPANIES_ORDER, defaultDirection: 'asc' }, (page) => companies.list(filter, page), toCompanyReference);
         },
       }),
       binder.bind(companiesRoutes.get, { handle: async ({ path }) => toCompanyDetail(await companies.get(path.symbol)) }),

@@ -34,14 +34,13 @@ export const segmentsApi: RouteModule = {
       binder.bind(segmentsRoutes.list, {
         handle: async ({ path, query }) => {
           const symbol = path.symbol.toUpperCase();
-          const scope = { list: 'segments', filters: { symbol }, order: SEGMENTS_ORDER, defaultDirection: 'desc' as const };
           // The symbol is looked up inside the fetch: a bad cursor answers 422 before an unknown symbol's 404.
           let found: SegmentPage | undefined;
           const fetch = async (page: PageRequest) => {
             found = await service.page(symbol, page);
             return found.page;
           };
-          const list = await paging.list(query, scope, fetch, (o) => toSegmentObservation(o, query.unit));
+          const list = await paging.list(query, { list: 'segments', filters: { symbol }, order: SEGMENTS_ORDER, defaultDirection: 'desc' }, fetch, (o) => toSegmentObservation(o, query.unit));
           return { ...list, company: toCompanyReference(found!.company), _gaps: segmentGaps(found!.coverage) };
         },
       }),
