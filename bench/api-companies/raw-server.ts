@@ -4,7 +4,7 @@ import { listenUntilSignal, runRawServer } from '../bench-support';
 
 /**
  * Baseline for the api bench: bare Fastify + the api's pg pool running the very same query for the api's defaults (active_only=true, asc)
- * (`CompaniesRepository.list`, same SQL text and prepared statement, same limit + 1), and
+ * (`CompaniesRepository.list`, same SQL text and prepared statement, same page of limit + 1 rows), and
  * nothing else: no auth, rate limit, validation, cursor, mapping or request log.
  * Env: DATABASE_URL, PORT, DATABASE_POOL_SIZE. `?after=<symbol>` starts a page after a symbol.
  */
@@ -20,10 +20,8 @@ async function main(): Promise<void> {
   server.get('/v1/companies', async (request) => {
     const q = request.query as { limit?: string; after?: string };
     const limit = Number(q.limit ?? 50) || 50;
-    const rows = await companies.list({ filter: { activeOnly: true }, direction: 'asc', limit: limit + 1, after: q.after });
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { data: rows, pagination: { next_cursor: null, has_more: hasMore } };
+    const page = await companies.list({ activeOnly: true }, { direction: 'asc', limit, after: q.after !== undefined ? [q.after] : undefined });
+    return { data: page.rows, pagination: { next_cursor: null, has_more: page.hasMore } };
   });
   server.addHook('onClose', async () => dataSource.destroy());
   await listenUntilSignal(server);

@@ -1,18 +1,16 @@
-import { SegmentsRepository } from '@app/persistence';
-import { citationsRoutes, createCitationsController } from './citations/citations.controller';
-import { CompaniesController, companiesRoutes } from './companies/companies.controller';
-import { createCoverageController, coverageRoutes } from './coverage/coverage.controller';
+import { citationsApi } from './citations/citations.controller';
+import { companiesApi } from './companies/companies.controller';
+import { coverageApi } from './coverage/coverage.controller';
 import { documentsApi } from './documents/documents.controller';
-import { createExecutivesController, executivesRoutes } from './executives/executives.controller';
+import { executivesApi } from './executives/executives.controller';
 import { filingsApi } from './filings/filings.controller';
 import { fundExposureApi } from './fund-exposure/fund-exposure.controller';
-import { HealthController, healthRoutes } from './health/health.controller';
+import { healthApi } from './health/health.controller';
 import { insidersApi } from './insiders/insiders.controller';
 import type { RouteModule } from './platform/route.module';
 import { createSearchController, searchRoutes } from './search/search.controller';
-import { createSectionsController, sectionsRoutes } from './sections/sections.controller';
-import { SegmentsController, segmentsRoutes } from './segments/segments.controller';
-import { SegmentsService } from './segments/segments.service';
+import { sectionsApi } from './sections/sections.controller';
+import { segmentsApi } from './segments/segments.controller';
 import { transcriptsApi } from './transcripts/transcripts.controller';
 import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks/webhooks.controller';
 
@@ -21,11 +19,11 @@ import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks
  * the OpenAPI document lists them and the MCP tools call them. A new capability adds its module here.
  */
 export const API_MODULES: readonly RouteModule[] = [
-  { routes: companiesRoutes, bind: (d) => new CompaniesController(d.companies, d.cursors, d.plans).routes() },
-  { routes: segmentsRoutes, bind: (d) => new SegmentsController(new SegmentsService(new SegmentsRepository(d.dataSource), d.companies), d.cursors, d.plans).routes() },
-  { routes: sectionsRoutes, bind: (d) => createSectionsController(d.dataSource, d.companies).routes() },
+  companiesApi,
+  segmentsApi,
+  sectionsApi,
   fundExposureApi,
-  { routes: executivesRoutes, bind: (d) => createExecutivesController(d.dataSource, d.plans).routes() },
+  executivesApi,
   insidersApi,
   filingsApi,
   documentsApi,
@@ -35,8 +33,8 @@ export const API_MODULES: readonly RouteModule[] = [
     bind: (d) =>
       createSearchController(d.dataSource, d.cursors, d.plans, { statementTimeoutMs: d.config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: d.config.SEARCH_CANDIDATES_PER_KIND }).routes(),
   },
-  { routes: coverageRoutes, bind: (d) => createCoverageController(d.dataSource).routes() },
-  { routes: citationsRoutes, bind: (d) => createCitationsController(d.dataSource, d.config, d.logger).routes() },
+  coverageApi,
+  citationsApi,
   {
     routes: { ...webhookRoutes, events: eventRoutes.list },
     bind: (d) =>
@@ -46,5 +44,5 @@ export const API_MODULES: readonly RouteModule[] = [
         allowPrivateHosts: d.config.WEBHOOKS_ALLOW_PRIVATE_HOSTS,
       }).routes(),
   },
-  { routes: healthRoutes, bind: (d) => new HealthController(d.dataSource, d.redis).routes() },
+  healthApi,
 ];

@@ -1,6 +1,9 @@
 import type { CitationToVerify, CitationVerdict } from '@app/citations';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../platform/api.errors';
-import { CitationsController } from './citations.controller';
+import { RouteBinder } from '../platform/route.registry';
+import type { PlanTable } from '../rate-limit/plans';
+import { bindVerify, CitationsController } from './citations.controller';
 
 const provenance = { source_url: 'https://www.sec.gov/files/company_tickers.json', quote: '"ticker":"MSFT"', content_hash: `sha256:${'a'.repeat(64)}` };
 const verdict = { verified: true } as CitationVerdict;
@@ -41,7 +44,10 @@ describe('CitationsController: at most maxConcurrent verifications', () => {
 
   it('a malformed body is a 422, and takes no slot', async () => {
     const controller = new CitationsController(new HeldVerifier(), 1);
-    await expect(controller.verify({ provenance: { ...provenance, content_hash: 'md5:x' } })).rejects.toMatchObject({ name: 'ValidationError' });
+    // The body is parsed by the bound route, before the controller: the route has no query, so no plan is read.
+    const route = bindVerify(new RouteBinder({} as PlanTable), controller);
+    const request = { query: {}, params: {}, body: { provenance: { ...provenance, content_hash: 'md5:x' } } } as unknown as FastifyRequest;
+    await expect(route.handler(request, {} as FastifyReply)).rejects.toMatchObject({ name: 'ValidationError' });
     expect(controller.inFlight).toBe(0);
   });
 });

@@ -2,13 +2,13 @@ import type { DataSource } from 'typeorm';
 import { createCitationVerifier, type CitationVerifier } from '@app/citations';
 import type { Logger } from '@app/observability';
 import { DomainError } from '../platform/api.errors';
-import { parseBody } from '../platform/body.validation';
-import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
+import { defineRoutes, type BoundRoute, type RouteBinder } from '../platform/route.registry';
+import type { RouteModule } from '../platform/route.module';
 import type { CitationsEnvironment } from './citations.config';
 import { IssuerOriginsRepository } from './citations.repository';
-import { citationVerdictSchema, verifyCitationBody, type CitationVerdictBody } from './citations.schemas';
+import { citationVerdictSchema, verifyCitationBody, type CitationVerdictBody, type VerifyCitationInput } from './citations.schemas';
 
-export const citationsRoutes = {
+export const citationsRoutes = defineRoutes({
   verify: {
     method: 'POST',
     url: '/v1/citations/verify',
@@ -30,13 +30,13 @@ export const citationsRoutes = {
     body: verifyCitationBody,
     response: citationVerdictSchema,
   },
-} satisfies Record<string, RouteDefinition>;
+});
 
 /** Seconds a client is asked to wait when every verification slot is taken. */
 const BUSY_RETRY_AFTER_SECONDS = 2;
 
 /**
- * HTTP side of citation verification: validate the body, verify, answer the verdict. At most
+ * HTTP side of citation verification: verify the (parsed) body, answer the verdict. At most
  * `maxConcurrent` verifications run at once (each may fetch tens of MB and parse them); one more
  * is refused at once with 503 busy rather than queued, so the process's memory and time stay bounded.
  */
@@ -48,17 +48,12 @@ export class CitationsController {
     private readonly maxConcurrent: number,
   ) {}
 
-  routes(): BoundRoute[] {
-    return [{ definition: citationsRoutes.verify, handler: (req) => this.verify(req.body) }];
-  }
-
   /** Verifications running now. */
   get inFlight(): number {
     return this.running;
   }
 
-  async verify(body: unknown): Promise<CitationVerdictBody> {
-    const { provenance: p } = parseBody(verifyCitationBody, body);
+  async verify({ provenance: p }: VerifyCitationInput): Promise<CitationVerdictBody> {
     if (this.running >= this.maxConcurrent) {
       throw new DomainError('VerifierBusy', `${this.maxConcurrent} citation verifications are already running on this server; retry shortly.`, {
         'Retry-After': String(BUSY_RETRY_AFTER_SECONDS),
@@ -79,7 +74,7 @@ export class CitationsController {
   }
 }
 
-/** Wires the citations controller (called from api.context). */
+/** Builds the citations controller on the api's DataSource and configuration. */
 export function createCitationsController(dataSource: DataSource, config: CitationsEnvironment, logger: Logger): CitationsController {
   const log = logger.child({ component: 'citations' });
   const verifier = createCitationVerifier(
@@ -104,3 +99,13 @@ export function createCitationsController(dataSource: DataSource, config: Citati
   );
   return new CitationsController(verifier, config.CITATIONS_MAX_CONCURRENT);
 }
+
+/** The verify route bound to a controller: the binder parses the body (a 422 takes no slot), the controller verifies. */
+export function bindVerify(binder: RouteBinder, controller: CitationsController): BoundRoute {
+  return binder.bind(citationsRoutes.verify, { handle: ({ body }) => controller.verify(body) });
+}
+
+export const citationsApi: RouteModule = {
+  routes: citationsRoutes,
+  bind: ({ binder, dataSource, config, logger }) => [bindVerify(binder, createCitationsController(dataSource, config, logger))],
+};

@@ -1,17 +1,10 @@
-import type { CompanyListFilter } from '@app/persistence';
-import type { Principal } from '../auth/api-keys.service';
-import { ValidationError, type ValidationItem } from '../platform/api.errors';
-import { CursorCodec, filterHash } from '../platform/cursor.codec';
-import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
-import { QueryParser, valueErrorItem } from '../platform/query.validation';
-import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
-import type { PlanTable } from '../rate-limit/plans';
-import { planLimitItem } from '../rate-limit/plans';
+import { COMPANIES_ORDER, type CompanyListFilter } from '@app/persistence';
+import { defineRoutes } from '../platform/route.registry';
+import type { RouteModule } from '../platform/route.module';
 import { toCompanyDetail, toCompanyReference } from './companies.mapper';
-import { companiesListParams, companyDetailSchema, companyListSchema, symbolParam, type CompanyDetailBody, type CompanyListBody } from './companies.schemas';
-import type { CompaniesService } from './companies.service';
+import { companiesListParams, companyDetailSchema, companyListSchema, symbolParam } from './companies.schemas';
 
-export const companiesRoutes = {
+export const companiesRoutes = defineRoutes({
   list: {
     method: 'GET',
     url: '/v1/companies',
@@ -36,71 +29,33 @@ export const companiesRoutes = {
     response: companyDetailSchema,
     errors: [404],
   },
-} satisfies Record<string, RouteDefinition>;
-
-const listParser = new QueryParser(companiesListParams);
-const symbolParser = new QueryParser(symbolParam);
+});
 
 const upper = (xs: string[] | undefined): string[] | undefined => (xs?.length ? [...new Set(xs.map((x) => x.toUpperCase()))].sort() : undefined);
 
-/** HTTP side of companies: parse and validate, call the service, map to the spec's shapes. */
-export class CompaniesController {
-  constructor(
-    private readonly service: CompaniesService,
-    private readonly cursors: CursorCodec,
-    private readonly plans: PlanTable,
-  ) {}
-
-  routes(): BoundRoute[] {
+/** HTTP side of companies: typed input in, the shared companies service, the spec's shapes out. */
+export const companiesApi: RouteModule = {
+  routes: companiesRoutes,
+  bind({ binder, paging, companies }) {
     return [
-      { definition: companiesRoutes.list, handler: (req) => this.list(req.query as Record<string, unknown>, req.principal!) },
-      { definition: companiesRoutes.get, handler: (req) => this.get(req.params as Record<string, unknown>) },
+      binder.bind(companiesRoutes.list, {
+        handle: ({ query }) => {
+          const filter: CompanyListFilter = {
+            q: query.q,
+            markets: upper(query.markets),
+            tickers: upper(query.tickers),
+            ciks: query.ciks?.length ? [...new Set(query.ciks.map((c) => c.padStart(10, '0')))].sort() : undefined,
+            isins: upper(query.isins),
+            figis: upper(query.figis),
+            issuerIds: query.issuer_ids?.length ? [...new Set(query.issuer_ids)].sort((a, b) => a - b) : undefined,
+            activeOnly: query.active_only,
+          };
+          // `q` matches case-insensitively: its spellings continue one list.
+          const filters = { ...filter, q: filter.q?.toLowerCase() };
+          return paging.list(query, { list: 'companies', filters, order: COMPANIES_ORDER, defaultDirection: 'asc' }, (page) => companies.list(filter, page), toCompanyReference);
+        },
+      }),
+      binder.bind(companiesRoutes.get, { handle: async ({ path }) => toCompanyDetail(await companies.get(path.symbol)) }),
     ];
-  }
-
-  async list(query: Record<string, unknown>, principal: Principal): Promise<CompanyListBody> {
-    const items: ValidationItem[] = [];
-    const p = listParser.parse(query, items);
-    const limit = p.limit as number;
-    const overCap = items.length === 0 ? planLimitItem(limit, query.limit, this.plans, principal) : null;
-    if (overCap) items.push(overCap);
-    if (items.length) throw new ValidationError(items);
-
-    const filter: CompanyListFilter = {
-      q: p.q as string | undefined,
-      markets: upper(p.markets as string[] | undefined),
-      tickers: upper(p.tickers as string[] | undefined),
-      ciks: (p.ciks as string[] | undefined)?.length ? [...new Set((p.ciks as string[]).map((c) => c.padStart(10, '0')))].sort() : undefined,
-      isins: upper(p.isins as string[] | undefined),
-      figis: upper(p.figis as string[] | undefined),
-      issuerIds: (p.issuer_ids as number[] | undefined)?.length ? [...new Set(p.issuer_ids as number[])].sort((a, b) => a - b) : undefined,
-      activeOnly: p.active_only as boolean,
-    };
-    const f = filterHash('companies', { ...filter, q: filter.q?.toLowerCase() });
-    let direction = p.direction as 'asc' | 'desc' | undefined;
-    let after: string | undefined;
-    if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction, order: LEGACY_TEXT_KEY });
-      if (!decoded) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
-      after = legacyKey(decoded.k);
-      direction = decoded.d;
-    }
-    direction ??= 'asc';
-    const page = await this.service.list(filter, direction, limit, after);
-    const last = page.rows[page.rows.length - 1];
-    return {
-      data: page.rows.map(toCompanyReference),
-      pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [last.symbol], d: direction, f }) : null,
-        has_more: page.hasMore,
-      },
-    };
-  }
-
-  async get(params: Record<string, unknown>): Promise<CompanyDetailBody> {
-    const items: ValidationItem[] = [];
-    const p = symbolParser.parse(params, items, 'path');
-    if (items.length) throw new ValidationError(items);
-    return toCompanyDetail(await this.service.get(p.symbol as string));
-  }
-}
+  },
+};

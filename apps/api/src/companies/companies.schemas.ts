@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { params, type ParamSpecs } from '../platform/query.validation';
+import { params } from '../platform/query.validation';
 
 export const SYMBOL_PATTERN = '^[A-Za-z0-9.\\-]{1,10}:[A-Za-z]{2,6}$';
 
 /** Query parameters of GET /v1/companies (validation and OpenAPI both come from here). */
-export const companiesListParams: ParamSpecs = {
+export const companiesListParams = params({
   q: { kind: 'string', minLength: 1, maxLength: 200, description: 'Case-insensitive substring of the name or the ticker' },
   markets: { kind: 'array', items: { kind: 'string', pattern: '^[A-Za-z]{2,6}$' }, description: 'Market codes (e.g. US); repeat the parameter or separate with commas' },
   sector: { kind: 'string', maxLength: 200, description: 'Accepted for compatibility; sector is not stored, so it has no effect on the data' },
@@ -21,7 +21,7 @@ export const companiesListParams: ParamSpecs = {
     values: ['asc', 'desc'],
     description: 'Sort direction by symbol. Companies have no date field, so this list is sorted by symbol and defaults to asc (alphabetical)',
   },
-};
+});
 
 export const symbolParam = params({
   symbol: { kind: 'string', pattern: SYMBOL_PATTERN, description: '<TICKER>:<MARKET>, e.g. MSFT:US (case-insensitive)' },

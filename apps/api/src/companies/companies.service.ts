@@ -1,20 +1,12 @@
-import type { CompaniesRepository, CompanyListFilter, CompanyListing, CompanyRecord } from '@app/persistence';
+import type { CompaniesRepository, CompanyListFilter, CompanyListing, CompanyRecord, Page, PageRequest } from '@app/persistence';
 import { unknownSymbol } from '../platform/api.errors';
 
-export interface CompanyPage {
-  rows: CompanyListing[];
-  hasMore: boolean;
-}
-
-/** Company reads: keyset paging over the repository, lookups by symbol. */
+/** Company reads: keyset pages over the repository, lookups by symbol. */
 export class CompaniesService {
   constructor(private readonly repo: CompaniesRepository) {}
 
-  async list(filter: CompanyListFilter, direction: 'asc' | 'desc', limit: number, after: string | undefined): Promise<CompanyPage> {
-    const rows = await this.repo.list({ filter, direction, limit: limit + 1, after });
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { rows, hasMore };
+  list(filter: CompanyListFilter, page: PageRequest): Promise<Page<CompanyListing>> {
+    return this.repo.list(filter, page);
   }
 
   /** `symbol` is already validated; lookups are case-insensitive (symbols are stored upper case). */

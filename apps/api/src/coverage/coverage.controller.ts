@@ -1,15 +1,12 @@
-import type { DataSource } from 'typeorm';
-import { CompaniesRepository, CoverageRepository, RosterRepository } from '@app/persistence';
+import { CoverageRepository, RosterRepository } from '@app/persistence';
 import { symbolParam } from '../companies/companies.schemas';
-import { CompaniesService } from '../companies/companies.service';
-import { ValidationError, type ValidationItem } from '../platform/api.errors';
-import { QueryParser } from '../platform/query.validation';
-import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
+import { defineRoutes } from '../platform/route.registry';
+import type { RouteModule } from '../platform/route.module';
 import { toCoverage } from './coverage.mapper';
-import { coverageSchema, type CoverageBody } from './coverage.schemas';
+import { coverageSchema } from './coverage.schemas';
 import { CoverageService } from './coverage.service';
 
-export const coverageRoutes = {
+export const coverageRoutes = defineRoutes({
   get: {
     method: 'GET',
     url: '/v1/coverage/:symbol',
@@ -26,29 +23,13 @@ export const coverageRoutes = {
     response: coverageSchema,
     errors: [404],
   },
-} satisfies Record<string, RouteDefinition>;
+});
 
-const symbolParser = new QueryParser(symbolParam);
-
-/** HTTP side of coverage: validate the symbol, call the service, map to the response shape. */
-export class CoverageController {
-  constructor(private readonly service: CoverageService) {}
-
-  routes(): BoundRoute[] {
-    return [{ definition: coverageRoutes.get, handler: (req) => this.get(req.params as Record<string, unknown>) }];
-  }
-
-  async get(params: Record<string, unknown>): Promise<CoverageBody> {
-    const items: ValidationItem[] = [];
-    const p = symbolParser.parse(params, items, 'path');
-    if (items.length) throw new ValidationError(items);
-    return toCoverage(await this.service.get(p.symbol as string));
-  }
-}
-
-/** Wires the coverage controller on the api's DataSource (called from api.context). */
-export function createCoverageController(dataSource: DataSource): CoverageController {
-  return new CoverageController(
-    new CoverageService(new CoverageRepository(dataSource), new RosterRepository(dataSource), new CompaniesService(new CompaniesRepository(dataSource))),
-  );
-}
+/** HTTP side of coverage: the typed symbol in, the service, the response shape out. */
+export const coverageApi: RouteModule = {
+  routes: coverageRoutes,
+  bind({ binder, companies, dataSource }) {
+    const service = new CoverageService(new CoverageRepository(dataSource), new RosterRepository(dataSource), companies);
+    return [binder.bind(coverageRoutes.get, { handle: async ({ path }) => toCoverage(await service.get(path.symbol)) })];
+  },
+};

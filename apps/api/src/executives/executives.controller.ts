@@ -1,18 +1,13 @@
-import type { DataSource } from 'typeorm';
-import { CompaniesRepository, RosterRepository } from '@app/persistence';
-import type { Principal } from '../auth/api-keys.service';
+import { RosterRepository } from '@app/persistence';
 import { toCompanyReference } from '../companies/companies.mapper';
 import { symbolParam } from '../companies/companies.schemas';
-import { CompaniesService } from '../companies/companies.service';
-import { ValidationError, type ValidationItem } from '../platform/api.errors';
-import { QueryParser } from '../platform/query.validation';
-import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
-import { planLimitItem, type PlanTable } from '../rate-limit/plans';
+import { defineRoutes } from '../platform/route.registry';
+import type { RouteModule } from '../platform/route.module';
 import { toRosterEntry } from './executives.mapper';
-import { executivesParams, executivesSchema, type ExecutivesBody } from './executives.schemas';
+import { executivesParams, executivesSchema } from './executives.schemas';
 import { ExecutivesService } from './executives.service';
 
-export const executivesRoutes = {
+export const executivesRoutes = defineRoutes({
   list: {
     method: 'GET',
     url: '/v1/companies/:symbol/executives',
@@ -34,43 +29,21 @@ export const executivesRoutes = {
     response: executivesSchema,
     errors: [404],
   },
-} satisfies Record<string, RouteDefinition>;
+});
 
-const symbolParser = new QueryParser(symbolParam);
-const queryParser = new QueryParser(executivesParams);
-
-/** HTTP side of the roster: parse and validate, call the services, map to the spec's shape. */
-export class ExecutivesController {
-  constructor(
-    private readonly service: ExecutivesService,
-    private readonly companies: CompaniesService,
-    private readonly plans: PlanTable,
-  ) {}
-
-  routes(): BoundRoute[] {
+/** HTTP side of the roster: typed input in, the services, the spec's shape out. */
+export const executivesApi: RouteModule = {
+  routes: executivesRoutes,
+  bind({ binder, companies, dataSource }) {
+    const service = new ExecutivesService(new RosterRepository(dataSource));
     return [
-      {
-        definition: executivesRoutes.list,
-        handler: (req) => this.list(req.params as Record<string, unknown>, req.query as Record<string, unknown>, req.principal!),
-      },
+      binder.bind(executivesRoutes.list, {
+        handle: async ({ path, query }) => {
+          const company = await companies.get(path.symbol);
+          const rows = await service.list(company.cik, query.category, query.current_only, query.limit);
+          return { company: toCompanyReference(company), data: rows.map(toRosterEntry) };
+        },
+      }),
     ];
-  }
-
-  async list(params: Record<string, unknown>, query: Record<string, unknown>, principal: Principal): Promise<ExecutivesBody> {
-    const items: ValidationItem[] = [];
-    const path = symbolParser.parse(params, items, 'path');
-    const p = queryParser.parse(query, items);
-    const limit = p.limit as number;
-    const overCap = items.length === 0 ? planLimitItem(limit, query.limit, this.plans, principal) : null;
-    if (overCap) items.push(overCap);
-    if (items.length) throw new ValidationError(items);
-    const company = await this.companies.get(path.symbol as string);
-    const rows = await this.service.list(company.cik, p.category as string, p.current_only as boolean, limit);
-    return { company: toCompanyReference(company), data: rows.map(toRosterEntry) };
-  }
-}
-
-/** Wires the executives controller on the api's DataSource (called from api.context). */
-export function createExecutivesController(dataSource: DataSource, plans: PlanTable): ExecutivesController {
-  return new ExecutivesController(new ExecutivesService(new RosterRepository(dataSource)), new CompaniesService(new CompaniesRepository(dataSource)), plans);
-}
+  },
+};

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ROSTER_CATEGORIES } from '@app/contracts';
 import { companyReferenceSchema, provenanceSchema } from '../companies/companies.schemas';
-import type { ParamSpecs } from '../platform/query.validation';
+import { params } from '../platform/query.validation';
 
 /** Query parameters of GET /v1/companies/{symbol}/executives. */
-export const executivesParams: ParamSpecs = {
+export const executivesParams = params({
   category: {
     kind: 'enum',
     values: ROSTER_CATEGORIES,
@@ -13,7 +13,7 @@ export const executivesParams: ParamSpecs = {
   },
   current_only: { kind: 'bool', default: true, description: 'Only current people (see is_current); false adds those who are no longer listed or filed as insiders' },
   limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Entries to return, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
-};
+});
 
 export const rosterEntrySchema = z.object({
   name: z.string().describe('Person as printed by the source (SEC entries: as filed, often "LAST FIRST MIDDLE")'),

@@ -1,14 +1,11 @@
-import type { DataSource } from 'typeorm';
 import { TenkSectionsRepository } from '@app/persistence';
-import type { CompaniesService } from '../companies/companies.service';
-import { ValidationError, type ValidationItem } from '../platform/api.errors';
-import { QueryParser } from '../platform/query.validation';
-import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
+import { defineRoutes } from '../platform/route.registry';
+import type { RouteModule } from '../platform/route.module';
 import { toSection } from './sections.mapper';
-import { sectionPathParams, sectionSchema, type SectionBody } from './sections.schemas';
+import { sectionPathParams, sectionSchema } from './sections.schemas';
 import { SectionsService } from './sections.service';
 
-export const sectionsRoutes = {
+export const sectionsRoutes = defineRoutes({
   get: {
     method: 'GET',
     url: '/v1/companies/:symbol/sections/:item',
@@ -24,28 +21,20 @@ export const sectionsRoutes = {
     response: sectionSchema,
     errors: [404],
   },
-} satisfies Record<string, RouteDefinition>;
+});
 
-const pathParser = new QueryParser(sectionPathParams);
-
-/** HTTP side of 10-K sections: validate symbol and item, call the service, map to the resource. */
-export class SectionsController {
-  constructor(private readonly service: SectionsService) {}
-
-  routes(): BoundRoute[] {
-    return [{ definition: sectionsRoutes.get, handler: (req) => this.get(req.params as Record<string, unknown>) }];
-  }
-
-  async get(params: Record<string, unknown>): Promise<SectionBody> {
-    const items: ValidationItem[] = [];
-    const p = pathParser.parse(params, items, 'path');
-    if (items.length) throw new ValidationError(items);
-    const { company, section } = await this.service.get(p.symbol as string, (p.item as string).toUpperCase());
-    return toSection(company, section);
-  }
-}
-
-/** Wires the sections controller on the api's DataSource and the shared companies lookup (called from api.context). */
-export function createSectionsController(dataSource: DataSource, companies: CompaniesService): SectionsController {
-  return new SectionsController(new SectionsService(new TenkSectionsRepository(dataSource), companies));
-}
+/** HTTP side of 10-K sections: typed symbol and item in, the service, the resource out. */
+export const sectionsApi: RouteModule = {
+  routes: sectionsRoutes,
+  bind({ binder, companies, dataSource }) {
+    const service = new SectionsService(new TenkSectionsRepository(dataSource), companies);
+    return [
+      binder.bind(sectionsRoutes.get, {
+        handle: async ({ path }) => {
+          const { company, section } = await service.get(path.symbol, path.item.toUpperCase());
+          return toSection(company, section);
+        },
+      }),
+    ];
+  },
+};

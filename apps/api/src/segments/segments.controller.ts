@@ -1,17 +1,12 @@
-import type { SegmentKeyset } from '@app/persistence';
-import type { Principal } from '../auth/api-keys.service';
+import { SEGMENTS_ORDER, SegmentsRepository, type PageRequest } from '@app/persistence';
 import { toCompanyReference } from '../companies/companies.mapper';
-import { ValidationError, type ValidationItem } from '../platform/api.errors';
-import { CursorCodec, filterHash } from '../platform/cursor.codec';
-import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
-import { QueryParser, valueErrorItem } from '../platform/query.validation';
-import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
-import { planLimitItem, type PlanTable } from '../rate-limit/plans';
+import { defineRoutes } from '../platform/route.registry';
+import type { RouteModule } from '../platform/route.module';
 import { segmentGaps, toSegmentObservation } from './segments.mapper';
-import { segmentsPathParams, segmentsQueryParams, segmentsResponseSchema, type SegmentsResponseBody, type SegmentUnit } from './segments.schemas';
-import type { SegmentsService } from './segments.service';
+import { segmentsPathParams, segmentsQueryParams, segmentsResponseSchema } from './segments.schemas';
+import { SegmentsService, type SegmentPage } from './segments.service';
 
-export const segmentsRoutes = {
+export const segmentsRoutes = defineRoutes({
   list: {
     method: 'GET',
     url: '/v1/companies/:symbol/segments',
@@ -28,77 +23,27 @@ export const segmentsRoutes = {
     response: segmentsResponseSchema,
     errors: [404],
   },
-} satisfies Record<string, RouteDefinition>;
+});
 
-const pathParser = new QueryParser(segmentsPathParams);
-const queryParser = new QueryParser(segmentsQueryParams);
-
-/** Cursor key: the sort tuple of the last row, as JSON. */
-function encodeKey(k: SegmentKeyset): string {
-  return JSON.stringify([k.periodEnd, k.metricKey, k.member, k.recordKey]);
-}
-
-function decodeKey(k: string): SegmentKeyset | null {
-  try {
-    const v: unknown = JSON.parse(k);
-    if (!Array.isArray(v) || v.length !== 4 || !v.every((x) => typeof x === 'string')) return null;
-    const [periodEnd, metricKey, member, recordKey] = v;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(periodEnd!)) return null;
-    return { periodEnd: periodEnd!, metricKey: metricKey!, member: member!, recordKey: recordKey! };
-  } catch {
-    return null;
-  }
-}
-
-/** HTTP side of segments: parse and validate, call the service, map to the spec's shape. */
-export class SegmentsController {
-  constructor(
-    private readonly service: SegmentsService,
-    private readonly cursors: CursorCodec,
-    private readonly plans: PlanTable,
-  ) {}
-
-  routes(): BoundRoute[] {
+/** HTTP side of segments: typed input in, the service, the spec's shape out. */
+export const segmentsApi: RouteModule = {
+  routes: segmentsRoutes,
+  bind({ binder, paging, companies, dataSource }) {
+    const service = new SegmentsService(new SegmentsRepository(dataSource), companies);
     return [
-      {
-        definition: segmentsRoutes.list,
-        handler: (req) => this.list(req.params as Record<string, unknown>, req.query as Record<string, unknown>, req.principal!),
-      },
+      binder.bind(segmentsRoutes.list, {
+        handle: async ({ path, query }) => {
+          const symbol = path.symbol.toUpperCase();
+          // The symbol is looked up inside the fetch: a bad cursor answers 422 before an unknown symbol's 404.
+          let found: SegmentPage | undefined;
+          const fetch = async (page: PageRequest) => {
+            found = await service.page(symbol, page);
+            return found.page;
+          };
+          const list = await paging.list(query, { list: 'segments', filters: { symbol }, order: SEGMENTS_ORDER, defaultDirection: 'desc' }, fetch, (o) => toSegmentObservation(o, query.unit));
+          return { ...list, company: toCompanyReference(found!.company), _gaps: segmentGaps(found!.coverage) };
+        },
+      }),
     ];
-  }
-
-  async list(params: Record<string, unknown>, query: Record<string, unknown>, principal: Principal): Promise<SegmentsResponseBody> {
-    const items: ValidationItem[] = [];
-    const path = pathParser.parse(params, items, 'path');
-    const p = queryParser.parse(query, items);
-    const limit = p.limit as number;
-    const overCap = items.length === 0 ? planLimitItem(limit, query.limit, this.plans, principal) : null;
-    if (overCap) items.push(overCap);
-    if (items.length) throw new ValidationError(items);
-
-    const symbol = (path.symbol as string).toUpperCase();
-    const unit = p.unit as SegmentUnit;
-    const f = filterHash('segments', { symbol });
-    let direction = p.direction as 'asc' | 'desc' | undefined;
-    let after: SegmentKeyset | undefined;
-    if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction, order: LEGACY_TEXT_KEY });
-      const key = decoded ? decodeKey(legacyKey(decoded.k)) : null;
-      if (!decoded || !key) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
-      after = key;
-      direction = decoded.d;
-    }
-    direction ??= 'desc';
-    const page = await this.service.page(symbol, direction, limit, after);
-    const last = page.rows[page.rows.length - 1];
-    return {
-      data: page.rows.map((o) => toSegmentObservation(o, unit)),
-      pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [encodeKey(last)], d: direction, f }) : null,
-        has_more: page.hasMore,
-      },
-      company: toCompanyReference(page.company),
-      _gaps: segmentGaps(page.coverage),
-    };
-  }
-}
+  },
+};

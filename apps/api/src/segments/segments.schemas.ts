@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { companyReferenceSchema, paginationSchema, provenanceSchema, SYMBOL_PATTERN } from '../companies/companies.schemas';
-import type { ParamSpecs } from '../platform/query.validation';
+import { params } from '../platform/query.validation';
 
 export const SEGMENT_UNITS = ['as_reported', 'thousand', 'million', 'billion'] as const;
 export type SegmentUnit = (typeof SEGMENT_UNITS)[number];
 
-export const segmentsPathParams: ParamSpecs = {
+export const segmentsPathParams = params({
   symbol: { kind: 'string', pattern: SYMBOL_PATTERN, description: '<TICKER>:<MARKET>, e.g. AAPL:US (case-insensitive)' },
-};
+});
 
 /** Query parameters of GET /v1/companies/{symbol}/segments. */
-export const segmentsQueryParams: ParamSpecs = {
+export const segmentsQueryParams = params({
   unit: {
     kind: 'enum',
     values: SEGMENT_UNITS,
@@ -24,7 +24,7 @@ export const segmentsQueryParams: ParamSpecs = {
     values: ['asc', 'desc'],
     description: 'Sort direction by period end date (then metric key, member); default desc (latest period first). The direction applies to the whole sort key',
   },
-};
+});
 
 export const segmentValueSchema = z
   .object({

@@ -1,10 +1,9 @@
-import type { CompanyRecord, SegmentCoverage, SegmentKeyset, SegmentObservation, SegmentsRepository } from '@app/persistence';
+import type { CompanyRecord, Page, PageRequest, SegmentCoverage, SegmentObservation, SegmentsRepository } from '@app/persistence';
 import type { CompaniesService } from '../companies/companies.service';
 
 export interface SegmentPage {
   company: CompanyRecord;
-  rows: SegmentObservation[];
-  hasMore: boolean;
+  page: Page<SegmentObservation>;
   coverage: SegmentCoverage;
 }
 
@@ -15,14 +14,9 @@ export class SegmentsService {
     private readonly companies: CompaniesService,
   ) {}
 
-  async page(symbol: string, direction: 'asc' | 'desc', limit: number, after: SegmentKeyset | undefined): Promise<SegmentPage> {
+  async page(symbol: string, page: PageRequest): Promise<SegmentPage> {
     const company = await this.companies.get(symbol);
-    const [rows, coverage] = await Promise.all([
-      this.repo.list({ cik: company.cik, direction, limit: limit + 1, after }),
-      this.repo.coverage(company.cik),
-    ]);
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { company, rows, hasMore, coverage };
+    const [rows, coverage] = await Promise.all([this.repo.list(company.cik, page), this.repo.coverage(company.cik)]);
+    return { company, page: rows, coverage };
   }
 }

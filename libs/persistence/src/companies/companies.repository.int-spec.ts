@@ -43,7 +43,7 @@ const detail = async () => {
   const c = (await repo.findBySymbol('MSFT:US'))!;
   return { cik: c.cik, isin: c.isin, candidates: c.isinCandidates.map((x) => [x.value, x.accession]) };
 };
-const listedBy = async (isin: string) => (await repo.list({ filter: { isins: [isin], activeOnly: false }, direction: 'asc', limit: 10 })).map((c) => [c.symbol, c.isin]);
+const listedBy = async (isin: string) => (await repo.list({ isins: [isin], activeOnly: false }, { direction: 'asc', limit: 10 })).rows.map((c) => [c.symbol, c.isin]);
 
 beforeAll(async () => {
   db = await createTestDatabase('companies_repo');

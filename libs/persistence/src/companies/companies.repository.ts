@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { CompanyDetail, Provenance } from '@app/contracts';
 import { statementNamer } from '../repositories/statement-names';
+import { keysetOrder, keysetSql, toPage, type Page, type PageRequest } from '../keyset';
 
 /** One listing as the list endpoint reads it (read model, camelCase; not an API shape). */
 export interface CompanyListing {
@@ -83,14 +84,8 @@ export interface CompanyListFilter {
   activeOnly: boolean;
 }
 
-export interface CompanyListQuery {
-  filter: CompanyListFilter;
-  direction: 'asc' | 'desc';
-  /** Keyset: the last symbol of the previous page (exclusive). */
-  after?: string;
-  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
-  limit: number;
-}
+/** The company list's order: the symbol alone (companies have no date field). */
+export const COMPANIES_ORDER = keysetOrder<CompanyListing>({ sql: 'symbol', type: 'text', of: (c) => c.symbol });
 
 /*
  * A listing's ISIN is resolved from its candidates (company_identifiers) when read, so the company
@@ -138,8 +133,7 @@ export class CompaniesRepository {
     this.pool = poolOf(dataSource);
   }
 
-  async list(query: CompanyListQuery): Promise<CompanyListing[]> {
-    const { filter } = query;
+  async list(filter: CompanyListFilter, page: PageRequest): Promise<Page<CompanyListing>> {
     const where: string[] = [];
     const params: unknown[] = [];
     const add = (sql: (p: string) => string, value: unknown): void => {
@@ -157,14 +151,12 @@ export class CompaniesRepository {
     }
     if (filter.figis?.length) add((p) => `figi = ANY(${p}::text[])`, filter.figis);
     if (filter.issuerIds?.length) add((p) => `issuer_id = ANY(${p}::bigint[])`, filter.issuerIds);
-    if (query.after !== undefined) add((p) => `symbol ${query.direction === 'asc' ? '>' : '<'} ${p}`, query.after);
-    params.push(query.limit);
-    const text =
-      `SELECT ${LIST_COLUMNS} FROM companies` +
-      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-      ` ORDER BY symbol ${query.direction === 'asc' ? 'ASC' : 'DESC'} LIMIT $${params.length}`;
+    // One column: the keyset is the plain `symbol > $n` the primary key serves.
+    const keyset = keysetSql(COMPANIES_ORDER, page, params);
+    if (keyset.predicate) where.push(keyset.predicate);
+    const text = `SELECT ${LIST_COLUMNS} FROM companies` + (where.length ? ` WHERE ${where.join(' AND ')}` : '') + ` ${keyset.orderByLimit}`;
     const result = await this.pool.query<CompanyListing>({ name: statementName(text), text, values: params });
-    return result.rows;
+    return toPage(COMPANIES_ORDER, result.rows, page.limit);
   }
 
   /** One listing by its exact symbol ('MSFT:US'), or null; with the issuer's own description when captured. */

@@ -2,6 +2,7 @@ import { poolOf } from '../repositories/pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { Provenance } from '@app/contracts';
+import { keysetOrder, keysetSql, toPage, type Page, type PageRequest } from '../keyset';
 
 /** One segment observation as the API reads it (read model, camelCase; not an API shape). */
 export interface SegmentObservation {
@@ -32,22 +33,13 @@ export interface SegmentObservation {
   provenance: Provenance;
 }
 
-/** Keyset position: the sort key of the last row of a page. */
-export interface SegmentKeyset {
-  periodEnd: string;
-  metricKey: string;
-  member: string;
-  recordKey: string;
-}
-
-export interface SegmentListQuery {
-  cik: string;
-  /** The whole key (period end, metric key, member, record key) runs in this direction. */
-  direction: 'asc' | 'desc';
-  after?: SegmentKeyset;
-  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
-  limit: number;
-}
+/** The segment list's order: period end, then metric key, member and record key, all one direction. */
+export const SEGMENTS_ORDER = keysetOrder<SegmentObservation>(
+  { sql: 'period_end', type: 'date', of: (o) => o.periodEnd },
+  { sql: 'metric_key', type: 'text', of: (o) => o.metricKey },
+  { sql: 'member', type: 'text', of: (o) => o.member },
+  { sql: 'record_key', type: 'text', of: (o) => o.recordKey },
+);
 
 /** What a company's segment data covers, for the `_gaps` notes. */
 export interface SegmentCoverage {
@@ -69,23 +61,15 @@ export class SegmentsRepository {
     this.pool = poolOf(dataSource);
   }
 
-  async list(query: SegmentListQuery): Promise<SegmentObservation[]> {
-    const asc = query.direction === 'asc';
-    const values: unknown[] = [query.cik];
-    let where = 'cik = $1';
-    if (query.after) {
-      const a = query.after;
-      values.push(a.periodEnd, a.metricKey, a.member, a.recordKey);
-      // Row comparison: one index range scan, whatever the direction.
-      where += ` AND (period_end, metric_key, member, record_key) ${asc ? '>' : '<'} ($2::date, $3, $4, $5)`;
-    }
-    values.push(query.limit);
-    const dir = asc ? 'ASC' : 'DESC';
-    const text = `SELECT ${COLUMNS} FROM segment_observations WHERE ${where}
-      ORDER BY period_end ${dir}, metric_key ${dir}, member ${dir}, record_key ${dir} LIMIT $${values.length}`;
-    const name = `segments_list_${asc ? 'asc' : 'desc'}_${query.after ? 'after' : 'first'}`;
+  async list(cik: string, page: PageRequest): Promise<Page<SegmentObservation>> {
+    const values: unknown[] = [cik];
+    // Row comparison over the whole key: one range scan of the keyset index, whatever the direction.
+    const keyset = keysetSql(SEGMENTS_ORDER, page, values);
+    const text = `SELECT ${COLUMNS} FROM segment_observations WHERE cik = $1${keyset.predicate ? ` AND ${keyset.predicate}` : ''}
+      ${keyset.orderByLimit}`;
+    const name = `segments_list_${page.direction}_${page.after ? 'after' : 'first'}`;
     const result = await this.pool.query<SegmentObservation>({ name, text, values });
-    return result.rows;
+    return toPage(SEGMENTS_ORDER, result.rows, page.limit);
   }
 
   async coverage(cik: string): Promise<SegmentCoverage> {
