@@ -7,7 +7,7 @@
 export type KeyPart = string | number;
 
 /** Postgres type a key value is bound as; it also says what a cursor's value must look like. */
-export type KeyType = 'text' | 'date' | 'integer' | 'bigint' | 'timestamptz';
+export type KeyType = 'text' | 'date' | 'integer' | 'bigint' | 'float8' | 'timestamptz';
 
 /** One column of a list's order. */
 export interface KeyColumn<R> {
@@ -59,6 +59,9 @@ function isKeyValue(type: KeyType, v: unknown): boolean {
     case 'integer':
     case 'bigint':
       return typeof v === 'number' && Number.isSafeInteger(v);
+    case 'float8':
+      // A computed score: JSON carries a double exactly, so the bound is the row's own value.
+      return typeof v === 'number' && Number.isFinite(v);
   }
 }
 
