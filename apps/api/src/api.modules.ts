@@ -14,7 +14,7 @@ import { createSectionsController, sectionsRoutes } from './sections/sections.co
 import { SegmentsController, segmentsRoutes } from './segments/segments.controller';
 import { SegmentsService } from './segments/segments.service';
 import { createTranscriptsController, transcriptsRoutes } from './transcripts/transcripts.controller';
-import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks/webhooks.controller';
+import { webhooksApi } from './webhooks/webhooks.controller';
 
 /**
  * Every documented route, by capability, in the OpenAPI document's order: the api registers these,
@@ -37,14 +37,6 @@ export const API_MODULES: readonly RouteModule[] = [
   },
   { routes: coverageRoutes, bind: (d) => createCoverageController(d.dataSource).routes() },
   { routes: citationsRoutes, bind: (d) => createCitationsController(d.dataSource, d.config, d.logger).routes() },
-  {
-    routes: { ...webhookRoutes, events: eventRoutes.list },
-    bind: (d) =>
-      createWebhooksController(d.dataSource, d.cursors, d.plans, {
-        secretsKey: d.config.WEBHOOK_SECRETS_KEY,
-        allowHttp: d.config.WEBHOOKS_ALLOW_HTTP,
-        allowPrivateHosts: d.config.WEBHOOKS_ALLOW_PRIVATE_HOSTS,
-      }).routes(),
-  },
+  webhooksApi,
   { routes: healthRoutes, bind: (d) => new HealthController(d.dataSource, d.redis).routes() },
 ];
