@@ -9,7 +9,7 @@ import { createFundExposureController, fundExposureRoutes } from './fund-exposur
 import { HealthController, healthRoutes } from './health/health.controller';
 import { createInsidersController, insidersRoutes } from './insiders/insiders.controller';
 import type { RouteModule } from './platform/route.module';
-import { createSearchController, searchRoutes } from './search/search.controller';
+import { searchApi } from './search/search.controller';
 import { createSectionsController, sectionsRoutes } from './sections/sections.controller';
 import { SegmentsController, segmentsRoutes } from './segments/segments.controller';
 import { SegmentsService } from './segments/segments.service';
@@ -30,11 +30,7 @@ export const API_MODULES: readonly RouteModule[] = [
   filingsApi,
   { routes: documentsRoutes, bind: (d) => createDocumentsController(d.dataSource, d.cursors, d.plans).routes() },
   { routes: transcriptsRoutes, bind: (d) => createTranscriptsController(d.dataSource, d.cursors, d.plans).routes() },
-  {
-    routes: searchRoutes,
-    bind: (d) =>
-      createSearchController(d.dataSource, d.cursors, d.plans, { statementTimeoutMs: d.config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: d.config.SEARCH_CANDIDATES_PER_KIND }).routes(),
-  },
+  searchApi,
   { routes: coverageRoutes, bind: (d) => createCoverageController(d.dataSource).routes() },
   { routes: citationsRoutes, bind: (d) => createCitationsController(d.dataSource, d.config, d.logger).routes() },
   webhooksApi,
