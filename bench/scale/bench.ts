@@ -404,7 +404,7 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
     const deepCursor = pages[deepPage]!.cursor;
     const last = seen > 0 ? hits[seen - 1]! : null;
     const after = last ? { score: last.score, kind: last.kind, id: last.id } : undefined;
-    const query = (a: typeof after) => searchParams({ q: settings.searchQ, kinds: SEARCH_KINDS, limit: limit + 1, ...(a ? { after: { ...a, kind: a.kind as (typeof SEARCH_KINDS)[number] } } : {}) });
+    const query = (a: typeof after) => searchParams({ q: settings.searchQ, kinds: SEARCH_KINDS, limit: limit + 1, ...(a ? { after: a } : {}) });
     out.push({
       name: 'search',
       path,

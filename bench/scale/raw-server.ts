@@ -8,6 +8,7 @@ import {
   SearchRepository,
   createDataSource,
   type Page,
+  type SearchAfter,
 } from '@app/persistence';
 import { listenUntilSignal, runRawServer } from '../bench-support';
 
@@ -78,7 +79,8 @@ async function main(): Promise<void> {
   server.get('/v1/search', async (request) => {
     const q = request.query as Q;
     const limit = limitOf(q);
-    return page(await search.search({ q: q.q ?? '', kinds: SEARCH_KINDS, limit: limit + 1, after: afterOf(q) }), limit);
+    const after = afterOf<SearchAfter>(q);
+    return pageBody(await search.search({ q: q.q ?? '', kinds: SEARCH_KINDS }, { direction: 'desc', limit, after: after && [after.score, after.kind, after.id] }));
   });
   server.addHook('onClose', async () => dataSource.destroy());
   await listenUntilSignal(server);

@@ -8,11 +8,11 @@ import { fundExposureApi } from './fund-exposure/fund-exposure.controller';
 import { healthApi } from './health/health.controller';
 import { insidersApi } from './insiders/insiders.controller';
 import type { RouteModule } from './platform/route.module';
-import { createSearchController, searchRoutes } from './search/search.controller';
+import { searchApi } from './search/search.controller';
 import { sectionsApi } from './sections/sections.controller';
 import { segmentsApi } from './segments/segments.controller';
 import { transcriptsApi } from './transcripts/transcripts.controller';
-import { createWebhooksController, eventRoutes, webhookRoutes } from './webhooks/webhooks.controller';
+import { webhooksApi } from './webhooks/webhooks.controller';
 
 /**
  * Every documented route, by capability, in the OpenAPI document's order: the api registers these,
@@ -28,21 +28,9 @@ export const API_MODULES: readonly RouteModule[] = [
   filingsApi,
   documentsApi,
   transcriptsApi,
-  {
-    routes: searchRoutes,
-    bind: (d) =>
-      createSearchController(d.dataSource, d.cursors, d.plans, { statementTimeoutMs: d.config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: d.config.SEARCH_CANDIDATES_PER_KIND }).routes(),
-  },
+  searchApi,
   coverageApi,
   citationsApi,
-  {
-    routes: { ...webhookRoutes, events: eventRoutes.list },
-    bind: (d) =>
-      createWebhooksController(d.dataSource, d.cursors, d.plans, {
-        secretsKey: d.config.WEBHOOK_SECRETS_KEY,
-        allowHttp: d.config.WEBHOOKS_ALLOW_HTTP,
-        allowPrivateHosts: d.config.WEBHOOKS_ALLOW_PRIVATE_HOSTS,
-      }).routes(),
-  },
+  webhooksApi,
   healthApi,
 ];

@@ -7,7 +7,7 @@
 export type KeyPart = string | number;
 
 /** Postgres type a key value is bound as; it also says what a cursor's value must look like. */
-export type KeyType = 'text' | 'date' | 'integer' | 'bigint' | 'timestamptz';
+export type KeyType = 'text' | 'date' | 'integer' | 'bigint' | 'float8' | 'timestamptz';
 
 /** One column of a list's order. */
 export interface KeyColumn<R> {
@@ -16,6 +16,8 @@ export interface KeyColumn<R> {
   type: KeyType;
   /** The row's value of that expression, as the next page's bound. */
   of: (row: R) => KeyPart;
+  /** What a cursor's value must also be, beyond its type (one of a few kinds, a bounded length). */
+  accepts?: (value: KeyPart) => boolean;
 }
 
 /** A list's order: its columns, most significant first, all in the page's direction. */
@@ -59,12 +61,15 @@ function isKeyValue(type: KeyType, v: unknown): boolean {
     case 'integer':
     case 'bigint':
       return typeof v === 'number' && Number.isSafeInteger(v);
+    case 'float8':
+      // A computed score: JSON carries a double exactly, so the bound is the row's own value.
+      return typeof v === 'number' && Number.isFinite(v);
   }
 }
 
 /** Whether a decoded cursor key fits the order (count and type of every value): a forged one does not reach SQL. */
 export function isKeyOf(order: KeysetOrder<never>, key: unknown): key is KeyPart[] {
-  return Array.isArray(key) && key.length === order.columns.length && order.columns.every((c, i) => isKeyValue(c.type, key[i]));
+  return Array.isArray(key) && key.length === order.columns.length && order.columns.every((c, i) => isKeyValue(c.type, key[i]) && (c.accepts?.(key[i]) ?? true));
 }
 
 /**

@@ -185,7 +185,7 @@ export function buildOpenApiDocument(): Json {
         tags: route.tags,
         security: route.public ? [] : undefined,
         parameters: [...parameters(route.path, 'path'), ...parameters(route.query, 'query'), ...headerParameters],
-        requestBody: route.body ? { required: route.method !== 'POST' || !route.url.endsWith('/test'), content: { 'application/json': { schema: bodyJson(route.body) } } } : undefined,
+        requestBody: route.body ? { required: !route.bodyOptional, content: { 'application/json': { schema: bodyJson(route.body) } } } : undefined,
         responses,
       })) as Json,
     };

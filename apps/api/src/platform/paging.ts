@@ -1,4 +1,4 @@
-import type { Direction, KeysetOrder, Page, PageRequest } from '@app/persistence';
+import type { Direction, KeyPart, KeysetOrder, Page, PageRequest } from '@app/persistence';
 import { ValidationError } from './api.errors';
 import { filterHash, type CursorCodec } from './cursor.codec';
 import { valueErrorItem } from './query.validation';
@@ -19,6 +19,12 @@ export interface ListScope<R> {
   order: KeysetOrder<R>;
   /** Direction when the request gives none and no cursor does. */
   defaultDirection: Direction;
+  /**
+   * A feed: the cursor marks the reader's position even on the last page (the last row's key, or
+   * the given cursor's on an empty page), so the reader resumes from it later. Null only when
+   * there has never been a row to pass.
+   */
+  keepsPosition?: boolean;
 }
 
 export interface ListBody<T> {
@@ -42,9 +48,17 @@ export class Paging {
     }
     direction ??= scope.defaultDirection;
     const page = await fetch({ direction, limit: params.limit, after });
+    const nextKey = scope.keepsPosition ? positionKey(scope.order, page, after) : page.nextKey;
     return {
       data: page.rows.map(map),
-      pagination: { next_cursor: page.nextKey ? this.cursors.encode({ k: page.nextKey, d: direction, f }) : null, has_more: page.hasMore },
+      pagination: { next_cursor: nextKey ? this.cursors.encode({ k: nextKey, d: direction, f }) : null, has_more: page.hasMore },
     };
   }
+}
+
+/** A feed's position after this page: its last row, else where the reader already was. */
+function positionKey<R>(order: KeysetOrder<R>, page: Page<R>, after: PageRequest['after']): KeyPart[] | null {
+  const last = page.rows[page.rows.length - 1];
+  if (last !== undefined) return order.columns.map((c) => c.of(last));
+  return after ? [...after] : null;
 }

@@ -64,13 +64,18 @@ export interface RouteInput<D extends RouteDefinition> {
 export interface RouteBinding<D extends RouteDefinition> {
   /** Checks across parameters (date ranges, calendar dates), adding items to the 422 of the parse. */
   check?: (input: { query: QueryOf<D>; path: PathOf<D> }, items: ValidationItem[]) => void;
+  /**
+   * Refusals that do not depend on the body (feature unavailable, plan too low): thrown after the
+   * 422 of path and query, before the body is parsed, so they answer ahead of a 422 of the body.
+   */
+  authorize?: (principal: RouteInput<D>['principal']) => void;
   handle: (input: RouteInput<D>) => Promise<ResponseOf<D>>;
 }
 
 /**
  * Binds handlers to route definitions. Every route's input goes through the same steps: path,
  * then query parsed (every item collected), the route's own checks, the plan's `limit` cap when
- * the rest is valid, one 422 with every item; then the JSON body.
+ * the rest is valid, one 422 with every item; then the route's authorization; then the JSON body.
  */
 export class RouteBinder {
   constructor(private readonly plans: PlanTable) {}
@@ -92,6 +97,7 @@ export class RouteBinder {
         if (overCap) items.push(overCap);
       }
       if (items.length) throw new ValidationError(items);
+      binding.authorize?.(principal as RouteInput<D>['principal']);
       const body = (definition.body ? parseBody(definition.body, request.body, { optional: definition.bodyOptional }) : undefined) as BodyOf<D>;
       return binding.handle({ query, path, body, principal: principal as RouteInput<D>['principal'], request, reply });
     };

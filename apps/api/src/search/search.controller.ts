@@ -1,17 +1,13 @@
-import type { DataSource } from 'typeorm';
-import { SEARCH_CANDIDATES_PER_KIND, SEARCH_FILERS_PER_QUERY, SEARCH_KINDS, SearchRepository, type SearchAfter, type SearchKind, type SearchRepositoryOptions } from '@app/persistence';
-import type { Principal } from '../auth/api-keys.service';
-import { ValidationError, type ValidationItem } from '../platform/api.errors';
-import { CursorCodec, filterHash } from '../platform/cursor.codec';
-import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
-import { missingItem, QueryParser, valueErrorItem } from '../platform/query.validation';
-import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
-import { planLimitItem, type PlanTable } from '../rate-limit/plans';
+import { SEARCH_CANDIDATES_PER_KIND, SEARCH_FILERS_PER_QUERY, SEARCH_KINDS, SEARCH_ORDER, SearchRepository } from '@app/persistence';
+import type { ValidationItem } from '../platform/api.errors';
+import { missingItem, valueErrorItem } from '../platform/query.validation';
+import { defineRoutes } from '../platform/route.registry';
+import type { RouteModule } from '../platform/route.module';
 import { toSearchHit } from './search.mapper';
-import { SEARCH_Q_MAX_CHARS, searchListSchema, searchParams, type SearchListBody } from './search.schemas';
+import { SEARCH_Q_MAX_CHARS, searchListSchema, searchParams } from './search.schemas';
 import { SearchService } from './search.service';
 
-export const searchRoutes = {
+export const searchRoutes = defineRoutes({
   search: {
     method: 'GET',
     url: '/v1/search',
@@ -42,11 +38,7 @@ export const searchRoutes = {
     query: searchParams,
     response: searchListSchema,
   },
-} satisfies Record<string, RouteDefinition>;
-
-const parser = new QueryParser(searchParams);
-const KIND_SET = new Set<string>(SEARCH_KINDS);
-const MAX_ID_LENGTH = 512;
+});
 
 /** Normal form of a query: NFKC (full-width letters, ligatures), whitespace runs as one space, trimmed, bounded. */
 export function normalizeQuery(q: string): string {
@@ -55,68 +47,38 @@ export function normalizeQuery(q: string): string {
   return text.length <= SEARCH_Q_MAX_CHARS ? text : Array.from(text).slice(0, SEARCH_Q_MAX_CHARS).join('').trim();
 }
 
-/** The keyset position a cursor carries: [score, kind, id] of the last hit, or null when it is malformed. */
-export function cursorPosition(k: string): SearchAfter | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(k);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 3) return null;
-  const [score, kind, id] = parsed as unknown[];
-  if (typeof score !== 'number' || !Number.isFinite(score)) return null;
-  if (typeof kind !== 'string' || !KIND_SET.has(kind)) return null;
-  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH) return null;
-  return { score, kind: kind as SearchKind, id };
-}
-
-/** HTTP side of search: parse and validate, call the service, map to the response shape. */
-export class SearchController {
-  constructor(
-    private readonly service: SearchService,
-    private readonly cursors: CursorCodec,
-    private readonly plans: PlanTable,
-  ) {}
-
-  routes(): BoundRoute[] {
-    return [{ definition: searchRoutes.search, handler: (req) => this.search(req.query as Record<string, unknown>, req.principal!) }];
-  }
-
-  async search(query: Record<string, unknown>, principal: Principal): Promise<SearchListBody> {
-    const items: ValidationItem[] = [];
-    const p = parser.parse(query, items);
-    if (query.q === undefined) items.push(missingItem(['query', 'q']));
-    const q = typeof p.q === 'string' ? normalizeQuery(p.q) : '';
-    if (typeof p.q === 'string' && q.length === 0) items.push(valueErrorItem(['query', 'q'], p.q, 'q must contain a character other than whitespace'));
-    const overCap = items.length === 0 ? planLimitItem(p.limit as number | undefined, query.limit, this.plans, principal) : null;
-    if (overCap) items.push(overCap);
-    if (items.length) throw new ValidationError(items);
-
-    const asked = p.kinds as string[] | undefined;
-    // Canonical order, so equal filters hash alike whatever order the client named them in.
-    const kinds = asked?.length ? SEARCH_KINDS.filter((k) => asked.includes(k)) : [...SEARCH_KINDS];
-    const f = filterHash('search', { q, kinds });
-    let after: SearchAfter | undefined;
-    if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: 'desc', order: LEGACY_TEXT_KEY });
-      const position = decoded ? cursorPosition(legacyKey(decoded.k)) : null;
-      if (!position) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
-      after = position;
-    }
-    const page = await this.service.search(q, kinds, p.limit as number, after);
-    const last = page.rows[page.rows.length - 1];
-    return {
-      data: page.rows.map(toSearchHit),
-      pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [JSON.stringify([last.score, last.kind, last.id])], d: 'desc', f }) : null,
-        has_more: page.hasMore,
-      },
-    };
+/**
+ * q is required and must hold more than whitespace. Checked after the parse, so its items follow
+ * the parse's (as they always have); a q given but invalid already has its item.
+ */
+function checkQ({ query }: { query: { q?: string } }, items: ValidationItem[]): void {
+  if (query.q === undefined) {
+    if (!items.some((item) => item.loc[0] === 'query' && item.loc[1] === 'q')) items.push(missingItem(['query', 'q']));
+  } else if (normalizeQuery(query.q).length === 0) {
+    items.push(valueErrorItem(['query', 'q'], query.q, 'q must contain a character other than whitespace'));
   }
 }
 
-/** Wires the search controller on the api's DataSource (called from api.context). */
-export function createSearchController(dataSource: DataSource, cursors: CursorCodec, plans: PlanTable, options: SearchRepositoryOptions = {}): SearchController {
-  return new SearchController(new SearchService(new SearchRepository(dataSource, options)), cursors, plans);
-}
+/** HTTP side of search: typed input in, one ranked page out. */
+export const searchApi: RouteModule = {
+  routes: searchRoutes,
+  bind({ binder, paging, dataSource, config }) {
+    const service = new SearchService(
+      new SearchRepository(dataSource, { statementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS, candidatesPerKind: config.SEARCH_CANDIDATES_PER_KIND }),
+    );
+    return [
+      binder.bind(searchRoutes.search, {
+        check: checkQ,
+        handle: ({ query }) => {
+          // checkQ let only a q with a character through.
+          const q = normalizeQuery(query.q ?? '');
+          const asked = query.kinds;
+          // Canonical order, so equal filters hash alike whatever order the client named them in.
+          const kinds = asked?.length ? SEARCH_KINDS.filter((k) => asked.includes(k)) : [...SEARCH_KINDS];
+          // Best first only: the route has no direction.
+          return paging.list(query, { list: 'search', filters: { q, kinds }, order: SEARCH_ORDER, defaultDirection: 'desc' }, (page) => service.search({ q, kinds }, page), toSearchHit);
+        },
+      }),
+    ];
+  },
+};

@@ -1,5 +1,5 @@
-import type { SearchHitRecord } from '@app/persistence';
-import { cursorPosition, normalizeQuery } from './search.controller';
+import { isKeyOf, SEARCH_ORDER, type SearchHitRecord } from '@app/persistence';
+import { normalizeQuery } from './search.controller';
 import { searchHitUrl } from './search.mapper';
 
 const base: SearchHitRecord = {
@@ -46,9 +46,19 @@ describe('normalizeQuery', () => {
   });
 });
 
-describe('cursorPosition', () => {
+describe('the cursor key of a search (SEARCH_ORDER)', () => {
+  // The cursor's key, as the codec decodes it from JSON (undefined when it is not JSON).
+  const cursorPosition = (k: string): unknown[] | null => {
+    let key: unknown;
+    try {
+      key = JSON.parse(k);
+    } catch {
+      return null;
+    }
+    return isKeyOf(SEARCH_ORDER, key) ? key : null;
+  };
   it('reads [score, kind, id] and rejects anything else', () => {
-    expect(cursorPosition(JSON.stringify([11.5, 'company', 'MSFT:US']))).toEqual({ score: 11.5, kind: 'company', id: 'MSFT:US' });
+    expect(cursorPosition(JSON.stringify([11.5, 'company', 'MSFT:US']))).toEqual([11.5, 'company', 'MSFT:US']);
     for (const bad of ['', 'x', '[]', '[1,"company"]', '["1","company","a"]', '[1,"planet","a"]', '[1,"company",""]', '[1,"company",7]', `[1,"company","${'a'.repeat(600)}"]`, '{"score":1}']) {
       expect([bad, cursorPosition(bad)]).toEqual([bad, null]);
     }

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { SEARCH_KINDS } from '@app/persistence';
 import { paginationSchema, provenanceSchema } from '../companies/companies.schemas';
-import type { ParamSpecs } from '../platform/query.validation';
+import { params } from '../platform/query.validation';
 
 /** Characters of `q` accepted; longer answers 422 string_too_long (a pasted paragraph fits). */
 export const SEARCH_Q_MAX_CHARS = 1000;
 
 /** Query parameters of GET /v1/search. */
-export const searchParams: ParamSpecs = {
+export const searchParams = params({
   q: {
     kind: 'string',
     minLength: 1,
@@ -25,7 +25,7 @@ export const searchParams: ParamSpecs = {
   },
   cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged (with the same q and kinds)' },
   limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
-};
+});
 
 export const searchHitSchema = z.object({
   kind: z.enum(SEARCH_KINDS).describe('company, person (an executive, IR contact or analyst on an issuer roster), filing, document, document_page'),

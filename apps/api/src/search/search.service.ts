@@ -1,10 +1,5 @@
-import { isQueryCanceled, type SearchAfter, type SearchHitRecord, type SearchKind, type SearchRepository } from '@app/persistence';
+import { isQueryCanceled, type Page, type PageRequest, type SearchFilter, type SearchHitRecord, type SearchRepository } from '@app/persistence';
 import { DomainError } from '../platform/api.errors';
-
-export interface SearchPage {
-  rows: SearchHitRecord[];
-  hasMore: boolean;
-}
 
 /** Seconds a client is asked to wait after a search timed out. */
 export const SEARCH_TIMEOUT_RETRY_AFTER_S = 2;
@@ -21,17 +16,13 @@ export const searchTimeout = (): DomainError =>
 export class SearchService {
   constructor(private readonly repo: SearchRepository) {}
 
-  async search(q: string, kinds: readonly SearchKind[], limit: number, after: SearchAfter | undefined): Promise<SearchPage> {
-    let rows: SearchHitRecord[];
+  async search(filter: SearchFilter, page: PageRequest): Promise<Page<SearchHitRecord>> {
     try {
-      rows = await this.repo.search({ q, kinds, limit: limit + 1, after });
+      return await this.repo.search(filter, page);
     } catch (err) {
       // The statement timeout (57014 query_canceled) is load or an expensive query, not a fault: 503, never 500.
       if (isQueryCanceled(err)) throw searchTimeout();
       throw err;
     }
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { rows, hasMore };
   }
 }

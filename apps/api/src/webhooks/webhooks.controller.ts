@@ -1,13 +1,7 @@
-import type { DataSource } from 'typeorm';
-import { WebhookEndpointsRepository } from '@app/persistence';
+import { WEBHOOK_DELIVERIES_ORDER, WEBHOOK_ENDPOINTS_ORDER, WEBHOOK_EVENTS_ORDER, WebhookEndpointsRepository } from '@app/persistence';
 import type { Principal } from '../auth/api-keys.service';
-import { ValidationError, type ValidationItem } from '../platform/api.errors';
-import { parseBody } from '../platform/body.validation';
-import { CursorCodec, filterHash } from '../platform/cursor.codec';
-import { LEGACY_TEXT_KEY, legacyKey } from '../platform/cursor.codec';
-import { QueryParser, valueErrorItem, type ParamSpecs, type ParamValues } from '../platform/query.validation';
-import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
-import { planLimitItem, type PlanTable } from '../rate-limit/plans';
+import { defineRoutes } from '../platform/route.registry';
+import type { RouteModule } from '../platform/route.module';
 import { toDelivery, toEndpoint, toEvent } from './webhooks.mapper';
 import { WebhookSamples } from './webhooks.samples';
 import {
@@ -31,18 +25,14 @@ import {
   updateEndpointBody,
   WEBHOOK_TOPICS,
   type CreatedEndpointBody,
-  type DeliveryListBody,
-  type EndpointBody,
-  type EndpointListBody,
-  type EventListBody,
 } from './webhooks.schemas';
-import { WebhooksService, type WebhooksSettings } from './webhooks.service';
+import { WebhooksService } from './webhooks.service';
 
 const PLAN = 'Builder plan and above: a free-plan or sk_test_ key answers 403 `plan-required`.';
 const NOT_FOUND = "Another account's endpoint, or a deleted one, is 404 `unknown-webhook-endpoint`.";
 const UNAVAILABLE = '503 `webhooks-unavailable` when the deployment has no WEBHOOK_SECRETS_KEY.';
 
-export const webhookRoutes = {
+export const webhookRoutes = defineRoutes({
   create: {
     method: 'POST',
     url: '/v1/webhook-endpoints',
@@ -132,6 +122,7 @@ export const webhookRoutes = {
     tags: ['webhooks'],
     path: endpointIdParam,
     body: testEventBody,
+    bodyOptional: true,
     response: testEventResultSchema,
     status: 202,
     errors: [403, 404, 503],
@@ -175,9 +166,9 @@ export const webhookRoutes = {
     status: 202,
     errors: [403, 404, 503],
   },
-} satisfies Record<string, RouteDefinition>;
+});
 
-export const eventRoutes = {
+export const eventRoutes = defineRoutes({
   list: {
     method: 'GET',
     url: '/v1/events',
@@ -191,184 +182,86 @@ export const eventRoutes = {
     query: eventListParams,
     response: eventListSchema,
   },
-} satisfies Record<string, RouteDefinition>;
+});
 
-const endpointListParser = new QueryParser(endpointListParams);
-const deliveryListParser = new QueryParser(deliveryListParams);
-const eventListParser = new QueryParser(eventListParams);
-const idParser = new QueryParser(endpointIdParam);
-const deliveryPathParser = new QueryParser(deliveryPathParams);
-
-const KEYSET = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|([a-z]+_[0-9a-f]{24})$/;
-
-type Req = { params: unknown; query: unknown; body: unknown; principal: Principal | null };
-
-/** HTTP side of webhooks: parse and validate, call the service, map to the response shapes. */
-export class WebhooksController {
-  constructor(
-    private readonly service: WebhooksService,
-    private readonly cursors: CursorCodec,
-    private readonly plans: PlanTable,
-  ) {}
-
-  routes(): BoundRoute[] {
+/** HTTP side of webhooks: typed input in, the service, the response shapes out. */
+export const webhooksApi: RouteModule = {
+  routes: { ...webhookRoutes, events: eventRoutes.list },
+  bind({ binder, paging, dataSource, config }) {
+    const service = new WebhooksService(new WebhookEndpointsRepository(dataSource), new WebhookSamples(dataSource), {
+      secretsKey: config.WEBHOOK_SECRETS_KEY,
+      allowHttp: config.WEBHOOKS_ALLOW_HTTP,
+      allowPrivateHosts: config.WEBHOOKS_ALLOW_PRIVATE_HOSTS,
+    });
+    // Routes that change an endpoint answer 503 and 403 before a 422 of their body.
+    const authorize = (principal: Principal): void => {
+      service.available();
+      service.requirePlan(principal);
+    };
     const r = webhookRoutes;
-    const bind = (definition: RouteDefinition, fn: (req: Req) => Promise<unknown>): BoundRoute => ({ definition, handler: (req) => fn(req) });
     return [
-      bind(r.create, (req) => this.create(req)),
-      bind(r.list, (req) => this.list(req)),
-      bind(r.get, async (req) => toEndpoint(await this.service.get(req.principal!, this.id(req))) satisfies EndpointBody),
-      bind(r.update, (req) => this.update(req)),
-      bind(r.delete, (req) => this.service.delete(req.principal!, this.id(req))),
-      bind(r.rotate, (req) => this.rotate(req)),
-      bind(r.test, (req) => this.test(req)),
-      bind(r.deliveries, (req) => this.deliveries(req)),
-      bind(r.retry, (req) => this.retry(req)),
-      bind(r.recover, (req) => this.recover(req)),
-      bind(eventRoutes.list, (req) => this.events(req)),
+      binder.bind(r.create, {
+        authorize,
+        handle: async ({ principal, body }) => {
+          const { endpoint, secret } = await service.create(principal, body);
+          return { ...toEndpoint(endpoint), signing_secret: secret };
+        },
+      }),
+      binder.bind(r.list, {
+        handle: ({ principal, query }) =>
+          paging.list(query, { list: 'webhook-endpoints', filters: {}, order: WEBHOOK_ENDPOINTS_ORDER, defaultDirection: 'desc' }, (page) => service.list(principal, page), toEndpoint),
+      }),
+      binder.bind(r.get, { handle: async ({ principal, path }) => toEndpoint(await service.get(principal, path.id)) }),
+      binder.bind(r.update, { authorize, handle: async ({ principal, path, body }) => toEndpoint(await service.update(principal, path.id, body)) }),
+      binder.bind(r.delete, { handle: ({ principal, path }) => service.delete(principal, path.id) }),
+      binder.bind(r.rotate, {
+        handle: async ({ principal, path }) => {
+          const rotated = await service.rotate(principal, path.id);
+          return { id: path.id, signing_secret: rotated.secret, previous_secret_expires_at: rotated.previousExpiresAt ? rotated.previousExpiresAt.toISOString() : null };
+        },
+      }),
+      binder.bind(r.test, {
+        authorize,
+        handle: async ({ principal, path, body }) => {
+          const sent = await service.sendTest(principal, path.id, body.topic);
+          return { event_id: sent.eventId, delivery_id: sent.deliveryId };
+        },
+      }),
+      binder.bind(r.deliveries, {
+        handle: ({ principal, path, query }) =>
+          paging.list(
+            query,
+            // Newest first only: the route has no direction.
+            { list: 'webhook-deliveries', filters: { id: path.id, status: query.status ?? null }, order: WEBHOOK_DELIVERIES_ORDER, defaultDirection: 'desc' },
+            (page) => service.deliveries(principal, path.id, query.status, page),
+            (d) => toDelivery(d, d.attemptLog),
+          ),
+      }),
+      binder.bind(r.retry, {
+        handle: async ({ principal, path }) => {
+          const due = await service.retry(principal, path.id, path.delivery_id);
+          return { delivery_id: path.delivery_id, status: 'pending' as const, next_attempt_at: due.toISOString() };
+        },
+      }),
+      binder.bind(r.recover, {
+        authorize,
+        handle: async ({ principal, path, body }) => {
+          const since = new Date(body.since);
+          return { requeued: await service.recover(principal, path.id, since), since: since.toISOString() };
+        },
+      }),
+      binder.bind(eventRoutes.list, {
+        handle: ({ principal, query }) => {
+          const types = query.types?.length ? [...new Set(query.types)].sort() : undefined;
+          return paging.list(
+            query,
+            // Oldest first only, and a feed: the cursor is kept on the last page.
+            { list: 'events', filters: { types: types ?? null }, order: WEBHOOK_EVENTS_ORDER, defaultDirection: 'asc', keepsPosition: true },
+            (page) => service.events(principal, types, page),
+            toEvent,
+          );
+        },
+      }),
     ];
-  }
-
-  private id(req: Req): string {
-    const items: ValidationItem[] = [];
-    const p = idParser.parse(req.params as Record<string, unknown>, items, 'path');
-    if (items.length) throw new ValidationError(items);
-    return p.id as string;
-  }
-
-  async create(req: Req): Promise<CreatedEndpointBody> {
-    this.service.available();
-    this.service.requirePlan(req.principal!);
-    const input = parseBody(createEndpointBody, req.body);
-    const { endpoint, secret } = await this.service.create(req.principal!, input);
-    return { ...toEndpoint(endpoint), signing_secret: secret };
-  }
-
-  async list(req: Req): Promise<EndpointListBody> {
-    const query = req.query as Record<string, unknown>;
-    const items: ValidationItem[] = [];
-    const p = endpointListParser.parse(query, items);
-    this.checkLimit(p, query, req.principal!, items);
-    if (items.length) throw new ValidationError(items);
-    const f = filterHash('webhook-endpoints', {});
-    let direction = p.direction as 'asc' | 'desc' | undefined;
-    let after: { sortKey: string; id: string } | undefined;
-    if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: direction, order: LEGACY_TEXT_KEY });
-      const m = decoded ? KEYSET.exec(legacyKey(decoded.k)) : null;
-      if (!decoded || !m) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
-      after = { sortKey: m[1]!, id: m[2]! };
-      direction = decoded.d;
-    }
-    direction ??= 'desc';
-    const page = await this.service.list(req.principal!, direction, p.limit as number, after);
-    const last = page.rows[page.rows.length - 1];
-    return {
-      data: page.rows.map(toEndpoint),
-      pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [`${last.sortKey}|${last.id}`], d: direction, f }) : null,
-        has_more: page.hasMore,
-      },
-    };
-  }
-
-  async update(req: Req): Promise<EndpointBody> {
-    const id = this.id(req);
-    this.service.available();
-    this.service.requirePlan(req.principal!);
-    const input = parseBody(updateEndpointBody, req.body);
-    return toEndpoint(await this.service.update(req.principal!, id, input));
-  }
-
-  async rotate(req: Req): Promise<{ id: string; signing_secret: string; previous_secret_expires_at: string | null }> {
-    const id = this.id(req);
-    const r = await this.service.rotate(req.principal!, id);
-    return { id, signing_secret: r.secret, previous_secret_expires_at: r.previousExpiresAt ? r.previousExpiresAt.toISOString() : null };
-  }
-
-  async test(req: Req): Promise<{ event_id: string; delivery_id: string }> {
-    const id = this.id(req);
-    this.service.available();
-    this.service.requirePlan(req.principal!);
-    const input = parseBody(testEventBody, req.body, { optional: true });
-    const r = await this.service.sendTest(req.principal!, id, input.topic);
-    return { event_id: r.eventId, delivery_id: r.deliveryId };
-  }
-
-  async deliveries(req: Req): Promise<DeliveryListBody> {
-    const id = this.id(req);
-    const query = req.query as Record<string, unknown>;
-    const items: ValidationItem[] = [];
-    const p = deliveryListParser.parse(query, items);
-    this.checkLimit(p, query, req.principal!, items);
-    if (items.length) throw new ValidationError(items);
-    const f = filterHash('webhook-deliveries', { id, status: p.status ?? null });
-    let after: { sortKey: string; id: string } | undefined;
-    if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: 'desc', order: LEGACY_TEXT_KEY });
-      const m = decoded ? KEYSET.exec(legacyKey(decoded.k)) : null;
-      if (!decoded || !m) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
-      after = { sortKey: m[1]!, id: m[2]! };
-    }
-    const page = await this.service.deliveries(req.principal!, id, p.status as string | undefined, p.limit as number, after);
-    const last = page.rows[page.rows.length - 1]?.delivery;
-    return {
-      data: page.rows.map((r) => toDelivery(r.delivery, r.attempts)),
-      pagination: {
-        next_cursor: page.hasMore && last ? this.cursors.encode({ k: [`${last.sortKey}|${last.id}`], d: 'desc', f }) : null,
-        has_more: page.hasMore,
-      },
-    };
-  }
-
-  async retry(req: Req): Promise<{ delivery_id: string; status: 'pending'; next_attempt_at: string }> {
-    const items: ValidationItem[] = [];
-    const p = deliveryPathParser.parse(req.params as Record<string, unknown>, items, 'path');
-    if (items.length) throw new ValidationError(items);
-    const due = await this.service.retry(req.principal!, p.id as string, p.delivery_id as string);
-    return { delivery_id: p.delivery_id as string, status: 'pending', next_attempt_at: due.toISOString() };
-  }
-
-  async recover(req: Req): Promise<{ requeued: number; since: string }> {
-    const id = this.id(req);
-    this.service.available();
-    this.service.requirePlan(req.principal!);
-    const input = parseBody(recoverBody, req.body);
-    const since = new Date(input.since);
-    return { requeued: await this.service.recover(req.principal!, id, since), since: since.toISOString() };
-  }
-
-  async events(req: Req): Promise<EventListBody> {
-    const query = req.query as Record<string, unknown>;
-    const items: ValidationItem[] = [];
-    const p = eventListParser.parse(query, items);
-    this.checkLimit(p, query, req.principal!, items);
-    if (items.length) throw new ValidationError(items);
-    const types = p.types as string[] | undefined;
-    const normalized = types?.length ? [...new Set(types)].sort() : undefined;
-    const f = filterHash('events', { types: normalized ?? null });
-    let afterSeq: string | undefined;
-    if (p.cursor !== undefined) {
-      const decoded = this.cursors.decode(p.cursor as string, { f, d: 'asc', order: LEGACY_TEXT_KEY });
-      if (!decoded || !/^\d{1,19}$/.test(legacyKey(decoded.k))) throw new ValidationError([valueErrorItem(['query', 'cursor'], p.cursor, 'Invalid cursor')]);
-      afterSeq = legacyKey(decoded.k);
-    }
-    const page = await this.service.events(req.principal!, normalized, p.limit as number, afterSeq);
-    const lastSeq = page.rows[page.rows.length - 1]?.seq ?? afterSeq;
-    return {
-      data: page.rows.map(toEvent),
-      // A feed's position: even at the end the cursor is kept, so the subscriber resumes from it later.
-      pagination: { next_cursor: lastSeq !== undefined ? this.cursors.encode({ k: [lastSeq], d: 'asc', f }) : null, has_more: page.hasMore },
-    };
-  }
-
-  private checkLimit(p: ParamValues<ParamSpecs>, query: Record<string, unknown>, principal: Principal, items: ValidationItem[]): void {
-    const overCap = items.length === 0 ? planLimitItem(p.limit as number | undefined, query.limit, this.plans, principal) : null;
-    if (overCap) items.push(overCap);
-  }
-}
-
-/** Wires the webhooks controller on the api's DataSource (called from api.context). */
-export function createWebhooksController(dataSource: DataSource, cursors: CursorCodec, plans: PlanTable, settings: WebhooksSettings): WebhooksController {
-  return new WebhooksController(new WebhooksService(new WebhookEndpointsRepository(dataSource), new WebhookSamples(dataSource), settings), cursors, plans);
-}
+  },
+};

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paginationSchema } from '../companies/companies.schemas';
-import type { ParamSpecs } from '../platform/query.validation';
+import { params } from '../platform/query.validation';
 
 /** Topics an endpoint can subscribe to (the spec's Events table). */
 export const WEBHOOK_TOPICS = ['filing.created', 'transcript.published', 'ir_document.created', 'form4.filed'] as const;
@@ -42,32 +42,32 @@ export const recoverBody = z.object({ since: isoDateTime.describe('Requeue faile
 export type CreateEndpointInput = z.infer<typeof createEndpointBody>;
 export type UpdateEndpointInput = z.infer<typeof updateEndpointBody>;
 
-export const endpointIdParam: ParamSpecs = {
+export const endpointIdParam = params({
   id: { kind: 'string', pattern: ENDPOINT_ID_PATTERN, description: 'Webhook endpoint id (we_...)' },
-};
-export const deliveryPathParams: ParamSpecs = {
+});
+export const deliveryPathParams = params({
   ...endpointIdParam,
   delivery_id: { kind: 'string', pattern: DELIVERY_ID_PATTERN, description: 'Delivery id (del_...)' },
-};
+});
 
 const cursorParam = { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' } as const;
 const limitParam = { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' } as const;
 
-export const endpointListParams: ParamSpecs = {
+export const endpointListParams = params({
   cursor: cursorParam,
   limit: limitParam,
   direction: { kind: 'enum', values: ['asc', 'desc'], description: 'By created_at, then id. Default desc (newest first)' },
-};
-export const deliveryListParams: ParamSpecs = {
+});
+export const deliveryListParams = params({
   status: { kind: 'enum', values: ['pending', 'succeeded', 'failed'], description: 'Only deliveries in this state' },
   cursor: cursorParam,
   limit: limitParam,
-};
-export const eventListParams: ParamSpecs = {
+});
+export const eventListParams = params({
   types: { kind: 'array', items: { kind: 'enum', values: EVENT_TYPES }, description: 'Only these event types; repeat the parameter or separate with commas' },
   cursor: cursorParam,
   limit: limitParam,
-};
+});
 
 export const endpointSchema = z.object({
   id: z.string().describe('we_ + 24 hex'),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { assertPublicUrl, NonPublicAddressError } from '@app/net';
-import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord, WebhookEndpointsRepository } from '@app/persistence';
+import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord, Page, PageRequest, WebhookEndpointsRepository } from '@app/persistence';
 import { generateSigningSecret, SecretBox } from '@app/webhooks';
 import type { Principal } from '../auth/api-keys.service';
 import { DomainError, ValidationError, type ValidationItem } from '../platform/api.errors';
@@ -17,6 +17,11 @@ export interface WebhooksSettings {
   rotationGraceHours?: number;
   /** Bound on the DNS lookup of a URL check. */
   resolveTimeoutMs?: number;
+}
+
+/** A delivery with every attempt made, oldest first. */
+export interface DeliveryWithAttempts extends DeliveryRecord {
+  attemptLog: AttemptRecord[];
 }
 
 const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
@@ -76,12 +81,9 @@ export class WebhooksService {
     return e;
   }
 
-  async list(principal: Principal, direction: 'asc' | 'desc', limit: number, after?: { sortKey: string; id: string }): Promise<{ rows: EndpointRecord[]; hasMore: boolean }> {
+  list(principal: Principal, page: PageRequest): Promise<Page<EndpointRecord>> {
     this.available();
-    const rows = await this.repo.listEndpoints(principal.accountId, direction, limit + 1, after);
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { rows, hasMore };
+    return this.repo.listEndpoints({ accountId: principal.accountId }, page);
   }
 
   async update(principal: Principal, id: string, input: UpdateEndpointInput): Promise<EndpointRecord> {
@@ -125,21 +127,13 @@ export class WebhooksService {
     return { eventId, deliveryId };
   }
 
-  async deliveries(
-    principal: Principal,
-    id: string,
-    status: string | undefined,
-    limit: number,
-    after?: { sortKey: string; id: string },
-  ): Promise<{ rows: { delivery: DeliveryRecord; attempts: AttemptRecord[] }[]; hasMore: boolean }> {
+  async deliveries(principal: Principal, id: string, status: string | undefined, page: PageRequest): Promise<Page<DeliveryWithAttempts>> {
     await this.get(principal, id);
-    const rows = await this.repo.listDeliveries(id, status, limit + 1, after);
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    const attempts = await this.repo.listAttempts(rows.map((r) => r.id));
+    const deliveries = await this.repo.listDeliveries({ endpointId: id, status }, page);
+    const attempts = await this.repo.listAttempts(deliveries.rows.map((d) => d.id));
     const byDelivery = new Map<string, AttemptRecord[]>();
     for (const a of attempts) byDelivery.set(a.deliveryId, [...(byDelivery.get(a.deliveryId) ?? []), a]);
-    return { rows: rows.map((delivery) => ({ delivery, attempts: byDelivery.get(delivery.id) ?? [] })), hasMore };
+    return { ...deliveries, rows: deliveries.rows.map((d) => ({ ...d, attemptLog: byDelivery.get(d.id) ?? [] })) };
   }
 
   async retry(principal: Principal, id: string, deliveryId: string): Promise<Date> {
@@ -158,11 +152,8 @@ export class WebhooksService {
     return this.repo.recoverDeliveries(id, since);
   }
 
-  async events(principal: Principal, types: string[] | undefined, limit: number, afterSeq: string | undefined): Promise<{ rows: EventRecord[]; hasMore: boolean }> {
-    const rows = await this.repo.listEvents(principal.accountId, types, limit + 1, afterSeq);
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { rows, hasMore };
+  events(principal: Principal, types: string[] | undefined, page: PageRequest): Promise<Page<EventRecord>> {
+    return this.repo.listEvents({ accountId: principal.accountId, types }, page);
   }
 
   /** https only (unless allowed), and every address the host resolves to public (unless allowed): 422 otherwise. */

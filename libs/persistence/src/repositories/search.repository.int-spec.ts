@@ -5,7 +5,8 @@ import type { CompanyData, FilingData, RecordEnvelope } from '@app/contracts';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { createDataSource } from '../data-source';
 import { projectRecords } from '../projections/record-projections';
-import { SEARCH_KINDS, SEARCH_SQL, SearchRepository, searchParams, type SearchAfter } from './search.repository';
+import type { KeyPart } from '../keyset';
+import { SEARCH_KINDS, SEARCH_SQL, SearchRepository, searchParams } from './search.repository';
 
 const examples = join(__dirname, '../../../contracts/src/examples');
 const msft10k = JSON.parse(readFileSync(join(examples, 'filing@1.msft-10-k.json'), 'utf8')) as RecordEnvelope<FilingData>;
@@ -66,7 +67,7 @@ async function windowScan(cap: number): Promise<string> {
   expect(scan).toMatch(/on filings /);
   return scan!;
 }
-const filingIds = async (q: string, after?: SearchAfter, limit = 10) => (await repo.search({ q, kinds: ['filing'], limit, after })).map((h) => h.id);
+const filingIds = async (q: string, after?: KeyPart[], limit = 10) => (await repo.search({ q, kinds: ['filing'] }, { direction: 'desc', limit, after })).rows.map((h) => h.id);
 
 beforeAll(async () => {
   db = await createTestDatabase('search_repo');
@@ -94,7 +95,7 @@ describe('SearchRepository: filing candidates, bounded whatever the table holds 
     // All eight match "microsoft" (the filer's name), more than the cap; the window alone would hold the first three stored.
     expect(await filingIds('microsoft')).toEqual([accession(7), accession(6), accession(5)]);
     // The same through the name's approximate match and among all kinds.
-    const hits = await repo.search({ q: 'Microsoft Corp', kinds: SEARCH_KINDS, limit: 10 });
+    const hits = (await repo.search({ q: 'Microsoft Corp', kinds: SEARCH_KINDS }, { direction: 'desc', limit: 10 })).rows;
     expect(hits.filter((h) => h.kind === 'filing').map((h) => h.id)).toEqual([accession(7), accession(6), accession(5)]);
     // Among the filer's newest filings, those matching all the query's words.
     expect(await filingIds('microsoft 10-K')).toEqual([accession(6), accession(4), accession(2)]);
@@ -106,7 +107,7 @@ describe('SearchRepository: filing candidates, bounded whatever the table holds 
     expect(await windowScan(3)).toContain('never executed');
     // With room left (8 filer rows under a cap of 10), the window is read and the mention is a candidate, the newest.
     const roomy = new SearchRepository(ds, { candidatesPerKind: 10 });
-    const hits = await roomy.search({ q: 'microsoft', kinds: ['filing'], limit: 20 });
+    const hits = (await roomy.search({ q: 'microsoft', kinds: ['filing'] }, { direction: 'desc', limit: 20 })).rows;
     expect(hits.map((h) => h.id)).toEqual([mention, ...filings.map((f) => f.key).reverse()]);
     expect(await windowScan(10)).not.toContain('never executed');
   });
@@ -116,19 +117,19 @@ describe('SearchRepository: filing candidates, bounded whatever the table holds 
   });
 
   it('an accession is a candidate whatever the window holds, and ranks first', async () => {
-    const hits = await repo.search({ q: accession(7), kinds: SEARCH_KINDS, limit: 10 });
+    const hits = (await repo.search({ q: accession(7), kinds: SEARCH_KINDS }, { direction: 'desc', limit: 10 })).rows;
     expect(hits[0]).toMatchObject({ kind: 'filing', id: accession(7), match: 'accession' });
   });
 
   it('pages walk the one ranking of the capped candidates', async () => {
     const all = await filingIds('microsoft 10-K');
     const seen: string[] = [];
-    let after: SearchAfter | undefined;
+    let after: KeyPart[] | undefined;
     for (;;) {
-      const page = await repo.search({ q: 'microsoft 10-K', kinds: ['filing'], limit: 1, after });
+      const page = (await repo.search({ q: 'microsoft 10-K', kinds: ['filing'] }, { direction: 'desc', limit: 1, after })).rows;
       if (page.length === 0) break;
       seen.push(page[0]!.id);
-      after = { score: page[0]!.score, kind: page[0]!.kind, id: page[0]!.id };
+      after = [page[0]!.score, page[0]!.kind, page[0]!.id];
     }
     expect(seen).toEqual(all);
     expect(all.length).toBeGreaterThan(0);

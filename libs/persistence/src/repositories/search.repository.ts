@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Pool, QueryResultRow } from 'pg';
 import type { Provenance } from '@app/contracts';
 import { secRosterCurrentSince } from '../roster/roster.repository';
+import { keysetOrder, toPage, type Page, type PageRequest } from '../keyset';
 
 /** What one search hit is: each kind is a resource the API serves. */
 export const SEARCH_KINDS = ['company', 'person', 'filing', 'document', 'document_page'] as const;
@@ -66,22 +67,39 @@ export interface SearchHitRecord {
 /** The keyset position after the last hit of a page: hits are ordered by (score desc, kind, id), kind and id in byte order. */
 export interface SearchAfter {
   score: number;
-  kind: SearchKind;
+  kind: string;
   id: string;
 }
 
-export interface SearchQuery {
+/** What a search looks for. */
+export interface SearchFilter {
   /** The query text, already normalized (trimmed, whitespace collapsed) and bounded by the caller. */
   q: string;
   kinds: readonly SearchKind[];
-  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
-  limit: number;
-  after?: SearchAfter;
   /** YYYY-MM-DD: SEC roster entries count as current when filed on or after it (default: 18 months ago). */
   currentSince?: string;
   /** Candidates ranked per kind (default SEARCH_CANDIDATES_PER_KIND). */
   candidatesPerKind?: number;
 }
+
+export interface SearchQuery extends SearchFilter {
+  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
+  limit: number;
+  after?: SearchAfter;
+}
+
+const SEARCH_HIT_ID_MAX_CHARS = 512;
+
+/**
+ * Hits by relevance: score descending, then kind and id ascending in byte order. SEARCH_SQL states
+ * that mixed order itself (keysetSql gives one direction to every column); this declaration gives
+ * the cursor's key, and the values it may hold.
+ */
+export const SEARCH_ORDER = keysetOrder<SearchHitRecord>(
+  { sql: 'score', type: 'float8', of: (h) => h.score },
+  { sql: 'kind', type: 'text', of: (h) => h.kind, accepts: (v) => SEARCH_KINDS.some((k) => k === v) },
+  { sql: 'id', type: 'text', of: (h) => h.id, accepts: (v) => typeof v === 'string' && v.length > 0 && v.length <= SEARCH_HIT_ID_MAX_CHARS },
+);
 
 const TICKER_RE = /^[A-Za-z0-9.-]{1,10}$/;
 const SYMBOL_RE = /^[A-Za-z0-9.-]{1,10}:[A-Za-z]{2,6}$/;
@@ -511,10 +529,13 @@ export class SearchRepository {
     this.pool = poolOf(dataSource);
   }
 
-  /** Rejects with the pg error 57014 (see isQueryCanceled) when the statement timeout cancels it. */
-  async search(query: SearchQuery): Promise<SearchHitRecord[]> {
-    const values = searchParams({ candidatesPerKind: this.options.candidatesPerKind, ...query });
+  /** One page of hits, ranked. Rejects with the pg error 57014 (see isQueryCanceled) when the statement timeout cancels it. */
+  async search(filter: SearchFilter, page: PageRequest): Promise<Page<SearchHitRecord>> {
+    const [score, kind, id] = page.after ?? [];
+    const after = page.after ? { score: Number(score), kind: String(kind), id: String(id) } : undefined;
+    // SEARCH_SQL ranks a union and keeps its own keyset bound: it reads one hit more than the page, toPage cuts it.
+    const values = searchParams({ candidatesPerKind: this.options.candidatesPerKind, ...filter, limit: page.limit + 1, after });
     const rows = await runSearchStatement<SearchRow>(this.pool, values, { statementTimeoutMs: this.options.statementTimeoutMs });
-    return rows.map(toHit).filter((h): h is SearchHitRecord => h !== null);
+    return toPage(SEARCH_ORDER, rows.map(toHit).filter((h): h is SearchHitRecord => h !== null), page.limit);
   }
 }

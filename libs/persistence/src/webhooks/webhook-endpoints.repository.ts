@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { poolOf } from '../repositories/pg-queryable';
 import type { DataSource } from 'typeorm';
+import { keysetOrder, keysetSql, toPage, type Page, type PageRequest } from '../keyset';
 
 /** How old an event must be before the feed serves it (see listEvents). */
 export const FEED_SETTLE_SECONDS = 2;
@@ -57,6 +58,36 @@ export interface EventRecord {
   isTest: boolean;
   createdAt: Date;
 }
+
+export interface EndpointListFilter {
+  accountId: string;
+}
+
+export interface DeliveryListFilter {
+  endpointId: string;
+  status?: string;
+}
+
+export interface EventListFilter {
+  /** The reader's account: its own test events are in its feed. */
+  accountId: string;
+  types?: string[];
+}
+
+/** An account's endpoints: created_at (to the microsecond), then id. */
+export const WEBHOOK_ENDPOINTS_ORDER = keysetOrder<EndpointRecord>(
+  { sql: 'created_at', type: 'timestamptz', of: (e) => e.sortKey },
+  { sql: 'id', type: 'text', of: (e) => e.id },
+);
+
+/** An endpoint's deliveries: created_at (to the microsecond), then id. */
+export const WEBHOOK_DELIVERIES_ORDER = keysetOrder<DeliveryRecord>(
+  { sql: 'd.created_at', type: 'timestamptz', of: (d) => d.sortKey },
+  { sql: 'd.id', type: 'text', of: (d) => d.id },
+);
+
+/** The events feed: seq, the order events were made in. */
+export const WEBHOOK_EVENTS_ORDER = keysetOrder<EventRecord>({ sql: 'seq', type: 'bigint', of: (e) => Number(e.seq) });
 
 const ENDPOINT_COLUMNS = `id, account_id AS "accountId", url, topics, description, enabled, disabled_reason AS "disabledReason",
   failing_since AS "failingSince", created_at AS "createdAt", updated_at AS "updatedAt",
@@ -116,21 +147,13 @@ export class WebhookEndpointsRepository {
     return r.rows[0] ?? null;
   }
 
-  async listEndpoints(accountId: string, direction: 'asc' | 'desc', limit: number, after?: { sortKey: string; id: string }): Promise<EndpointRecord[]> {
-    const op = direction === 'asc' ? '>' : '<';
-    const dir = direction === 'asc' ? 'ASC' : 'DESC';
-    const params: unknown[] = [accountId, limit];
-    let keyset = '';
-    if (after) {
-      params.push(after.sortKey, after.id);
-      keyset = ` AND (created_at, id) ${op} ($3::timestamptz, $4)`;
-    }
-    const r = await this.pool.query<EndpointRecord>(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL${keyset}
-       ORDER BY created_at ${dir}, id ${dir} LIMIT $2`,
-      params,
-    );
-    return r.rows;
+  async listEndpoints(filter: EndpointListFilter, page: PageRequest): Promise<Page<EndpointRecord>> {
+    const params: unknown[] = [filter.accountId];
+    const where = ['account_id = $1', 'deleted_at IS NULL'];
+    const keyset = keysetSql(WEBHOOK_ENDPOINTS_ORDER, page, params);
+    if (keyset.predicate) where.push(keyset.predicate);
+    const r = await this.pool.query<EndpointRecord>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE ${where.join(' AND ')} ${keyset.orderByLimit}`, params);
+    return toPage(WEBHOOK_ENDPOINTS_ORDER, r.rows, page.limit);
   }
 
   /** Applies the given changes; `enabled` true also clears disabled_reason and failing_since. */
@@ -204,24 +227,22 @@ export class WebhookEndpointsRepository {
     });
   }
 
-  /** Deliveries of an endpoint, newest first (keyset on created_at, id). */
-  async listDeliveries(endpointId: string, status: string | undefined, limit: number, after?: { sortKey: string; id: string }): Promise<DeliveryRecord[]> {
-    const params: unknown[] = [endpointId, limit];
+  /** Deliveries of an endpoint (the route pages them newest first). */
+  async listDeliveries(filter: DeliveryListFilter, page: PageRequest): Promise<Page<DeliveryRecord>> {
+    const params: unknown[] = [filter.endpointId];
     const where = ['d.endpoint_id = $1'];
-    if (status !== undefined) {
-      params.push(status);
+    if (filter.status !== undefined) {
+      params.push(filter.status);
       where.push(`d.status = $${params.length}`);
     }
-    if (after) {
-      params.push(after.sortKey, after.id);
-      where.push(`(d.created_at, d.id) < ($${params.length - 1}::timestamptz, $${params.length})`);
-    }
+    const keyset = keysetSql(WEBHOOK_DELIVERIES_ORDER, page, params);
+    if (keyset.predicate) where.push(keyset.predicate);
     const r = await this.pool.query<DeliveryRecord>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-       WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
+       WHERE ${where.join(' AND ')} ${keyset.orderByLimit}`,
       params,
     );
-    return r.rows;
+    return toPage(WEBHOOK_DELIVERIES_ORDER, r.rows, page.limit);
   }
 
   async listAttempts(deliveryIds: string[]): Promise<AttemptRecord[]> {
@@ -255,28 +276,26 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * Feed page: events after `afterSeq` in seq order; real events and the account's own test events.
+   * Feed page: events after the page's key in seq order (the feed reads ascending); real events and the account's own test events.
    * Only events made FEED_SETTLE_SECONDS ago or earlier: a seq is taken when the row is inserted,
    * so an event of a transaction still open could later appear below a seq a reader has passed.
    * created_at is the time of the insert, the projector's last statement before its batch commits,
    * so the window holds however long the batch's projections took.
    */
-  async listEvents(accountId: string, types: string[] | undefined, limit: number, afterSeq: string | undefined): Promise<EventRecord[]> {
-    const params: unknown[] = [accountId, limit];
+  async listEvents(filter: EventListFilter, page: PageRequest): Promise<Page<EventRecord>> {
+    const params: unknown[] = [filter.accountId];
     const where = ['(NOT is_test OR account_id = $1)', `created_at <= now() - interval '${FEED_SETTLE_SECONDS} seconds'`];
-    if (types?.length) {
-      params.push(types);
+    if (filter.types?.length) {
+      params.push(filter.types);
       where.push(`type = ANY($${params.length}::text[])`);
     }
-    if (afterSeq !== undefined) {
-      params.push(afterSeq);
-      where.push(`seq > $${params.length}::bigint`);
-    }
+    const keyset = keysetSql(WEBHOOK_EVENTS_ORDER, page, params);
+    if (keyset.predicate) where.push(keyset.predicate);
     const r = await this.pool.query<EventRecord>(
       `SELECT seq::text AS seq, id, type, data, is_test AS "isTest", created_at AS "createdAt" FROM webhook_events
-       WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $2`,
+       WHERE ${where.join(' AND ')} ${keyset.orderByLimit}`,
       params,
     );
-    return r.rows;
+    return toPage(WEBHOOK_EVENTS_ORDER, r.rows, page.limit);
   }
 }
