@@ -38,11 +38,6 @@ async function main(): Promise<void> {
   const limitOf = (q: Q): number => Number(q.limit ?? 50) || 50;
   // The keyset is the bench's own input: parsed, not validated.
   const afterOf = <T>(q: Q): T | undefined => (q.after ? (JSON.parse(q.after) as T) : undefined);
-  const page = <T>(rows: T[], limit: number) => {
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.length = limit;
-    return { data: rows, pagination: { next_cursor: null, has_more: hasMore } };
-  };
   const pageBody = <T>(p: Page<T>) => ({ data: p.rows, pagination: { next_cursor: null, has_more: p.hasMore } });
   const cikOf = async (symbol: string): Promise<string> => {
     const company = await companies.findBySymbol(symbol.toUpperCase());

@@ -77,7 +77,6 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     outages,
   });
   // Stateless and shared by every route module.
-  const cursors = new CursorCodec(config.CURSOR_SECRET);
   const deps: ApiDeps = {
     config,
     logger,
@@ -86,11 +85,10 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     plans,
     metrics,
     binder: new RouteBinder(plans),
-    paging: new Paging(cursors),
-    cursors,
+    paging: new Paging(new CursorCodec(config.CURSOR_SECRET)),
     companies: new CompaniesService(new CompaniesRepository(dataSource)),
   };
-  const routes = [...API_MODULES.flatMap((m) => m.bind(deps)), ...new DocsController().routes(), ...new MetricsController(metrics, config.METRICS_BEARER_TOKEN).routes()];
+  const routes = [...API_MODULES.flatMap((m) => m.bind(deps)), ...new DocsController().routes(deps.binder), ...new MetricsController(metrics, config.METRICS_BEARER_TOKEN).routes()];
   // The MCP tools call the handlers above: wired last, over every route.
   routes.push(...new McpController(new McpToolsService(routes, http, docsUrl, config.PUBLIC_BASE_URL), { publicBaseUrl: config.PUBLIC_BASE_URL, logger }).routes());
   let closed = false;

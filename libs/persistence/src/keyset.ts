@@ -7,7 +7,7 @@
 export type KeyPart = string | number;
 
 /** Postgres type a key value is bound as; it also says what a cursor's value must look like. */
-export type KeyType = 'text' | 'date' | 'integer' | 'bigint' | 'float8' | 'timestamptz';
+export type KeyType = 'text' | 'date' | 'integer' | 'bigint' | 'float8' | 'numeric' | 'timestamptz';
 
 /** One column of a list's order. */
 export interface KeyColumn<R> {
@@ -48,6 +48,7 @@ export function keysetOrder<R>(...columns: KeyColumn<R>[]): KeysetOrder<R> {
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const NUMERIC = /^-?\d{1,40}(\.\d{1,40})?$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 function isKeyValue(type: KeyType, v: unknown): boolean {
@@ -61,6 +62,9 @@ function isKeyValue(type: KeyType, v: unknown): boolean {
     case 'integer':
     case 'bigint':
       return typeof v === 'number' && Number.isSafeInteger(v);
+    case 'numeric':
+      // Exact decimal text, as numeric columns are read (a number would round them).
+      return typeof v === 'string' && NUMERIC.test(v);
     case 'float8':
       // A computed score: JSON carries a double exactly, so the bound is the row's own value.
       return typeof v === 'number' && Number.isFinite(v);
@@ -69,7 +73,9 @@ function isKeyValue(type: KeyType, v: unknown): boolean {
 
 /** Whether a decoded cursor key fits the order (count and type of every value): a forged one does not reach SQL. */
 export function isKeyOf(order: KeysetOrder<never>, key: unknown): key is KeyPart[] {
-  return Array.isArray(key) && key.length === order.columns.length && order.columns.every((c, i) => isKeyValue(c.type, key[i]) && (c.accepts?.(key[i]) ?? true));
+  if (!Array.isArray(key) || key.length !== order.columns.length) return false;
+  const values: unknown[] = key;
+  return order.columns.every((c, i) => isKeyValue(c.type, values[i]) && (c.accepts?.(values[i] as KeyPart) ?? true));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
+import { params } from '../platform/query.validation';
+import type { BoundRoute, RouteBinder, RouteDefinition } from '../platform/route.registry';
 import { buildOpenApiDocument } from './openapi.document';
 import { DomainError, type ProblemSlug } from '../platform/api.errors';
 import { PROBLEM_PAGES, problemIndexHtml, problemPageHtml } from './problem-pages';
@@ -38,36 +39,38 @@ export class DocsController {
   private readonly changelog = readChangelog();
   private readonly errorPages = new Map((Object.keys(PROBLEM_PAGES) as ProblemSlug[]).map((slug) => [slug, problemPageHtml(slug)]));
 
-  routes(): BoundRoute[] {
+  routes(binder: RouteBinder): BoundRoute[] {
     return [
       { definition: def('/v1/openapi.json', 'openapi'), handler: async (_req, reply) => reply.type('application/json; charset=utf-8').send(this.document) },
       { definition: def('/docs', 'docs'), handler: async (_req, reply) => reply.type('text/html; charset=utf-8').send(HTML) },
       { definition: def('/docs/init.js', 'docsInit'), handler: async (_req, reply) => reply.type('application/javascript; charset=utf-8').send(INIT) },
       { definition: def('/docs/changelog', 'docsChangelog'), handler: async (_req, reply) => reply.type('text/markdown; charset=utf-8').send(this.changelog) },
       { definition: def('/docs/errors', 'docsErrors'), handler: async (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=3600').send(this.errorIndex) },
-      {
-        definition: def('/docs/errors/:slug', 'docsError'),
-        handler: async (req, reply) => {
-          const slug = (req.params as { slug: string }).slug;
-          const html = Object.hasOwn(PROBLEM_PAGES, slug) ? this.errorPages.get(slug as ProblemSlug) : undefined;
-          if (!html) throw new DomainError('UnknownDocsPage', `No error page '${slug}'; the list is at /docs/errors.`);
-          return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=3600').send(html);
+      binder.bind(
+        { ...def('/docs/errors/:slug', 'docsError'), path: params({ slug: { kind: 'string', description: 'Problem slug' } }), public: true },
+        {
+          handle: async ({ path: { slug }, reply }) => {
+            const html = Object.hasOwn(PROBLEM_PAGES, slug) ? this.errorPages.get(slug as ProblemSlug) : undefined;
+            if (!html) throw new DomainError('UnknownDocsPage', `No error page '${slug}'; the list is at /docs/errors.`);
+            return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=3600').send(html);
+          },
         },
-      },
-      {
-        definition: def('/docs/:asset', 'docsAsset'),
-        handler: async (req, reply) => {
-          const asset = (req.params as { asset: string }).asset;
-          const type = ASSETS[asset];
-          if (!type) throw new DomainError('UnknownDocsPage', `No docs asset '${asset}'.`);
-          let bytes = this.cache.get(asset);
-          if (!bytes) {
-            bytes = readFileSync(join(this.assetDir, asset));
-            this.cache.set(asset, bytes);
-          }
-          return reply.type(type).header('cache-control', 'public, max-age=3600').send(bytes);
+      ),
+      binder.bind(
+        { ...def('/docs/:asset', 'docsAsset'), path: params({ asset: { kind: 'string', description: 'A swagger-ui asset' } }), public: true },
+        {
+          handle: async ({ path: { asset }, reply }) => {
+            const type = ASSETS[asset];
+            if (!type) throw new DomainError('UnknownDocsPage', `No docs asset '${asset}'.`);
+            let bytes = this.cache.get(asset);
+            if (!bytes) {
+              bytes = readFileSync(join(this.assetDir, asset));
+              this.cache.set(asset, bytes);
+            }
+            return reply.type(type).header('cache-control', 'public, max-age=3600').send(bytes);
+          },
         },
-      },
+      ),
     ];
   }
 }

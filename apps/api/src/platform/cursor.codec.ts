@@ -1,6 +1,6 @@
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { stableStringify } from '@app/contracts';
-import { isKeyOf, keysetOrder, type KeyPart, type KeysetOrder } from '@app/persistence';
+import { isKeyOf, type KeyPart, type KeysetOrder } from '@app/persistence';
 
 /** What a cursor carries: the last sort key of the page, its direction and the filters it belongs to. */
 export interface CursorPayload {
@@ -85,7 +85,3 @@ export class CursorCodec {
     return { v: 2, k: p.k, d: p.d, f: p.f };
   }
 }
-
-/** TRANSITIONAL (one-slice redesign): a list not yet on Paging carries its old string key as a one-value tuple. */
-export const LEGACY_TEXT_KEY = keysetOrder<never>({ sql: '', type: 'text', of: () => '' });
-export const legacyKey = (k: KeyPart[]): string => String(k[0]);

@@ -5,7 +5,6 @@ import type { CompaniesService } from '../companies/companies.service';
 import type { ApiConfig } from '../config/api.config';
 import type { PlanTable } from '../rate-limit/plans';
 import type { ApiMetrics } from './api.metrics';
-import type { CursorCodec } from './cursor.codec';
 import type { Paging } from './paging';
 import type { BoundRoute, RouteBinder, RouteDefinition } from './route.registry';
 
@@ -19,7 +18,6 @@ export interface ApiDeps {
   metrics: ApiMetrics;
   binder: RouteBinder;
   paging: Paging;
-  cursors: CursorCodec;
   /** Symbol lookups, shared by every route under /v1/companies/{symbol}. */
   companies: CompaniesService;
 }

@@ -2,7 +2,7 @@ import { poolOf } from '../repositories/pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { Provenance } from '@app/contracts';
-import { keysetOrder, toPage, type KeysetOrder, type Page, type PageRequest } from '../keyset';
+import { keysetOrder, keysetSql, toPage, type KeysetOrder, type Page, type PageRequest } from '../keyset';
 
 /** One equity holding of a company by a fund, at the fund's latest complete N-PORT report (read model, not an API shape). */
 export interface FundExposureRow {
@@ -41,17 +41,16 @@ const SORT_COLUMN: Record<FundExposureSort, string> = { weight: 'h.pct_val', val
 
 /**
  * The exposure list's order, by sort: the sort value (exact decimal text; the list leaves out null
- * values), then accession and holding index; always largest first. Postgres compares the value as
- * numeric, which keysetSql has no type for: list() writes its own keyset predicate from this order.
+ * values), then accession and holding index; always largest first.
  */
 export const FUND_EXPOSURE_ORDER: Readonly<Record<FundExposureSort, KeysetOrder<FundExposureRow>>> = {
   weight: keysetOrder<FundExposureRow>(
-    { sql: SORT_COLUMN.weight, type: 'text', of: (r) => r.pctVal },
+    { sql: SORT_COLUMN.weight, type: 'numeric', of: (r) => r.pctVal },
     { sql: 'h.accession', type: 'text', of: (r) => r.accession },
     { sql: 'h.holding_index', type: 'integer', of: (r) => r.holdingIndex },
   ),
   value: keysetOrder<FundExposureRow>(
-    { sql: SORT_COLUMN.value, type: 'text', of: (r) => r.valUsd ?? '' },
+    { sql: SORT_COLUMN.value, type: 'numeric', of: (r) => r.valUsd ?? '' },
     { sql: 'h.accession', type: 'text', of: (r) => r.accession },
     { sql: 'h.holding_index', type: 'integer', of: (r) => r.holdingIndex },
   ),
@@ -76,14 +75,8 @@ export class FundExposureRepository {
   /** One page, always largest first (the page's direction is not read). */
   async list(filter: FundExposureFilter, page: PageRequest): Promise<Page<FundExposureRow>> {
     const order = FUND_EXPOSURE_ORDER[filter.sort];
-    const col = SORT_COLUMN[filter.sort];
     const params: unknown[] = [filter.cik, EXPOSURE_ASSET_CATEGORIES];
-    let keyset = '';
-    if (page.after) {
-      params.push(...page.after);
-      keyset = ` AND (${col}, h.accession, h.holding_index) < ($3::numeric, $4::text, $5::integer)`;
-    }
-    params.push(page.limit + 1);
+    const keyset = keysetSql(order, { ...page, direction: 'desc' }, params);
     const text = `
       SELECT h.fund_key AS "fundKey", f.fund_ticker AS "fundTicker", coalesce(f.series_name, f.registrant_name) AS "fundName",
         f.is_etf AS "isEtf", h.accession, h.holding_index AS "holdingIndex", h.pct_val::text AS "pctVal",
@@ -91,9 +84,8 @@ export class FundExposureRepository {
         to_char(h.report_date, 'YYYY-MM-DD') AS "reportDate", h.name AS "holdingName", h.match_method AS "matchMethod",
         h.match_confidence AS "matchConfidence", h.provenance
       FROM fund_holdings h JOIN funds f ON f.fund_key = h.fund_key
-      WHERE ${exposureWhere(filter.sort, filter.etfsOnly)}${keyset}
-      ORDER BY ${col} DESC, h.accession DESC, h.holding_index DESC
-      LIMIT $${params.length}`;
+      WHERE ${exposureWhere(filter.sort, filter.etfsOnly)}${keyset.predicate ? ` AND ${keyset.predicate}` : ''}
+      ${keyset.orderByLimit}`;
     const name = `fund_exposure_${filter.sort}_${filter.etfsOnly ? 'etf' : 'all'}_${page.after ? 'after' : 'first'}`;
     const result = await this.pool.query<FundExposureRow>({ name, text, values: params });
     return toPage(order, result.rows, page.limit);
