@@ -1,5 +1,5 @@
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
-import type { PdfInfo } from '../entities/document.entity';
+import type { PdfInfo } from './documents.table';
 import { statementNamer } from '../repositories/statement-names';
 
 /** One document as the read side returns it (read model, camelCase; not an API shape). */

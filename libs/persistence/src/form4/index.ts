@@ -1,2 +1,3 @@
 export * from './form4.projection';
 export * from './insider-transactions.repository';
+export * from './form4.table';

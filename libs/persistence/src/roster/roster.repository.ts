@@ -6,7 +6,7 @@ import type { Pool } from 'pg';
 export interface RosterEntryRecord {
   category: string;
   sourceProvider: string;
-  /** The person's identity within the source (see RosterEntryEntity.personKey). */
+  /** The person's identity within the source (see roster_entries.person_key in roster.table.ts). */
   personKey: string;
   name: string;
   role: string;
