@@ -1,3 +1,5 @@
+import type { ColumnSpec } from './projections/batch-upsert';
+
 /*
  * The one description of a table in TypeScript: its columns, each with the type and nullability
  * the migrations give it, how the read side selects it, and the type a read row holds. Row types,
@@ -47,10 +49,10 @@ export const varchar = () => new Column<string>('character varying', 'text');
 export const char = (length: number) => new Column<string>(`character(${length})`, 'text');
 export const textArray = () => new Column<string[]>('text[]', 'text[]');
 export const uuid = () => new Column<string>('uuid', 'uuid');
-export const integer = () => new Column<number>('integer', 'int4');
+export const integer = () => new Column<number>('integer', 'integer');
 /** pg returns bigint as a string (it may exceed 2^53); readAs a float8 where a number is wanted. */
-export const bigint = () => new Column<string>('bigint', 'int8');
-export const doublePrecision = () => new Column<number>('double precision', 'float8');
+export const bigint = () => new Column<string>('bigint', 'bigint');
+export const doublePrecision = () => new Column<number>('double precision', 'double precision');
 /** pg returns numeric as a string, exactly. */
 export const numeric = () => new Column<string>('numeric', 'numeric');
 export const boolean = () => new Column<boolean>('boolean', 'boolean');
@@ -110,7 +112,13 @@ export function selectList<C extends Columns>(t: Table<C>, columns: ReadonlyArra
     .join(', ');
 }
 
-/** The `[name, array element type]` pairs a batch upsert writes (see unnestUpsertSql). */
-export function upsertColumns<C extends Columns>(t: Table<C>, columns: ReadonlyArray<keyof C & string>): ReadonlyArray<readonly [name: string, type: string]> {
-  return columns.map((name) => [name, t.columns[name]!.param] as const);
+/**
+ * The `[name, array element type]` pairs a batch upsert writes (see unnestUpsertSql): the named
+ * columns, or by default every column but those Postgres fills itself (generated ones, sequences)
+ * and `updated_at` (the upsert sets it to now()), in table order.
+ */
+export function upsertColumns<C extends Columns>(t: Table<C>, columns?: ReadonlyArray<keyof C & string>): ReadonlyArray<ColumnSpec> {
+  const filledByPostgres = (name: string, c: Column): boolean => c.generated || c.defaultSql?.startsWith('nextval(') === true || name === 'updated_at';
+  const names = columns ?? Object.keys(t.columns).filter((n) => !filledByPostgres(n, t.columns[n]!));
+  return names.map((name) => [name, t.columns[name]!.param] as const);
 }

@@ -1,29 +1,6 @@
-import type { Provenance } from '@app/contracts';
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
 import { statementNamer } from '../repositories/statement-names';
-
-/** One filing as the read side returns it (read model, camelCase; not an API shape). */
-export interface FilingRecord {
-  accession: string;
-  cik: string;
-  companyName: string;
-  form: string;
-  /** YYYY-MM-DD. */
-  filedDate: string;
-  acceptedAt: Date | null;
-  /** YYYY-MM-DD or null. */
-  reportPeriod: string | null;
-  primaryDocumentUrl: string | null;
-  primaryDocDescription: string | null;
-  items: string[];
-  size: number | null;
-  isXbrl: boolean | null;
-  isInlineXbrl: boolean | null;
-  isAmendment: boolean;
-  amendsAccession: string | null;
-  source: string;
-  provenance: Provenance;
-}
+import { FILING_RECORD_COLUMNS, type FilingRecord } from './filings.table';
 
 /** Filters of the filing lists; arrays already normalized (upper-case forms, padded CIKs). */
 export interface FilingListFilter {
@@ -42,13 +19,6 @@ export interface FilingListQuery {
   /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
   limit: number;
 }
-
-/** The select list of a FilingRecord (also what the filings upsert returns). */
-export const FILING_RECORD_COLUMNS = `accession, cik, company_name AS "companyName", form, to_char(filed_date, 'YYYY-MM-DD') AS "filedDate",
-  accepted_at AS "acceptedAt", to_char(report_period, 'YYYY-MM-DD') AS "reportPeriod",
-  primary_document_url AS "primaryDocumentUrl", primary_doc_description AS "primaryDocDescription", items,
-  size::float8 AS size, is_xbrl AS "isXbrl", is_inline_xbrl AS "isInlineXbrl", is_amendment AS "isAmendment",
-  amends_accession AS "amendsAccession", source, provenance`;
 
 /**
  * Filings read model, read side: raw parameterized SQL on the pg pool, keyset paging on

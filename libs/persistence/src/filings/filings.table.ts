@@ -1,5 +1,5 @@
 import type { Provenance } from '@app/contracts';
-import { bigint, boolean, char, date, jsonb, text, timestamptz, tsvector, table } from '../table';
+import { bigint, boolean, char, date, jsonb, selectList, text, timestamptz, tsvector, table, type RowOf } from '../table';
 
 /**
  * Read model of one EDGAR filing, keyed by accession. Written only by the projector. The two
@@ -18,7 +18,7 @@ export const FILINGS_TABLE = table('filings', ['accession'], {
   primary_document_url: text().nullable(),
   primary_doc_description: text().nullable(),
   items: jsonb<string[]>(),
-  size: bigint().nullable(),
+  size: bigint().nullable().readAs<number | null>((c) => `${c}::float8`),
   is_xbrl: boolean().nullable(),
   is_inline_xbrl: boolean().nullable(),
   is_amendment: boolean(),
@@ -36,3 +36,15 @@ export const FILINGS_TABLE = table('filings', ['accession'], {
   updated_at: timestamptz().default('now()'),
   search_vector: tsvector().nullable().generatedAs("((setweight(to_tsvector('simple'::regconfig, form), 'A'::\"char\") || setweight(to_tsvector('simple'::regconfig, COALESCE(primary_doc_description, ''::text)), 'B'::\"char\")) || setweight(to_tsvector('simple'::regconfig, company_name), 'C'::\"char\"))"),
 });
+
+/** The columns of a FilingRecord, the read side's filing. */
+const FILING_RECORD_FIELDS = [
+  'accession', 'cik', 'company_name', 'form', 'filed_date', 'accepted_at', 'report_period', 'primary_document_url',
+  'primary_doc_description', 'items', 'size', 'is_xbrl', 'is_inline_xbrl', 'is_amendment', 'amends_accession', 'source', 'provenance',
+] as const;
+
+/** One filing as the read side returns it (read model, camelCase; not an API shape). Dates are YYYY-MM-DD. */
+export type FilingRecord = RowOf<typeof FILINGS_TABLE.columns, (typeof FILING_RECORD_FIELDS)[number]>;
+
+/** The select list of a FilingRecord (also what the filings upsert returns). */
+export const FILING_RECORD_COLUMNS = selectList(FILINGS_TABLE, FILING_RECORD_FIELDS);

@@ -1,5 +1,11 @@
 import { boolean, char, date, integer, jsonb, numeric, text, timestamptz, table } from '../table';
 
+/** A footnote a row cites, with its text (null when the filing has no footnote of that id). */
+export interface ResolvedFootnote {
+  id: string;
+  text: string | null;
+}
+
 /**
  * One reporting owner of one Form 4 filing, by issuer: how the projection finds the issuer's
  * filings naming an owner (the roster entries) without reading every filing's owners JSON.

@@ -1,6 +1,6 @@
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
 import type { Form4ReportingOwnerData } from '@app/contracts';
-import type { ResolvedFootnote } from './form4.projection';
+import type { ResolvedFootnote } from './form4.table';
 import { statementNamer } from '../repositories/statement-names';
 
 /** One row of a Form 4 table as the read side returns it (read model, camelCase; not an API shape). */

@@ -2,6 +2,7 @@ import { poolOf } from '../repositories/pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { Provenance } from '@app/contracts';
+import { EXPOSURE_ASSET_CATEGORIES } from './funds.table';
 
 /** One equity holding of a company by a fund, at the fund's latest complete N-PORT report (read model, not an API shape). */
 export interface FundExposureRow {
@@ -42,9 +43,6 @@ export interface FundExposureQuery {
   /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
   limit: number;
 }
-
-/** Only common equity counts as exposure to the issuer: a bond of Apple is not a share of Apple. */
-export const EXPOSURE_ASSET_CATEGORIES = ['EC'] as const;
 
 const SORT_COLUMN: Record<FundExposureSort, string> = { weight: 'h.pct_val', value: 'h.val_usd' };
 

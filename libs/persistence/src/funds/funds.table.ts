@@ -1,6 +1,9 @@
 import type { FundHeader, Provenance } from '@app/contracts';
 import { boolean, char, date, doublePrecision, integer, jsonb, numeric, text, timestamptz, table } from '../table';
 
+/** Only common equity counts as exposure to the issuer: a bond of Apple is not a share of Apple. */
+export const EXPOSURE_ASSET_CATEGORIES = ['EC'] as const;
+
 /**
  * How many funds hold a company (the fund exposure list's `fund_count`), kept by the fund holdings
  * projection in the transaction that changes a fund's holdings: counting 5,000 funds per request
