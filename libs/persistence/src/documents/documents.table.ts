@@ -1,5 +1,5 @@
 import type { Transcript } from '@app/contracts';
-import { boolean, char, date, doublePrecision, integer, jsonb, serial, text, timestamptz, tsvector, table } from '../table';
+import { boolean, char, date, doublePrecision, integer, jsonb, selectList, serial, text, timestamptz, tsvector, table, type RowOf } from '../table';
 
 export interface PdfInfo {
   title: string | null;
@@ -141,3 +141,60 @@ export const TRANSCRIPTS_TABLE = table('transcripts', ['id'], {
   first_seen_at: timestamptz(),
   updated_at: timestamptz().default('now()'),
 });
+
+/** The issuer's ticker when the record has none: that of its first listing. */
+const tickerOf = (alias: string) => `coalesce(${alias}.ticker, (SELECT c.ticker FROM companies c WHERE c.cik = ${alias}.cik ORDER BY c.symbol LIMIT 1)) AS ticker`;
+
+/** The documents columns of a DocumentRecord (besides ticker and sortKey, which are computed). */
+const DOCUMENT_RECORD_FIELDS = [
+  'id', 'url', 'cik', 'title', 'kind', 'doc_type', 'doc_group', 'language', 'published_at', 'sort_at', 'published_at_source', 'event_id',
+  'page_count', 'page_separator', 'text_length', 'found_on', 'link_quote', 'link_content_hash', 'link_src_id', 'link_extracted_at',
+  'text_content_hash', 'text_source_url', 'text_quote', 'text_src_id', 'text_extracted_at', 'pdf_bytes', 'pdf_info', 'transcript_gate',
+  'first_seen_at',
+] as const;
+
+/** One document as the read side returns it (read model, camelCase; not an API shape). */
+export type DocumentRecord = RowOf<typeof DOCUMENTS_TABLE.columns, (typeof DOCUMENT_RECORD_FIELDS)[number]> & {
+  /** The record's ticker, else the ticker of the issuer's listing. */
+  ticker: string | null;
+  /** sort_at to the microsecond, UTC (the keyset value: Date keeps only milliseconds). */
+  sortKey: string;
+};
+
+/** The select list of a DocumentRecord, on `documents d`. */
+export const DOCUMENT_RECORD_COLUMNS = `${selectList(DOCUMENTS_TABLE, DOCUMENT_RECORD_FIELDS, 'd')}, ${tickerOf('d')},
+  to_char(d.sort_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "sortKey"`;
+
+/** The transcripts columns of a TranscriptRecord (besides ticker, and the document's language and page count). */
+const TRANSCRIPT_RECORD_FIELDS = [
+  'id', 'document_id', 'url', 'cik', 'company', 'title', 'call_date', 'date_source', 'participants', 'turns', 'turn_count',
+  'front_matter', 'back_matter', 'content_hash', 'src_id', 'source_url', 'quote', 'extracted_at', 'first_seen_at',
+] as const;
+
+/** One transcript as the read side returns it (read model, camelCase; not an API shape). */
+export type TranscriptRecord = RowOf<typeof TRANSCRIPTS_TABLE.columns, (typeof TRANSCRIPT_RECORD_FIELDS)[number]> &
+  /** The document's language and page count, as documents holds them. */
+  RowOf<typeof DOCUMENTS_TABLE.columns, 'language' | 'page_count'> & {
+    /** The record's ticker, else the ticker of the issuer's listing. */
+    ticker: string | null;
+  };
+
+/** A transcript with the document text its turns' offsets point into. */
+export interface TranscriptWithText extends TranscriptRecord {
+  /** The pages of the current text version joined by the document's page separator. */
+  documentText: string;
+}
+
+/** The select list of a TranscriptRecord, on `transcripts t JOIN documents d`. */
+export const TRANSCRIPT_RECORD_COLUMNS = `${selectList(TRANSCRIPTS_TABLE, TRANSCRIPT_RECORD_FIELDS, 't')}, ${tickerOf('t')},
+  ${selectList(DOCUMENTS_TABLE, ['language', 'page_count'], 'd')}`;
+
+/** The document text of the transcript's version: its pages (that version only) joined by the separator. */
+export const TRANSCRIPT_TEXT_COLUMN = `(SELECT string_agg(p.text, d.page_separator ORDER BY p.page_index) FROM document_pages p
+   WHERE p.document_id = t.document_id AND p.content_hash = t.content_hash) AS "documentText"`;
+
+/*
+ * A transcript whose version's pages are gone is held back: part 0 of a new PDF version replaced
+ * them and the version's last part, which upserts the row (same id) or deletes it, has not landed.
+ */
+export const TRANSCRIPT_TEXT_PRESENT = `EXISTS (SELECT 1 FROM document_pages p WHERE p.document_id = t.document_id AND p.content_hash = t.content_hash)`;

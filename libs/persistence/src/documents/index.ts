@@ -3,3 +3,4 @@ export * from './document-text.projection';
 export * from './documents.repository';
 export * from './transcripts.repository';
 export * from './documents.table';
+export * from './documents.events';
