@@ -1,36 +1,7 @@
 import { poolOf } from '../repositories/pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
-import type { Provenance } from '@app/contracts';
-
-/** One segment observation as the API reads it (read model, camelCase; not an API shape). */
-export interface SegmentObservation {
-  recordKey: string;
-  cik: string;
-  accession: string;
-  form: string;
-  metricKey: string;
-  concept: string;
-  axis: string;
-  dimension: string;
-  memberQname: string;
-  member: string;
-  /** segment, corporate, eliminations or other; null for records written before kinds were read. */
-  memberKind: string | null;
-  issuerLabel: string;
-  periodKind: string;
-  periodStart: string | null;
-  periodEnd: string;
-  periodCalendar: string;
-  periodFiscal: string | null;
-  /** Exact decimal text of the reported value. */
-  value: string;
-  unit: string;
-  decimals: string | null;
-  scale: number;
-  tier: string;
-  provenance: Provenance;
-}
+import { SEGMENT_OBSERVATION_COLUMNS, type SegmentObservation } from './segments.table';
 
 /** Keyset position: the sort key of the last row of a page. */
 export interface SegmentKeyset {
@@ -56,11 +27,6 @@ export interface SegmentCoverage {
   derivedQ4: number;
 }
 
-const COLUMNS = `record_key AS "recordKey", cik, accession, form, metric_key AS "metricKey", concept, axis, dimension,
-  member_qname AS "memberQname", member, member_kind AS "memberKind", issuer_label AS "issuerLabel", period_kind AS "periodKind",
-  to_char(period_start, 'YYYY-MM-DD') AS "periodStart", to_char(period_end, 'YYYY-MM-DD') AS "periodEnd",
-  period_calendar AS "periodCalendar", period_fiscal AS "periodFiscal", value::text AS value, unit, decimals, scale, tier, provenance`;
-
 /** Segment observations, read side: keyset pages over (cik, period_end, metric_key, member, record_key). */
 export class SegmentsRepository {
   private readonly pool: Pool;
@@ -81,7 +47,7 @@ export class SegmentsRepository {
     }
     values.push(query.limit);
     const dir = asc ? 'ASC' : 'DESC';
-    const text = `SELECT ${COLUMNS} FROM segment_observations WHERE ${where}
+    const text = `SELECT ${SEGMENT_OBSERVATION_COLUMNS} FROM segment_observations WHERE ${where}
       ORDER BY period_end ${dir}, metric_key ${dir}, member ${dir}, record_key ${dir} LIMIT $${values.length}`;
     const name = `segments_list_${asc ? 'asc' : 'desc'}_${query.after ? 'after' : 'first'}`;
     const result = await this.pool.query<SegmentObservation>({ name, text, values });

@@ -1,5 +1,5 @@
 import type { Provenance } from '@app/contracts';
-import { char, date, integer, jsonb, numeric, text, timestamptz, table } from '../table';
+import { char, date, integer, jsonb, numeric, selectList, text, timestamptz, table, type RowOf } from '../table';
 
 /**
  * Read model of one segment fact (edgar.segments.v1), keyed by the record key
@@ -28,7 +28,8 @@ export const SEGMENT_OBSERVATIONS_TABLE = table('segment_observations', ['record
   period_calendar: text(),
   period_fiscal: text().nullable(),
   /** Exact as reported (numeric, read back as a string). */
-  value: numeric(),
+  /** Read as its exact decimal text. */
+  value: numeric().readAs<string>((c) => `${c}::text`),
   unit: text(),
   decimals: text().nullable(),
   scale: integer(),
@@ -42,3 +43,15 @@ export const SEGMENT_OBSERVATIONS_TABLE = table('segment_observations', ['record
   /** segment, corporate, eliminations or other; null for records written before kinds were read. */
   member_kind: text().nullable(),
 });
+
+/** The columns of a SegmentObservation. */
+const SEGMENT_OBSERVATION_FIELDS = [
+  'record_key', 'cik', 'accession', 'form', 'metric_key', 'concept', 'axis', 'dimension', 'member_qname', 'member', 'member_kind',
+  'issuer_label', 'period_kind', 'period_start', 'period_end', 'period_calendar', 'period_fiscal', 'value', 'unit', 'decimals', 'scale',
+  'tier', 'provenance',
+] as const;
+
+/** One segment observation as the API reads it (read model, camelCase; not an API shape). Dates are YYYY-MM-DD. */
+export type SegmentObservation = RowOf<typeof SEGMENT_OBSERVATIONS_TABLE.columns, (typeof SEGMENT_OBSERVATION_FIELDS)[number]>;
+
+export const SEGMENT_OBSERVATION_COLUMNS = selectList(SEGMENT_OBSERVATIONS_TABLE, SEGMENT_OBSERVATION_FIELDS);
