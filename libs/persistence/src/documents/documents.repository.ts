@@ -1,21 +1,15 @@
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
-import { DOCUMENT_RECORD_COLUMNS, type DocumentRecord } from './documents.table';
+import { selectList, type RowOf } from '../table';
+import { DOCUMENT_PAGES_TABLE, DOCUMENT_RECORD_COLUMNS, type DocumentRecord } from './documents.table';
 import { statementNamer } from '../repositories/statement-names';
 
+/** The columns of a DocumentPageRecord. */
+const DOCUMENT_PAGE_RECORD_FIELDS = [
+  'document_id', 'page_index', 'char_start', 'char_end', 'text', 'vision_caption', 'caption_source', 'quote', 'width', 'height', 'content_hash',
+] as const;
+
 /** One page of a document's current text version. */
-export interface DocumentPageRecord {
-  documentId: number;
-  pageIndex: number;
-  charStart: number;
-  charEnd: number;
-  text: string;
-  visionCaption: string;
-  captionSource: string;
-  quote: string | null;
-  width: number;
-  height: number;
-  contentHash: string;
-}
+export type DocumentPageRecord = RowOf<typeof DOCUMENT_PAGES_TABLE.columns, (typeof DOCUMENT_PAGE_RECORD_FIELDS)[number]>;
 
 export interface DocumentListFilter {
   /** Upper-case `<TICKER>:<MARKET>` symbols: documents of the issuers (CIKs) listed under them. */
@@ -32,8 +26,7 @@ export interface DocumentListQuery {
   limit: number;
 }
 
-const PAGE_COLUMNS = `document_id AS "documentId", page_index AS "pageIndex", char_start AS "charStart", char_end AS "charEnd",
-  text, vision_caption AS "visionCaption", caption_source AS "captionSource", quote, width, height, content_hash AS "contentHash"`;
+const PAGE_COLUMNS = selectList(DOCUMENT_PAGES_TABLE, DOCUMENT_PAGE_RECORD_FIELDS);
 
 /**
  * Documents and their pages, read side: keyset pages over (sort_at, id) served by
