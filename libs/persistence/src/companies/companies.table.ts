@@ -9,7 +9,7 @@ export const COMPANIES_TABLE = table('companies', ['symbol'], {
   cik: char(10),
   name: text(),
   figi: text().nullable(),
-  issuer_id: bigint(),
+  issuer_id: bigint().readAs<number>((c) => `${c}::float8`),
   listing_exchange: text().nullable(),
   website: text().nullable(),
   country: text().nullable(),
