@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { contentHash, webhookEventId, type DocumentTextData, type RecordEnvelope } from '@app/contracts';
-import { createDataSource, projectDocumentTexts, TranscriptsRepository } from '@app/persistence';
+import { createDataSource, projectDocumentTexts, transcriptsByUrls, TranscriptsRepository } from '@app/persistence';
 import { toTranscriptDetail, type TranscriptDetailResource } from '@app/resources';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { writeWebhookEvents, type ProjectedRecord } from './webhook-events.writer';
@@ -57,7 +57,7 @@ const eventsOf = async (key: string): Promise<Array<{ id: string; type: string; 
 describe('transcripts: projection and transcript.published', () => {
   it('writes the transcript and its event (data as the API serves it) in the batch that brings its text', async () => {
     expect(await projectBatch([projected(CITI, 1)])).toEqual({ events: 1, deliveries: 1 });
-    const [row] = await new TranscriptsRepository(ds).findByUrls([CITI.key]);
+    const [row] = await transcriptsByUrls(ds, [CITI.key]);
     expect(row).toMatchObject({ cik: '0000831001', ticker: 'C', callDate: '2025-01-15', company: 'Citi', turnCount: 59, contentHash: CITI.provenance.content_hash });
     const detail = toTranscriptDetail(row!);
     expect(detail.sections).toEqual({ presentation: 4, qa: 55 });
@@ -121,7 +121,7 @@ describe('transcripts: projection and transcript.published', () => {
     // Its version's pages are gone: the row stays (same id) but is not served.
     expect((await transcriptRows())[0]?.id).toBe(before!.id);
     expect(await repo.findById(before!.id)).toBeNull();
-    expect(await repo.findByUrls([CITI.key])).toEqual([]);
+    expect(await transcriptsByUrls(ds, [CITI.key])).toEqual([]);
     expect((await repo.list({}, { direction: 'desc', limit: 10 })).rows).toEqual([]);
     expect(await projectBatch([projected(version(1), 11)])).toEqual({ events: 0, deliveries: 0 });
     expect(await transcriptRows()).toEqual([{ id: before!.id, content_hash: hash, record_id: 'rec_citi_v2b_1' }]);

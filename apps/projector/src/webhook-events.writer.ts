@@ -2,9 +2,10 @@ import type { EntityManager } from 'typeorm';
 import { webhookEventOf, type RecordEnvelope } from '@app/contracts';
 import type { MessageMeta } from '@app/messaging';
 import {
-  DocumentsRepository,
-  InsiderTransactionsRepository,
-  TranscriptsRepository,
+  documentsByUrls,
+  form4FilingsByAccessions,
+  insiderTransactionsByAccessions,
+  transcriptsByUrls,
   WebhookEventsRepository,
   type BatchOutcome,
   type FilingRecord,
@@ -32,7 +33,7 @@ interface Pending {
  * In the caller's transaction: one event per changed key (outcome's inserted and updated) whose
  * schema makes an event (webhookEventOf from @app/contracts), with data exactly as the API serves
  * the resource, and its deliveries. Filings come from the rows the projection returned; other
- * resources are read on the transaction's manager (so they see the rows just written), one query
+ * resources are read by their slices' write-side reads on the transaction's manager (so they see the rows just written), one query
  * per resource kind. The events go in with one statement, which inserts nothing for an event id
  * that exists (a replay, or an update of an entity already announced). A changed key whose row is
  * not there (nothing to announce) makes no event: a document text without a transcript that passed
@@ -85,11 +86,10 @@ async function resources(
   transcriptKeys: string[],
 ): Promise<Record<EventType, Map<string, unknown>>> {
   // One after the other: they share the transaction's one connection.
-  const insiders = new InsiderTransactionsRepository(m);
-  const form4Filings = await insiders.findFilings(form4Keys);
-  const form4Rows = form4Filings.length ? await insiders.listByAccessions(form4Keys) : [];
-  const documents = await new DocumentsRepository(m).findByUrls(documentKeys);
-  const transcripts = await new TranscriptsRepository(m).findByUrls(transcriptKeys);
+  const form4Filings = await form4FilingsByAccessions(m, form4Keys);
+  const form4Rows = form4Filings.length ? await insiderTransactionsByAccessions(m, form4Keys) : [];
+  const documents = await documentsByUrls(m, documentKeys);
+  const transcripts = await transcriptsByUrls(m, transcriptKeys);
   const rowsByAccession = new Map<string, InsiderTransactionRecord[]>();
   for (const row of form4Rows) {
     const rows = rowsByAccession.get(row.accession);

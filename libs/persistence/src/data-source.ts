@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 export interface DatabaseSettings {
@@ -13,7 +12,6 @@ export function createDataSource(settings: DatabaseSettings): DataSource {
   return new DataSource({
     type: 'postgres',
     url: settings.url,
-    entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { databaseConfig, loadConfig } from '@app/config';
-import { createDataSource, runMigrations } from './data-source';
+import { runMigrations } from './data-source';
+import { catalogColumns, schemaDifferences } from './schema-check';
+import { TABLES } from './tables';
 
 /**
- * `db:check`: migrates a scratch database and asks TypeORM which SQL would bring it in line with the
- * entities. Any statement means entities and migrations disagree: fail and print them.
+ * `db:check`: migrates a scratch database and compares its tables with the table specs (columns,
+ * types, nullability, defaults, generated expressions, primary keys). Any difference means a
+ * migration and a spec disagree: fail and print them.
  */
 async function main(): Promise<void> {
   const server = loadConfig(databaseConfig).DATABASE_URL;
@@ -17,16 +20,16 @@ async function main(): Promise<void> {
   url.pathname = `/${name}`;
   try {
     await runMigrations({ url: url.toString() });
-    const ds = createDataSource({ url: url.toString() });
-    await ds.initialize();
-    const pending = await ds.driver.createSchemaBuilder().log();
-    await ds.destroy();
-    if (pending.upQueries.length > 0) {
-      console.error('entities and migrations disagree; the entities would need:');
-      for (const q of pending.upQueries) console.error(`  ${q.query}`);
+    const scratch = new Client({ connectionString: url.toString() });
+    await scratch.connect();
+    const differences = schemaDifferences(TABLES, await catalogColumns(scratch));
+    await scratch.end();
+    if (differences.length > 0) {
+      console.error('table specs and migrations disagree:');
+      for (const d of differences) console.error(`  ${d}`);
       process.exitCode = 1;
     } else {
-      console.log('entities and migrations agree');
+      console.log('table specs and migrations agree');
     }
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

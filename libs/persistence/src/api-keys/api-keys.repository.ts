@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { Plan } from '../entities';
+import type { Plan } from './api-keys.table';
 
 /** What authentication needs to know about a key (read model). */
 export interface ApiKeyAuthRecord {

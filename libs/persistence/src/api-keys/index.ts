@@ -1,1 +1,2 @@
 export * from './api-keys.repository';
+export * from './api-keys.table';

@@ -1,21 +1,23 @@
 import { poolOf } from '../repositories/pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
-import type { CompanyDetail, Provenance } from '@app/contracts';
+import type { Provenance } from '@app/contracts';
 import { statementNamer } from '../repositories/statement-names';
 import { keysetOrder, keysetSql, toPage, type Page, type PageRequest } from '../keyset';
+import { selectList, type RowOf } from '../table';
+import { COMPANIES_TABLE } from './companies.table';
+
+/** The companies columns of a CompanyListing (besides the resolved isin). */
+const LISTING_FIELDS = ['symbol', 'ticker', 'market', 'name', 'cik', 'figi', 'issuer_id'] as const;
 
 /** One listing as the list endpoint reads it (read model, camelCase; not an API shape). */
-export interface CompanyListing {
-  symbol: string;
-  ticker: string;
-  market: string;
-  name: string;
-  cik: string;
-  isin: string | null;
-  figi: string | null;
-  issuerId: number;
-}
+export type CompanyListing = RowOf<typeof COMPANIES_TABLE.columns, (typeof LISTING_FIELDS)[number]> & { isin: string | null };
+
+/** The companies columns a CompanyRecord adds to its listing. */
+const DETAIL_FIELDS = [
+  'listing_exchange', 'website', 'country', 'is_etf', 'is_fund', 'is_adr', 'status', 'description', 'description_provenance',
+  'sec_detail', 'provenance', 'observed_at', 'updated_at',
+] as const;
 
 /** The issuer's own description of itself, read from its IR pages (company_descriptions). */
 export interface IssuerDescription {
@@ -44,7 +46,7 @@ export interface IdentifierCandidate {
 }
 
 /** Everything stored about one listing. */
-export interface CompanyRecord extends CompanyListing {
+export interface CompanyRecord extends CompanyListing, RowOf<typeof COMPANIES_TABLE.columns, (typeof DETAIL_FIELDS)[number]> {
   /**
    * The ISINs the resolution of `isin` weighed: every distinct one holdings of the listing's own
    * issuer (CIK) gave on the newest report date (one: `isin`; two or more: ambiguous, `isin` null).
@@ -52,23 +54,10 @@ export interface CompanyRecord extends CompanyListing {
   isinCandidates: IdentifierCandidate[];
   /** Every distinct LEI holdings gave the issuer. */
   leiCandidates: IdentifierCandidate[];
-  listingExchange: string | null;
-  website: string | null;
-  country: string | null;
-  isEtf: boolean;
-  isFund: boolean;
-  isAdr: boolean;
-  status: string;
-  description: string | null;
-  descriptionProvenance: Provenance | null;
-  secDetail: CompanyDetail | null;
   /** Null until the issuer's IR pages have given a description. */
   issuerDescription: IssuerDescription | null;
   /** The opening of Item 1 of the issuer's newest 10-K that gave one (tenk_descriptions); null until then. */
   tenkDescription: { description: string; provenance: Provenance } | null;
-  provenance: Provenance;
-  observedAt: Date;
-  updatedAt: Date;
 }
 
 /** Filters of the company list; every array is already normalized by the caller (upper case, padded CIKs). */
@@ -99,14 +88,11 @@ export const COMPANIES_ORDER = keysetOrder<CompanyListing>({ sql: 'symbol', type
 const ISIN_CANDIDATES = `FROM company_identifiers ci WHERE ci.scheme = 'isin' AND ci.subject = companies.symbol AND ci.cik = companies.cik
   AND ci.report_date = (SELECT max(n.report_date) FROM company_identifiers n WHERE n.scheme = 'isin' AND n.subject = companies.symbol AND n.cik = companies.cik)`;
 const RESOLVED_ISIN = `(SELECT min(ci.value) ${ISIN_CANDIDATES} HAVING count(*) = 1)`;
-const LIST_COLUMNS = `symbol, ticker, market, name, cik, ${RESOLVED_ISIN} AS isin, figi, issuer_id::float8 AS "issuerId"`;
+const LIST_COLUMNS = `${selectList(COMPANIES_TABLE, LISTING_FIELDS)}, ${RESOLVED_ISIN} AS isin`;
 const IDENTIFIER_JSON = `jsonb_build_object('value', ci.value, 'derivation', ci.derivation, 'fundKey', ci.fund_key, 'fundName', ci.fund_name,
      'accession', ci.accession, 'holdingIndex', ci.holding_index, 'reportDate', to_char(ci.report_date, 'YYYY-MM-DD'), 'cusip', ci.cusip,
      'provenance', ci.provenance)`;
-const DETAIL_COLUMNS = `${LIST_COLUMNS}, listing_exchange AS "listingExchange", website, country,
-  is_etf AS "isEtf", is_fund AS "isFund", is_adr AS "isAdr", status, description,
-  description_provenance AS "descriptionProvenance", sec_detail AS "secDetail", provenance,
-  observed_at AS "observedAt", updated_at AS "updatedAt",
+const DETAIL_COLUMNS = `${LIST_COLUMNS}, ${selectList(COMPANIES_TABLE, DETAIL_FIELDS)},
   (SELECT jsonb_build_object('description', cd.description, 'srcId', cd.src_id, 'sourceUrl', cd.source_url, 'quote', cd.quote,
      'contentHash', cd.content_hash, 'extractedAt', to_char(cd.extracted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
    FROM company_descriptions cd WHERE cd.cik = companies.cik) AS "issuerDescription",

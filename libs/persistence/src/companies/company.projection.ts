@@ -1,7 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type CompanyData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from '../projections/batch-outcome';
-import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql, type ColumnSpec } from '../projections/batch-upsert';
+import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql } from '../projections/batch-upsert';
+import { upsertColumns } from '../table';
+import { COMPANIES_TABLE } from './companies.table';
 
 /** The row a company@1 record projects to; pure, so it is tested without a database. */
 export function companyRow(envelope: RecordEnvelope<CompanyData>) {
@@ -34,13 +36,7 @@ export function companyRow(envelope: RecordEnvelope<CompanyData>) {
   };
 }
 
-const COLUMNS: ReadonlyArray<ColumnSpec> = [
-  ['symbol', 'text'], ['ticker', 'text'], ['market', 'text'], ['cik', 'text'], ['name', 'text'],
-  ['figi', 'text'], ['issuer_id', 'bigint'], ['listing_exchange', 'text'], ['website', 'text'], ['country', 'text'],
-  ['is_etf', 'boolean'], ['is_fund', 'boolean'], ['is_adr', 'boolean'], ['status', 'text'], ['description', 'text'],
-  ['description_provenance', 'jsonb'], ['sec_detail', 'jsonb'], ['provenance', 'jsonb'], ['record_id', 'text'],
-  ['data_hash', 'text'], ['observed_at', 'timestamptz'],
-];
+const COLUMNS = upsertColumns(COMPANIES_TABLE);
 
 /*
  * Insert, or update only when the data hash changed and the record is not older than the row (a

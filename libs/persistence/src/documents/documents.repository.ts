@@ -1,60 +1,16 @@
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
-import type { PdfInfo } from '../entities/document.entity';
+import { selectList, type RowOf } from '../table';
+import { DOCUMENT_PAGES_TABLE, DOCUMENT_RECORD_COLUMNS, type DocumentRecord } from './documents.table';
 import { statementNamer } from '../repositories/statement-names';
 import { keysetOrder, keysetSql, toPage, type Page, type PageRequest } from '../keyset';
 
-/** One document as the read side returns it (read model, camelCase; not an API shape). */
-export interface DocumentRecord {
-  id: number;
-  url: string;
-  cik: string;
-  /** The record's ticker, else the ticker of the issuer's listing. */
-  ticker: string | null;
-  title: string;
-  kind: string | null;
-  docType: string;
-  docGroup: string;
-  language: string | null;
-  publishedAt: Date | null;
-  sortAt: Date;
-  /** sort_at to the microsecond, UTC (the keyset value: Date keeps only milliseconds). */
-  sortKey: string;
-  publishedAtSource: string;
-  eventId: number | null;
-  pageCount: number | null;
-  pageSeparator: string | null;
-  textLength: number | null;
-  foundOn: string | null;
-  linkQuote: string | null;
-  linkContentHash: string | null;
-  linkSrcId: string | null;
-  linkExtractedAt: Date | null;
-  textContentHash: string | null;
-  textSourceUrl: string | null;
-  textQuote: string | null;
-  textSrcId: string | null;
-  textExtractedAt: Date | null;
-  pdfBytes: number | null;
-  pdfInfo: PdfInfo | null;
-  /** Why a document that looks like a call transcript did not pass the serving gate; null otherwise. */
-  transcriptGate: string | null;
-  firstSeenAt: Date;
-}
+/** The columns of a DocumentPageRecord. */
+const DOCUMENT_PAGE_RECORD_FIELDS = [
+  'document_id', 'page_index', 'char_start', 'char_end', 'text', 'vision_caption', 'caption_source', 'quote', 'width', 'height', 'content_hash',
+] as const;
 
 /** One page of a document's current text version. */
-export interface DocumentPageRecord {
-  documentId: number;
-  pageIndex: number;
-  charStart: number;
-  charEnd: number;
-  text: string;
-  visionCaption: string;
-  captionSource: string;
-  quote: string | null;
-  width: number;
-  height: number;
-  contentHash: string;
-}
+export type DocumentPageRecord = RowOf<typeof DOCUMENT_PAGES_TABLE.columns, (typeof DOCUMENT_PAGE_RECORD_FIELDS)[number]>;
 
 export interface DocumentListFilter {
   /** Upper-case `<TICKER>:<MARKET>` symbols: documents of the issuers (CIKs) listed under them. */
@@ -71,19 +27,7 @@ export const DOCUMENTS_ORDER = keysetOrder<DocumentRecord>(
 /** A document's pages, in page order (always ascending). */
 export const DOCUMENT_PAGES_ORDER = keysetOrder<DocumentPageRecord>({ sql: 'page_index', type: 'integer', of: (p) => p.pageIndex });
 
-const COLUMNS = `d.id, d.url, d.cik,
-  coalesce(d.ticker, (SELECT c.ticker FROM companies c WHERE c.cik = d.cik ORDER BY c.symbol LIMIT 1)) AS ticker,
-  d.title, d.kind, d.doc_type AS "docType", d.doc_group AS "docGroup", d.language, d.published_at AS "publishedAt",
-  d.sort_at AS "sortAt", to_char(d.sort_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "sortKey",
-  d.published_at_source AS "publishedAtSource", d.event_id AS "eventId", d.page_count AS "pageCount",
-  d.page_separator AS "pageSeparator", d.text_length AS "textLength", d.found_on AS "foundOn", d.link_quote AS "linkQuote",
-  d.link_content_hash AS "linkContentHash", d.link_src_id AS "linkSrcId", d.link_extracted_at AS "linkExtractedAt",
-  d.text_content_hash AS "textContentHash", d.text_source_url AS "textSourceUrl", d.text_quote AS "textQuote",
-  d.text_src_id AS "textSrcId", d.text_extracted_at AS "textExtractedAt", d.pdf_bytes AS "pdfBytes", d.pdf_info AS "pdfInfo", d.transcript_gate AS "transcriptGate",
-  d.first_seen_at AS "firstSeenAt"`;
-
-const PAGE_COLUMNS = `document_id AS "documentId", page_index AS "pageIndex", char_start AS "charStart", char_end AS "charEnd",
-  text, vision_caption AS "visionCaption", caption_source AS "captionSource", quote, width, height, content_hash AS "contentHash"`;
+const PAGE_COLUMNS = selectList(DOCUMENT_PAGES_TABLE, DOCUMENT_PAGE_RECORD_FIELDS);
 
 /**
  * Documents and their pages, read side: keyset pages over (sort_at, id) served by
@@ -109,27 +53,20 @@ export class DocumentsRepository {
     if (filter.docTypes?.length) add((p) => `d.doc_type = ANY(${p}::text[])`, filter.docTypes);
     const keyset = keysetSql(DOCUMENTS_ORDER, page, params);
     if (keyset.predicate) where.push(keyset.predicate);
-    const text = `SELECT ${COLUMNS} FROM documents d` + (where.length ? ` WHERE ${where.join(' AND ')}` : '') + ` ${keyset.orderByLimit}`;
+    const text = `SELECT ${DOCUMENT_RECORD_COLUMNS} FROM documents d` + (where.length ? ` WHERE ${where.join(' AND ')}` : '') + ` ${keyset.orderByLimit}`;
     const result = await this.pool.query<DocumentRecord>({ name: statementName(text), text, values: params });
     return toPage(DOCUMENTS_ORDER, result.rows, page.limit);
   }
 
   async findById(id: number): Promise<DocumentRecord | null> {
-    const result = await this.pool.query<DocumentRecord>({ name: 'documents_by_id', text: `SELECT ${COLUMNS} FROM documents d WHERE d.id = $1`, values: [id] });
+    const result = await this.pool.query<DocumentRecord>({ name: 'documents_by_id', text: `SELECT ${DOCUMENT_RECORD_COLUMNS} FROM documents d WHERE d.id = $1`, values: [id] });
     return result.rows[0] ?? null;
   }
 
   /** By the document's absolute URL (its natural key, documents_url_uq). */
   async findByUrl(url: string): Promise<DocumentRecord | null> {
-    const result = await this.pool.query<DocumentRecord>({ name: 'documents_by_url', text: `SELECT ${COLUMNS} FROM documents d WHERE d.url = $1`, values: [url] });
+    const result = await this.pool.query<DocumentRecord>({ name: 'documents_by_url', text: `SELECT ${DOCUMENT_RECORD_COLUMNS} FROM documents d WHERE d.url = $1`, values: [url] });
     return result.rows[0] ?? null;
-  }
-
-  /** Many documents by URL in one query (any order; unknown URLs are absent). */
-  async findByUrls(urls: readonly string[]): Promise<DocumentRecord[]> {
-    if (urls.length === 0) return [];
-    const result = await this.pool.query<DocumentRecord>({ name: 'documents_by_urls', text: `SELECT ${COLUMNS} FROM documents d WHERE d.url = ANY($1::text[])`, values: [urls] });
-    return result.rows;
   }
 
   /** One keyset page of a document's pages. */

@@ -1,8 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type FilingData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from '../projections/batch-outcome';
-import { FILING_RECORD_COLUMNS, type FilingRecord } from './filings.repository';
-import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql, type ColumnSpec } from '../projections/batch-upsert';
+import { upsertColumns } from '../table';
+import { FILING_RECORD_COLUMNS, FILINGS_TABLE, type FilingRecord } from './filings.table';
+import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql } from '../projections/batch-upsert';
 
 /** The row a filing@1 record projects to; pure, so it is tested without a database. */
 export function filingRow(envelope: RecordEnvelope<FilingData>) {
@@ -42,14 +43,7 @@ export function sourceRank(source: string): number {
 /** The same ranking in SQL; keep the two in step. */
 const RANK = (col: string) => `(CASE ${col} WHEN 'submissions' THEN 3 WHEN 'current_events' THEN 2 ELSE 1 END)`;
 
-export const FILING_COLUMNS: ReadonlyArray<ColumnSpec> = [
-  ['accession', 'text'], ['cik', 'text'], ['company_name', 'text'], ['form', 'text'], ['filed_date', 'date'],
-  ['accepted_at', 'timestamptz'], ['report_period', 'date'], ['primary_document_url', 'text'],
-  ['primary_doc_description', 'text'], ['items', 'jsonb'], ['size', 'bigint'], ['is_xbrl', 'boolean'],
-  ['is_inline_xbrl', 'boolean'], ['is_amendment', 'boolean'], ['amends_accession', 'text'], ['act', 'text'],
-  ['file_number', 'text'], ['film_number', 'text'], ['source', 'text'], ['provenance', 'jsonb'], ['record_id', 'text'],
-  ['data_hash', 'text'], ['observed_at', 'timestamptz'],
-];
+export const FILING_COLUMNS = upsertColumns(FILINGS_TABLE);
 
 /*
  * Insert, or update only when the data hash changed, the record is not older than the row, and its

@@ -1,30 +1,7 @@
-import type { Provenance } from '@app/contracts';
 import { keysetOrder, keysetSql, toPage, type Page, type PageRequest } from '../keyset';
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
 import { statementNamer } from '../repositories/statement-names';
-
-/** One filing as the read side returns it (read model, camelCase; not an API shape). */
-export interface FilingRecord {
-  accession: string;
-  cik: string;
-  companyName: string;
-  form: string;
-  /** YYYY-MM-DD. */
-  filedDate: string;
-  acceptedAt: Date | null;
-  /** YYYY-MM-DD or null. */
-  reportPeriod: string | null;
-  primaryDocumentUrl: string | null;
-  primaryDocDescription: string | null;
-  items: string[];
-  size: number | null;
-  isXbrl: boolean | null;
-  isInlineXbrl: boolean | null;
-  isAmendment: boolean;
-  amendsAccession: string | null;
-  source: string;
-  provenance: Provenance;
-}
+import { FILING_RECORD_COLUMNS, type FilingRecord } from './filings.table';
 
 /** Filters of the filing lists; arrays already normalized (upper-case forms, padded CIKs). */
 export interface FilingListFilter {
@@ -40,13 +17,6 @@ export const FILINGS_ORDER = keysetOrder<FilingRecord>(
   { sql: 'filed_date', type: 'date', of: (f) => f.filedDate },
   { sql: 'accession', type: 'text', of: (f) => f.accession },
 );
-
-/** The select list of a FilingRecord (also what the filings upsert returns). */
-export const FILING_RECORD_COLUMNS = `accession, cik, company_name AS "companyName", form, to_char(filed_date, 'YYYY-MM-DD') AS "filedDate",
-  accepted_at AS "acceptedAt", to_char(report_period, 'YYYY-MM-DD') AS "reportPeriod",
-  primary_document_url AS "primaryDocumentUrl", primary_doc_description AS "primaryDocDescription", items,
-  size::float8 AS size, is_xbrl AS "isXbrl", is_inline_xbrl AS "isInlineXbrl", is_amendment AS "isAmendment",
-  amends_accession AS "amendsAccession", source, provenance`;
 
 /**
  * Filings read model, read side: raw parameterized SQL on the pg pool, keyset paging on

@@ -1,2 +1,3 @@
 export * from './filing.projection';
 export * from './filings.repository';
+export * from './filings.table';

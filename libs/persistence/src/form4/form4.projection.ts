@@ -4,6 +4,7 @@ import { EXECUTIVE_SENIORITY, seniorityTier } from '@app/issuer-pages';
 import type { BatchOutcome } from '../projections/batch-outcome';
 import { latestPerKey, lockKeys } from '../projections/batch-reduction';
 import { personKey } from '../roster/ir-roster.projection';
+import type { ResolvedFootnote } from './form4.table';
 
 /*
  * edgar.form4.v1 -> form4_filings, insider_transactions and the SEC half of roster_entries.
@@ -125,12 +126,6 @@ export function form4FilingRow(envelope: RecordEnvelope<Form4Data>) {
     record_id: envelope.id,
     observed_at: envelope.observed_at,
   };
-}
-
-/** A footnote a row cites, with its text (null when the filing has no footnote of that id). */
-export interface ResolvedFootnote {
-  id: string;
-  text: string | null;
 }
 
 /** The insider_transactions rows of a record, one per row of Tables I and II; pure. */

@@ -1,86 +1,7 @@
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
 import { keysetOrder, keysetSql, toPage, type Page, type PageRequest } from '../keyset';
-import type { Form4ReportingOwnerData } from '@app/contracts';
-import type { ResolvedFootnote } from './form4.projection';
 import { statementNamer } from '../repositories/statement-names';
-
-/** One row of a Form 4 table as the read side returns it (read model, camelCase; not an API shape). */
-export interface InsiderTransactionRecord {
-  accession: string;
-  rowTable: 'non_derivative' | 'derivative';
-  sequence: number;
-  cik: string;
-  kind: 'transaction' | 'holding';
-  form: string;
-  isAmendment: boolean;
-  /** YYYY-MM-DD or null. */
-  filedDate: string | null;
-  periodOfReport: string | null;
-  /** YYYY-MM-DD: the keyset's date (transaction date, else the period of report). */
-  sortDate: string;
-  securityTitle: string | null;
-  transactionDate: string | null;
-  deemedExecutionDate: string | null;
-  transactionFormType: string | null;
-  code: string | null;
-  codeLabel: string | null;
-  classification: string | null;
-  isOpenMarket: boolean;
-  equitySwapInvolved: boolean | null;
-  transactionTimeliness: string | null;
-  shares: number | null;
-  sharesText: string | null;
-  totalValue: number | null;
-  totalValueText: string | null;
-  pricePerShare: number | null;
-  pricePerShareText: string | null;
-  acquiredDisposed: string | null;
-  sharesOwnedFollowing: number | null;
-  sharesOwnedFollowingText: string | null;
-  valueOwnedFollowing: number | null;
-  valueOwnedFollowingText: string | null;
-  directIndirect: string | null;
-  natureOfOwnership: string | null;
-  conversionOrExercisePrice: number | null;
-  conversionOrExercisePriceText: string | null;
-  exerciseDate: string | null;
-  expirationDate: string | null;
-  underlyingSecurityTitle: string | null;
-  underlyingShares: number | null;
-  underlyingSharesText: string | null;
-  underlyingValue: number | null;
-  underlyingValueText: string | null;
-  footnotes: Record<string, ResolvedFootnote[]>;
-  is10b51: boolean;
-  is10b51Reason: 'flag' | 'footnote' | null;
-  is10b51FootnoteIds: string[];
-  reportingOwners: Form4ReportingOwnerData[];
-  srcId: string;
-  sourceUrl: string;
-  quote: string;
-  contentHash: string | null;
-  extractedAt: Date | null;
-  supersededBy: string | null;
-}
-
-/** One Form 4 / 4/A filing besides its rows (read model): what a `form4.filed` event names. */
-export interface Form4FilingRecord {
-  accession: string;
-  /** The issuer. */
-  cik: string;
-  issuerName: string | null;
-  tradingSymbol: string | null;
-  form: string;
-  isAmendment: boolean;
-  /** YYYY-MM-DD or null. */
-  filedDate: string | null;
-  periodOfReport: string | null;
-  reportingOwners: Form4ReportingOwnerData[];
-  srcId: string;
-  sourceUrl: string;
-  contentHash: string | null;
-  extractedAt: Date | null;
-}
+import { FORM4_FILING_RECORD_COLUMNS, INSIDER_TRANSACTION_RECORD_COLUMNS, type Form4FilingRecord, type InsiderTransactionRecord } from './form4.table';
 
 /** Filters of the insider list; values already normalized (padded CIKs, upper-case codes). */
 export interface InsiderTransactionFilter {
@@ -107,25 +28,6 @@ export const INSIDER_TRANSACTIONS_ORDER = keysetOrder<InsiderTransactionRecord>(
   { sql: 'row_table', type: 'text', of: (r) => r.rowTable },
   { sql: 'sequence', type: 'integer', of: (r) => r.sequence },
 );
-
-const NUMBER = (c: string) => `${c}::float8 AS "${c.replace(/_([a-z])/g, (_, x: string) => x.toUpperCase())}"`;
-
-const COLUMNS = `accession, row_table AS "rowTable", sequence, cik, kind, form, is_amendment AS "isAmendment",
-  to_char(filed_date, 'YYYY-MM-DD') AS "filedDate", period_of_report AS "periodOfReport", to_char(sort_date, 'YYYY-MM-DD') AS "sortDate",
-  security_title AS "securityTitle", transaction_date AS "transactionDate", deemed_execution_date AS "deemedExecutionDate",
-  transaction_form_type AS "transactionFormType", code, code_label AS "codeLabel", classification, is_open_market AS "isOpenMarket",
-  equity_swap_involved AS "equitySwapInvolved", transaction_timeliness AS "transactionTimeliness",
-  ${NUMBER('shares')}, shares_text AS "sharesText", ${NUMBER('total_value')}, total_value_text AS "totalValueText",
-  ${NUMBER('price_per_share')}, price_per_share_text AS "pricePerShareText", acquired_disposed AS "acquiredDisposed",
-  ${NUMBER('shares_owned_following')}, shares_owned_following_text AS "sharesOwnedFollowingText",
-  ${NUMBER('value_owned_following')}, value_owned_following_text AS "valueOwnedFollowingText",
-  direct_indirect AS "directIndirect", nature_of_ownership AS "natureOfOwnership",
-  ${NUMBER('conversion_or_exercise_price')}, conversion_or_exercise_price_text AS "conversionOrExercisePriceText",
-  exercise_date AS "exerciseDate", expiration_date AS "expirationDate", underlying_security_title AS "underlyingSecurityTitle",
-  ${NUMBER('underlying_shares')}, underlying_shares_text AS "underlyingSharesText", ${NUMBER('underlying_value')},
-  underlying_value_text AS "underlyingValueText", footnotes, is_10b5_1 AS "is10b51", is_10b5_1_reason AS "is10b51Reason",
-  is_10b5_1_footnote_ids AS "is10b51FootnoteIds", reporting_owners AS "reportingOwners", src_id AS "srcId",
-  source_url AS "sourceUrl", quote, content_hash AS "contentHash", extracted_at AS "extractedAt", superseded_by AS "supersededBy"`;
 
 /** `%` and `_` of a user's substring are literal in ILIKE. */
 function likePattern(s: string): string {
@@ -164,7 +66,7 @@ export class InsiderTransactionsRepository {
     if (filter.kind !== undefined) add((p) => `kind = ${p}`, filter.kind);
     const keyset = keysetSql(INSIDER_TRANSACTIONS_ORDER, page, params);
     if (keyset.predicate) where.push(keyset.predicate);
-    const text = `SELECT ${COLUMNS} FROM insider_transactions WHERE ${where.join(' AND ')} ${keyset.orderByLimit}`;
+    const text = `SELECT ${INSIDER_TRANSACTION_RECORD_COLUMNS} FROM insider_transactions WHERE ${where.join(' AND ')} ${keyset.orderByLimit}`;
     const result = await this.pool.query<InsiderTransactionRecord>({ name: statementName(text), text, values: params });
     return toPage(INSIDER_TRANSACTIONS_ORDER, result.rows, page.limit);
   }
@@ -173,7 +75,7 @@ export class InsiderTransactionsRepository {
   async listByAccession(accession: string): Promise<InsiderTransactionRecord[]> {
     const result = await this.pool.query<InsiderTransactionRecord>({
       name: 'insider_transactions_by_accession',
-      text: `SELECT ${COLUMNS} FROM insider_transactions WHERE accession = $1 ORDER BY row_table DESC, sequence`,
+      text: `SELECT ${INSIDER_TRANSACTION_RECORD_COLUMNS} FROM insider_transactions WHERE accession = $1 ORDER BY row_table DESC, sequence`,
       values: [accession],
     });
     return result.rows;
@@ -183,32 +85,10 @@ export class InsiderTransactionsRepository {
   async findFiling(accession: string): Promise<Form4FilingRecord | null> {
     const result = await this.pool.query<Form4FilingRecord>({
       name: 'form4_filings_by_accession',
-      text: `SELECT ${FILING_COLUMNS} FROM form4_filings WHERE accession = $1`,
+      text: `SELECT ${FORM4_FILING_RECORD_COLUMNS} FROM form4_filings WHERE accession = $1`,
       values: [accession],
     });
     return result.rows[0] ?? null;
-  }
-
-  /** Many filings in one query (any order; unknown accessions are absent). */
-  async findFilings(accessions: readonly string[]): Promise<Form4FilingRecord[]> {
-    if (accessions.length === 0) return [];
-    const result = await this.pool.query<Form4FilingRecord>({
-      name: 'form4_filings_by_accessions',
-      text: `SELECT ${FILING_COLUMNS} FROM form4_filings WHERE accession = ANY($1::text[])`,
-      values: [accessions],
-    });
-    return result.rows;
-  }
-
-  /** Every row of many filings in one query, each filing's rows in listByAccession's order. */
-  async listByAccessions(accessions: readonly string[]): Promise<InsiderTransactionRecord[]> {
-    if (accessions.length === 0) return [];
-    const result = await this.pool.query<InsiderTransactionRecord>({
-      name: 'insider_transactions_by_accessions',
-      text: `SELECT ${COLUMNS} FROM insider_transactions WHERE accession = ANY($1::text[]) ORDER BY accession, row_table DESC, sequence`,
-      values: [accessions],
-    });
-    return result.rows;
   }
 
   /** The accession of the newest Form 4 filing (by effective date), null when there is none. */
@@ -220,9 +100,5 @@ export class InsiderTransactionsRepository {
     return r.rows[0]?.accession ?? null;
   }
 }
-
-const FILING_COLUMNS = `accession, cik, issuer_name AS "issuerName", trading_symbol AS "tradingSymbol", form, is_amendment AS "isAmendment",
-  to_char(filed_date, 'YYYY-MM-DD') AS "filedDate", period_of_report AS "periodOfReport", reporting_owners AS "reportingOwners",
-  src_id AS "srcId", source_url AS "sourceUrl", content_hash AS "contentHash", extracted_at AS "extractedAt"`;
 
 const statementName = statementNamer('insider_transactions_list');

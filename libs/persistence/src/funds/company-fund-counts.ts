@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { EXPOSURE_ASSET_CATEGORIES } from './fund-exposure.repository';
+import { EXPOSURE_ASSET_CATEGORIES } from './funds.table';
 
 /**
  * A fund counts toward a company's `fund_count` when it has a current equity holding of it with a

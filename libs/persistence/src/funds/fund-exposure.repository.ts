@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { Provenance } from '@app/contracts';
 import { keysetOrder, keysetSql, toPage, type KeysetOrder, type Page, type PageRequest } from '../keyset';
+import { EXPOSURE_ASSET_CATEGORIES } from './funds.table';
 
 /** One equity holding of a company by a fund, at the fund's latest complete N-PORT report (read model, not an API shape). */
 export interface FundExposureRow {
@@ -33,9 +34,6 @@ export interface FundExposureFilter {
   sort: FundExposureSort;
   etfsOnly: boolean;
 }
-
-/** Only common equity counts as exposure to the issuer: a bond of Apple is not a share of Apple. */
-export const EXPOSURE_ASSET_CATEGORIES = ['EC'] as const;
 
 const SORT_COLUMN: Record<FundExposureSort, string> = { weight: 'h.pct_val', value: 'h.val_usd' };
 

@@ -1,7 +1,10 @@
 import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type FundHoldingsData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from '../projections/batch-outcome';
-import { columnArrays, unnestUpsertSql, type ColumnSpec } from '../projections/batch-upsert';
+import { columnArrays, unnestUpsertSql } from '../projections/batch-upsert';
+import { upsertColumns } from '../table';
+import { COMPANY_IDENTIFIERS_TABLE } from '../companies/companies.table';
+import { FUND_HOLDINGS_TABLE } from './funds.table';
 import { applyFundCountDeltas, fundCountDeltas, fundExposureOf, mergeFundCountDeltas, type FundCountDelta } from './company-fund-counts';
 
 /** One fund_holdings row of a fund-holdings@1 record's holding; pure, so it is tested without a database. */
@@ -93,11 +96,7 @@ export function identifierRows(envelopes: ReadonlyArray<RecordEnvelope<FundHoldi
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
 }
 
-const IDENTIFIER_COLUMNS: ReadonlyArray<ColumnSpec> = [
-  ['scheme', 'text'], ['subject', 'text'], ['value', 'text'], ['cik', 'text'], ['derivation', 'text'], ['fund_key', 'text'],
-  ['fund_name', 'text'], ['accession', 'text'], ['holding_index', 'integer'], ['report_date', 'date'], ['cusip', 'text'],
-  ['provenance', 'jsonb'],
-];
+const IDENTIFIER_COLUMNS = upsertColumns(COMPANY_IDENTIFIERS_TABLE);
 
 /* A stored candidate moves to a newer source only (a replay of an older filing never regresses it). */
 const UPSERT_IDENTIFIERS_SQL = unnestUpsertSql(
@@ -108,15 +107,7 @@ const UPSERT_IDENTIFIERS_SQL = unnestUpsertSql(
   '1',
 );
 
-const COLUMNS: ReadonlyArray<ColumnSpec> = [
-  ['accession', 'text'], ['holding_index', 'integer'], ['fund_key', 'text'], ['report_date', 'date'], ['name', 'text'],
-  ['title', 'text'], ['lei', 'text'], ['cusip', 'text'], ['isin', 'text'], ['ticker', 'text'], ['other_ids', 'jsonb'],
-  ['balance', 'numeric'], ['units', 'text'], ['cur_cd', 'text'], ['val_usd', 'numeric'], ['pct_val', 'numeric'],
-  ['payoff_profile', 'text'], ['asset_cat', 'text'], ['asset_conditional', 'jsonb'], ['issuer_cat', 'text'],
-  ['issuer_conditional', 'jsonb'], ['inv_country', 'text'], ['fair_val_level', 'text'], ['is_restricted', 'boolean'],
-  ['match_cik', 'text'], ['match_symbol', 'text'], ['match_method', 'text'], ['match_confidence', 'double precision'],
-  ['provenance', 'jsonb'], ['record_id', 'text'], ['data_hash', 'text'], ['is_current', 'boolean'],
-];
+const COLUMNS = upsertColumns(FUND_HOLDINGS_TABLE);
 
 /* A fund's chunk rows of the batch in one statement; is_current is set on insert only (the switch sets it). */
 const UPSERT_HOLDINGS_SQL = unnestUpsertSql(

@@ -1,1 +1,2 @@
 export * from './idempotency-keys.repository';
+export * from './idempotency-keys.table';

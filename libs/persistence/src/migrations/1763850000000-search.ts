@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Spelled exactly as on FilingEntity and DocumentPageEntity (asExpression): db:check compares them.
+// Spelled as the migration writes them; Postgres normalizes them, and the table specs (filings, documents) state that normal form for db:check.
 const FILING_VECTOR =
   "setweight(to_tsvector('simple', form), 'A') || setweight(to_tsvector('simple', coalesce(primary_doc_description, '')), 'B') || setweight(to_tsvector('simple', company_name), 'C')";
 const PAGE_VECTOR = "to_tsvector('english', left(text, 200000))";
@@ -14,8 +14,8 @@ const PAGE_VECTOR = "to_tsvector('english', left(text, 200000))";
  * document pages get a stored generated tsvector column instead: a match there is ranked from the
  * stored vector rather than by re-parsing the text for every matched row (a thousand filings of
  * one filer, every page of a deck), and the planner never picks a scan that parses every page.
- * Generated columns are declared on their entities; TypeORM compares their expression with the row
- * it keeps in typeorm_metadata, which this migration writes.
+ * The table specs state the generated columns too, as Postgres prints them, and db:check compares
+ * them. (This migration also writes the typeorm_metadata rows the retired entities were compared with.)
  *
  * The queries must spell each expression exactly as here, or the planner will not use the index
  * (search.int-spec checks the plans).

@@ -1,4 +1,4 @@
-import type { FilingRecord } from '../filings/filings.repository';
+import type { FilingRecord } from '../filings/filings.table';
 
 /**
  * What one batch of records did to a read model. `inserted` and `updated` list the envelope keys

@@ -1,7 +1,7 @@
 import { poolOf } from './pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
-import { EXPOSURE_ASSET_CATEGORIES } from '../funds/fund-exposure.repository';
+import { EXPOSURE_ASSET_CATEGORIES } from '../funds/funds.table';
 
 /** What one issuer's rows of each read model add up to (read model, camelCase; not an API shape). */
 export interface CompanyCoverageRecord {

@@ -1,33 +1,20 @@
 import { poolOf } from '../repositories/pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
+import { selectList, type RowOf } from '../table';
+import { ROSTER_ENTRIES_TABLE } from './roster.table';
 
-/** One roster entry as the read side returns it (read model, camelCase; not an API shape). */
-export interface RosterEntryRecord {
-  category: string;
-  sourceProvider: string;
-  /** The person's identity within the source (see RosterEntryEntity.personKey). */
-  personKey: string;
-  name: string;
-  role: string;
-  affiliation: string;
-  email: string | null;
-  phone: string | null;
-  rank: number;
+/** The roster_entries columns of a RosterEntryRecord (besides isCurrent, which is computed). */
+const ROSTER_ENTRY_RECORD_FIELDS = [
+  'category', 'source_provider', 'person_key', 'name', 'role', 'affiliation', 'email', 'phone', 'rank', 'src_id', 'source_url',
+  'accession', 'quote', 'content_hash', 'extracted_at', 'first_seen_at', 'last_seen_at', 'record_observed_at', 'last_filed_at',
+] as const;
+
+/** One roster entry as the read side returns it (read model, camelCase; not an API shape). lastFiledAt is YYYY-MM-DD. */
+export type RosterEntryRecord = RowOf<typeof ROSTER_ENTRIES_TABLE.columns, (typeof ROSTER_ENTRY_RECORD_FIELDS)[number]> & {
+  /** Current on the roster, SEC entries only while recently filed (IS_CURRENT). */
   isCurrent: boolean;
-  srcId: string;
-  sourceUrl: string | null;
-  accession: string | null;
-  quote: string | null;
-  contentHash: string | null;
-  extractedAt: Date | null;
-  firstSeenAt: Date;
-  lastSeenAt: Date;
-  /** observed_at of the record that last decided this entry (an issuer-page crawl, a Form 4). */
-  recordObservedAt: Date;
-  /** SEC entries: YYYY-MM-DD of the latest Form 4 showing the person as officer or director; null otherwise. */
-  lastFiledAt: string | null;
-}
+};
 
 export interface RosterQuery {
   cik: string;
@@ -50,10 +37,7 @@ export function secRosterCurrentSince(now: Date): string {
 /* An SEC entry is current while no later Form 4 drops the flag (is_current) and the latest one showing it is recent enough ($2). */
 const IS_CURRENT = `(is_current AND (source_provider <> 'sec' OR coalesce(last_filed_at >= $2::date, false)))`;
 
-const COLUMNS = `category, source_provider AS "sourceProvider", person_key AS "personKey", name, role, affiliation, email, phone, rank,
-  ${IS_CURRENT} AS "isCurrent", src_id AS "srcId", source_url AS "sourceUrl", accession, quote, content_hash AS "contentHash",
-  extracted_at AS "extractedAt", first_seen_at AS "firstSeenAt", last_seen_at AS "lastSeenAt",
-  record_observed_at AS "recordObservedAt", to_char(last_filed_at, 'YYYY-MM-DD') AS "lastFiledAt"`;
+const COLUMNS = `${selectList(ROSTER_ENTRIES_TABLE, ROSTER_ENTRY_RECORD_FIELDS)}, ${IS_CURRENT} AS "isCurrent"`;
 
 /** Roster entries, read side: one issuer's roster of one category, by rank then name, every source together. */
 export class RosterRepository {

@@ -1,2 +1,3 @@
 export * from './segment.projection';
 export * from './segments.repository';
+export * from './segments.table';

@@ -2,7 +2,9 @@ import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type RecordEnvelope, type SegmentData } from '@app/contracts';
 import type { BatchOutcome } from '../projections/batch-outcome';
 import { lockKeys } from '../projections/batch-reduction';
-import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql, type ColumnSpec } from '../projections/batch-upsert';
+import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql } from '../projections/batch-upsert';
+import { upsertColumns } from '../table';
+import { SEGMENT_OBSERVATIONS_TABLE } from './segments.table';
 
 /** The row a segment@1 record projects to; pure, so it is tested without a database. */
 export function segmentRow(envelope: RecordEnvelope<SegmentData>) {
@@ -42,14 +44,13 @@ export function segmentRow(envelope: RecordEnvelope<SegmentData>) {
   };
 }
 
-const COLUMNS: ReadonlyArray<ColumnSpec> = [
-  ['record_key', 'text'], ['cik', 'text'], ['accession', 'text'], ['form', 'text'], ['document_url', 'text'],
-  ['metric_key', 'text'], ['metric', 'text'], ['concept', 'text'], ['axis', 'text'], ['dimension', 'text'],
-  ['member_qname', 'text'], ['member', 'text'], ['member_kind', 'text'], ['issuer_label', 'text'], ['context_id', 'text'], ['period_kind', 'text'],
-  ['period_start', 'date'], ['period_end', 'date'], ['period_calendar', 'text'], ['period_fiscal', 'text'],
-  ['value', 'numeric'], ['unit', 'text'], ['decimals', 'text'], ['scale', 'integer'], ['displayed', 'text'],
-  ['tier', 'text'], ['provenance', 'jsonb'], ['record_id', 'text'], ['data_hash', 'text'], ['observed_at', 'timestamptz'],
-];
+/* In this order: DERIVE_Q4_SQL selects its values by position. */
+const COLUMNS = upsertColumns(SEGMENT_OBSERVATIONS_TABLE, [
+  'record_key', 'cik', 'accession', 'form', 'document_url', 'metric_key', 'metric', 'concept', 'axis', 'dimension',
+  'member_qname', 'member', 'member_kind', 'issuer_label', 'context_id', 'period_kind', 'period_start', 'period_end',
+  'period_calendar', 'period_fiscal', 'value', 'unit', 'decimals', 'scale', 'displayed', 'tier', 'provenance', 'record_id',
+  'data_hash', 'observed_at',
+]);
 const NAMES = COLUMNS.map(([n]) => n);
 
 /* Same guard as companies: write only when the hash changed and the record is not older than the row. */

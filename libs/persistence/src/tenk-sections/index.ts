@@ -1,2 +1,3 @@
 export * from './tenk-section.projection';
 export * from './tenk-sections.repository';
+export * from './tenk-sections.table';

@@ -1,3 +1,4 @@
 export * from './webhook-endpoints.repository';
 export * from './webhook-dispatch.repository';
 export * from './webhook-events.repository';
+export * from './webhooks.table';

@@ -1,0 +1,50 @@
+import type { Provenance } from '@app/contracts';
+import { bigint, boolean, char, date, jsonb, selectList, text, timestamptz, tsvector, table, type RowOf } from '../table';
+
+/**
+ * Read model of one EDGAR filing, keyed by accession. Written only by the projector. The two
+ * keyset indexes back the list orders: (filed_date, accession) overall and per CIK; B-tree
+ * indexes are read backwards for the default descending order.
+ */
+export const FILINGS_TABLE = table('filings', ['accession'], {
+  accession: text(),
+  cik: char(10),
+  company_name: text(),
+  /** Leads filings_search_form_idx (upper(form), filed_date DESC, accession COLLATE "C"), search's form candidates: TypeORM cannot state expressions, its migration makes it. */
+  form: text(),
+  filed_date: date(),
+  accepted_at: timestamptz().nullable(),
+  report_period: date().nullable(),
+  primary_document_url: text().nullable(),
+  primary_doc_description: text().nullable(),
+  items: jsonb<string[]>(),
+  size: bigint().nullable().readAs<number | null>((c) => `${c}::float8`),
+  is_xbrl: boolean().nullable(),
+  is_inline_xbrl: boolean().nullable(),
+  is_amendment: boolean(),
+  amends_accession: text().nullable(),
+  act: text().nullable(),
+  file_number: text().nullable(),
+  film_number: text().nullable(),
+  /** submissions | daily_index | current_events: a richer source is never overwritten by a poorer one. */
+  source: text(),
+  provenance: jsonb<Provenance>(),
+  record_id: text(),
+  /** Hash of the record's data: an unchanged hash means no write. */
+  data_hash: text(),
+  observed_at: timestamptz(),
+  updated_at: timestamptz().default('now()'),
+  search_vector: tsvector().nullable().generatedAs("((setweight(to_tsvector('simple'::regconfig, form), 'A'::\"char\") || setweight(to_tsvector('simple'::regconfig, COALESCE(primary_doc_description, ''::text)), 'B'::\"char\")) || setweight(to_tsvector('simple'::regconfig, company_name), 'C'::\"char\"))"),
+});
+
+/** The columns of a FilingRecord, the read side's filing. */
+const FILING_RECORD_FIELDS = [
+  'accession', 'cik', 'company_name', 'form', 'filed_date', 'accepted_at', 'report_period', 'primary_document_url',
+  'primary_doc_description', 'items', 'size', 'is_xbrl', 'is_inline_xbrl', 'is_amendment', 'amends_accession', 'source', 'provenance',
+] as const;
+
+/** One filing as the read side returns it (read model, camelCase; not an API shape). Dates are YYYY-MM-DD. */
+export type FilingRecord = RowOf<typeof FILINGS_TABLE.columns, (typeof FILING_RECORD_FIELDS)[number]>;
+
+/** The select list of a FilingRecord (also what the filings upsert returns). */
+export const FILING_RECORD_COLUMNS = selectList(FILINGS_TABLE, FILING_RECORD_FIELDS);

@@ -1,0 +1,33 @@
+import { ACCOUNTS_TABLE, API_KEYS_TABLE } from './api-keys/api-keys.table';
+import { COMPANIES_TABLE, COMPANY_DESCRIPTIONS_TABLE, COMPANY_IDENTIFIERS_TABLE } from './companies/companies.table';
+import { DOCUMENT_PAGES_TABLE, DOCUMENTS_TABLE, IR_EVENTS_TABLE, TRANSCRIPTS_TABLE } from './documents/documents.table';
+import { FILINGS_TABLE } from './filings/filings.table';
+import { FORM4_FILING_OWNERS_TABLE, FORM4_FILINGS_TABLE, INSIDER_TRANSACTIONS_TABLE } from './form4/form4.table';
+import { COMPANY_FUND_COUNTS_TABLE, FUND_HOLDINGS_TABLE, FUNDS_TABLE } from './funds/funds.table';
+import { IDEMPOTENCY_KEYS_TABLE } from './idempotency-keys/idempotency-keys.table';
+import { ROSTER_ENTRIES_TABLE } from './roster/roster.table';
+import { SEGMENT_OBSERVATIONS_TABLE } from './segments/segments.table';
+import type { TableSpec } from './table';
+import { TENK_DESCRIPTIONS_TABLE, TENK_SECTIONS_TABLE } from './tenk-sections/tenk-sections.table';
+import {
+  WEBHOOK_ATTEMPTS_TABLE,
+  WEBHOOK_DELIVERIES_TABLE,
+  WEBHOOK_ENDPOINT_SECRETS_TABLE,
+  WEBHOOK_ENDPOINTS_TABLE,
+  WEBHOOK_EVENTS_TABLE,
+} from './webhooks/webhooks.table';
+
+/** Every table the migrations make, as its slice describes it; db:check holds the two together. Add new read models here. */
+export const TABLES: ReadonlyArray<TableSpec> = [
+  ACCOUNTS_TABLE, API_KEYS_TABLE,
+  COMPANIES_TABLE, COMPANY_DESCRIPTIONS_TABLE, COMPANY_IDENTIFIERS_TABLE,
+  DOCUMENTS_TABLE, DOCUMENT_PAGES_TABLE, IR_EVENTS_TABLE, TRANSCRIPTS_TABLE,
+  FILINGS_TABLE,
+  FORM4_FILINGS_TABLE, FORM4_FILING_OWNERS_TABLE, INSIDER_TRANSACTIONS_TABLE,
+  FUNDS_TABLE, FUND_HOLDINGS_TABLE, COMPANY_FUND_COUNTS_TABLE,
+  IDEMPOTENCY_KEYS_TABLE,
+  ROSTER_ENTRIES_TABLE,
+  SEGMENT_OBSERVATIONS_TABLE,
+  TENK_SECTIONS_TABLE, TENK_DESCRIPTIONS_TABLE,
+  WEBHOOK_ENDPOINTS_TABLE, WEBHOOK_ENDPOINT_SECRETS_TABLE, WEBHOOK_EVENTS_TABLE, WEBHOOK_DELIVERIES_TABLE, WEBHOOK_ATTEMPTS_TABLE,
+];
