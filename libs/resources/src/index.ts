@@ -1,5 +1,10 @@
 // Read model -> the resources the API serves and webhook events carry (one mapping, so a webhook's
-// `data` is byte-for-byte what GET returns). Pure: no I/O.
+// `data` is byte-for-byte what GET returns), each typed by the zod schema documenting it (the
+// OpenAPI document is generated from these schemas), so a mapping cannot drift from its shape. Pure: no I/O.
+export { companyReferenceSchema, paginationSchema, provenanceSchema, toCompanyReference } from './shared.resource';
+export type { CompanyReferenceBody } from './shared.resource';
+export { companyDetailSchema, companyListSchema, toCompanyDetail } from './company.resource';
+export type { CompanyDetailBody, CompanyListBody } from './company.resource';
 export { toFiling } from './filing.resource';
 export type { FilingResource } from './filing.resource';
 export { toInsiderTransaction, toForm4Filing } from './insider-transaction.resource';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DOC_GROUPS, DOC_TYPES } from '@app/contracts';
-import { paginationSchema, provenanceSchema, SYMBOL_PATTERN } from '../companies/companies.schemas';
+import { paginationSchema, provenanceSchema } from '@app/resources';
+import { SYMBOL_PATTERN } from '../companies/companies.schemas';
 import { params } from '../platform/query.validation';
 
 const cursorParam = { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' } as const;

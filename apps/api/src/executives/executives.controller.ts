@@ -1,5 +1,5 @@
 import { RosterRepository } from '@app/persistence';
-import { toCompanyReference } from '../companies/companies.mapper';
+import { toCompanyReference } from '@app/resources';
 import { symbolParam } from '../companies/companies.schemas';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';

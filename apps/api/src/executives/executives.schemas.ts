@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROSTER_CATEGORIES } from '@app/contracts';
-import { companyReferenceSchema, provenanceSchema } from '../companies/companies.schemas';
+import { companyReferenceSchema, provenanceSchema } from '@app/resources';
 import { params } from '../platform/query.validation';
 
 /** Query parameters of GET /v1/companies/{symbol}/executives. */

@@ -1,5 +1,5 @@
 import { FILINGS_ORDER, FilingsRepository, type FilingListFilter } from '@app/persistence';
-import { toCompanyReference } from '../companies/companies.mapper';
+import { toCompanyReference } from '@app/resources';
 import type { ValidationItem } from '../platform/api.errors';
 import { isCalendarDate, valueErrorItem } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { companyReferenceSchema, paginationSchema, provenanceSchema, SYMBOL_PATTERN } from '../companies/companies.schemas';
+import { companyReferenceSchema, paginationSchema, provenanceSchema } from '@app/resources';
+import { SYMBOL_PATTERN } from '../companies/companies.schemas';
 import { params } from '../platform/query.validation';
 
 export const ACCESSION_PATTERN = '^\\d{10}-\\d{2}-\\d{6}$';

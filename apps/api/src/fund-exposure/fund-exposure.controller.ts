@@ -1,5 +1,5 @@
 import { FUND_EXPOSURE_ORDER, FundExposureRepository, type FundExposureFilter, type FundExposureRow } from '@app/persistence';
-import { toCompanyReference } from '../companies/companies.mapper';
+import { toCompanyReference } from '@app/resources';
 import { symbolParam } from '../companies/companies.schemas';
 import type { ListScope, PageParams } from '../platform/paging';
 import { defineRoutes } from '../platform/route.registry';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { companyReferenceSchema, paginationSchema, provenanceSchema } from '../companies/companies.schemas';
+import { companyReferenceSchema, paginationSchema, provenanceSchema } from '@app/resources';
 import { params } from '../platform/query.validation';
 
 export const SORT_PATTERN = '^(weight|value)$';

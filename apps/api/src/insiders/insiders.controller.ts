@@ -1,5 +1,5 @@
 import { INSIDER_TRANSACTIONS_ORDER, InsiderTransactionsRepository, type InsiderTransactionFilter, type InsiderTransactionRecord } from '@app/persistence';
-import { toCompanyReference } from '../companies/companies.mapper';
+import { toCompanyReference } from '@app/resources';
 import type { ValidationItem } from '../platform/api.errors';
 import type { ListScope } from '../platform/paging';
 import { isCalendarDate, valueErrorItem } from '../platform/query.validation';

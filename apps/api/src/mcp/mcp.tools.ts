@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { companyReferenceSchema } from '../companies/companies.schemas';
+import { companyReferenceSchema } from '@app/resources';
 import { filingListSchema } from '../filings/filings.schemas';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';

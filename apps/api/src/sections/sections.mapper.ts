@@ -1,6 +1,6 @@
 import { TENK_SECTION_ITEMS, TENK_SECTION_STATUSES } from '@app/contracts';
 import type { CompanyRecord, TenkSectionRecord } from '@app/persistence';
-import { toCompanyReference } from '../companies/companies.mapper';
+import { toCompanyReference } from '@app/resources';
 import type { SectionBody } from './sections.schemas';
 
 const asItem = (v: string): SectionBody['item'] => {

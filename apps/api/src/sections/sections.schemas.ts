@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TENK_SECTION_ITEMS, TENK_SECTION_STATUSES } from '@app/contracts';
-import { companyReferenceSchema, provenanceSchema, SYMBOL_PATTERN } from '../companies/companies.schemas';
+import { companyReferenceSchema, provenanceSchema } from '@app/resources';
+import { SYMBOL_PATTERN } from '../companies/companies.schemas';
 import { params } from '../platform/query.validation';
 
 export const sectionPathParams = params({

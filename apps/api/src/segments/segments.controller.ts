@@ -1,5 +1,5 @@
 import { SEGMENTS_ORDER, SegmentsRepository, type PageRequest } from '@app/persistence';
-import { toCompanyReference } from '../companies/companies.mapper';
+import { toCompanyReference } from '@app/resources';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 import { segmentGaps, toSegmentObservation } from './segments.mapper';

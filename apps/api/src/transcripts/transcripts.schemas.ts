@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PARTICIPANT_KINDS, TRANSCRIPT_SECTIONS } from '@app/contracts';
-import { paginationSchema, provenanceSchema, SYMBOL_PATTERN } from '../companies/companies.schemas';
+import { paginationSchema, provenanceSchema } from '@app/resources';
+import { SYMBOL_PATTERN } from '../companies/companies.schemas';
 import { params } from '../platform/query.validation';
 
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
