@@ -5,8 +5,8 @@ export { companyReferenceSchema, paginationSchema, provenanceSchema, toCompanyRe
 export type { CompanyReferenceBody } from './shared.resource';
 export { companyDetailSchema, companyListSchema, toCompanyDetail } from './company.resource';
 export type { CompanyDetailBody, CompanyListBody } from './company.resource';
-export { toFiling } from './filing.resource';
-export type { FilingResource } from './filing.resource';
+export { companyFilingListSchema, filingListSchema, filingSchema, toFiling } from './filing.resource';
+export type { CompanyFilingListBody, FilingBody, FilingListBody } from './filing.resource';
 export { toInsiderTransaction, toForm4Filing } from './insider-transaction.resource';
 export type { InsiderOwnerResource, InsiderTransactionResource, Form4FilingResource } from './insider-transaction.resource';
 export { toDocument, toDocumentDetail, toDocumentPage } from './document.resource';
