@@ -9,8 +9,16 @@ export { companyFilingListSchema, filingListSchema, filingSchema, toFiling } fro
 export type { CompanyFilingListBody, FilingBody, FilingListBody } from './filing.resource';
 export { toInsiderTransaction, toForm4Filing } from './insider-transaction.resource';
 export type { InsiderOwnerResource, InsiderTransactionResource, Form4FilingResource } from './insider-transaction.resource';
-export { toDocument, toDocumentDetail, toDocumentPage } from './document.resource';
-export type { DocumentProvenance, DocumentResource, DocumentDetailResource, DocumentPageResource } from './document.resource';
+export {
+  documentDetailSchema,
+  documentListSchema,
+  documentPagesSchema,
+  documentTextSchema,
+  toDocument,
+  toDocumentDetail,
+  toDocumentPage,
+} from './document.resource';
+export type { DocumentBody, DocumentDetailBody, DocumentListBody, DocumentPagesBody, DocumentTextBody } from './document.resource';
 export { toTranscript, toTranscriptDetail } from './transcript.resource';
 export type {
   TranscriptCallResource,
