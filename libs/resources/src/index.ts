@@ -7,8 +7,8 @@ export { companyDetailSchema, companyListSchema, toCompanyDetail } from './compa
 export type { CompanyDetailBody, CompanyListBody } from './company.resource';
 export { companyFilingListSchema, filingListSchema, filingSchema, toFiling } from './filing.resource';
 export type { CompanyFilingListBody, FilingBody, FilingListBody } from './filing.resource';
-export { toInsiderTransaction, toForm4Filing } from './insider-transaction.resource';
-export type { InsiderOwnerResource, InsiderTransactionResource, Form4FilingResource } from './insider-transaction.resource';
+export { insiderListSchema, toForm4Filing, toInsiderTransaction } from './insider-transaction.resource';
+export type { Form4FilingResource, InsiderListBody, InsiderTransactionBody } from './insider-transaction.resource';
 export {
   documentDetailSchema,
   documentListSchema,
