@@ -19,12 +19,5 @@ export {
   toDocumentPage,
 } from './document.resource';
 export type { DocumentBody, DocumentDetailBody, DocumentListBody, DocumentPagesBody, DocumentTextBody } from './document.resource';
-export { toTranscript, toTranscriptDetail } from './transcript.resource';
-export type {
-  TranscriptCallResource,
-  TranscriptDetailResource,
-  TranscriptParticipantResource,
-  TranscriptProvenance,
-  TranscriptResource,
-  TranscriptTurnResource,
-} from './transcript.resource';
+export { toTranscript, toTranscriptDetail, transcriptDetailSchema, transcriptListSchema } from './transcript.resource';
+export type { TranscriptBody, TranscriptDetailBody, TranscriptListBody } from './transcript.resource';
