@@ -21,3 +21,4 @@ export {
 export type { DocumentBody, DocumentDetailBody, DocumentListBody, DocumentPagesBody, DocumentTextBody } from './document.resource';
 export { toTranscript, toTranscriptDetail, transcriptDetailSchema, transcriptListSchema } from './transcript.resource';
 export type { TranscriptBody, TranscriptDetailBody, TranscriptListBody } from './transcript.resource';
+export { executivesSchema, toRosterEntry } from './executive.resource';
