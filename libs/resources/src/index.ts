@@ -22,3 +22,5 @@ export type { DocumentBody, DocumentDetailBody, DocumentListBody, DocumentPagesB
 export { toTranscript, toTranscriptDetail, transcriptDetailSchema, transcriptListSchema } from './transcript.resource';
 export type { TranscriptBody, TranscriptDetailBody, TranscriptListBody } from './transcript.resource';
 export { executivesSchema, toRosterEntry } from './executive.resource';
+export { sectionSchema, toSection } from './section.resource';
+export type { SectionBody } from './section.resource';
