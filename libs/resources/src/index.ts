@@ -24,3 +24,4 @@ export type { TranscriptBody, TranscriptDetailBody, TranscriptListBody } from '.
 export { executivesSchema, toRosterEntry } from './executive.resource';
 export { sectionSchema, toSection } from './section.resource';
 export type { SectionBody } from './section.resource';
+export { FUND_EXPOSURE_GAPS, fundExposureSchema, toFundExposureEntry } from './fund-exposure.resource';
