@@ -25,3 +25,4 @@ export { executivesSchema, toRosterEntry } from './executive.resource';
 export { sectionSchema, toSection } from './section.resource';
 export type { SectionBody } from './section.resource';
 export { FUND_EXPOSURE_GAPS, fundExposureSchema, toFundExposureEntry } from './fund-exposure.resource';
+export { SEGMENT_UNITS, segmentGaps, segmentsResponseSchema, toSegmentObservation } from './segment.resource';
