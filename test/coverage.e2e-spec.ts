@@ -23,10 +23,10 @@ import {
   projectRecords,
 } from '@app/persistence';
 import { createTestDatabase, defaultFixturesDir, type TestDatabase } from '@app/testing';
+import { type CoverageBody, coverageSchema } from '@app/resources';
 import type { ApiContext } from '../apps/api/src/api.context';
 import { buildApiServer } from '../apps/api/src/api.server';
 import { apiConfigSchema } from '../apps/api/src/config/api.config';
-import { coverageSchema, type CoverageBody } from '../apps/api/src/coverage/coverage.schemas';
 import { form4RecordOf } from '../apps/ingest-form4/src/form4.mapper';
 import { companyRecordOf, type FetchedSource } from '../apps/ingest-sec/src/company.mapper';
 import { filingRecordFromSubmissions } from '../apps/ingest-sec/src/filings/filing.mapper';

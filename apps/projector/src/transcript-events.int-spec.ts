@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { contentHash, webhookEventId, type DocumentTextData, type RecordEnvelope } from '@app/contracts';
 import { createDataSource, projectDocumentTexts, transcriptsByUrls, TranscriptsRepository } from '@app/persistence';
-import { toTranscriptDetail, type TranscriptDetailResource } from '@app/resources';
+import { toTranscriptDetail, type TranscriptDetailBody } from '@app/resources';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { writeWebhookEvents, type ProjectedRecord } from './webhook-events.writer';
 
@@ -51,7 +51,7 @@ async function projectBatch(records: ProjectedRecord[]): Promise<{ events: numbe
   });
 }
 
-const eventsOf = async (key: string): Promise<Array<{ id: string; type: string; data: TranscriptDetailResource; source_record_id: string }>> =>
+const eventsOf = async (key: string): Promise<Array<{ id: string; type: string; data: TranscriptDetailBody; source_record_id: string }>> =>
   ds.query(`SELECT id, type, data, source_record_id FROM webhook_events WHERE entity_key = $1 ORDER BY type`, [key]);
 
 describe('transcripts: projection and transcript.published', () => {

@@ -1,57 +1,82 @@
-import type { DocGroup, DocType } from '@app/contracts';
+import { z } from 'zod';
+import { DOC_GROUPS, DOC_TYPES, type DocGroup, type DocType } from '@app/contracts';
 import type { DocumentPageRecord, DocumentRecord } from '@app/persistence';
+import { paginationSchema, provenanceSchema } from './shared.resource';
 
 /** Provenance of a document and its pages: citation_url is always there (the document's URL). */
-export interface DocumentProvenance {
-  src_id: string;
-  source_provider: 'issuer_page';
-  source_url: string | null;
-  citation_url: string;
-  accession: null;
-  quote: string | null;
-  content_hash: string | null;
-  extracted_at: string | null;
-}
+const documentProvenanceSchema = provenanceSchema.extend({
+  citation_url: z.string().describe('The document\'s URL, to cite'),
+});
 
 /** A document list item as the API serves it (GET /v1/documents); `ir_document.created` carries the detail. */
-export interface DocumentResource {
-  id: number;
-  ticker: string | null;
-  title: string;
-  doc_type: DocType;
-  doc_group: DocGroup;
-  language: string | null;
-  published_at: string;
-  published_at_source: 'ir_page' | 'pdf_metadata' | 'first_seen';
-  pages: number | null;
-  event_id: number | null;
-  url: string;
-  kind: string | null;
-  found_on: string | null;
-  provenance: DocumentProvenance;
-}
+export const documentSchema = z.object({
+  id: z.number().int(),
+  ticker: z.string().nullable().describe('Ticker from the IR registry, else the issuer\'s listing'),
+  title: z.string().describe('The IR page\'s link text; without a link record, the PDF\'s title or its first page\'s caption'),
+  doc_type: z.enum(DOC_TYPES).describe('From the PDF\'s classification once its text is extracted; before, from the IR page\'s section and link'),
+  doc_group: z.enum(DOC_GROUPS),
+  language: z.string().nullable().describe('ISO 639-1 code detected from the text; null before the text is extracted or when it is too short'),
+  published_at: z.string().describe('ISO 8601; the sort key of the list. published_at_source says where it came from'),
+  published_at_source: z.enum(['ir_page', 'pdf_metadata', 'first_seen']).describe('ir_page: the date printed next to the link; pdf_metadata: the PDF\'s creation date; first_seen: when the document was first seen'),
+  pages: z.number().int().nullable().describe('Page count; null until the text is extracted'),
+  event_id: z.number().int().nullable().describe('The IR event (earnings call, annual meeting) the page lists the document under'),
+  url: z.string().describe('The document\'s URL'),
+  kind: z.string().nullable().describe('The IR page\'s kind of link (presentation, press_release, annual_report, ...); null before the link record'),
+  found_on: z.string().nullable().describe('The IR page the link was found on'),
+  provenance: documentProvenanceSchema.describe('The PDF text\'s provenance once extracted (quote: its first line); before, the IR page link\'s'),
+});
 
-/** GET /v1/documents/{doc_id}. */
-export interface DocumentDetailResource extends DocumentResource {
-  page_count: number | null;
-  /** Why a document that looks like a call transcript is not served as one (it keeps its doc_type); null otherwise. */
-  transcript_gate: string | null;
-}
+export const documentDetailSchema = documentSchema.extend({
+  page_count: z.number().int().nullable().describe('Page count; null until the text is extracted'),
+  transcript_gate: z
+    .string()
+    .nullable()
+    .describe(
+      'Why a document that looks like a call transcript (by its link, its PDF title or its speaker turns) is not served as one under /v1/transcripts ' +
+        '(for example "no speaker turns found"); it keeps its doc_type. Null otherwise',
+    ),
+});
 
-/** One page of GET /v1/documents/{doc_id}/pages. */
-export interface DocumentPageResource {
-  document_id: number;
-  page_index: number;
-  char_start: number;
-  char_end: number;
-  vision_caption: string;
-  text: string;
-  caption_source: string;
-  quote: string | null;
-  width: number;
-  height: number;
-  provenance: DocumentProvenance;
-}
+export const documentListSchema = z.object({ data: z.array(documentSchema), pagination: paginationSchema });
+
+export const documentPageSchema = z.object({
+  document_id: z.number().int(),
+  page_index: z.number().int().describe('0-based'),
+  char_start: z.number().int().describe('Offset of the page\'s text in the document text (GET /v1/documents/{doc_id}/text)'),
+  char_end: z.number().int().describe('text.slice(char_start, char_end) is the page\'s text'),
+  vision_caption: z
+    .string()
+    .describe(
+      'Caption of the page from its layout: the largest text, then the first body line. No vision model reads the page: ' +
+        'the caption comes from a replaceable captioner named in caption_source',
+    ),
+  text: z.string().describe('The page\'s text, lines in reading order joined by \\n'),
+  caption_source: z.string().describe('The captioner that made vision_caption, e.g. layout@1'),
+  quote: z.string().nullable().describe('The page\'s first line, verbatim; null for a page without text'),
+  width: z.number().describe('Page width in PDF points'),
+  height: z.number().describe('Page height in PDF points'),
+  provenance: documentProvenanceSchema,
+});
+
+export const documentPagesSchema = z.object({
+  document_id: z.number().int(),
+  data: z.array(documentPageSchema),
+  pagination: paginationSchema,
+});
+
+export const documentTextSchema = z.object({
+  document_id: z.number().int(),
+  page_separator: z.string().describe('Between two pages\' text: the text is the pages joined by it, in page order'),
+  text_length: z.number().int(),
+  text: z.string().describe('The whole text: text.slice(page.char_start, page.char_end) === page.text for every page'),
+});
+
+export type DocumentBody = z.infer<typeof documentSchema>;
+export type DocumentDetailBody = z.infer<typeof documentDetailSchema>;
+export type DocumentListBody = z.infer<typeof documentListSchema>;
+export type DocumentPageBody = z.infer<typeof documentPageSchema>;
+export type DocumentPagesBody = z.infer<typeof documentPagesSchema>;
+export type DocumentTextBody = z.infer<typeof documentTextSchema>;
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -59,7 +84,7 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
  * The PDF text's provenance once it is extracted (the bytes the pages came from, quoting the
  * first line), else the IR page link's (the page, quoting the link). A row always has one of them.
  */
-function documentProvenance(d: DocumentRecord): DocumentProvenance {
+function documentProvenance(d: DocumentRecord): DocumentBody['provenance'] {
   if (d.textContentHash !== null && d.textSrcId !== null) {
     return {
       src_id: d.textSrcId,
@@ -85,7 +110,7 @@ function documentProvenance(d: DocumentRecord): DocumentProvenance {
 }
 
 /** Read model -> the spec's document list item (plus url, kind, published_at_source, found_on). */
-export function toDocument(d: DocumentRecord): DocumentResource {
+export function toDocument(d: DocumentRecord): DocumentBody {
   return {
     id: d.id,
     ticker: d.ticker,
@@ -94,7 +119,7 @@ export function toDocument(d: DocumentRecord): DocumentResource {
     doc_group: d.docGroup as DocGroup,
     language: d.language,
     published_at: d.sortAt.toISOString(),
-    published_at_source: d.publishedAtSource as DocumentResource['published_at_source'],
+    published_at_source: d.publishedAtSource as DocumentBody['published_at_source'],
     pages: d.pageCount,
     event_id: d.eventId,
     url: d.url,
@@ -104,12 +129,12 @@ export function toDocument(d: DocumentRecord): DocumentResource {
   };
 }
 
-export function toDocumentDetail(d: DocumentRecord): DocumentDetailResource {
+export function toDocumentDetail(d: DocumentRecord): DocumentDetailBody {
   return { ...toDocument(d), page_count: d.pageCount, transcript_gate: d.transcriptGate };
 }
 
 /** Read model -> the spec's document page (plus text, caption source, quote, size and provenance). */
-export function toDocumentPage(d: DocumentRecord, p: DocumentPageRecord): DocumentPageResource {
+export function toDocumentPage(d: DocumentRecord, p: DocumentPageRecord): DocumentPageBody {
   return {
     document_id: p.documentId,
     page_index: p.pageIndex,

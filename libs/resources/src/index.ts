@@ -1,17 +1,30 @@
 // Read model -> the resources the API serves and webhook events carry (one mapping, so a webhook's
-// `data` is byte-for-byte what GET returns). Pure: no I/O.
-export { toFiling } from './filing.resource';
-export type { FilingResource } from './filing.resource';
-export { toInsiderTransaction, toForm4Filing } from './insider-transaction.resource';
-export type { InsiderOwnerResource, InsiderTransactionResource, Form4FilingResource } from './insider-transaction.resource';
-export { toDocument, toDocumentDetail, toDocumentPage } from './document.resource';
-export type { DocumentProvenance, DocumentResource, DocumentDetailResource, DocumentPageResource } from './document.resource';
-export { toTranscript, toTranscriptDetail } from './transcript.resource';
-export type {
-  TranscriptCallResource,
-  TranscriptDetailResource,
-  TranscriptParticipantResource,
-  TranscriptProvenance,
-  TranscriptResource,
-  TranscriptTurnResource,
-} from './transcript.resource';
+// `data` is byte-for-byte what GET returns), each typed by the zod schema documenting it (the
+// OpenAPI document is generated from these schemas), so a mapping cannot drift from its shape. Pure: no I/O.
+export { companyReferenceSchema, paginationSchema, provenanceSchema, toCompanyReference } from './shared.resource';
+export type { CompanyReferenceBody } from './shared.resource';
+export { companyDetailSchema, companyListSchema, toCompanyDetail } from './company.resource';
+export type { CompanyDetailBody, CompanyListBody } from './company.resource';
+export { companyFilingListSchema, filingListSchema, filingSchema, toFiling } from './filing.resource';
+export type { CompanyFilingListBody, FilingBody, FilingListBody } from './filing.resource';
+export { insiderListSchema, toForm4Filing, toInsiderTransaction } from './insider-transaction.resource';
+export type { Form4FilingResource, InsiderListBody, InsiderTransactionBody } from './insider-transaction.resource';
+export {
+  documentDetailSchema,
+  documentListSchema,
+  documentPagesSchema,
+  documentTextSchema,
+  toDocument,
+  toDocumentDetail,
+  toDocumentPage,
+} from './document.resource';
+export type { DocumentBody, DocumentDetailBody, DocumentListBody, DocumentPagesBody, DocumentTextBody } from './document.resource';
+export { toTranscript, toTranscriptDetail, transcriptDetailSchema, transcriptListSchema } from './transcript.resource';
+export type { TranscriptBody, TranscriptDetailBody, TranscriptListBody } from './transcript.resource';
+export { executivesSchema, toRosterEntry } from './executive.resource';
+export { sectionSchema, toSection } from './section.resource';
+export type { SectionBody } from './section.resource';
+export { FUND_EXPOSURE_GAPS, fundExposureSchema, toFundExposureEntry } from './fund-exposure.resource';
+export { SEGMENT_UNITS, segmentGaps, segmentsResponseSchema, toSegmentObservation } from './segment.resource';
+export { coverageSchema, GAP_CODES, toCoverage } from './coverage.resource';
+export type { CompanyCoverage, CoverageBody } from './coverage.resource';

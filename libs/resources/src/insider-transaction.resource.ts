@@ -1,72 +1,91 @@
-import type { FORM4_CODE_CLASSIFICATIONS, Form4ReportingOwnerData, Provenance } from '@app/contracts';
+import { z } from 'zod';
+import { FORM4_CODE_CLASSIFICATIONS, type Form4ReportingOwnerData } from '@app/contracts';
 import type { Form4FilingRecord, InsiderTransactionRecord } from '@app/persistence';
+import { companyReferenceSchema, paginationSchema, provenanceSchema } from './shared.resource';
 
-/** A reporting owner as the insider list names it (the address stays in the read model). */
-export interface InsiderOwnerResource {
-  cik: string | null;
-  name: string | null;
-  is_director: boolean;
-  is_officer: boolean;
-  officer_title: string | null;
-  is_ten_percent_owner: boolean;
-  is_other: boolean;
-  other_text: string | null;
-}
+const amount = (what: string) => z.number().nullable().describe(`${what}; null when absent or not a decimal number (see the _text field)`);
+const amountText = (what: string) => z.string().nullable().describe(`${what} as written in the filing; null when absent`);
 
-/** One row of Tables I and II as GET /v1/companies/{symbol}/insiders serves it. */
-export interface InsiderTransactionResource {
-  accession: string;
-  form: string;
-  is_amendment: boolean;
-  filed_date: string | null;
-  period_of_report: string | null;
-  table: 'non_derivative' | 'derivative';
-  kind: 'transaction' | 'holding';
-  sequence: number;
-  security_title: string | null;
-  transaction_date: string | null;
-  deemed_execution_date: string | null;
-  transaction_form_type: string | null;
-  code: string | null;
-  code_label: string | null;
-  classification: (typeof FORM4_CODE_CLASSIFICATIONS)[number] | null;
-  is_open_market: boolean;
-  equity_swap_involved: boolean | null;
-  transaction_timeliness: string | null;
-  shares: number | null;
-  shares_text: string | null;
-  total_value: number | null;
-  total_value_text: string | null;
-  price_per_share: number | null;
-  price_per_share_text: string | null;
-  acquired_disposed: string | null;
-  shares_owned_following: number | null;
-  shares_owned_following_text: string | null;
-  value_owned_following: number | null;
-  value_owned_following_text: string | null;
-  direct_indirect: string | null;
-  nature_of_ownership: string | null;
-  conversion_or_exercise_price: number | null;
-  conversion_or_exercise_price_text: string | null;
-  exercise_date: string | null;
-  expiration_date: string | null;
-  underlying_security_title: string | null;
-  underlying_shares: number | null;
-  underlying_shares_text: string | null;
-  underlying_value: number | null;
-  underlying_value_text: string | null;
-  footnotes: Record<string, Array<{ id: string; text: string | null }>>;
-  is_10b5_1: boolean;
-  is_10b5_1_reason: 'flag' | 'footnote' | null;
-  is_10b5_1_footnote_ids: string[];
-  owners: InsiderOwnerResource[];
-  superseded_by: string | null;
-  provenance: Provenance;
-}
+export const insiderOwnerSchema = z.object({
+  cik: z.string().nullable().describe("The reporting owner's CIK (10 digits)"),
+  name: z.string().nullable().describe('As filed, SEC style ("Musk Elon")'),
+  is_director: z.boolean(),
+  is_officer: z.boolean(),
+  officer_title: z.string().nullable().describe('As filed ("CEO")'),
+  is_ten_percent_owner: z.boolean(),
+  is_other: z.boolean(),
+  other_text: z.string().nullable(),
+});
+
+export const footnoteRefSchema = z.object({
+  id: z.string().describe('Footnote id as filed (F1)'),
+  text: z.string().nullable().describe('The footnote text, whitespace collapsed; null when the filing has no footnote of that id'),
+});
+
+export const insiderTransactionSchema = z.object({
+  accession: z.string().describe('SEC accession number of the Form 4 (dashed)'),
+  form: z.string().describe('4 or 4/A as filed'),
+  is_amendment: z.boolean(),
+  filed_date: z.string().nullable().describe('EDGAR filing date (YYYY-MM-DD); null when unknown'),
+  period_of_report: z.string().nullable().describe('Date of the earliest transaction reported, as filed'),
+  table: z.enum(['non_derivative', 'derivative']).describe('Table I (non-derivative) or Table II (derivative)'),
+  kind: z.enum(['transaction', 'holding']),
+  sequence: z.number().int().describe('0-based position in its table; with accession and table the row\'s key. Tranches are separate rows'),
+  security_title: z.string().nullable(),
+  transaction_date: z.string().nullable().describe('As filed (YYYY-MM-DD); null on holdings'),
+  deemed_execution_date: z.string().nullable(),
+  transaction_form_type: z.string().nullable(),
+  code: z.string().nullable().describe('Transaction code as filed; null on holdings'),
+  code_label: z.string().nullable().describe("The SEC's wording of the code, shortened"),
+  classification: z.enum(FORM4_CODE_CLASSIFICATIONS).nullable().describe('Group of the code; other for codes outside the SEC table; null when no code'),
+  is_open_market: z.boolean().describe('True only for codes P and S'),
+  equity_swap_involved: z.boolean().nullable(),
+  transaction_timeliness: z.string().nullable().describe('E (early) or L (late); null when on time'),
+  shares: amount('Shares transacted'),
+  shares_text: amountText('Shares transacted'),
+  total_value: amount('Total value (some derivative rows give a value instead of shares)'),
+  total_value_text: amountText('Total value'),
+  price_per_share: amount('Price per share in USD (often a weighted average: see the footnotes)'),
+  price_per_share_text: amountText('Price per share'),
+  acquired_disposed: z.string().nullable().describe('A (acquired) or D (disposed)'),
+  shares_owned_following: amount('Shares owned after the transaction (on holdings: held)'),
+  shares_owned_following_text: amountText('Shares owned following'),
+  value_owned_following: amount('Value owned following'),
+  value_owned_following_text: amountText('Value owned following'),
+  direct_indirect: z.string().nullable().describe('D (direct) or I (indirect)'),
+  nature_of_ownership: z.string().nullable().describe('Nature of an indirect holding ("By Living Trust")'),
+  conversion_or_exercise_price: amount('Conversion or exercise price (derivative rows)'),
+  conversion_or_exercise_price_text: amountText('Conversion or exercise price'),
+  exercise_date: z.string().nullable(),
+  expiration_date: z.string().nullable(),
+  underlying_security_title: z.string().nullable(),
+  underlying_shares: amount('Underlying shares'),
+  underlying_shares_text: amountText('Underlying shares'),
+  underlying_value: amount('Underlying value'),
+  underlying_value_text: amountText('Underlying value'),
+  footnotes: z.record(z.string(), z.array(footnoteRefSchema)).describe('Footnotes the row cites, keyed by the field (XML element) citing them: {transactionPricePerShare: [{id: "F2", text: "..."}]}'),
+  is_10b5_1: z.boolean().describe('Made under a Rule 10b5-1 plan; always false on holdings'),
+  is_10b5_1_reason: z.enum(['flag', 'footnote']).nullable().describe('flag: the filing\'s Rule 10b5-1 box is checked; footnote: a footnote the row cites says so; null when false'),
+  is_10b5_1_footnote_ids: z.array(z.string()).describe('Footnotes the row cites that mention a Rule 10b5-1 plan'),
+  owners: z.array(insiderOwnerSchema).describe('Every reporting owner of the filing (a joint filing lists all of them)'),
+  superseded_by: z.string().nullable().describe('Accession of the 4/A that restates this row; null while it stands'),
+  provenance: provenanceSchema.describe('The filing: quote is the row\'s XML element verbatim'),
+});
+
+export const insiderListSchema = z.object({
+  data: z.array(insiderTransactionSchema),
+  pagination: paginationSchema,
+  company: companyReferenceSchema,
+});
+
+export type InsiderOwnerBody = z.infer<typeof insiderOwnerSchema>;
+export type InsiderTransactionBody = z.infer<typeof insiderTransactionSchema>;
+export type InsiderListBody = z.infer<typeof insiderListSchema>;
 
 /**
  * A Form 4 filing as `form4.filed` carries it: the filing, its issuer and owners, and every row
  * of Tables I and II exactly as the insider list serves them (Table I first, each in filed order).
+ * No endpoint serves it, so it has no zod schema of its own: its parts are the documented shapes.
  */
 export interface Form4FilingResource {
   accession: string;
@@ -75,12 +94,12 @@ export interface Form4FilingResource {
   filed_date: string | null;
   period_of_report: string | null;
   issuer: { cik: string; name: string | null; trading_symbol: string | null };
-  owners: InsiderOwnerResource[];
-  transactions: InsiderTransactionResource[];
-  provenance: Provenance;
+  owners: InsiderOwnerBody[];
+  transactions: InsiderTransactionBody[];
+  provenance: InsiderTransactionBody['provenance'];
 }
 
-function toOwner(o: Form4ReportingOwnerData): InsiderOwnerResource {
+function toOwner(o: Form4ReportingOwnerData): InsiderOwnerBody {
   return {
     cik: o.cik,
     name: o.name,
@@ -94,7 +113,7 @@ function toOwner(o: Form4ReportingOwnerData): InsiderOwnerResource {
 }
 
 /** Read model -> the API's insider transaction item. */
-export function toInsiderTransaction(r: InsiderTransactionRecord): InsiderTransactionResource {
+export function toInsiderTransaction(r: InsiderTransactionRecord): InsiderTransactionBody {
   return {
     accession: r.accession,
     form: r.form,
@@ -110,7 +129,7 @@ export function toInsiderTransaction(r: InsiderTransactionRecord): InsiderTransa
     transaction_form_type: r.transactionFormType,
     code: r.code,
     code_label: r.codeLabel,
-    classification: r.classification as InsiderTransactionResource['classification'],
+    classification: r.classification as InsiderTransactionBody['classification'],
     is_open_market: r.isOpenMarket,
     equity_swap_involved: r.equitySwapInvolved,
     transaction_timeliness: r.transactionTimeliness,

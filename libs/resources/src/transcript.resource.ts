@@ -1,82 +1,81 @@
-import type { ParticipantKind, TranscriptSection } from '@app/contracts';
+import { z } from 'zod';
+import { PARTICIPANT_KINDS, TRANSCRIPT_SECTIONS } from '@app/contracts';
 import type { TranscriptRecord, TranscriptWithText } from '@app/persistence';
+import { paginationSchema, provenanceSchema } from './shared.resource';
 
 /** Provenance of a transcript: the PDF it was split from, quoting its first turn's first line. */
-export interface TranscriptProvenance {
-  src_id: string;
-  source_provider: 'issuer_page';
-  source_url: string;
-  citation_url: string;
-  accession: null;
-  quote: string | null;
-  content_hash: string;
-  extracted_at: string | null;
-}
-
-export interface TranscriptCallResource {
-  company: string | null;
-  title: string | null;
-  date: string;
-  date_source: 'document' | 'pdf_title';
-}
+const transcriptProvenanceSchema = provenanceSchema.extend({
+  citation_url: z.string().describe('The PDF\'s URL, to cite'),
+});
 
 /** A transcript list item (GET /v1/transcripts). */
-export interface TranscriptResource {
-  id: number;
-  document_id: number;
-  ticker: string | null;
-  call: TranscriptCallResource;
-  language: string | null;
-  pages: number | null;
-  participant_count: number;
-  turn_count: number;
-  url: string;
-  provenance: TranscriptProvenance;
-}
+export const transcriptSchema = z.object({
+  id: z.number().int(),
+  document_id: z.number().int().describe('The document the transcript was split from (GET /v1/documents/{doc_id}, its pages and text)'),
+  ticker: z.string().nullable().describe('Ticker from the IR registry, else the issuer\'s listing'),
+  call: z
+    .object({
+      company: z.string().nullable().describe('The company as the transcript names it'),
+      title: z.string().nullable().describe('The call\'s title line as printed'),
+      date: z.string().describe('Day of the call (YYYY-MM-DD); the list\'s sort key'),
+      date_source: z.enum(['document', 'pdf_title']).describe('document: printed in the transcript; pdf_title: from the PDF\'s metadata title'),
+    })
+    .describe('The call, as the document states it'),
+  language: z.string().nullable().describe('ISO 639-1 code detected from the text'),
+  pages: z.number().int().nullable().describe('Page count of the PDF'),
+  participant_count: z.number().int(),
+  turn_count: z.number().int(),
+  url: z.string().describe('The PDF\'s URL'),
+  provenance: transcriptProvenanceSchema.describe('The PDF the transcript was split from; quote: the first turn\'s first line'),
+});
 
-export interface TranscriptParticipantResource {
-  name: string;
-  role: string | null;
-  firm: string | null;
-  kind: ParticipantKind;
-  listed: boolean;
-  quote: string | null;
-}
+const participantSchema = z.object({
+  name: z.string().describe('As the participants list prints it; a speaker the list omits: as the operator introduced them, else as labelled'),
+  role: z.string().nullable().describe('Role or title as printed; null when none is'),
+  firm: z.string().nullable().describe('Firm as printed; for an analyst the list omits, the firm the operator named'),
+  kind: z.enum(PARTICIPANT_KINDS).describe('company: speaks for the issuer; analyst: asks questions; operator: the conference operator'),
+  listed: z.boolean().describe('Named in the document\'s participants list'),
+  quote: z.string().nullable().describe('The line the participant was read from, verbatim'),
+});
 
-export interface TranscriptTurnResource {
-  index: number;
-  speaker: string;
-  participant_index: number;
-  label: string;
-  section: TranscriptSection;
-  label_start: number;
-  char_start: number;
-  char_end: number;
-  page_index: number;
-  last_page_index: number;
-  /** document text.slice(char_start, char_end). */
-  text: string;
-  quote: string;
-  /** The PDF at the turn's first page (PDF open parameters). */
-  citation_url: string;
-}
+const turnSchema = z.object({
+  index: z.number().int().describe('0-based, in document order'),
+  speaker: z.string().describe('The participant\'s name, capitalized as the participants list has it'),
+  participant_index: z.number().int().describe('Index of the speaker in participants'),
+  label: z.string().describe('The speaker label as printed'),
+  section: z.enum(TRANSCRIPT_SECTIONS).describe('presentation (prepared remarks) or qa'),
+  label_start: z.number().int().describe('Offset in the document text where the turn begins (its speaker label)'),
+  char_start: z.number().int().describe('Offset in the document text (GET /v1/documents/{doc_id}/text) where what was said begins'),
+  char_end: z.number().int().describe('text is document text.slice(char_start, char_end)'),
+  page_index: z.number().int().describe('0-based page the turn begins on'),
+  last_page_index: z.number().int().describe('0-based page the turn ends on'),
+  text: z.string().describe('What was said, verbatim, page breaks and running headers included'),
+  quote: z.string().describe('The turn\'s first line, verbatim'),
+  citation_url: z.string().describe('The PDF at the turn\'s first page (#page=N)'),
+});
 
 /** GET /v1/transcripts/{id}, and the data of `transcript.published`. */
-export interface TranscriptDetailResource extends TranscriptResource {
-  participants: TranscriptParticipantResource[];
-  sections: { presentation: number; qa: number };
-  turns: TranscriptTurnResource[];
-}
+export const transcriptDetailSchema = transcriptSchema.extend({
+  participants: z.array(participantSchema),
+  sections: z.object({ presentation: z.number().int(), qa: z.number().int() }).describe('Turns per section'),
+  turns: z.array(turnSchema),
+});
+
+export const transcriptListSchema = z.object({ data: z.array(transcriptSchema), pagination: paginationSchema });
+
+export type TranscriptBody = z.infer<typeof transcriptSchema>;
+export type TranscriptDetailBody = z.infer<typeof transcriptDetailSchema>;
+export type TranscriptListBody = z.infer<typeof transcriptListSchema>;
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /** Read model -> the transcript list item. */
-export function toTranscript(t: TranscriptRecord): TranscriptResource {
+export function toTranscript(t: TranscriptRecord): TranscriptBody {
   return {
     id: t.id,
     document_id: t.documentId,
     ticker: t.ticker,
-    call: { company: t.company, title: t.title, date: t.callDate, date_source: t.dateSource as TranscriptCallResource['date_source'] },
+    call: { company: t.company, title: t.title, date: t.callDate, date_source: t.dateSource as TranscriptBody['call']['date_source'] },
     language: t.language,
     pages: t.pageCount,
     participant_count: t.participants.length,
@@ -96,7 +95,7 @@ export function toTranscript(t: TranscriptRecord): TranscriptResource {
 }
 
 /** Read model and its document text -> the transcript with participants and turns, each turn's text sliced from the document text. */
-export function toTranscriptDetail(t: TranscriptWithText): TranscriptDetailResource {
+export function toTranscriptDetail(t: TranscriptWithText): TranscriptDetailBody {
   return {
     ...toTranscript(t),
     participants: t.participants.map((p) => ({ name: p.name, role: p.role, firm: p.firm, kind: p.kind, listed: p.listed, quote: p.quote })),

@@ -1,8 +1,8 @@
 import { COMPANIES_ORDER, type CompanyListFilter } from '@app/persistence';
+import { companyDetailSchema, companyListSchema, toCompanyDetail, toCompanyReference } from '@app/resources';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { toCompanyDetail, toCompanyReference } from './companies.mapper';
-import { companiesListParams, companyDetailSchema, companyListSchema, symbolParam } from './companies.schemas';
+import { companiesListParams, symbolParam } from './companies.schemas';
 
 export const companiesRoutes = defineRoutes({
   list: {

@@ -1,9 +1,8 @@
 import { CoverageRepository, RosterRepository } from '@app/persistence';
+import { coverageSchema, toCoverage } from '@app/resources';
 import { symbolParam } from '../companies/companies.schemas';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { toCoverage } from './coverage.mapper';
-import { coverageSchema } from './coverage.schemas';
 import { CoverageService } from './coverage.service';
 
 export const coverageRoutes = defineRoutes({

@@ -19,10 +19,10 @@ import {
   secRosterCurrentSince,
 } from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { type CoverageBody, coverageSchema, GAP_CODES } from '@app/resources';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
-import { coverageSchema, GAP_CODES, type CoverageBody } from './coverage.schemas';
 
 // Real records (made by the ingestors' mappers from the fixture files: libs/contracts/src/examples and
 // libs/persistence/src/projections/examples) projected into a fresh database by the projector's own

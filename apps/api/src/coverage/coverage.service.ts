@@ -1,15 +1,7 @@
-import { secRosterCurrentSince, type CompanyCoverageRecord, type CompanyRecord, type CoverageRepository, type RosterRepository } from '@app/persistence';
+import { secRosterCurrentSince, type CoverageRepository, type RosterRepository } from '@app/persistence';
+import type { CompanyCoverage } from '@app/resources';
 import type { CompaniesService } from '../companies/companies.service';
 import { mergeExecutiveSources } from '../executives/executives.service';
-
-/** What the service holds for one company, as read now. */
-export interface CompanyCoverage {
-  company: CompanyRecord;
-  record: CompanyCoverageRecord;
-  /** The executives roster as the executives endpoint serves it: one entry per person across sources. */
-  executives: { current: number; total: number };
-  generatedAt: Date;
-}
 
 /** Coverage reads: the company by symbol (404 when unknown), then one aggregate statement over every read model. */
 export class CoverageService {

@@ -1,9 +1,9 @@
 import { DOCUMENT_PAGES_ORDER, DOCUMENTS_ORDER, DocumentsRepository, type DocumentListFilter, type DocumentPageRecord, type DocumentRecord } from '@app/persistence';
+import { documentDetailSchema, documentListSchema, documentPagesSchema, documentTextSchema, toDocument, toDocumentDetail, toDocumentPage } from '@app/resources';
 import type { ListScope, PageParams } from '../platform/paging';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { toDocument, toDocumentDetail, toDocumentPage } from './documents.mapper';
-import { documentDetailSchema, documentIdParam, documentListSchema, documentPagesParams, documentPagesSchema, documentsListParams, documentTextSchema } from './documents.schemas';
+import { documentIdParam, documentPagesParams, documentsListParams } from './documents.schemas';
 import { DocumentsService } from './documents.service';
 
 export const documentsRoutes = defineRoutes({

@@ -1,10 +1,9 @@
 import { RosterRepository } from '@app/persistence';
-import { toCompanyReference } from '../companies/companies.mapper';
+import { executivesSchema, toCompanyReference, toRosterEntry } from '@app/resources';
 import { symbolParam } from '../companies/companies.schemas';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { toRosterEntry } from './executives.mapper';
-import { executivesParams, executivesSchema } from './executives.schemas';
+import { executivesParams } from './executives.schemas';
 import { ExecutivesService } from './executives.service';
 
 export const executivesRoutes = defineRoutes({

@@ -1,11 +1,10 @@
 import { FILINGS_ORDER, FilingsRepository, type FilingListFilter } from '@app/persistence';
-import { toCompanyReference } from '../companies/companies.mapper';
+import { companyFilingListSchema, filingListSchema, filingSchema, toCompanyReference, toFiling } from '@app/resources';
 import type { ValidationItem } from '../platform/api.errors';
 import { isCalendarDate, valueErrorItem } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { toFiling } from './filings.mapper';
-import { accessionParam, companyFilingListSchema, companyFilingsParams, companyFilingsPath, filingListSchema, filingSchema, filingsListParams } from './filings.schemas';
+import { accessionParam, companyFilingsParams, companyFilingsPath, filingsListParams } from './filings.schemas';
 import { FilingsService } from './filings.service';
 
 const LIST_DESCRIPTION =

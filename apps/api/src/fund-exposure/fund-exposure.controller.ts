@@ -1,11 +1,10 @@
 import { FUND_EXPOSURE_ORDER, FundExposureRepository, type FundExposureFilter, type FundExposureRow } from '@app/persistence';
-import { toCompanyReference } from '../companies/companies.mapper';
+import { FUND_EXPOSURE_GAPS, fundExposureSchema, toCompanyReference, toFundExposureEntry } from '@app/resources';
 import { symbolParam } from '../companies/companies.schemas';
 import type { ListScope, PageParams } from '../platform/paging';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { FUND_EXPOSURE_GAPS, toFundExposureEntry } from './fund-exposure.mapper';
-import { fundExposureParams, fundExposureSchema } from './fund-exposure.schemas';
+import { fundExposureParams } from './fund-exposure.schemas';
 import { FundExposureService } from './fund-exposure.service';
 
 export const fundExposureRoutes = defineRoutes({

@@ -1,12 +1,11 @@
 import { INSIDER_TRANSACTIONS_ORDER, InsiderTransactionsRepository, type InsiderTransactionFilter, type InsiderTransactionRecord } from '@app/persistence';
-import { toCompanyReference } from '../companies/companies.mapper';
+import { insiderListSchema, toCompanyReference, toInsiderTransaction } from '@app/resources';
 import type { ValidationItem } from '../platform/api.errors';
 import type { ListScope } from '../platform/paging';
 import { isCalendarDate, valueErrorItem } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { toInsiderTransaction } from './insiders.mapper';
-import { insiderListSchema, insidersParams, insidersPath } from './insiders.schemas';
+import { insidersParams, insidersPath } from './insiders.schemas';
 import { InsidersService } from './insiders.service';
 
 export const insidersRoutes = defineRoutes({

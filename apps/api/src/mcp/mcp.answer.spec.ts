@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import type { DocumentTextData, RecordEnvelope, TenkSectionData } from '@app/contracts';
 import { extractTenkSections } from '@app/edgar';
 import type { TranscriptWithText } from '@app/persistence';
-import { toTranscriptDetail } from '@app/resources';
-import type { SectionBody } from '../sections/sections.schemas';
+import { type SectionBody, toTranscriptDetail } from '@app/resources';
 import { answerSummary, fitAnswer, MCP_ANSWER_MAX_CHARS } from './mcp.answer';
 
 const page = (texts: string[], nextCursor: string | null = null) => ({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { companyReferenceSchema } from '../companies/companies.schemas';
-import { filingListSchema } from '../filings/filings.schemas';
+import { companyReferenceSchema, filingListSchema } from '@app/resources';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
 import type { ParamSpec } from '../platform/query.validation';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { companyDetailSchema, companyListSchema, companyReferenceSchema, paginationSchema, provenanceSchema } from '@app/resources';
 import { API_MODULES } from '../api.modules';
-import { companyDetailSchema, companyListSchema, companyReferenceSchema, paginationSchema, provenanceSchema } from '../companies/companies.schemas';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
 import { API_TAGS, attachExamples, markdownSafeDescriptions } from './openapi.presentation';

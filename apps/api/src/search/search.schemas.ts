@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SEARCH_KINDS } from '@app/persistence';
-import { paginationSchema, provenanceSchema } from '../companies/companies.schemas';
+import { paginationSchema, provenanceSchema } from '@app/resources';
 import { params } from '../platform/query.validation';
 
 /** Characters of `q` accepted; longer answers 422 string_too_long (a pasted paragraph fits). */

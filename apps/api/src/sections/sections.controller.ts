@@ -1,8 +1,8 @@
 import { TenkSectionsRepository } from '@app/persistence';
+import { sectionSchema, toSection } from '@app/resources';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { toSection } from './sections.mapper';
-import { sectionPathParams, sectionSchema } from './sections.schemas';
+import { sectionPathParams } from './sections.schemas';
 import { SectionsService } from './sections.service';
 
 export const sectionsRoutes = defineRoutes({

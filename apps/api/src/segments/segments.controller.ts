@@ -1,9 +1,8 @@
 import { SEGMENTS_ORDER, SegmentsRepository, type PageRequest } from '@app/persistence';
-import { toCompanyReference } from '../companies/companies.mapper';
+import { segmentGaps, segmentsResponseSchema, toCompanyReference, toSegmentObservation } from '@app/resources';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { segmentGaps, toSegmentObservation } from './segments.mapper';
-import { segmentsPathParams, segmentsQueryParams, segmentsResponseSchema } from './segments.schemas';
+import { segmentsPathParams, segmentsQueryParams } from './segments.schemas';
 import { SegmentsService, type SegmentPage } from './segments.service';
 
 export const segmentsRoutes = defineRoutes({

@@ -1,11 +1,11 @@
 import { TRANSCRIPTS_ORDER, TranscriptsRepository, type TranscriptListFilter, type TranscriptRecord } from '@app/persistence';
+import { toTranscript, toTranscriptDetail, transcriptDetailSchema, transcriptListSchema } from '@app/resources';
 import type { ValidationItem } from '../platform/api.errors';
 import type { ListScope } from '../platform/paging';
 import { isCalendarDate, valueErrorItem } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { toTranscript, toTranscriptDetail } from './transcripts.mapper';
-import { transcriptDetailSchema, transcriptIdParam, transcriptListSchema, transcriptsListParams } from './transcripts.schemas';
+import { transcriptIdParam, transcriptsListParams } from './transcripts.schemas';
 import { TranscriptsService } from './transcripts.service';
 
 export const transcriptsRoutes = defineRoutes({

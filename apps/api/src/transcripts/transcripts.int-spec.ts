@@ -5,10 +5,10 @@ import { contentHash, type DocumentTextData, type RecordEnvelope } from '@app/co
 import { createLogger } from '@app/observability';
 import { projectRecords } from '@app/persistence';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
+import type { TranscriptBody, TranscriptDetailBody } from '@app/resources';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
-import type { TranscriptBody, TranscriptDetailBody } from './transcripts.schemas';
 
 const DOCS = 'https://docs.test.example';
 

@@ -1,11 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { documentTextRecordV1, EXAMPLE_RECORDS } from '@app/contracts';
 import { DocumentsRepository, FilingsRepository, InsiderTransactionsRepository, TranscriptsRepository } from '@app/persistence';
-import { toForm4Filing } from '@app/resources';
-import { toDocumentDetail } from '../documents/documents.mapper';
-import { toFiling } from '../filings/filings.mapper';
-import { toTranscriptDetail } from '../transcripts/transcripts.mapper';
-import type { TranscriptDetailBody } from '../transcripts/transcripts.schemas';
+import { toDocumentDetail, toFiling, toForm4Filing, toTranscriptDetail, type TranscriptDetailBody } from '@app/resources';
 import type { WebhookTopic } from './webhooks.schemas';
 
 /*

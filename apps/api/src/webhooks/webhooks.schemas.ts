@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationSchema } from '../companies/companies.schemas';
+import { paginationSchema } from '@app/resources';
 import { params } from '../platform/query.validation';
 
 /** Topics an endpoint can subscribe to (the spec's Events table). */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultFixturesDir } from '@app/testing';
-import { percentToFraction } from './fund-exposure.mapper';
+import { percentToFraction } from './fund-exposure.resource';
 
 /** The fraction a decimal text names, parsed from its own digits with the point moved two places left. */
 function shiftedByHand(text: string): number {

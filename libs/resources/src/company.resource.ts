@@ -1,6 +1,65 @@
+import { z } from 'zod';
 import type { Provenance } from '@app/contracts';
-import type { CompanyListing, CompanyRecord, IdentifierCandidate } from '@app/persistence';
-import type { CompanyDetailBody, CompanyReferenceBody } from './companies.schemas';
+import type { CompanyRecord, IdentifierCandidate } from '@app/persistence';
+import { companyReferenceSchema, paginationSchema, provenanceSchema, toCompanyReference } from './shared.resource';
+
+const identifierSourceSchema = z
+  .object({
+    source: z.enum(['nport_holding', 'sec_submissions']).describe('nport_holding: a fund\'s N-PORT holding of the security; sec_submissions: the issuer\'s submissions JSON'),
+    derivation: z.enum(['filed', 'cusip']).describe('filed: the identifier as the source gives it; cusip: an ISIN computed as US + the holding\'s CUSIP + the ISIN check digit'),
+    fund: z
+      .object({
+        key: z.string().describe('Series id, or CIK<10 digits> for a registrant without series'),
+        name: z.string().nullable(),
+        accession: z.string().describe('Accession of the fund\'s N-PORT filing'),
+        holding_index: z.number().int().describe('0-based position of the holding (invstOrSec) in the filing'),
+        as_of_date: z.string().describe('The date the fund\'s holdings are as of (YYYY-MM-DD)'),
+      })
+      .nullable()
+      .describe('The fund filing and holding the identifier was read from; null for sec_submissions'),
+    cusip: z.string().nullable().describe('The CUSIP the holding files'),
+    provenance: provenanceSchema.describe('The fund filing\'s primary_doc.xml; the quote is the holding\'s XML from <name> through the identifier\'s element'),
+  })
+  .describe('Where an identifier came from');
+
+const formerNameSchema = z
+  .object({
+    name: z.string(),
+    from: z.string().nullable().describe('Date the name was taken (YYYY-MM-DD), as SEC lists it'),
+    to: z.string().nullable().describe('Date the name was left (YYYY-MM-DD)'),
+  });
+
+export const companyDetailSchema = companyReferenceSchema
+  .extend({
+    lei: z.string().nullable().describe("The issuer's LEI: from its submissions JSON, else from N-PORT holdings of its securities (null when none or ambiguous, see _gaps)"),
+    identifier_sources: z
+      .object({ isin: identifierSourceSchema.nullable(), lei: identifierSourceSchema.nullable() })
+      .describe('Where `isin` and `lei` came from; null where the identifier is null'),
+    sic: z.string().nullable().describe('SEC Standard Industrial Classification code, from the submissions JSON'),
+    sic_description: z.string().nullable().describe('SEC\'s description of the SIC code'),
+    investor_website: z.string().nullable().describe('The investor-relations website the submissions JSON lists (null when empty there)'),
+    former_names: z.array(formerNameSchema).describe('Names the issuer filed under before, from the submissions JSON'),
+    website: z.string().nullable(),
+    country: z.string().nullable(),
+    listing_exchange: z.string().nullable(),
+    is_etf: z.boolean(),
+    is_fund: z.boolean(),
+    is_adr: z.boolean(),
+    status: z.string().describe("Observed value 'active'"),
+    sector: z.null().describe('Not stored by this service'),
+    industry: z.null().describe('Not stored by this service'),
+    employee_count: z.null().describe('Not stored by this service'),
+    description: z.string().nullable().describe('Null when no description has been captured (see _gaps)'),
+    description_provenance: provenanceSchema.nullable(),
+    provenance: provenanceSchema,
+    _gaps: z.array(z.string()).describe('Human-readable notes on every field this response cannot fill'),
+  });
+
+export const companyListSchema = z
+  .object({ data: z.array(companyReferenceSchema), pagination: paginationSchema });
+
+export type CompanyDetailBody = z.infer<typeof companyDetailSchema>;
+export type CompanyListBody = z.infer<typeof companyListSchema>;
 
 type IdentifierSourceBody = NonNullable<CompanyDetailBody['identifier_sources']['isin']>;
 
@@ -32,20 +91,6 @@ function identifierSource(what: string, resolved: string | null | undefined, can
 
 /** SEC's former-name timestamps (1994-02-14T00:00:00.000Z) as dates. */
 const dateOf = (v: string | null): string | null => (v === null ? null : /^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : v);
-
-/** Read model -> the spec's company reference. */
-export function toCompanyReference(c: CompanyListing): CompanyReferenceBody {
-  return {
-    symbol: c.symbol,
-    ticker: c.ticker,
-    market: c.market,
-    name: c.name,
-    cik: c.cik,
-    isin: c.isin,
-    figi: c.figi,
-    issuer_id: Number(c.issuerId),
-  };
-}
 
 /** Read model -> the spec's company detail, with a note for every field it cannot fill. */
 export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CompanyData, FundHoldingsData, RecordEnvelope } from '@app/contracts';
 import { parseSubmissions } from '@app/edgar';
+import { defaultFixturesDir } from '@app/testing';
 import { identifierRows, type CompanyRecord, type IdentifierCandidate, type IdentifierRow } from '@app/persistence';
-import { toCompanyDetail } from './companies.mapper';
+import { toCompanyDetail } from './company.resource';
 
-const EXAMPLES = resolve(__dirname, '../../../../libs/contracts/src/examples');
+const EXAMPLES = resolve(__dirname, '../../contracts/src/examples');
 const read = <T>(file: string) => JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as T;
 const msftRecord = read<RecordEnvelope<CompanyData>>('company@1.msft.json');
 const adx = read<RecordEnvelope<FundHoldingsData>>('fund-holdings@1.adx.json');
@@ -77,7 +78,7 @@ describe('toCompanyDetail: identifiers and the submissions fields', () => {
   });
 
   it("serves former names with their dates (Tesla's submissions: TESLA MOTORS INC until 2017-01-27)", () => {
-    const fixtures = process.env.FIXTURES_DIR ?? resolve(__dirname, '../../../../../shared/fixtures');
+    const fixtures = defaultFixturesDir();
     const tesla = parseSubmissions(readFileSync(join(fixtures, 'submissions/CIK0001318605.json')));
     const body = toCompanyDetail(msft({ secDetail: { ...msftRecord.data.detail!, former_names: tesla.formerNames } }));
     expect(body.former_names).toEqual([{ name: 'TESLA MOTORS INC', from: '2005-02-17', to: '2017-01-27' }]);

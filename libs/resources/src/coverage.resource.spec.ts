@@ -1,6 +1,5 @@
 import type { CompanyCoverageRecord, CompanyRecord } from '@app/persistence';
-import { toCoverage } from './coverage.mapper';
-import type { CompanyCoverage } from './coverage.service';
+import { toCoverage, type CompanyCoverage } from './coverage.resource';
 
 // The gap rules on read models the int-spec's real records do not reach (a fund, no N-PORT data at
 // all, an IR site with no documents or contacts). The int-spec covers the others on real data.
