@@ -28,3 +28,5 @@ export { FUND_EXPOSURE_GAPS, fundExposureSchema, toFundExposureEntry } from './f
 export { SEGMENT_UNITS, segmentGaps, segmentsResponseSchema, toSegmentObservation } from './segment.resource';
 export { coverageSchema, GAP_CODES, toCoverage } from './coverage.resource';
 export type { CompanyCoverage, CoverageBody } from './coverage.resource';
+export { searchHitSchema, searchHitUrl, searchListSchema, toSearchHit } from './search.resource';
+export type { SearchHitBody, SearchListBody } from './search.resource';
