@@ -28,3 +28,33 @@ export { FUND_EXPOSURE_GAPS, fundExposureSchema, toFundExposureEntry } from './f
 export { SEGMENT_UNITS, segmentGaps, segmentsResponseSchema, toSegmentObservation } from './segment.resource';
 export { coverageSchema, GAP_CODES, toCoverage } from './coverage.resource';
 export type { CompanyCoverage, CoverageBody } from './coverage.resource';
+export { searchHitSchema, searchHitUrl, searchListSchema, toSearchHit } from './search.resource';
+export type { SearchHitBody, SearchListBody } from './search.resource';
+export {
+  createdEndpointSchema,
+  deliveryListSchema,
+  deliverySchema,
+  endpointListSchema,
+  endpointSchema,
+  EVENT_TYPES,
+  eventListSchema,
+  eventSchema,
+  recoverResultSchema,
+  retryResultSchema,
+  rotatedSecretSchema,
+  testEventResultSchema,
+  toDelivery,
+  toEndpoint,
+  toEvent,
+  WEBHOOK_TOPICS,
+} from './webhook.resource';
+export type {
+  CreatedEndpointBody,
+  DeliveryBody,
+  DeliveryListBody,
+  EndpointBody,
+  EndpointListBody,
+  EventBody,
+  EventListBody,
+  WebhookTopic,
+} from './webhook.resource';

@@ -1,10 +1,10 @@
 import { SEARCH_CANDIDATES_PER_KIND, SEARCH_FILERS_PER_QUERY, SEARCH_KINDS, SEARCH_ORDER, SearchRepository } from '@app/persistence';
+import { searchListSchema, toSearchHit } from '@app/resources';
 import type { ValidationItem } from '../platform/api.errors';
 import { missingItem, valueErrorItem } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { toSearchHit } from './search.mapper';
-import { SEARCH_Q_MAX_CHARS, searchListSchema, searchParams } from './search.schemas';
+import { SEARCH_Q_MAX_CHARS, searchParams } from './search.schemas';
 import { SearchService } from './search.service';
 
 export const searchRoutes = defineRoutes({

@@ -1,30 +1,34 @@
 import { WEBHOOK_DELIVERIES_ORDER, WEBHOOK_ENDPOINTS_ORDER, WEBHOOK_EVENTS_ORDER, WebhookEndpointsRepository } from '@app/persistence';
-import type { Principal } from '../auth/api-keys.service';
-import { defineRoutes } from '../platform/route.registry';
-import type { RouteModule } from '../platform/route.module';
-import { toDelivery, toEndpoint, toEvent } from './webhooks.mapper';
-import { WebhookSamples } from './webhooks.samples';
 import {
   createdEndpointSchema,
-  createEndpointBody,
-  deliveryListParams,
   deliveryListSchema,
-  deliveryPathParams,
-  endpointIdParam,
-  endpointListParams,
   endpointListSchema,
   endpointSchema,
-  eventListParams,
   eventListSchema,
-  recoverBody,
   recoverResultSchema,
   retryResultSchema,
   rotatedSecretSchema,
-  testEventBody,
   testEventResultSchema,
-  updateEndpointBody,
+  toDelivery,
+  toEndpoint,
+  toEvent,
   WEBHOOK_TOPICS,
   type CreatedEndpointBody,
+} from '@app/resources';
+import type { Principal } from '../auth/api-keys.service';
+import { defineRoutes } from '../platform/route.registry';
+import type { RouteModule } from '../platform/route.module';
+import { WebhookSamples } from './webhooks.samples';
+import {
+  createEndpointBody,
+  deliveryListParams,
+  deliveryPathParams,
+  endpointIdParam,
+  endpointListParams,
+  eventListParams,
+  recoverBody,
+  testEventBody,
+  updateEndpointBody,
 } from './webhooks.schemas';
 import { WebhooksService } from './webhooks.service';
 

@@ -1,8 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { documentTextRecordV1, EXAMPLE_RECORDS } from '@app/contracts';
 import { DocumentsRepository, FilingsRepository, InsiderTransactionsRepository, TranscriptsRepository } from '@app/persistence';
-import { toDocumentDetail, toFiling, toForm4Filing, toTranscriptDetail, type TranscriptDetailBody } from '@app/resources';
-import type { WebhookTopic } from './webhooks.schemas';
+import { toDocumentDetail, toFiling, toForm4Filing, toTranscriptDetail, type TranscriptDetailBody, type WebhookTopic } from '@app/resources';
 
 /*
  * Built-in samples, used only while the read models hold nothing of that kind: real values from

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { assertPublicUrl, NonPublicAddressError } from '@app/net';
 import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord, Page, PageRequest, WebhookEndpointsRepository } from '@app/persistence';
+import type { WebhookTopic } from '@app/resources';
 import { generateSigningSecret, SecretBox } from '@app/webhooks';
 import type { Principal } from '../auth/api-keys.service';
 import { DomainError, ValidationError, type ValidationItem } from '../platform/api.errors';
 import { effectivePlan } from '../rate-limit/plans';
 import type { WebhookSamples } from './webhooks.samples';
-import type { CreateEndpointInput, UpdateEndpointInput, WebhookTopic } from './webhooks.schemas';
+import type { CreateEndpointInput, UpdateEndpointInput } from './webhooks.schemas';
 
 export interface WebhooksSettings {
   /** WEBHOOK_SECRETS_KEY; unset: every endpoint route answers 503 webhooks-unavailable. */
