@@ -1,7 +1,6 @@
 import { FILINGS_ORDER, FilingsRepository, type FilingListFilter } from '@app/persistence';
 import { companyFilingListSchema, filingListSchema, filingSchema, toCompanyReference, toFiling } from '@app/resources';
-import type { ValidationItem } from '../platform/api.errors';
-import { isCalendarDate, valueErrorItem } from '../platform/query.validation';
+import { dateRangeCheck } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 import { accessionParam, companyFilingsParams, companyFilingsPath, filingsListParams } from './filings.schemas';
@@ -50,17 +49,6 @@ export const filingsRoutes = defineRoutes({
 
 const normalizedForms = (forms: string[] | undefined): string[] | undefined => (forms?.length ? [...new Set(forms.map((f) => f.trim().toUpperCase()))].sort() : undefined);
 
-/** Both lists: calendar dates, and a range that does not end before it starts. */
-function checkDates({ query }: { query: { filed_from?: string; filed_to?: string } }, items: ValidationItem[]): void {
-  for (const name of ['filed_from', 'filed_to'] as const) {
-    const v = query[name];
-    if (v !== undefined && !isCalendarDate(v)) items.push(valueErrorItem(['query', name], v, 'Input should be a valid date'));
-  }
-  const { filed_from: from, filed_to: to } = query;
-  if (from && to && isCalendarDate(from) && isCalendarDate(to) && from > to) {
-    items.push(valueErrorItem(['query', 'filed_to'], to, 'filed_to must not be before filed_from'));
-  }
-}
 
 /** HTTP side of filings: typed input in, the service, the response shapes out. */
 export const filingsApi: RouteModule = {
@@ -70,7 +58,7 @@ export const filingsApi: RouteModule = {
     const scope = (list: string, filter: FilingListFilter) => ({ list, filters: { ...filter }, order: FILINGS_ORDER, defaultDirection: 'desc' as const });
     return [
       binder.bind(filingsRoutes.list, {
-        check: checkDates,
+        check: dateRangeCheck('filed_from', 'filed_to'),
         handle: ({ query }) => {
           const ciks = query.ciks?.length ? [...new Set(query.ciks.map((c) => c.replace(/^0+/, '').padStart(10, '0')))].sort() : undefined;
           const filter: FilingListFilter = { forms: normalizedForms(query.forms), filedFrom: query.filed_from, filedTo: query.filed_to, ciks };
@@ -78,7 +66,7 @@ export const filingsApi: RouteModule = {
         },
       }),
       binder.bind(filingsRoutes.company, {
-        check: checkDates,
+        check: dateRangeCheck('filed_from', 'filed_to'),
         handle: async ({ query, path }) => {
           const company = await companies.get(path.symbol);
           const filter: FilingListFilter = { forms: normalizedForms(query.forms), filedFrom: query.filed_from, filedTo: query.filed_to, ciks: [company.cik] };

@@ -44,10 +44,18 @@ export const fundExposureApi: RouteModule = {
             order: FUND_EXPOSURE_ORDER[filter.sort],
             defaultDirection: 'desc',
           };
-          const [page, fundCount] = await Promise.all([
-            paging.list(params, scope, (p) => service.list(filter, p), toFundExposureEntry),
-            service.countFunds(company.cik, filter.etfsOnly),
-          ]);
+          // The count runs beside the page, once the cursor is known to be good.
+          let fundCount = 0;
+          const page = await paging.list(
+            params,
+            scope,
+            async (p) => {
+              const [rows, count] = await Promise.all([service.list(filter, p), service.countFunds(company.cik, filter.etfsOnly)]);
+              fundCount = count;
+              return rows;
+            },
+            toFundExposureEntry,
+          );
           return { ...page, company: toCompanyReference(company), alpha: true, fund_count: fundCount, _gaps: [...FUND_EXPOSURE_GAPS] };
         },
       }),

@@ -1,8 +1,7 @@
 import { INSIDER_TRANSACTIONS_ORDER, InsiderTransactionsRepository, type InsiderTransactionFilter, type InsiderTransactionRecord } from '@app/persistence';
 import { insiderListSchema, toCompanyReference, toInsiderTransaction } from '@app/resources';
-import type { ValidationItem } from '../platform/api.errors';
 import type { ListScope } from '../platform/paging';
-import { isCalendarDate, valueErrorItem } from '../platform/query.validation';
+import { dateRangeCheck } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 import { insidersParams, insidersPath } from './insiders.schemas';
@@ -29,15 +28,6 @@ export const insidersRoutes = defineRoutes({
   },
 });
 
-/** Calendar dates, and a date range that does not end before it starts. */
-function checkDates({ query }: { query: { from?: string; to?: string } }, items: ValidationItem[]): void {
-  for (const name of ['from', 'to'] as const) {
-    const v = query[name];
-    if (v !== undefined && !isCalendarDate(v)) items.push(valueErrorItem(['query', name], v, 'Input should be a valid date'));
-  }
-  const { from, to } = query;
-  if (from && to && isCalendarDate(from) && isCalendarDate(to) && from > to) items.push(valueErrorItem(['query', 'to'], to, 'to must not be before from'));
-}
 
 const OWNER_CIK = /^\d{1,10}$/;
 
@@ -48,7 +38,7 @@ export const insidersApi: RouteModule = {
     const service = new InsidersService(new InsiderTransactionsRepository(dataSource));
     return [
       binder.bind(insidersRoutes.list, {
-        check: checkDates,
+        check: dateRangeCheck('from', 'to'),
         handle: async ({ query, path }) => {
           const company = await companies.get(path.symbol);
           const owner = query.owner?.trim();

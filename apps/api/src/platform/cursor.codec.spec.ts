@@ -43,6 +43,21 @@ describe('CursorCodec', () => {
     }
   });
 
+  it('still reads the cursors of version 1 (one string key), so a kept feed position resumes', () => {
+    const signedV1 = (k: string): string => {
+      const body = Buffer.from(JSON.stringify({ v: 1, k, d: 'asc', f })).toString('base64url');
+      return `${body}.${createHmac('sha256', 's'.repeat(32)).update(body).digest().subarray(0, 16).toString('base64url')}`;
+    };
+    const seq = keysetOrder<never>({ sql: 'seq', type: 'bigint', of: () => 0 });
+    expect(codec.decode(signedV1('1234'), { f, order: seq })).toEqual({ v: 2, k: [1234], d: 'asc', f });
+    const filings = keysetOrder<never>({ sql: 'filed_date', type: 'date', of: () => '' }, { sql: 'accession', type: 'text', of: () => '' });
+    expect(codec.decode(signedV1('2025-07-30|0000950170-25-100235'), { f, order: filings })?.k).toEqual(['2025-07-30', '0000950170-25-100235']);
+    const ranked = keysetOrder<never>({ sql: 'score', type: 'float8', of: () => 0 }, { sql: 'kind', type: 'text', of: () => '' }, { sql: 'id', type: 'text', of: () => '' });
+    expect(codec.decode(signedV1('[11.5,"company","MSFT:US"]'), { f, order: ranked })?.k).toEqual([11.5, 'company', 'MSFT:US']);
+    expect(codec.decode(signedV1('2025-07-30'), { f, order: filings })).toBeNull();
+    expect(codec.decode(signedV1('x|y'), { f, order: seq })).toBeNull();
+  });
+
   it('hashes filters canonically (key order does not matter, values do)', () => {
     expect(filterHash('companies', { a: 1, b: [2] })).toBe(filterHash('companies', { b: [2], a: 1 }));
     expect(filterHash('companies', { a: 1 })).not.toBe(filterHash('documents', { a: 1 }));

@@ -79,9 +79,34 @@ export class CursorCodec {
     }
     if (parsed === null || typeof parsed !== 'object') return null;
     const p = parsed as Record<string, unknown>;
-    if (p.v !== 2 || !isKeyOf(expect.order, p.k) || (p.d !== 'asc' && p.d !== 'desc') || typeof p.f !== 'string') return null;
+    const k = p.v === 1 && typeof p.k === 'string' ? keyOfV1(p.k, expect.order) : p.v === 2 ? p.k : undefined;
+    if (!isKeyOf(expect.order, k) || (p.d !== 'asc' && p.d !== 'desc') || typeof p.f !== 'string') return null;
     if (p.f !== expect.f) return null;
     if (expect.d !== undefined && p.d !== expect.d) return null;
-    return { v: 2, k: p.k, d: p.d, f: p.f };
+    return { v: 2, k, d: p.d, f: p.f };
   }
+}
+
+/**
+ * The key of a version 1 cursor (before the keys became tuples), so a position a client kept (the
+ * events feed's above all) still resumes: the key was the one value, `a|b|...`, or a JSON array.
+ */
+function keyOfV1(k: string, order: KeysetOrder<never>): unknown {
+  let parts: unknown[];
+  if (k.startsWith('[')) {
+    try {
+      const v: unknown = JSON.parse(k);
+      if (!Array.isArray(v)) return undefined;
+      parts = v;
+    } catch {
+      return undefined;
+    }
+  } else {
+    parts = order.columns.length === 1 ? [k] : k.split('|');
+  }
+  return parts.map((v, i) => {
+    const type = order.columns[i]?.type;
+    const numeric = type === 'integer' || type === 'bigint' || type === 'float8';
+    return numeric && typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+  });
 }

@@ -197,6 +197,24 @@ export class QueryParser<S extends ParamSpecs = ParamSpecs> {
   }
 }
 
+/**
+ * A route check over a date range's two query parameters: each a calendar day, and the range not
+ * ending before it starts (the 422 names the second parameter).
+ */
+export function dateRangeCheck<F extends string, T extends string>(fromName: F, toName: T) {
+  return ({ query }: { query: { [K in F | T]?: string } }, items: ValidationItem[]): void => {
+    for (const name of [fromName, toName]) {
+      const v = query[name];
+      if (v !== undefined && !isCalendarDate(v)) items.push(valueErrorItem(['query', name], v, 'Input should be a valid date'));
+    }
+    const from = query[fromName];
+    const to = query[toName];
+    if (from && to && isCalendarDate(from) && isCalendarDate(to) && from > to) {
+      items.push(valueErrorItem(['query', toName], to, `${toName} must not be before ${fromName}`));
+    }
+  };
+}
+
 /** A real YYYY-MM-DD day (2025-02-30 is not): the date filters' second check after their pattern. */
 export function isCalendarDate(s: string): boolean {
   const d = new Date(`${s}T00:00:00Z`);

@@ -63,7 +63,7 @@ afterAll(async () => {
 });
 
 describe('segment_observations read model', () => {
-  it('agrees with its entity (the migration creates exactly what the entity describes)', async () => {
+  it('agrees with its table spec (the migration creates exactly what the spec describes)', async () => {
     const ds = createDataSource({ url: db.url });
     await ds.initialize();
     try {

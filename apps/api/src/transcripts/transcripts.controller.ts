@@ -1,8 +1,7 @@
 import { TRANSCRIPTS_ORDER, TranscriptsRepository, type TranscriptListFilter, type TranscriptRecord } from '@app/persistence';
 import { toTranscript, toTranscriptDetail, transcriptDetailSchema, transcriptListSchema } from '@app/resources';
-import type { ValidationItem } from '../platform/api.errors';
 import type { ListScope } from '../platform/paging';
-import { isCalendarDate, valueErrorItem } from '../platform/query.validation';
+import { dateRangeCheck } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 import { transcriptIdParam, transcriptsListParams } from './transcripts.schemas';
@@ -36,15 +35,6 @@ export const transcriptsRoutes = defineRoutes({
   },
 });
 
-/** Calendar dates, and a call-date range that does not end before it starts. */
-function checkDates({ query }: { query: { from?: string; to?: string } }, items: ValidationItem[]): void {
-  for (const name of ['from', 'to'] as const) {
-    const v = query[name];
-    if (v !== undefined && !isCalendarDate(v)) items.push(valueErrorItem(['query', name], v, 'Input should be a valid date'));
-  }
-  const { from, to } = query;
-  if (from && to && isCalendarDate(from) && isCalendarDate(to) && from > to) items.push(valueErrorItem(['query', 'to'], to, 'to must not be before from'));
-}
 
 /** HTTP side of transcripts: typed input in, the service, the response shapes out. */
 export const transcriptsApi: RouteModule = {
@@ -53,7 +43,7 @@ export const transcriptsApi: RouteModule = {
     const service = new TranscriptsService(new TranscriptsRepository(dataSource));
     return [
       binder.bind(transcriptsRoutes.list, {
-        check: checkDates,
+        check: dateRangeCheck('from', 'to'),
         handle: ({ query }) => {
           const filter: TranscriptListFilter = {
             symbols: query.symbols?.length ? [...new Set(query.symbols.map((s) => s.toUpperCase()))].sort() : undefined,

@@ -82,8 +82,8 @@ export interface SearchFilter {
   candidatesPerKind?: number;
 }
 
+/** SEARCH_SQL's inputs: the filter, the rows to read (the page's size and one more) and the bound of the previous page. */
 export interface SearchQuery extends SearchFilter {
-  /** Rows to fetch (callers ask for page size + 1 to learn has_more). */
   limit: number;
   after?: SearchAfter;
 }
