@@ -186,6 +186,11 @@ done
 curl -fsS -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US" >/dev/null \
   || { say "MSFT:US is not served; see .run/api.log and .run/projector.log"; exit 1; }
 
+# The pages example names a document whose text was extracted: the IR site lists decks whose PDF
+# the sample does not hold, and those have no pages.
+DOC_ID="$(curl -fsS -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents?symbols=FRPH:US&limit=100" |
+  node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => { const d = JSON.parse(s).data.find((x) => x.pages !== null); console.log(d ? d.id : 1); });')"
+
 cat <<TXT
 
 The pipeline is running on the bundled sample.
@@ -203,7 +208,7 @@ The pipeline is running on the bundled sample.
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/insiders?derivative=false&limit=5"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/executives?current_only=false"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents?symbols=FRPH:US"
-  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents/1/pages?page=0"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents/$DOC_ID/pages?page=0"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/transcripts?symbols=C:US"
   curl http://127.0.0.1:$WEBHOOKS_OPS_PORT/metrics    (projector: $PROJECTOR_OPS_PORT; also /healthz, /readyz)
 
