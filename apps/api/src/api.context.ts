@@ -82,8 +82,6 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
     logger,
     dataSource,
     redis,
-    plans,
-    metrics,
     binder: new RouteBinder(plans),
     paging: new Paging(new CursorCodec(config.CURSOR_SECRET)),
     companies: new CompaniesService(new CompaniesRepository(dataSource)),

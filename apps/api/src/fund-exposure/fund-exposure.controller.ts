@@ -45,17 +45,9 @@ export const fundExposureApi: RouteModule = {
             defaultDirection: 'desc',
           };
           // The count runs beside the page, once the cursor is known to be good.
-          let fundCount = 0;
-          const page = await paging.list(
-            params,
-            scope,
-            async (p) => {
-              const [rows, count] = await Promise.all([service.list(filter, p), service.countFunds(company.cik, filter.etfsOnly)]);
-              fundCount = count;
-              return rows;
-            },
-            toFundExposureEntry,
-          );
+          const open = paging.open(params, scope);
+          const [rows, fundCount] = await Promise.all([service.list(filter, open.request), service.countFunds(company.cik, filter.etfsOnly)]);
+          const page = open.body(rows, toFundExposureEntry);
           return { ...page, company: toCompanyReference(company), alpha: true, fund_count: fundCount, _gaps: [...FUND_EXPOSURE_GAPS] };
         },
       }),

@@ -32,11 +32,18 @@ export interface ListBody<T> {
   pagination: { next_cursor: string | null; has_more: boolean };
 }
 
+/** One list request: its cursor checked, the page to ask the repository for, and the body of the page it gets. */
+export interface OpenPage<R> {
+  request: PageRequest;
+  body<T>(page: Page<R>, map: (row: R) => T): ListBody<T>;
+}
+
 /** Every list route's paging: cursor in, page request to the repository, page and next cursor out. */
 export class Paging {
   constructor(private readonly cursors: CursorCodec) {}
 
-  async list<R, T>(params: PageParams, scope: ListScope<R>, fetch: (page: PageRequest) => Promise<Page<R>>, map: (row: R) => T): Promise<ListBody<T>> {
+  /** The page a request asks for; a cursor that is not genuine, not this list's or not of its order is a 422. */
+  open<R>(params: PageParams, scope: ListScope<R>): OpenPage<R> {
     const f = filterHash(scope.list, scope.filters);
     let direction = params.direction;
     let after: PageRequest['after'];
@@ -46,13 +53,23 @@ export class Paging {
       after = decoded.k;
       direction = decoded.d;
     }
-    direction ??= scope.defaultDirection;
-    const page = await fetch({ direction, limit: params.limit, after });
-    const nextKey = scope.keepsPosition ? positionKey(scope.order, page, after) : page.nextKey;
+    const d = direction ?? scope.defaultDirection;
     return {
-      data: page.rows.map(map),
-      pagination: { next_cursor: nextKey ? this.cursors.encode({ k: nextKey, d: direction, f }) : null, has_more: page.hasMore },
+      request: { direction: d, limit: params.limit, after },
+      body: (page, map) => {
+        const nextKey = scope.keepsPosition ? positionKey(scope.order, page, after) : page.nextKey;
+        return {
+          data: page.rows.map(map),
+          pagination: { next_cursor: nextKey ? this.cursors.encode({ k: nextKey, d, f }) : null, has_more: page.hasMore },
+        };
+      },
     };
+  }
+
+  /** A list route's whole paging, for a page that is all the route needs. */
+  async list<R, T>(params: PageParams, scope: ListScope<R>, fetch: (page: PageRequest) => Promise<Page<R>>, map: (row: R) => T): Promise<ListBody<T>> {
+    const open = this.open(params, scope);
+    return open.body(await fetch(open.request), map);
   }
 }
 

@@ -3,8 +3,6 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from '@app/observability';
 import type { CompaniesService } from '../companies/companies.service';
 import type { ApiConfig } from '../config/api.config';
-import type { PlanTable } from '../rate-limit/plans';
-import type { ApiMetrics } from './api.metrics';
 import type { Paging } from './paging';
 import type { BoundRoute, RouteBinder, RouteDefinition } from './route.registry';
 
@@ -14,8 +12,6 @@ export interface ApiDeps {
   logger: Logger;
   dataSource: DataSource;
   redis: Redis | null;
-  plans: PlanTable;
-  metrics: ApiMetrics;
   binder: RouteBinder;
   paging: Paging;
   /** Symbol lookups, shared by every route under /v1/companies/{symbol}. */

@@ -97,9 +97,11 @@ export class RouteBinder {
         if (overCap) items.push(overCap);
       }
       if (items.length) throw new ValidationError(items);
-      binding.authorize?.(principal as RouteInput<D>['principal']);
+      // The onRequest hook set a principal on every route that is not public: what the type says.
+      const caller = principal as RouteInput<D>['principal'];
+      binding.authorize?.(caller);
       const body = (definition.body ? parseBody(definition.body, request.body, { optional: definition.bodyOptional }) : undefined) as BodyOf<D>;
-      return binding.handle({ query, path, body, principal: principal as RouteInput<D>['principal'], request, reply });
+      return binding.handle({ query, path, body, principal: caller, request, reply });
     };
     return { definition, handler };
   }

@@ -1,9 +1,9 @@
-import { SEGMENTS_ORDER, SegmentsRepository, type PageRequest } from '@app/persistence';
+import { SEGMENTS_ORDER, SegmentsRepository } from '@app/persistence';
 import { segmentGaps, segmentsResponseSchema, toCompanyReference, toSegmentObservation } from '@app/resources';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 import { segmentsPathParams, segmentsQueryParams } from './segments.schemas';
-import { SegmentsService, type SegmentPage } from './segments.service';
+import { SegmentsService } from './segments.service';
 
 export const segmentsRoutes = defineRoutes({
   list: {
@@ -33,14 +33,10 @@ export const segmentsApi: RouteModule = {
       binder.bind(segmentsRoutes.list, {
         handle: async ({ path, query }) => {
           const symbol = path.symbol.toUpperCase();
-          // The symbol is looked up inside the fetch: a bad cursor answers 422 before an unknown symbol's 404.
-          let found: SegmentPage | undefined;
-          const fetch = async (page: PageRequest) => {
-            found = await service.page(symbol, page);
-            return found.page;
-          };
-          const list = await paging.list(query, { list: 'segments', filters: { symbol }, order: SEGMENTS_ORDER, defaultDirection: 'desc' }, fetch, (o) => toSegmentObservation(o, query.unit));
-          return { ...list, company: toCompanyReference(found!.company), _gaps: segmentGaps(found!.coverage) };
+          // The cursor first: a bad cursor answers 422 before an unknown symbol's 404.
+          const open = paging.open(query, { list: 'segments', filters: { symbol }, order: SEGMENTS_ORDER, defaultDirection: 'desc' });
+          const found = await service.page(symbol, open.request);
+          return { ...open.body(found.page, (o) => toSegmentObservation(o, query.unit)), company: toCompanyReference(found.company), _gaps: segmentGaps(found.coverage) };
         },
       }),
     ];
