@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { namespacedTopic, TOPICS, type TopicDefinition } from '@app/contracts';
+import type { EdgarPriority } from '@app/edgar';
 import { createLogger, type Logger } from '@app/observability';
 import type { IngestForm4Config } from './ingest-form4.config';
 import { ingestForm4Providers } from './ingest-form4.providers';
@@ -10,6 +11,8 @@ export interface IngestForm4ModuleOptions {
   /** Defaults to TOPICS.form4 under KAFKA_TOPIC_NAMESPACE. */
   topic?: TopicDefinition;
   logger?: Logger;
+  /** EDGAR budget priority: `documents` (default) when following new filings, `backfill` for a one-shot run over history. */
+  edgarPriority?: EdgarPriority;
 }
 
 /** Composition root of ingest-form4: logger, EDGAR client, Kafka publisher and the use case. */
@@ -23,7 +26,7 @@ export class IngestForm4Module {
       providers: [
         { provide: FORM4_CONFIG, useValue: config },
         { provide: FORM4_TOPIC, useValue: options.topic ?? namespacedTopic(TOPICS.form4, config.KAFKA_TOPIC_NAMESPACE) },
-        ...ingestForm4Providers(config, logger),
+        ...ingestForm4Providers(config, logger, options.edgarPriority),
         Form4IngestService,
       ],
       exports: [Form4IngestService],

@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { EdgarClient, edgarClientOf } from '@app/edgar';
+import { EdgarClient, edgarClientOf, type EdgarPriority } from '@app/edgar';
 import { KafkaRecordPublisher, type KafkaSettings } from '@app/messaging';
 import type { Logger } from '@app/observability';
 import type { IngestForm4Config } from './ingest-form4.config';
@@ -15,14 +15,14 @@ export function kafkaSettingsOf(config: IngestForm4Config, logger?: Logger): Kaf
   return { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-form4', publishRetryMs: config.KAFKA_PUBLISH_RETRY_MS, ...(logger ? { logger } : {}) };
 }
 
-/** Logger, EDGAR client (declared User-Agent, shared rate limit) and Kafka publisher. */
-export function ingestForm4Providers(config: IngestForm4Config, logger: Logger): Provider[] {
+/** Logger, EDGAR client (declared User-Agent, the shared budget at `edgarPriority`) and Kafka publisher. */
+export function ingestForm4Providers(config: IngestForm4Config, logger: Logger, edgarPriority: EdgarPriority = 'documents'): Provider[] {
   return [
     { provide: INGEST_LOGGER, useValue: logger },
     { provide: KAFKA_SETTINGS, useValue: kafkaSettingsOf(config) },
     {
       provide: EdgarClient,
-      useFactory: () => edgarClientOf(config, logger.child({ component: 'edgar' })),
+      useFactory: () => edgarClientOf(config, logger.child({ component: 'edgar' }), edgarPriority),
     },
     { provide: RECORD_PUBLISHER, useFactory: (settings: KafkaSettings) => new KafkaRecordPublisher(settings), inject: [KAFKA_SETTINGS] },
   ];

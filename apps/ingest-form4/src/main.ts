@@ -38,7 +38,7 @@ async function bootstrap(): Promise<number> {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'ingest-form4' });
   const runId = `run_${randomUUID()}`;
   if (!command.follow) {
-    const app = await NestFactory.createApplicationContext(IngestForm4Module.forRoot({ config, logger }), { logger: ['error', 'warn'] });
+    const app = await NestFactory.createApplicationContext(IngestForm4Module.forRoot({ config, logger, edgarPriority: 'backfill' }), { logger: ['error', 'warn'] });
     app.enableShutdownHooks();
     try {
       return report(await app.get(Form4IngestService).execute({ filings, runId }));

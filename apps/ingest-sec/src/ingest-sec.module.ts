@@ -23,7 +23,7 @@ export class IngestSecModule {
       providers: [
         { provide: INGEST_SEC_CONFIG, useValue: config },
         { provide: COMPANIES_TOPIC, useValue: options.topic ?? namespacedTopic(TOPICS.companies, config.KAFKA_TOPIC_NAMESPACE) },
-        ...sharedIngestProviders(config, logger),
+        ...sharedIngestProviders(config, logger, 'backfill'),
         IngestSecService,
       ],
       exports: [IngestSecService],

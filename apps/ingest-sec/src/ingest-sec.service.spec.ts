@@ -40,7 +40,7 @@ describe('IngestSecService against the fixture EDGAR server', () => {
     });
     const edgar = new EdgarClient({
       userAgent: config.EDGAR_USER_AGENT, wwwBaseUrl: config.EDGAR_WWW_BASE_URL, dataBaseUrl: config.EDGAR_DATA_BASE_URL,
-      maxRps: 10, throttlePauseMs: config.EDGAR_THROTTLE_PAUSE_MS, backoffBaseMs: 5, limiter: new RequestLimiter(10),
+      maxRps: 10, throttlePauseMs: config.EDGAR_THROTTLE_PAUSE_MS, backoffBaseMs: 5, budget: new RequestLimiter(10),
     });
     const service = new IngestSecService(config, edgar, publisher, TOPICS.companies, createLogger({ level: 'silent' }));
     return { publisher, execute: () => service.execute({ runId: 'run_spec' }) };

@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { EdgarClient, edgarClientOf, type EdgarEnvironment } from '@app/edgar';
+import { EdgarClient, edgarClientOf, type EdgarEnvironment, type EdgarPriority } from '@app/edgar';
 import { KafkaRecordPublisher, type KafkaSettings } from '@app/messaging';
 import type { Logger } from '@app/observability';
 
@@ -16,14 +16,18 @@ export interface IngestEnvironment extends EdgarEnvironment {
   KAFKA_PUBLISH_RETRY_MS?: number;
 }
 
-/** Logger, EDGAR client and Kafka publisher shared by every ingest-sec module (companies, filings, ...). */
-export function sharedIngestProviders(config: IngestEnvironment, logger: Logger): Provider[] {
+/**
+ * Logger, EDGAR client and Kafka publisher shared by every ingest-sec module (companies, filings, ...).
+ * `edgarPriority`: the EDGAR budget priority of the module's requests; followers reading the
+ * documents of new filings keep `documents`, one-shot loads of history pass `backfill`.
+ */
+export function sharedIngestProviders(config: IngestEnvironment, logger: Logger, edgarPriority: EdgarPriority = 'documents'): Provider[] {
   return [
     { provide: INGEST_LOGGER, useValue: logger },
     { provide: KAFKA_SETTINGS, useValue: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-sec', publishRetryMs: config.KAFKA_PUBLISH_RETRY_MS } satisfies KafkaSettings },
     {
       provide: EdgarClient,
-      useFactory: () => edgarClientOf(config, logger.child({ component: 'edgar' })),
+      useFactory: () => edgarClientOf(config, logger.child({ component: 'edgar' }), edgarPriority),
     },
     { provide: RECORD_PUBLISHER, useFactory: (settings: KafkaSettings) => new KafkaRecordPublisher(settings), inject: [KAFKA_SETTINGS] },
   ];

@@ -42,6 +42,11 @@ export const edgarConfig = z.object({
   EDGAR_DATA_BASE_URL: z.string().url().default('https://data.sec.gov'),
   EDGAR_MAX_RPS: z.coerce.number().positive().max(10).default(10),
   EDGAR_THROTTLE_PAUSE_MS: z.coerce.number().int().min(0).default(600_000),
+  EDGAR_BUDGET_REDIS_URL: z
+    .union([z.literal('').transform(() => undefined), z.string().url()])
+    .optional()
+    .describe('Redis holding the one EDGAR request budget of every process of this client (SEC counts per IP); unset: each process keeps its own'),
+  EDGAR_BUDGET_KEY_PREFIX: z.string().min(1).default('edgar-budget:').describe('Prefix of the budget\'s Redis keys'),
 });
 
 export const logConfig = z.object({

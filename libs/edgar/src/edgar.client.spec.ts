@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { EdgarClient, type EdgarClientOptions, type EdgarLogger } from './edgar.client';
+import { EdgarClient, type EdgarClientOptions } from './edgar.client';
+import type { EdgarLogger } from './edgar.logger';
 import { EdgarError } from './edgar.errors';
 import { RequestLimiter } from './request.limiter';
 
@@ -32,7 +33,7 @@ function client(url: string, extra: Partial<EdgarClientOptions> = {}) {
     dataBaseUrl: `${url}/data`,
     maxRps: 10,
     backoffBaseMs: 10,
-    limiter: new RequestLimiter(10),
+    budget: new RequestLimiter(10),
     ...extra,
   });
 }
@@ -108,8 +109,8 @@ describe('EdgarClient', () => {
       res.end('ok');
     });
     const limiter = new RequestLimiter(10);
-    const a = client(server.url, { limiter, throttlePauseMs: 400 });
-    const b = client(server.url, { limiter, throttlePauseMs: 400 });
+    const a = client(server.url, { budget: limiter, throttlePauseMs: 400 });
+    const b = client(server.url, { budget: limiter, throttlePauseMs: 400 });
     const start = Date.now();
     const first = a.getWww('/throttled');
     // Let the throttled answer arrive, then ask for something else through another client.
@@ -134,8 +135,8 @@ describe('EdgarClient', () => {
   it('keeps two clients on one limiter under maxRps together', async () => {
     server = await startServer((_req, res) => res.end('ok'));
     const limiter = new RequestLimiter(5);
-    const a = client(server.url, { limiter, maxRps: 5 });
-    const b = client(server.url, { limiter, maxRps: 5 });
+    const a = client(server.url, { budget: limiter, maxRps: 5 });
+    const b = client(server.url, { budget: limiter, maxRps: 5 });
     await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).getWww(`/r${i}`)));
     const times = server.seen.map((s) => s.at).sort((x, y) => x - y);
     // Any 6 consecutive starts span at least ~1 s when only 5 may start per second.

@@ -1,21 +1,18 @@
+import type { EdgarBudget, EdgarPriority } from './budget/edgar-budget';
+import { sharedEdgarBudget } from './budget/shared-edgar-budget';
 import { EdgarError } from './edgar.errors';
-import { RequestLimiter, sharedEdgarLimiter } from './request.limiter';
-
-/** Minimal structured logger (pino-compatible) so libs/edgar needs no logging dependency. */
-export interface EdgarLogger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  debug(obj: object, msg: string): void;
-}
+import { silentLogger, type EdgarLogger } from './edgar.logger';
 
 export interface EdgarClientOptions {
   /** Declared User-Agent ("Company contact@company.example"), sent on every request, as SEC requires. */
   userAgent: string;
   wwwBaseUrl: string;
   dataBaseUrl: string;
-  /** At most this many requests per second across the process (SEC's fair-access limit is 10). */
+  /** At most this many requests per second across the budget (SEC's fair-access limit is 10). */
   maxRps: number;
-  /** How long every request is held after a 403/429 (SEC blocks for about ten minutes). */
+  /** Priority of this client's requests in the budget (a request may override it). Default `documents`. */
+  priority?: EdgarPriority;
+  /** How long every request (of every process sharing the budget) is held after a 403/429 (SEC blocks for about ten minutes). */
   throttlePauseMs?: number;
   /** Throttle pauses tolerated for one request before it fails with EDGAR_THROTTLED. */
   maxThrottlePauses?: number;
@@ -26,8 +23,8 @@ export interface EdgarClientOptions {
   /** Per-request timeout. */
   timeoutMs?: number;
   logger?: EdgarLogger;
-  /** Tests inject their own limiter; by default the process-wide one is used. */
-  limiter?: RequestLimiter;
+  /** Tests inject their own budget; by default the process-wide one (sharedEdgarBudget) is used. */
+  budget?: EdgarBudget;
 }
 
 export interface EdgarResponse {
@@ -57,19 +54,20 @@ export interface EdgarRequestOptions {
    * Unset: no limit (the ingestors read what SEC serves).
    */
   maxBytes?: number;
+  /** This request's priority, instead of the client's. */
+  priority?: EdgarPriority;
 }
-
-const silentLogger: EdgarLogger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * HTTP client for www.sec.gov and data.sec.gov. Every request goes through the shared limiter;
- * 403/429 pause every request of the process, 5xx and network errors are retried with
+ * HTTP client for www.sec.gov and data.sec.gov. Every request goes through the shared budget at
+ * the client's priority; 403/429 pause every request of the budget, 5xx and network errors are retried with
  * exponential backoff, 404 is a `not_found` result. Node's fetch decodes gzip/deflate itself.
  */
 export class EdgarClient {
-  private readonly limiter: RequestLimiter;
+  private readonly budget: EdgarBudget;
+  private readonly priority: EdgarPriority;
   private readonly logger: EdgarLogger;
   private readonly throttlePauseMs: number;
   private readonly maxThrottlePauses: number;
@@ -81,14 +79,19 @@ export class EdgarClient {
     if (!/\S+ \S+@\S+/.test(options.userAgent)) {
       throw new RangeError('userAgent must name the company and a contact e-mail, as SEC requires');
     }
-    this.limiter = options.limiter ?? sharedEdgarLimiter(options.maxRps);
-    if (options.limiter) options.limiter.lowerRate(options.maxRps);
+    this.budget = options.budget ?? sharedEdgarBudget({ maxRps: options.maxRps });
+    this.priority = options.priority ?? 'documents';
     this.logger = options.logger ?? silentLogger;
     this.throttlePauseMs = options.throttlePauseMs ?? 600_000;
     this.maxThrottlePauses = options.maxThrottlePauses ?? 3;
     this.maxAttempts = options.maxAttempts ?? 5;
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  /** The same client (same budget) asking at `priority`: a worker whose use cases differ in urgency (live poll vs backfill). */
+  withPriority(priority: EdgarPriority): EdgarClient {
+    return new EdgarClient({ ...this.options, budget: this.budget, priority });
   }
 
   /** GET a path of www.sec.gov, e.g. `/files/company_tickers_exchange.json`. */
@@ -115,7 +118,7 @@ export class EdgarClient {
     let attempt = 0;
     let pauses = 0;
     for (;;) {
-      await this.limiter.acquire();
+      await this.budget.acquire(options.priority ?? this.priority);
       attempt += 1;
       let response: Response;
       try {
@@ -139,9 +142,13 @@ export class EdgarClient {
         if (pauses > this.maxThrottlePauses) {
           throw new EdgarError('EDGAR_THROTTLED', url, status, `GET ${url} still ${status} after ${this.maxThrottlePauses} throttle pauses`);
         }
-        // Pause the whole process, not only this request: SEC counts every request from this host.
-        this.limiter.pauseFor(this.throttlePauseMs);
-        this.logger.warn({ url, status, pauseMs: this.throttlePauseMs, pause: pauses }, 'SEC throttled us: pausing all EDGAR requests');
+        // Pause the whole budget, not only this request: SEC counts every request from this host.
+        // Requests already in flight may see the same status: one warn when the pause starts.
+        const starting = this.budget.pausedUntilMs <= Date.now();
+        this.budget.pauseFor(this.throttlePauseMs);
+        const log = { url, status, pauseMs: this.throttlePauseMs, pause: pauses };
+        if (starting) this.logger.warn(log, 'SEC throttled us: pausing all EDGAR requests');
+        else this.logger.debug(log, 'SEC throttled a request already in flight');
         continue;
       }
       if (status === 404) {
@@ -234,16 +241,27 @@ export interface EdgarEnvironment {
   EDGAR_DATA_BASE_URL: string;
   EDGAR_MAX_RPS: number;
   EDGAR_THROTTLE_PAUSE_MS: number;
+  /** Redis holding the budget shared by every process of the client; unset: a budget per process. */
+  EDGAR_BUDGET_REDIS_URL?: string;
+  EDGAR_BUDGET_KEY_PREFIX?: string;
 }
 
-/** An EdgarClient from the validated environment (the process-wide limiter is shared). */
-export function edgarClientOf(config: EdgarEnvironment, logger?: EdgarLogger): EdgarClient {
+/** An EdgarClient from the validated environment, on the process-wide budget (shared through Redis when configured). */
+export function edgarClientOf(config: EdgarEnvironment, logger?: EdgarLogger, priority: EdgarPriority = 'documents'): EdgarClient {
+  const budget = sharedEdgarBudget({
+    maxRps: config.EDGAR_MAX_RPS,
+    ...(config.EDGAR_BUDGET_REDIS_URL ? { redisUrl: config.EDGAR_BUDGET_REDIS_URL } : {}),
+    ...(config.EDGAR_BUDGET_KEY_PREFIX ? { keyPrefix: config.EDGAR_BUDGET_KEY_PREFIX } : {}),
+    ...(logger ? { logger } : {}),
+  });
   return new EdgarClient({
     userAgent: config.EDGAR_USER_AGENT,
     wwwBaseUrl: config.EDGAR_WWW_BASE_URL,
     dataBaseUrl: config.EDGAR_DATA_BASE_URL,
     maxRps: config.EDGAR_MAX_RPS,
     throttlePauseMs: config.EDGAR_THROTTLE_PAUSE_MS,
+    budget,
+    priority,
     ...(logger ? { logger } : {}),
   });
 }

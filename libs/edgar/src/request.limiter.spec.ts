@@ -1,13 +1,15 @@
-import { RequestLimiter, sharedEdgarLimiter } from './request.limiter';
+import type { EdgarPriority } from './budget/edgar-budget';
+import { sharedEdgarBudget } from './budget/shared-edgar-budget';
+import { RequestLimiter } from './request.limiter';
 
 describe('RequestLimiter', () => {
   beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
   afterEach(() => jest.useRealTimers());
 
   /** Acquires `n` slots at once and records the fake time each is granted. */
-  function grantTimes(limiter: RequestLimiter, n: number): number[] {
+  function grantTimes(limiter: RequestLimiter, n: number, priority: EdgarPriority = 'documents'): number[] {
     const times: number[] = [];
-    for (let i = 0; i < n; i += 1) void limiter.acquire().then(() => times.push(Date.now() - 1_000_000));
+    for (let i = 0; i < n; i += 1) void limiter.acquire(priority).then(() => times.push(Date.now() - 1_000_000));
     return times;
   }
 
@@ -47,11 +49,40 @@ describe('RequestLimiter', () => {
     expect(() => new RequestLimiter(0)).toThrow(RangeError);
   });
 
-  it('shares one limiter per process; later callers can only lower its rate', () => {
-    const a = sharedEdgarLimiter(10);
-    const b = sharedEdgarLimiter(5);
+  it('grants the most urgent waiting priority first, FIFO within one, and counts grants per priority', async () => {
+    const limiter = new RequestLimiter(1);
+    const order: string[] = [];
+    const ask = (priority: EdgarPriority, name: string) => void limiter.acquire(priority).then(() => order.push(name));
+    ask('backfill', 'b1');
+    ask('backfill', 'b2');
+    ask('documents', 'd1');
+    ask('discovery', 'x1');
+    ask('documents', 'd2');
+    await jest.advanceTimersByTimeAsync(4000);
+    // b1 took the free slot at once; then discovery, documents in order, backfill last.
+    expect(order).toEqual(['b1', 'x1', 'd1', 'd2', 'b2']);
+    expect(limiter.stats.grants).toEqual({ discovery: 1, documents: 2, backfill: 2 });
+  });
+
+  it('a lone backfill gets the full rate', async () => {
+    const times = grantTimes(new RequestLimiter(10), 20, 'backfill');
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(times).toHaveLength(20);
+  });
+
+  it('counts a pause as a throttle; holdUntil holds without counting', async () => {
+    const limiter = new RequestLimiter(10);
+    limiter.pauseFor(1000);
+    limiter.holdUntil(Date.now() + 3000);
+    expect(limiter.stats.throttles).toBe(1);
+    expect(limiter.pausedUntilMs).toBe(1_003_000);
+  });
+
+  it('shares one budget per process without Redis; later callers can only lower its rate', () => {
+    const a = sharedEdgarBudget({ maxRps: 10 });
+    const b = sharedEdgarBudget({ maxRps: 5 });
     expect(b).toBe(a);
-    expect(a.rate).toBe(5);
-    expect(sharedEdgarLimiter(10).rate).toBe(5);
+    expect(a).toBeInstanceOf(RequestLimiter);
+    expect((a as RequestLimiter).rate).toBe(5);
   });
 });

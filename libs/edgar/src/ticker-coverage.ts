@@ -1,4 +1,5 @@
-import type { EdgarClient, EdgarLogger } from './edgar.client';
+import type { EdgarClient } from './edgar.client';
+import type { EdgarLogger } from './edgar.logger';
 import { EdgarError } from './edgar.errors';
 import { EdgarParseError } from './edgar.parse-error';
 import { TICKER_MAP_EXCHANGE_PATH, TICKER_MAP_PATH, parseTickerMap, parseTickerMapExchange, type TickerMapEntry } from './ticker-map.parser';

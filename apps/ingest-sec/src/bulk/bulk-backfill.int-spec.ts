@@ -46,7 +46,7 @@ function service(publisher: RecordPublisher, env: Record<string, string> = {}): 
 }
 
 const run = (s: BulkBackfillService, command: Partial<BulkBackfillCommand> & { checkpointPath: string }) =>
-  s.execute({ source: zipPath, limiter: new RequestLimiter(10), ...command });
+  s.execute({ source: zipPath, budget: new RequestLimiter(10), ...command });
 
 const checkpointAt = (path: string): BulkCheckpoint => bulkCheckpointSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
 const filingKeys = (p: ArrayPublisher) => p.records.filter((r) => r.schema === 'filing@1').map((r) => r.key);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Entry, ZipFile } from 'yauzl';
 import { contentHash, type CompanyRecordV1, type FilingRecordV1, type TopicDefinition } from '@app/contracts';
-import { EdgarParseError, type RequestLimiter } from '@app/edgar';
+import { EdgarParseError, sharedEdgarBudget, type EdgarBudget } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import type { FetchedSource, MapContext } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
@@ -35,8 +35,8 @@ export interface BulkBackfillCommand {
   tty?: boolean;
   /** After each checkpoint write (each acknowledged publish). */
   onCheckpoint?: (checkpoint: BulkCheckpoint) => void;
-  /** Tests: a limiter of their own for URL reads. */
-  limiter?: RequestLimiter;
+  /** Tests: a budget of their own for URL reads; else the process-wide one. */
+  budget?: EdgarBudget;
 }
 
 export interface BulkBackfillSummary {
@@ -102,10 +102,16 @@ export class BulkBackfillService {
       ua
         ? {
             userAgent: ua,
-            maxRps: this.config.EDGAR_MAX_RPS,
             throttlePauseMs: this.config.EDGAR_THROTTLE_PAUSE_MS,
             blockBytes: this.config.BULK_HTTP_BLOCK_BYTES,
-            ...(command.limiter ? { limiter: command.limiter } : {}),
+            budget:
+              command.budget ??
+              sharedEdgarBudget({
+                maxRps: this.config.EDGAR_MAX_RPS,
+                ...(this.config.EDGAR_BUDGET_REDIS_URL ? { redisUrl: this.config.EDGAR_BUDGET_REDIS_URL } : {}),
+                keyPrefix: this.config.EDGAR_BUDGET_KEY_PREFIX,
+                logger: this.logger,
+              }),
           }
         : null,
     );

@@ -13,6 +13,8 @@ export const bulkConfigSchema = kafkaConfig
     EDGAR_DATA_BASE_URL: edgarConfig.shape.EDGAR_DATA_BASE_URL,
     EDGAR_MAX_RPS: edgarConfig.shape.EDGAR_MAX_RPS,
     EDGAR_THROTTLE_PAUSE_MS: edgarConfig.shape.EDGAR_THROTTLE_PAUSE_MS,
+    EDGAR_BUDGET_REDIS_URL: edgarConfig.shape.EDGAR_BUDGET_REDIS_URL,
+    EDGAR_BUDGET_KEY_PREFIX: edgarConfig.shape.EDGAR_BUDGET_KEY_PREFIX,
     BULK_CHECKPOINT: z.string().min(1).default('.run/checkpoints/bulk-submissions.json').describe('Checkpoint file (--checkpoint wins)'),
     BULK_PUBLISH_BATCH: z.coerce.number().int().min(1).max(100_000).default(2000).describe('Records per acknowledged publish (one checkpoint write each)'),
     BULK_PROGRESS_INTERVAL_S: z.coerce.number().positive().default(5).describe('Seconds between progress log lines without a terminal'),

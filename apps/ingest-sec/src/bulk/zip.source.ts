@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { fromRandomAccessReaderPromise, openPromise, RandomAccessReader, type Entry, type ZipFile } from 'yauzl';
-import { RequestLimiter, sharedEdgarLimiter } from '@app/edgar';
+import type { EdgarBudget } from '@app/edgar';
 import type { ArchiveVersion } from './bulk.checkpoint';
 
 /** An opened submissions.zip: yauzl reads its central directory, then each entry at its offset. */
@@ -16,16 +16,14 @@ export interface ZipArchive {
 export interface HttpZipOptions {
   /** Declared User-Agent, as SEC requires of every request. */
   userAgent: string;
-  /** Requests per second across the process (SEC's fair-access limit is 10). */
-  maxRps: number;
   /** How long every request is held after a 403/429. */
   throttlePauseMs: number;
   /** Bytes per range request. */
   blockBytes: number;
   /** Blocks kept in memory (the central directory's and the entries' read positions, and a read-ahead). */
   cacheBlocks?: number;
-  /** Tests inject their own limiter; by default the process-wide EDGAR one is used. */
-  limiter?: RequestLimiter;
+  /** The EDGAR budget the archive's range requests take their turns from (as backfill). */
+  budget: EdgarBudget;
 }
 
 export const isUrl = (source: string): boolean => /^https?:\/\//i.test(source);
@@ -73,7 +71,6 @@ class HttpRangeReader extends RandomAccessReader {
   private size = 0;
   private etag: string | null = null;
   private readonly blocks = new Map<number, Promise<Buffer>>();
-  private readonly limiter: RequestLimiter;
   private readonly cacheBlocks: number;
 
   constructor(
@@ -81,7 +78,6 @@ class HttpRangeReader extends RandomAccessReader {
     private readonly options: HttpZipOptions,
   ) {
     super();
-    this.limiter = options.limiter ?? sharedEdgarLimiter(options.maxRps);
     this.cacheBlocks = Math.max(4, options.cacheBlocks ?? 6);
   }
 
@@ -157,10 +153,10 @@ class HttpRangeReader extends RandomAccessReader {
     return bytes;
   }
 
-  /** One request under the shared limiter: 403/429 pause every EDGAR request, 5xx and network errors are retried. */
+  /** One request under the shared budget: 403/429 pause every EDGAR request, 5xx and network errors are retried. */
   private async request(method: 'GET' | 'HEAD', headers: Record<string, string>): Promise<Response> {
     for (let attempt = 1; ; attempt += 1) {
-      await this.limiter.acquire();
+      await this.options.budget.acquire('backfill');
       this.requestCount += 1;
       let response: Response;
       try {
@@ -177,7 +173,7 @@ class HttpRangeReader extends RandomAccessReader {
       if (response.status === 403 || response.status === 429) {
         await response.body?.cancel();
         if (attempt >= 5) throw new Error(`${method} ${this.url}: still ${response.status} after ${attempt} attempts`);
-        this.limiter.pauseFor(this.options.throttlePauseMs);
+        this.options.budget.pauseFor(this.options.throttlePauseMs);
         continue;
       }
       if (response.status >= 500 && attempt < 5) {

@@ -40,7 +40,7 @@ let dir: string;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
-  edgar = new EdgarClient({ userAgent: UA, wwwBaseUrl: fixtures.url, dataBaseUrl: fixtures.url, maxRps: 10, limiter: new RequestLimiter(10), maxAttempts: 1 });
+  edgar = new EdgarClient({ userAgent: UA, wwwBaseUrl: fixtures.url, dataBaseUrl: fixtures.url, maxRps: 10, budget: new RequestLimiter(10), maxAttempts: 1 });
   dir = mkdtempSync(join(tmpdir(), 'filings-checkpoint-'));
 });
 

@@ -93,12 +93,17 @@ const sourceOf = (r: { url: string; bytes: Buffer; fetchedAt: string }): Fetched
  */
 @Injectable()
 export class FilingsBackfillService {
+  private readonly edgar: EdgarClient;
+
   constructor(
-    @Inject(EdgarClient) private readonly edgar: EdgarClient,
+    @Inject(EdgarClient) edgar: EdgarClient,
     @Inject(RECORD_PUBLISHER) private readonly publisher: RecordPublisher,
     @Inject(FILINGS_TOPIC) private readonly topic: TopicDefinition,
     @Inject(INGEST_LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    // History: it yields to the live poll and to the followers in the shared EDGAR budget.
+    this.edgar = edgar.withPriority('backfill');
+  }
 
   async execute(command: FilingsBackfillCommand): Promise<FilingsBackfillSummary> {
     const started = Date.now();

@@ -65,7 +65,7 @@ const today = (): string => new Date().toISOString().slice(0, 10);
  * Live mode: each poll reads today's daily form index (404 until EDGAR publishes it at night, which
  * is normal) and the current-events listing of each configured form, keeps covered companies'
  * rows, drops accessions this process already published and publishes the rest. Every request
- * goes through the shared EDGAR limiter, so polling stays inside SEC's 10 requests/s.
+ * goes through the shared EDGAR budget, first in line (`discovery`).
  */
 @Injectable()
 export class FilingsLiveService implements OnApplicationShutdown {
@@ -73,15 +73,18 @@ export class FilingsLiveService implements OnApplicationShutdown {
   private coverage: CikCoverage | undefined;
   private stopped = false;
   private wake: (() => void) | undefined;
+  private readonly edgar: EdgarClient;
 
   constructor(
     @Inject(FILINGS_CONFIG) private readonly config: FilingsConfig,
-    @Inject(EdgarClient) private readonly edgar: EdgarClient,
+    @Inject(EdgarClient) edgar: EdgarClient,
     @Inject(RECORD_PUBLISHER) private readonly publisher: RecordPublisher,
     @Inject(FILINGS_TOPIC) private readonly topic: TopicDefinition,
     @Inject(INGEST_LOGGER) private readonly logger: Logger,
   ) {
     this.seen = new BoundedSet(config.FILINGS_DEDUPE_SIZE);
+    // Finding new filings comes first in the shared EDGAR budget: everything downstream waits on it.
+    this.edgar = edgar.withPriority('discovery');
   }
 
   /** Polls until stopped (or once). */

@@ -23,7 +23,7 @@ export class NportModule {
       providers: [
         { provide: NPORT_CONFIG, useValue: config },
         { provide: FUND_HOLDINGS_TOPIC, useValue: options.topic ?? namespacedTopic(TOPICS.fundHoldings, config.KAFKA_TOPIC_NAMESPACE) },
-        ...sharedIngestProviders(config, logger),
+        ...sharedIngestProviders(config, logger, 'backfill'),
         NportIngestService,
       ],
       exports: [NportIngestService],
