@@ -6,3 +6,4 @@ export * from './submissions-zip';
 export * from './own-kafka';
 export * from './swc-register';
 export * from './free-port';
+export * from './request-windows';
