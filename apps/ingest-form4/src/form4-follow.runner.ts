@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { registerEdgarBudgetMetrics } from '@app/edgar';
 import { startWorker, type ConsumerCounters, type RunningWorker } from '@app/messaging';
 import { createMetricsRegistry, type Logger } from '@app/observability';
 import { FORM4_RUN_ID, Form4FollowController, type Form4FollowCounts } from './form4-follow.controller';
@@ -38,6 +39,12 @@ export interface Form4Follower {
   opsPort: number | null;
 }
 
+function edgarMetricsRegistry() {
+  const registry = createMetricsRegistry();
+  registerEdgarBudgetMetrics(registry);
+  return registry;
+}
+
 /**
  * `--follow`: boots ingest-form4 as a microservice on edgar.filings.v1 (under KAFKA_TOPIC_NAMESPACE,
  * group FORM4_GROUP_ID, from the beginning for a new group). Consuming starts at once.
@@ -51,8 +58,8 @@ export async function startForm4Follow(config: IngestForm4Config, options: { log
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
     logger,
-    // A follower runs for days: OPS_PORT gives it /healthz, /readyz and /metrics (consumer and process metrics).
-    ...(config.OPS_PORT !== undefined ? { ops: () => ({ host: config.OPS_HOST, port: config.OPS_PORT!, logger, checks: {}, registry: createMetricsRegistry(), maxLag: config.CONSUMER_READY_MAX_LAG }) } : {}),
+    // A follower runs for days: OPS_PORT gives it /healthz, /readyz and /metrics (consumer, EDGAR budget and process metrics).
+    ...(config.OPS_PORT !== undefined ? { ops: () => ({ host: config.OPS_HOST, port: config.OPS_PORT!, logger, checks: {}, registry: edgarMetricsRegistry(), maxLag: config.CONSUMER_READY_MAX_LAG }) } : {}),
   });
   const stop = () => worker.stop();
   const controller = worker.app.get(Form4FollowController);
