@@ -33,6 +33,10 @@ describe('ingest-form4 --follow ops port (real broker)', () => {
       const families = new Map(parsePrometheusTextFormat(await (await ops('/metrics')).text()).map((f) => [f.name, f]));
       expect(families.get('consumer_records_processed_total')!.metrics).toEqual([{ labels: { group }, value: '0' }]);
       expect(families.get('consumer_lag_up')!.metrics).toHaveLength(1);
+      // The EDGAR budget of the process (nothing fetched yet: no grants, no pause).
+      expect(families.get('edgar_budget_grants_total')!.metrics.map((m) => m.labels?.priority).sort()).toEqual(['backfill', 'discovery', 'documents']);
+      expect(families.get('edgar_budget_paused_until_seconds')!.metrics).toEqual([{ value: '0' }]);
+      expect(families.get('edgar_budget_degraded')!.metrics).toEqual([{ value: '0' }]);
       for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
         expect([name, families.get(name)?.metrics.length]).toEqual([name, 1]);
       }

@@ -1,10 +1,14 @@
 // The shared EDGAR budget on a real Redis, against the fixture EDGAR server: several clients, each
 // on a budget object and Redis connection of its own (as separate processes have), fetch real
 // fixture paths at once; the server's arrival times are what SEC would count.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
-import { expectEventually, freePort, maxRequestsInAnyWindow, median, startFixtureServer, type FixtureServer } from '@app/testing';
+import { expectEventually, freePort, maxRequestsInAnyWindow, median, startFixtureServer, swcRegisterScript, type FixtureServer } from '@app/testing';
 import { EdgarClient } from '../edgar.client';
 import type { EdgarLogger } from '../edgar.logger';
 import type { EdgarPriority } from './edgar-budget';
@@ -254,4 +258,86 @@ describe('RedisEdgarBudget when Redis goes away', () => {
       await relay.close();
     }
   });
+});
+
+/** A child node process (the sources through swc) with its own budget and client, fetching `paths` 4 at a time; resolves with its budget's stats. */
+function childProcessClient(register: string, name: string, priority: EdgarPriority, paths: readonly string[]): Promise<{ grants: Record<EdgarPriority, number> }> {
+  const script = `
+const { EdgarClient, RedisEdgarBudget } = require('@app/edgar');
+const env = process.env;
+(async () => {
+  const budget = RedisEdgarBudget.connect(env.REDIS_URL, { maxRps: 10, keyPrefix: env.BUDGET_PREFIX });
+  const client = new EdgarClient({ userAgent: env.UA, wwwBaseUrl: env.BASE, dataBaseUrl: env.BASE, maxRps: 10, budget, priority: env.PRIORITY, maxAttempts: 1 });
+  const paths = JSON.parse(env.PATHS);
+  let next = 0;
+  await Promise.all([0, 1, 2, 3].map(async () => {
+    while (next < paths.length) {
+      const path = paths[next++];
+      const r = path.startsWith('/submissions/') ? await client.getData(path) : await client.getWww(path);
+      if (r.kind !== 'ok') throw new Error(path + ': ' + r.kind);
+    }
+  }));
+  await budget.close();
+  process.stdout.write(JSON.stringify(budget.stats));
+})().catch((e) => { console.error(e); process.exit(1); });`;
+  const child = spawn(process.execPath, ['-r', register, '-e', script], {
+    env: { ...process.env, REDIS_URL, BUDGET_PREFIX: prefix, UA: `Budget-${name} test@example.com`, BASE: fixtures.url, PRIORITY: priority, PATHS: JSON.stringify(paths) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolvePromise, reject) => {
+    child.on('exit', (code) => (code === 0 ? resolvePromise(JSON.parse(out) as { grants: Record<EdgarPriority, number> }) : reject(new Error(`${name} exited ${code}: ${err}`))));
+  });
+}
+
+describe('RedisEdgarBudget between two node processes', () => {
+  let dir: string;
+  let register: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'edgar-budget-'));
+    register = join(dir, 'register.js');
+    writeFileSync(register, swcRegisterScript(resolve(__dirname, '../../../..')));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps two processes, each with 30 requests, at 10 per sliding second together', async () => {
+    const [a, b] = await Promise.all([
+      childProcessClient(register, 'child-a', 'documents', repeat(FORM4_DOCS, 30)),
+      childProcessClient(register, 'child-b', 'documents', repeat(BACKFILL, 30)),
+    ]);
+    expect(a.grants.documents).toBe(30);
+    expect(b.grants.documents).toBe(30);
+    const [ra, rb] = [byAgent('child-a'), byAgent('child-b')];
+    expect([ra.length, rb.length]).toEqual([30, 30]);
+    // The two ran at the same time (else the bound below would prove nothing): at least 10
+    // requests of each arrived while the other was running.
+    const from = Math.max(ra[0]!.at, rb[0]!.at);
+    const to = Math.min(ra.at(-1)!.at, rb.at(-1)!.at);
+    for (const r of [ra, rb]) expect(r.filter((x) => x.at >= from && x.at <= to).length).toBeGreaterThanOrEqual(10);
+    const busiest = maxRequestsInAnyWindow(seen(), 1000);
+    expect(busiest).toBeLessThanOrEqual(10);
+    expect(busiest).toBeGreaterThanOrEqual(8);
+    console.log(JSON.stringify({ processes: 2, busiestSecond: busiest, overlapMs: to - from }));
+  }, 60_000);
+
+  it('a backfill process gets no slot while a documents process waits, and the whole rate after it', async () => {
+    await Promise.all([
+      childProcessClient(register, 'child-docs', 'documents', repeat(FORM4_DOCS, 30)),
+      childProcessClient(register, 'child-backfill', 'backfill', repeat(BACKFILL, 30)),
+    ]);
+    const docs = byAgent('child-docs');
+    const backfill = byAgent('child-backfill');
+    // From the documents process's first arrival until it has fewer than 4 requests left (its 4
+    // lanes keep demand up until then), at most one backfill request (granted before the
+    // documents demand appeared) arrives.
+    const during = backfill.filter((r) => r.at > docs[0]!.at && r.at < docs[26]!.at);
+    expect(during.length).toBeLessThanOrEqual(1);
+    const after = backfill.filter((r) => r.at > docs.at(-1)!.at);
+    expect(after.length).toBeGreaterThanOrEqual(10);
+    expect(maxRequestsInAnyWindow(after, 1000)).toBeGreaterThanOrEqual(8);
+    console.log(JSON.stringify({ backfillDuringDocuments: during.length, backfillAfter: after.length, busiestSecondAfter: maxRequestsInAnyWindow(after, 1000) }));
+  }, 60_000);
 });
