@@ -13,25 +13,26 @@ describe('RequestLimiter', () => {
     return times;
   }
 
-  it('grants at most maxRps starts in any one-second window', async () => {
+  it('spaces starts 110 ms apart at 10/s: at most 10 in any sliding second, with 100 ms to spare', async () => {
     const limiter = new RequestLimiter(10);
     const times = grantTimes(limiter, 25);
     await jest.advanceTimersByTimeAsync(0);
-    expect(times).toHaveLength(10);
-    await jest.advanceTimersByTimeAsync(999);
-    expect(times).toHaveLength(10);
+    expect(times).toEqual([0]);
+    await jest.advanceTimersByTimeAsync(109);
+    expect(times).toEqual([0]);
     await jest.advanceTimersByTimeAsync(1);
-    expect(times).toHaveLength(20);
-    await jest.advanceTimersByTimeAsync(1000);
+    expect(times).toEqual([0, 110]);
+    await jest.advanceTimersByTimeAsync(3000);
     expect(times).toHaveLength(25);
-    for (let i = 10; i < times.length; i += 1) expect(times[i]! - times[i - 10]!).toBeGreaterThanOrEqual(1000);
+    expect(times).toEqual(Array.from({ length: 25 }, (_, i) => i * 110));
+    for (let i = 10; i < times.length; i += 1) expect(times[i]! - times[i - 10]!).toBeGreaterThan(1000);
   });
 
-  it('spreads fractional rates over a longer window', async () => {
+  it('spaces fractional rates further apart', async () => {
     const limiter = new RequestLimiter(0.5);
     const times = grantTimes(limiter, 3);
     await jest.advanceTimersByTimeAsync(5000);
-    expect(times).toEqual([0, 2000, 4000]);
+    expect(times).toEqual([0, 2200, 4400]);
   });
 
   it('holds queued and new requests during a pause', async () => {
@@ -40,8 +41,8 @@ describe('RequestLimiter', () => {
     const times = grantTimes(limiter, 3);
     await jest.advanceTimersByTimeAsync(599_999);
     expect(times).toHaveLength(0);
-    await jest.advanceTimersByTimeAsync(1);
-    expect(times).toEqual([600_000, 600_000, 600_000]);
+    await jest.advanceTimersByTimeAsync(221);
+    expect(times).toEqual([600_000, 600_110, 600_220]);
   });
 
   it('rejects rates above SEC fair access', () => {
@@ -58,7 +59,7 @@ describe('RequestLimiter', () => {
     ask('documents', 'd1');
     ask('discovery', 'x1');
     ask('documents', 'd2');
-    await jest.advanceTimersByTimeAsync(4000);
+    await jest.advanceTimersByTimeAsync(4400);
     // b1 took the free slot at once; then discovery, documents in order, backfill last.
     expect(order).toEqual(['b1', 'x1', 'd1', 'd2', 'b2']);
     expect(limiter.stats.grants).toEqual({ discovery: 1, documents: 2, backfill: 2 });
@@ -67,7 +68,7 @@ describe('RequestLimiter', () => {
   it('a lone backfill gets the full rate', async () => {
     const times = grantTimes(new RequestLimiter(10), 20, 'backfill');
     await jest.advanceTimersByTimeAsync(1000);
-    expect(times).toHaveLength(20);
+    expect(times).toHaveLength(10);
   });
 
   it('counts a pause as a throttle; holdUntil holds without counting', async () => {

@@ -1,14 +1,14 @@
-import { emptyStats, PriorityQueues, windowOf, windowWaitMs, type EdgarBudget, type EdgarBudgetStats, type EdgarPriority } from './budget/edgar-budget';
+import { ARRIVAL_MARGIN_MS, emptyStats, PriorityQueues, spacingWaitMs, startSpacingMs, type EdgarBudget, type EdgarBudgetStats, type EdgarPriority } from './budget/edgar-budget';
 
 /**
- * The EDGAR budget of one process: at most `maxRps` request starts in any one-second window,
- * granted by priority (FIFO within one), plus a global pause (SEC answers 403/429 when a client
- * goes over 10 requests/s and then blocks it for about ten minutes, so every caller must stop, not
- * only the one that saw the status). Enough for a single process; several processes of one
- * client share RedisEdgarBudget instead.
+ * The EDGAR budget of one process: request starts spaced so that at most `maxRps` fall in any
+ * sliding second (see startSpacingMs), granted by priority (FIFO within one), plus a global pause
+ * (SEC answers 403/429 when a client goes over 10 requests/s and then blocks it for about ten
+ * minutes, so every caller must stop, not only the one that saw the status). Enough for a single
+ * process; several processes of one client share RedisEdgarBudget instead.
  */
 export class RequestLimiter implements EdgarBudget {
-  private starts: number[] = [];
+  private lastStart: number | null = null;
   private readonly waiters = new PriorityQueues<() => void>();
   private pausedUntil = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -16,7 +16,7 @@ export class RequestLimiter implements EdgarBudget {
   readonly stats: EdgarBudgetStats = emptyStats();
 
   constructor(maxRps: number) {
-    windowOf(maxRps);
+    startSpacingMs(maxRps, 0);
     this.maxRps = maxRps;
   }
 
@@ -26,7 +26,7 @@ export class RequestLimiter implements EdgarBudget {
 
   /** Lowers the rate (never raises it): several clients sharing the limiter get the strictest. */
   lowerRate(maxRps: number): void {
-    windowOf(maxRps);
+    startSpacingMs(maxRps, 0);
     this.maxRps = Math.min(this.maxRps, maxRps);
   }
 
@@ -63,7 +63,8 @@ export class RequestLimiter implements EdgarBudget {
       this.timer = null;
     }
     for (let priority = this.waiters.headPriority(); priority !== null; priority = this.waiters.headPriority()) {
-      const wait = this.waitMs(Date.now());
+      const now = Date.now();
+      const wait = Math.max(this.pausedUntil - now, spacingWaitMs(this.lastStart, now, startSpacingMs(this.maxRps, ARRIVAL_MARGIN_MS)));
       if (wait > 0) {
         this.timer = setTimeout(() => {
           this.timer = null;
@@ -71,15 +72,9 @@ export class RequestLimiter implements EdgarBudget {
         }, wait);
         return;
       }
-      this.starts.push(Date.now());
+      this.lastStart = now;
       this.stats.grants[priority] += 1;
       this.waiters.shift(priority)?.();
     }
-  }
-
-  private waitMs(now: number): number {
-    const { perWindow, windowMs } = windowOf(this.maxRps);
-    this.starts = this.starts.filter((s) => s > now - windowMs);
-    return Math.max(this.pausedUntil - now, windowWaitMs(this.starts, now, perWindow, windowMs), 0);
   }
 }

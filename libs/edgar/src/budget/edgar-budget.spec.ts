@@ -1,34 +1,34 @@
-import { PriorityQueues, windowOf, windowWaitMs } from './edgar-budget';
+import { PriorityQueues, spacingWaitMs, startSpacingMs } from './edgar-budget';
 
-describe('windowOf', () => {
-  it('turns a rate into whole starts per window', () => {
-    expect(windowOf(10)).toEqual({ perWindow: 10, windowMs: 1000 });
-    expect(windowOf(2.5)).toEqual({ perWindow: 2, windowMs: 800 });
-    expect(windowOf(0.5)).toEqual({ perWindow: 1, windowMs: 2000 });
+describe('startSpacingMs', () => {
+  it('spaces starts so that maxRps fit in a second of 1000 ms plus the margin', () => {
+    expect(startSpacingMs(10, 100)).toBe(110);
+    expect(startSpacingMs(10, 0)).toBe(100);
+    expect(startSpacingMs(0.5, 100)).toBe(2200);
   });
 
   it('refuses rates above SEC fair access', () => {
-    expect(() => windowOf(11)).toThrow(RangeError);
-    expect(() => windowOf(0)).toThrow(RangeError);
+    expect(() => startSpacingMs(11, 100)).toThrow(RangeError);
+    expect(() => startSpacingMs(0, 100)).toThrow(RangeError);
+  });
+
+  it('never lets maxRps + 1 starts into one sliding second', () => {
+    // N + 1 starts a spacing apart span N spacings: more than the 1000 ms of a second.
+    for (const rps of [10, 7, 2.5, 1]) expect(Math.floor(rps) * startSpacingMs(rps, 100)).toBeGreaterThan(1000 * (Math.floor(rps) / rps));
+    expect(10 * startSpacingMs(10, 100)).toBeGreaterThan(1000);
   });
 });
 
-describe('windowWaitMs', () => {
-  it('is 0 while fewer than perWindow starts are in the window', () => {
-    expect(windowWaitMs([], 5000, 3, 1000)).toBe(0);
-    expect(windowWaitMs([4100, 4500], 5000, 3, 1000)).toBe(0);
+describe('spacingWaitMs', () => {
+  it('is 0 for the first start and once a spacing has passed', () => {
+    expect(spacingWaitMs(null, 5000, 110)).toBe(0);
+    expect(spacingWaitMs(4890, 5000, 110)).toBe(0);
+    expect(spacingWaitMs(4000, 5000, 110)).toBe(0);
   });
 
-  it('waits until the start that would be one too many leaves the window', () => {
-    // 4100, 4500, 4900 in the window at 5000: the next fits when 4100 is 1000 ms old.
-    expect(windowWaitMs([4100, 4500, 4900], 5000, 3, 1000)).toBe(100);
-    // With 2 per window, the second newest decides.
-    expect(windowWaitMs([4100, 4500, 4900], 5000, 2, 1000)).toBe(500);
-  });
-
-  it('forgets starts a full window old (a start counts while it is less than a window old)', () => {
-    expect(windowWaitMs([4000, 4500, 4900], 5000, 3, 1000)).toBe(0);
-    expect(windowWaitMs([4001, 4500, 4900], 5000, 3, 1000)).toBe(1);
+  it('waits out the rest of the spacing', () => {
+    expect(spacingWaitMs(4950, 5000, 110)).toBe(60);
+    expect(spacingWaitMs(5000, 5000, 110)).toBe(110);
   });
 });
 

@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { silentLogger, type EdgarLogger } from '../edgar.logger';
 import { RequestLimiter } from '../request.limiter';
-import { EDGAR_PRIORITIES, emptyStats, PriorityQueues, windowOf, type EdgarBudget, type EdgarBudgetStats, type EdgarPriority } from './edgar-budget';
+import { ARRIVAL_MARGIN_MS, EDGAR_PRIORITIES, emptyStats, PriorityQueues, startSpacingMs, type EdgarBudget, type EdgarBudgetStats, type EdgarPriority } from './edgar-budget';
 
 /**
  * One atomic step of the shared budget, on Redis' own clock (TIME), so the processes' clocks never
- * matter. A sorted set of the starts of the last window (score: µs) makes the window sliding and
- * exact; a fixed per-second counter would let 2N through across a second boundary.
+ * matter. Starts are spaced (see startSpacingMs), so the last start is all the window needs: one
+ * key, not a sorted set of the second's starts.
  * In order: paused? -> advertise this process's demand at its priority (a member per process, score
- * = expiry) -> yield if any more urgent priority has live demand -> window full? -> record the start.
- * KEYS: starts, paused-until, demand:discovery, demand:documents, demand:backfill.
- * ARGV: rank (1 discovery .. 3 backfill), starts per window, window µs, process id, demand ttl µs,
- * more waiting at this priority in the process (0|1), start id.
- * Returns {0, 0} granted; {1, µs left} paused; {2, 0} a more urgent priority waits; {3, µs} window full.
+ * = expiry) -> yield if any more urgent priority has live demand -> too soon after the last start?
+ * -> record the start, and drop this process's demand when it has no more waiting at the priority.
+ * KEYS: last-start, paused-until, demand:discovery, demand:documents, demand:backfill.
+ * ARGV: rank (1 discovery .. 3 backfill), spacing µs, process id, demand ttl µs, more waiting (0|1).
+ * Returns {0, 0} granted; {1, µs left} paused; {2, 0} a more urgent priority waits; {3, µs} too soon.
  * Numbers go to Redis through %.0f: Lua's default formatting would round 16-digit µs.
  */
 const ACQUIRE_LUA = `
@@ -23,24 +23,18 @@ local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
 if paused > now then return {1, paused - now} end
 local rank = tonumber(ARGV[1])
-local ttl = tonumber(ARGV[5])
-redis.call('ZADD', KEYS[2 + rank], n(now + ttl), ARGV[4])
+local ttl = tonumber(ARGV[4])
+redis.call('ZADD', KEYS[2 + rank], n(now + ttl), ARGV[3])
 redis.call('PEXPIRE', KEYS[2 + rank], math.ceil(ttl / 1000))
 for r = 1, rank - 1 do
   redis.call('ZREMRANGEBYSCORE', KEYS[2 + r], '-inf', n(now))
   if redis.call('ZCARD', KEYS[2 + r]) > 0 then return {2, 0} end
 end
-local per = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', n(now - window))
-local count = redis.call('ZCARD', KEYS[1])
-if count >= per then
-  local oldest = redis.call('ZRANGE', KEYS[1], count - per, count - per, 'WITHSCORES')
-  return {3, tonumber(oldest[2]) + window - now}
-end
-redis.call('ZADD', KEYS[1], n(now), ARGV[7])
-redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000) + 1000)
-if ARGV[6] == '0' then redis.call('ZREM', KEYS[2 + rank], ARGV[4]) end
+local spacing = tonumber(ARGV[2])
+local last = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now - last < spacing then return {3, last + spacing - now} end
+redis.call('SET', KEYS[1], n(now), 'PX', math.ceil(spacing / 1000) + 1000)
+if ARGV[5] == '0' then redis.call('ZREM', KEYS[2 + rank], ARGV[3]) end
 return {0, 0}
 `;
 
@@ -65,12 +59,6 @@ export interface RedisEdgarBudgetOptions {
   maxRps: number;
   /** Prefix of the budget's keys (tests use their own). */
   keyPrefix: string;
-  /**
-   * Added to each second: SEC counts arrivals, and a request starts a little after its grant (event
-   * loop, connection), so grants a second apart may arrive closer; the margin absorbs that. 100 ms
-   * costs a tenth of the rate (10/s -> 9.1/s).
-   */
-  marginMs?: number;
   /** Rate of this process alone while Redis is unreachable (the others may be running too). */
   fallbackRps?: number;
   /** How often a process polls while a more urgent priority waits elsewhere. */
@@ -81,8 +69,8 @@ export interface RedisEdgarBudgetOptions {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The EDGAR budget shared by every process of one client through Redis: at most `maxRps` starts in
- * any sliding second (evenly spaced), across processes; a process waiting at a priority advertises it (with a short
+ * The EDGAR budget shared by every process of one client through Redis: starts spaced so that at
+ * most `maxRps` fall in any sliding second, across processes; a process waiting at a priority advertises it (with a short
  * TTL) and lower priorities yield while it is there, so a lone backfill still gets the whole rate;
  * a 403/429 seen anywhere pauses all. One request at a time per process talks to Redis (the most
  * urgent local waiter), so a process costs one script call per grant.
@@ -95,15 +83,12 @@ export class RedisEdgarBudget implements EdgarBudget {
   private readonly redis: RedisWithBudget;
   private readonly waiters = new PriorityQueues<() => void>();
   private readonly fallback: RequestLimiter;
-  private readonly keys: { starts: string; pausedUntil: string; demand: Record<EdgarPriority, string> };
-  /** Starts per window of the script: 1, the window being the spacing between starts. */
-  private readonly perWindow: number;
-  private readonly windowUs: number;
+  private readonly keys: { lastStart: string; pausedUntil: string; demand: Record<EdgarPriority, string> };
+  private readonly spacingUs: number;
   private readonly demandTtlUs: number;
   private readonly yieldPollMs: number;
   private readonly logger: EdgarLogger;
   private readonly processId = randomUUID();
-  private startSeq = 0;
   private pausedUntil = 0;
   private pumping = false;
   private closed = false;
@@ -117,22 +102,16 @@ export class RedisEdgarBudget implements EdgarBudget {
     redis.defineCommand('edgarBudgetAcquire', { numberOfKeys: 5, lua: ACQUIRE_LUA });
     redis.defineCommand('edgarBudgetPause', { numberOfKeys: 1, lua: PAUSE_LUA });
     this.redis = redis as RedisWithBudget;
-    const { perWindow, windowMs } = windowOf(options.maxRps);
-    // Spaced, not in bursts: N grants at once reach SEC spread out by event loops and the network and
-    // can bunch up with the next window's, while one start per (window + margin) / N keeps any
-    // second at N as long as two arrivals 1.1 s apart do not drift 100 ms closer. (Measured: bursts
-    // put 11 to 14 arrivals in a second of the integration test on a busy machine.)
-    this.perWindow = 1;
-    this.windowUs = Math.round(((windowMs + (options.marginMs ?? 100)) / perWindow) * 1000);
-    // Longer than a waiting process's longest sleep between two calls (a window, or a yield poll), so its demand never lapses while it waits.
-    this.demandTtlUs = this.windowUs + 1_000_000;
+    this.spacingUs = Math.round(startSpacingMs(options.maxRps, ARRIVAL_MARGIN_MS) * 1000);
+    // Longer than a waiting process's longest sleep between two calls (a spacing, or a yield poll), so its demand never lapses while it waits.
+    this.demandTtlUs = this.spacingUs + 1_000_000;
     this.yieldPollMs = options.yieldPollMs ?? 20;
     this.fallback = new RequestLimiter(options.fallbackRps ?? 1);
     this.logger = options.logger ?? silentLogger;
     // One hash tag: every key of the budget on one cluster slot, as a script needs.
     const p = `${options.keyPrefix}{budget}:`;
     this.keys = {
-      starts: `${p}starts`,
+      lastStart: `${p}last-start`,
       pausedUntil: `${p}paused-until`,
       demand: { discovery: `${p}demand:discovery`, documents: `${p}demand:documents`, backfill: `${p}demand:backfill` },
     };
@@ -198,18 +177,16 @@ export class RedisEdgarBudget implements EdgarBudget {
     let reply: [number, number];
     try {
       reply = await this.redis.edgarBudgetAcquire(
-        this.keys.starts,
+        this.keys.lastStart,
         this.keys.pausedUntil,
         this.keys.demand.discovery,
         this.keys.demand.documents,
         this.keys.demand.backfill,
         EDGAR_PRIORITIES.indexOf(priority) + 1,
-        this.perWindow,
-        this.windowUs,
+        this.spacingUs,
         this.processId,
         this.demandTtlUs,
         this.waiters.count(priority) > 1 ? 1 : 0,
-        `${this.processId}:${(this.startSeq += 1)}`,
       );
     } catch (error) {
       if (!this.stats.degraded) {
