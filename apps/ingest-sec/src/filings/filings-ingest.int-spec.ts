@@ -120,3 +120,16 @@ describe('command line', () => {
     expect(parseFilingsArgs(['nope'])).toHaveProperty('error');
   });
 });
+
+describe('EDGAR budget priorities', () => {
+  it('the live poll asks the budget as discovery, the backfill as backfill, whatever the shared client says', async () => {
+    const budget = new RequestLimiter(10);
+    const client = new EdgarClient({ userAgent: UA, wwwBaseUrl: fixtures.url, dataBaseUrl: fixtures.url, maxRps: 10, budget, priority: 'documents', maxAttempts: 1 });
+    await new FilingsLiveService(config('MSFT,TSLA'), client, new ArrayPublisher(), TOPICS.filings, logger).poll({ date: '2020-03-18' });
+    const polled = { ...budget.stats.grants };
+    expect(polled.discovery).toBeGreaterThan(0);
+    expect(polled).toMatchObject({ documents: 0, backfill: 0 });
+    await new FilingsBackfillService(client, new ArrayPublisher(), TOPICS.filings, logger).execute({ companies: ['1318605'], from: '2025-01-01', to: '2025-12-31' });
+    expect(budget.stats.grants).toEqual({ discovery: polled.discovery, documents: 0, backfill: 1 });
+  });
+});
