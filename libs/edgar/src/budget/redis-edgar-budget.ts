@@ -70,9 +70,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * The EDGAR budget shared by every process of one client through Redis: starts spaced so that at
- * most `maxRps` fall in any sliding second, across processes; a process waiting at a priority advertises it (with a short
- * TTL) and lower priorities yield while it is there, so a lone backfill still gets the whole rate;
- * a 403/429 seen anywhere pauses all. One request at a time per process talks to Redis (the most
+ * most `maxRps` fall in any sliding second, across processes; a process waiting at a priority
+ * advertises it (with a short TTL) and lower priorities yield while it is there, so a lone
+ * backfill still gets the whole rate; a 403/429 seen anywhere pauses all. One request at a time per process talks to Redis (the most
  * urgent local waiter), so a process costs one script call per grant.
  * If Redis is unreachable, the process falls back to a local limiter of `fallbackRps` (1/s: safe
  * whatever the number of processes, unlike the full rate), says so once, and goes back to Redis
