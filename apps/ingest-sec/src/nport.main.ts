@@ -23,38 +23,46 @@ const USAGE = `usage: npm run ingest-sec -- nport (--filing <cik>:<accession> ..
  * configuration error.
  */
 async function bootstrap(): Promise<number> {
-  let values;
-  let config: NportConfig;
-  const extra: NportFilingRef[] = [];
+  let args: { filing?: string[]; follow?: boolean; help?: boolean };
   try {
-    ({ values } = parseArgs({ options: { filing: { type: 'string', multiple: true }, follow: { type: 'boolean' }, help: { type: 'boolean' } } }));
-    for (const arg of values.filing ?? []) {
-      const ref = parseFilingRef(arg);
-      if (!ref) throw new RangeError(`--filing wants <cik>:<accession>, got ${JSON.stringify(arg)}`);
-      extra.push(ref);
-    }
-    config = loadConfig(nportConfigSchema);
+    args = parseArgs({ options: { filing: { type: 'string', multiple: true }, follow: { type: 'boolean' }, help: { type: 'boolean' } } }).values;
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof RangeError || (error instanceof TypeError && 'code' in error)) {
-      console.error(`ingest-sec nport: ${error.message}\n${USAGE}`);
-      return 2;
-    }
-    throw error;
+    // parseArgs throws a TypeError for an unknown option or a missing value.
+    if (!(error instanceof TypeError)) throw error;
+    console.error(`ingest-sec nport: ${error.message}\n${USAGE}`);
+    return 2;
   }
-  if (values.help) {
+  if (args.help) {
     console.log(USAGE);
     return 0;
   }
+  const extra: NportFilingRef[] = [];
+  for (const arg of args.filing ?? []) {
+    const ref = parseFilingRef(arg);
+    if (!ref) {
+      console.error(`ingest-sec nport: --filing wants <cik>:<accession>, got ${JSON.stringify(arg)}`);
+      return 2;
+    }
+    extra.push(ref);
+  }
+  let config: NportConfig;
+  try {
+    config = loadConfig(nportConfigSchema);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`ingest-sec nport: ${error.message}`);
+    return 2;
+  }
   const filings = [...config.NPORT_FILINGS, ...extra];
   const named = filings.length > 0 || config.NPORT_DISCOVER.length > 0;
-  if (!values.follow && !named) {
+  if (!args.follow && !named) {
     console.error(`ingest-sec nport: no filings (give --filing <cik>:<accession>, NPORT_FILINGS or --follow)\n${USAGE}`);
     return 2;
   }
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'ingest-sec-nport' });
   const runId = `run_${randomUUID()}`;
 
-  if (!values.follow) {
+  if (!args.follow) {
     const app = await NestFactory.createApplicationContext(NportModule.forRoot({ config, logger }), { logger: ['error', 'warn'] });
     app.enableShutdownHooks();
     try {

@@ -5,6 +5,7 @@ import { fullIndexPath, parseDailyIndex, type EdgarClient, type EdgarFetchResult
 import { createLogger } from '@app/observability';
 import type { RecordPublisher } from '../ingest.providers';
 import { FilingsQuarterService } from './filings-quarter.service';
+import { parseFilingsArgs } from './filings.config';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? resolve(__dirname, '../../../../../shared/fixtures');
 const daily = readFileSync(join(FIXTURES, 'feeds/form.20200318.idx'));
@@ -67,5 +68,13 @@ describe('FilingsQuarterService', () => {
     const { service, published } = setup({});
     expect(await service.execute({ year: 2099, quarter: 4, forms: ['NPORT-P'] })).toMatchObject({ index: 'not_published', published: 0 });
     expect(published).toEqual([]);
+  });
+});
+
+describe('filings quarter: command line', () => {
+  it('takes --quarter YYYYQn, N-PORT forms unless --forms names others', () => {
+    expect(parseFilingsArgs(['quarter', '--quarter', '2024Q1'])).toEqual({ mode: 'quarter', year: 2024, quarter: 1, forms: ['NPORT-P', 'NPORT-P/A'] });
+    expect(parseFilingsArgs(['quarter', '--quarter', '2019q4', '--forms', 'NPORT-P'])).toEqual({ mode: 'quarter', year: 2019, quarter: 4, forms: ['NPORT-P'] });
+    for (const bad of [[], ['--quarter', '2024Q5'], ['--quarter', '2024-01']]) expect(parseFilingsArgs(['quarter', ...bad])).toHaveProperty('error');
   });
 });
