@@ -134,7 +134,7 @@ describe('docker-compose.yml', () => {
     const byDefault = Object.entries(compose.services)
       .filter(([, s]) => !s.profiles)
       .map(([n]) => n);
-    expect(byDefault).toEqual(expect.arrayContaining(['migrate', 'projector', 'webhooks', 'api', 'ingest-sec-filings', 'ingest-sec-segments', 'ingest-form4', 'ingest-decks']));
-    for (const name of ['ingest-sec', 'ingest-sec-nport', 'ingest-ir', 'ingest-sec-bulk']) expect(compose.services[name]!.profiles).toBeDefined();
+    expect(byDefault).toEqual(expect.arrayContaining(['migrate', 'projector', 'webhooks', 'api', 'ingest-sec-filings', 'ingest-sec-segments', 'ingest-sec-nport', 'ingest-form4', 'ingest-decks']));
+    for (const name of ['ingest-sec', 'ingest-ir', 'ingest-sec-bulk']) expect(compose.services[name]!.profiles).toBeDefined();
   });
 });

@@ -10,11 +10,11 @@ import { runWorkerWithRunEnv } from '@app/config';
 // What each does; its options are in its own usage (`<command> --help`), not copied here.
 const COMMANDS: Record<string, { main: string; what: string }> = {
   companies: { main: 'main.js', what: 'SEC ticker map + submissions -> edgar.companies.v1' },
-  filings: { main: 'filings.main.js', what: 'filings by company (backfill) or from the daily index (live) -> edgar.filings.v1' },
+  filings: { main: 'filings.main.js', what: "filings by company (backfill), from the daily index (live) or a quarter's full index (quarter) -> edgar.filings.v1" },
   bulk: { main: 'bulk.main.js', what: "SEC's nightly submissions.zip -> filings and companies, resumable" },
   segments: { main: 'segments.main.js', what: '10-Q / 10-K inline-XBRL segments -> edgar.segments.v1' },
   sections: { main: 'sections.main.js', what: '10-K Items 1, 1A, 7 and the description -> edgar.tenk-sections.v1' },
-  nport: { main: 'nport.main.js', what: 'N-PORT fund holdings -> edgar.fund-holdings.v1' },
+  nport: { main: 'nport.main.js', what: 'N-PORT fund holdings (named filings, or --follow edgar.filings.v1) -> edgar.fund-holdings.v1' },
 };
 
 const USAGE = [

@@ -4,12 +4,14 @@ import { ConfigError } from '@app/config';
 import { parseFilingsArgs, parseFilingsConfig, type FilingsConfig } from './filings/filings.config';
 import { FilingsBackfillService, FilingsBackfillStoppedError } from './filings/filings-backfill.service';
 import { FilingsLiveService } from './filings/filings-live.service';
+import { FilingsQuarterService } from './filings/filings-quarter.service';
 import { FilingsModule } from './filings/filings.module';
 
 /**
  * Filings worker.
  * `node dist/apps/ingest-sec/src/filings.main.js backfill --companies MSFT,TSLA --from 2024-01-01 --to 2025-12-31`
  * `node dist/apps/ingest-sec/src/filings.main.js live [--once] [--date YYYY-MM-DD] [--interval 60]`
+ * `node dist/apps/ingest-sec/src/filings.main.js quarter --quarter 2024Q1 [--forms NPORT-P,NPORT-P/A]`
  */
 async function bootstrap(): Promise<number> {
   const command = parseFilingsArgs(process.argv.slice(2));
@@ -51,6 +53,11 @@ async function bootstrap(): Promise<number> {
         console.log(JSON.stringify(error.summary, null, 2));
         return 75; // EX_TEMPFAIL: try again later
       }
+    }
+    if (command.mode === 'quarter') {
+      const summary = await app.get(FilingsQuarterService).execute(command);
+      console.log(JSON.stringify(summary, null, 2));
+      return summary.index === 'ok' ? 0 : 1;
     }
     const live = app.get(FilingsLiveService);
     const stop = () => live.stop();

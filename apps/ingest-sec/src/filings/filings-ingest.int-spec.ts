@@ -76,20 +76,24 @@ describe('filings backfill', () => {
 });
 
 describe('filings live', () => {
-  it('publishes covered companies from the daily index once, and dedupes the next poll', async () => {
+  it('publishes covered companies (and every N-PORT report) from the daily index once, and dedupes the next poll', async () => {
     const publisher = new ArrayPublisher();
     const live = new FilingsLiveService(config('MSFT,MUR'), edgar, publisher, TOPICS.filings, logger);
     const [first] = await live.run({ once: true, date: '2020-03-18' });
-    expect(first).toMatchObject({ date: '2020-03-18', dailyIndex: 'ok', currentEvents: { '10-K': 'ok', '10-Q': 'ok' }, published: 3, duplicates: 0 });
-    expect(publisher.records.map((r) => `${(r.data as { cik: string }).cik} ${r.key}`).sort()).toEqual([
+    // MSFT's and MUR's 3 filings, and the day's 30 NPORT-P and 1 NPORT-P/A of fund registrants no list names.
+    expect(first).toMatchObject({ date: '2020-03-18', dailyIndex: 'ok', currentEvents: { '10-K': 'ok', '10-Q': 'ok' }, published: 34, duplicates: 0 });
+    const data = publisher.records.map((r) => ({ key: r.key, ...(r.data as { cik: string; form: string }) }));
+    expect(data.filter((d) => !d.form.startsWith('NPORT-P')).map((d) => `${d.cik} ${d.key}`).sort()).toEqual([
       '0000717423 0001127602-20-011298',
       '0000717423 0001127602-20-011300',
       '0000789019 0001626431-20-000031',
     ]);
+    expect(data.filter((d) => d.form === 'NPORT-P')).toHaveLength(30);
+    expect(data.filter((d) => d.form === 'NPORT-P/A').map((d) => d.cik)).toEqual(['0001356115']);
     const idx = readFileSync(join(defaultFixturesDir(), 'feeds', 'form.20200318.idx')).toString('latin1');
     for (const r of publisher.records) expect(idx).toContain(r.provenance.quote);
     const again = await live.poll({ date: '2020-03-18' });
-    expect(again).toMatchObject({ published: 0, duplicates: 3 });
+    expect(again).toMatchObject({ published: 0, duplicates: 34 });
     expect(fixtures.requests.some((r) => r.path === '/cgi-bin/current')).toBe(true);
   });
 

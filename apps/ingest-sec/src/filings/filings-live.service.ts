@@ -18,6 +18,7 @@ import {
 import type { Logger } from '@app/observability';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
+import { isNportForm } from '../nport/nport.mapper';
 import { filingRecordFromFeed } from './filing.mapper';
 import { FILINGS_TOPIC } from './filings-backfill.service';
 import type { FilingsConfig } from './filings.config';
@@ -64,8 +65,9 @@ const today = (): string => new Date().toISOString().slice(0, 10);
 /**
  * Live mode: each poll reads today's daily form index (404 until EDGAR publishes it at night, which
  * is normal) and the current-events listing of each configured form, keeps covered companies'
- * rows, drops accessions this process already published and publishes the rest. Every request
- * goes through the shared EDGAR budget, first in line (`discovery`).
+ * rows and every N-PORT report (whoever files it: its holdings name covered companies), drops
+ * accessions this process already published and publishes the rest. Every request goes through
+ * the shared EDGAR budget, first in line (`discovery`).
  */
 @Injectable()
 export class FilingsLiveService implements OnApplicationShutdown {
@@ -124,7 +126,8 @@ export class FilingsLiveService implements OnApplicationShutdown {
     const records: FilingRecordV1[] = [];
     const take = (record: FilingRecordV1): void => {
       summary.seen += 1;
-      if (!covers(this.coverage!, record.data.cik)) return;
+      // A fund's N-PORT report is read for the covered companies it holds, whoever files it.
+      if (!covers(this.coverage!, record.data.cik) && !isNportForm(record.data.form)) return;
       if (!this.seen.add(record.key)) {
         summary.duplicates += 1;
         return;

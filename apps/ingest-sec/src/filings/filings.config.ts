@@ -35,13 +35,14 @@ export type FilingsConfig = ReturnType<typeof parseFilingsConfig>;
 /** Command line of `filings.main.ts`. */
 export type FilingsCommand =
   | { mode: 'backfill'; companies: string[]; from: string; to: string }
-  | { mode: 'live'; once: boolean; date?: string; intervalS?: number };
+  | { mode: 'live'; once: boolean; date?: string; intervalS?: number }
+  | { mode: 'quarter'; year: number; quarter: 1 | 2 | 3 | 4; forms: string[] };
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * `backfill [--companies MSFT,TSLA,789019] --from 2024-01-01 --to 2025-12-31` (no --companies: the SEC_COVERAGE list)
- * | `live [--once] [--date D] [--interval S]`.
+ * | `live [--once] [--date D] [--interval S]` | `quarter --quarter 2024Q1 [--forms NPORT-P,NPORT-P/A]`.
  */
 
 export function parseFilingsArgs(argv: readonly string[]): FilingsCommand | { error: string } {
@@ -71,5 +72,14 @@ export function parseFilingsArgs(argv: readonly string[]): FilingsCommand | { er
     if (interval !== undefined && !/^\d+$/.test(interval)) return { error: '--interval must be seconds' };
     return { mode: 'live', once: opts.has('once'), ...(date ? { date } : {}), ...(interval ? { intervalS: Number(interval) } : {}) };
   }
-  return { error: 'usage: filings backfill --companies MSFT,TSLA --from 2024-01-01 --to 2025-12-31 | filings live [--once] [--date YYYY-MM-DD] [--interval 60]' };
+  if (mode === 'quarter') {
+    const m = /^(\d{4})Q([1-4])$/i.exec(str('quarter') ?? '');
+    if (!m) return { error: '--quarter must be YYYYQn, e.g. 2024Q1' };
+    const forms = (str('forms') ?? 'NPORT-P,NPORT-P/A').split(',').map((f) => f.trim()).filter(Boolean);
+    return { mode: 'quarter', year: Number(m[1]), quarter: Number(m[2]) as 1 | 2 | 3 | 4, forms };
+  }
+  return {
+    error:
+      'usage: filings backfill --companies MSFT,TSLA --from 2024-01-01 --to 2025-12-31 | filings live [--once] [--date YYYY-MM-DD] [--interval 60] | filings quarter --quarter 2024Q1 [--forms NPORT-P,NPORT-P/A]',
+  };
 }

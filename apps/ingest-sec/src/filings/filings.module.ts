@@ -4,6 +4,7 @@ import { createLogger, type Logger } from '@app/observability';
 import { sharedIngestProviders } from '../ingest.providers';
 import { FILINGS_TOPIC, FilingsBackfillService } from './filings-backfill.service';
 import { FILINGS_CONFIG, FilingsLiveService } from './filings-live.service';
+import { FilingsQuarterService } from './filings-quarter.service';
 import type { FilingsConfig } from './filings.config';
 
 export interface FilingsModuleOptions {
@@ -13,7 +14,7 @@ export interface FilingsModuleOptions {
   logger?: Logger;
 }
 
-/** Composition root of the filings use case: shared EDGAR client and publisher, backfill and live services. */
+/** Composition root of the filings use case: shared EDGAR client and publisher, backfill, live and quarter services. */
 @Module({})
 export class FilingsModule {
   static forRoot(options: FilingsModuleOptions): DynamicModule {
@@ -27,8 +28,9 @@ export class FilingsModule {
         ...sharedIngestProviders(config, logger),
         FilingsBackfillService,
         FilingsLiveService,
+        FilingsQuarterService,
       ],
-      exports: [FilingsBackfillService, FilingsLiveService],
+      exports: [FilingsBackfillService, FilingsLiveService, FilingsQuarterService],
     };
   }
 }

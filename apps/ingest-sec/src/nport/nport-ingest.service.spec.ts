@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { TOPICS, validateRecord, type FundHoldingsRecordV1, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import { TOPICS, validateRecord, type FilingData, type FundHoldingsRecordV1, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import type { EdgarClient, EdgarFetchResult } from '@app/edgar';
-import { PublishGaveUpError } from '@app/messaging';
+import { PermanentError, PublishGaveUpError } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import type { RecordPublisher } from '../ingest.providers';
 import { RunStoppedError } from '../run-stopped.error';
@@ -31,10 +31,14 @@ const ROUTES: Record<string, Buffer> = {
   '/submissions/CIK0000002230.json': Buffer.from(submissions),
   '/Archives/edgar/data/2230/000000223023990001/primary_doc.xml': file('nport/ADX-CIK0000002230-primary_doc.xml'),
   '/Archives/edgar/data/822977/000082297723990001/primary_doc.xml': file('nport/GSTRUST-S000013795-NPORT_Sample_7.xml'),
+  // A filing whose primary_doc.xml is not an N-PORT document (a real directory listing stands in).
+  '/Archives/edgar/data/2230/000000223023990008/primary_doc.xml': file('feeds/0001213900-24-004875-index.json'),
 };
+const requested: string[] = [];
 
 function stubEdgar(): EdgarClient {
   const get = (path: string): Promise<EdgarFetchResult> => {
+    requested.push(path);
     const url = `https://www.sec.gov${path}`;
     const bytes = ROUTES[path];
     return Promise.resolve(bytes ? { kind: 'ok', url, status: 200, bytes, fetchedAt: '2025-08-02T12:00:00.000Z' } : { kind: 'not_found', url, status: 404, fetchedAt: '2025-08-02T12:00:00.000Z' });
@@ -85,5 +89,38 @@ describe('NportIngestService', () => {
     expect(error).toBeInstanceOf(RunStoppedError);
     expect(error.message).toMatch(/^stopped at filing 2 of 2 \(1 published\): gave up publishing 1 records/);
     expect(error.stop.done).toMatchObject({ runId: 'run_t', published: 1, not_found: 0, errors: 0, stopped_at: '0000822977:0000822977-23-990001', remaining: 1 });
+  });
+
+  describe('handleFilingRecord (--follow)', () => {
+    const record = (accession: string, form: string) => ({ cik: '0000002230', accession, form }) as FilingData;
+
+    it('reads NPORT-P and NPORT-P/A records, matching against a ticker map fetched once', async () => {
+      requested.length = 0;
+      const { svc, published } = service({});
+      expect(await svc.handleFilingRecord(record('0000002230-23-990001', 'NPORT-P'), 'run_f')).toMatchObject({ status: 'published', fundKey: 'CIK0000002230', holdings: 95, records: 1 });
+      expect(await svc.handleFilingRecord(record('0000002230-23-990001', 'NPORT-P/A'), 'run_f')).toMatchObject({ status: 'published' });
+      expect(published).toHaveLength(2);
+      expect(requested.filter((p) => p.startsWith('/files/'))).toEqual(['/files/company_tickers_exchange.json']);
+    });
+
+    it('ignores other forms without a request', async () => {
+      requested.length = 0;
+      const { svc, published } = service({});
+      for (const form of ['10-K', 'N-CSRS', 'NPORT-EX', '13F-HR']) expect(await svc.handleFilingRecord(record('0000002230-23-000020', form), 'run_f')).toBeNull();
+      expect([requested, published]).toEqual([[], []]);
+    });
+
+    it('throws PermanentError (dead letter) for a filing that is missing or not an N-PORT document', async () => {
+      const { svc, published } = service({});
+      await expect(svc.handleFilingRecord(record('0000002230-23-000001', 'NPORT-P'), 'run_f')).rejects.toThrow(new PermanentError('N-PORT 0000002230-23-000001: primary_doc.xml not found'));
+      await expect(svc.handleFilingRecord(record('0000002230-23-990008', 'NPORT-P'), 'run_f')).rejects.toThrow(PermanentError);
+      expect(published).toEqual([]);
+    });
+
+    it('lets a broker outage through as it is: the consumer retries the record', async () => {
+      const { svc } = service({}, 0);
+      const failed = svc.handleFilingRecord(record('0000002230-23-990001', 'NPORT-P'), 'run_f');
+      await expect(failed).rejects.toThrow(PublishGaveUpError);
+    });
   });
 });

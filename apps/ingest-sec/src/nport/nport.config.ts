@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { edgarConfig, kafkaConfig, logConfig } from '@app/config';
+import { consumerConfig, edgarConfig, kafkaConfig, logConfig } from '@app/config';
 
 /** One N-PORT filing to ingest: the filer's CIK and the accession number. */
 export interface NportFilingRef {
@@ -24,14 +24,11 @@ const filingList = z
 
 export const nportConfigSchema = edgarConfig
   .extend(kafkaConfig.shape)
+  .extend(consumerConfig.shape)
   .extend(logConfig.shape)
   .extend({
     /** Filings to ingest (the entry point adds every `--filing <cik>:<accession>` argument). */
     NPORT_FILINGS: filingList.default([]),
-    /**
-     * CIKs or tickers whose submissions JSON is fetched for the issuer's LEI, so holdings can match
-     * by LEI (SEC rarely fills it); empty: match by ticker and issuer name only.
-     */
     /**
      * Fund registrant CIKs whose latest NPORT-P filings are found in their submissions JSON
      * (`filings.recent`) and ingested, on top of NPORT_FILINGS.
@@ -43,6 +40,12 @@ export const nportConfigSchema = edgarConfig
       .transform((s) => s.split(',').map((t) => t.trim()).filter(Boolean).map((t) => t.padStart(10, '0'))),
     /** How many of each discovered registrant's latest NPORT-P filings (one per series and month). */
     NPORT_DISCOVER_LATEST: z.coerce.number().int().min(1).max(100).default(1),
+    /** Consumer group when following edgar.filings.v1 (`--follow`). */
+    NPORT_GROUP_ID: z.string().min(1).default('ingest-sec-nport'),
+    /**
+     * CIKs or tickers whose submissions JSON is fetched for the issuer's LEI, so holdings can match
+     * by LEI (SEC rarely fills it); empty: match by ticker and issuer name only.
+     */
     NPORT_LEI_COMPANIES: z.string().default('').transform((s) => s.split(',').map((t) => t.trim().toUpperCase()).filter(Boolean)),
   });
 

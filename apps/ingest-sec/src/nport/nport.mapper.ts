@@ -14,6 +14,11 @@ import type { FetchedSource, MapContext } from '../company.mapper';
 
 export const NPORT_PRODUCED_BY = 'ingest-sec';
 
+/** Whether an EDGAR form is a fund's monthly portfolio report (NPORT-P, or its amendment NPORT-P/A). */
+export function isNportForm(form: string): boolean {
+  return /^NPORT-P(\/A)?$/i.test(form.trim());
+}
+
 /** The fund's natural key: its series id, or `CIK<cik>` for a registrant that files without series. */
 export function fundKey(fund: Pick<NportFund, 'seriesId' | 'registrantCik'>): string {
   return fund.seriesId ?? `CIK${fund.registrantCik ?? 'unknown'}`;

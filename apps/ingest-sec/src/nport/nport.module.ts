@@ -1,8 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { namespacedTopic, TOPICS, type TopicDefinition } from '@app/contracts';
+import { startWorker, type RunningWorker } from '@app/messaging';
 import { createLogger, type Logger } from '@app/observability';
 import { sharedIngestProviders } from '../ingest.providers';
 import type { NportConfig } from './nport.config';
+import { NPORT_RUN_ID, NportFollowController } from './nport-follow.controller';
 import { FUND_HOLDINGS_TOPIC, NPORT_CONFIG, NportIngestService } from './nport-ingest.service';
 
 export interface NportModuleOptions {
@@ -29,4 +31,31 @@ export class NportModule {
       exports: [NportIngestService],
     };
   }
+}
+
+/** The N-PORT module with the `--follow` handler of edgar.filings.v1: booted by startWorker only. */
+@Module({})
+export class NportFollowModule {
+  static forRoot(options: NportModuleOptions & { runId: string }): DynamicModule {
+    return {
+      module: NportFollowModule,
+      imports: [NportModule.forRoot(options)],
+      controllers: [NportFollowController],
+      providers: [{ provide: NPORT_RUN_ID, useValue: options.runId }],
+    };
+  }
+}
+
+/**
+ * `--follow`: boots the N-PORT module as a microservice on edgar.filings.v1 (under
+ * KAFKA_TOPIC_NAMESPACE, group NPORT_GROUP_ID, from the beginning for a new group).
+ */
+export function startNportFollow(config: NportConfig, options: { logger: Logger; runId: string; topic?: TopicDefinition }): Promise<RunningWorker> {
+  return startWorker(NportFollowModule.forRoot({ config, logger: options.logger, runId: options.runId, ...(options.topic ? { topic: options.topic } : {}) }), {
+    settings: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-sec-nport', logger: options.logger },
+    groupId: config.NPORT_GROUP_ID,
+    namespace: config.KAFKA_TOPIC_NAMESPACE,
+    batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
+    logger: options.logger.child({ runId: options.runId, useCase: 'nport-follow' }),
+  });
 }

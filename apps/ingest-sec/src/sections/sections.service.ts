@@ -5,12 +5,12 @@ import { EdgarClient, extractTenkSections } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
 import { filingRunStop, stoppedBy } from '../run-stopped.error';
-import { documentPath } from '../segments/segment.mapper';
+import { resolvePrimaryDocument } from '../primary-document.resolver';
 import { tenkSectionRecordsOf, type TenkFiling } from './tenk-section.mapper';
 
 export const SECTIONS_TOPIC = Symbol('SECTIONS_TOPIC');
 
-/** One 10-K to read: the filing and its primary document (path on www.sec.gov, or an sec.gov URL). */
+/** One 10-K to read: the filing and its primary document or its index page (path on www.sec.gov, or an sec.gov URL). */
 export type SectionsFilingCommand = TenkFiling & { document: string };
 
 export interface SectionsSummary {
@@ -40,10 +40,10 @@ export class SectionsService {
     @Inject(INGEST_LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Whether a filing record is a 10-K naming its primary document (daily-index rows name the index page). */
+  /** Whether a filing record is a 10-K naming its primary document or (daily-index rows) its index page, which execute resolves. */
   static wants(filing: Pick<FilingData, 'form' | 'primary_document_url'>): boolean {
     const url = filing.primary_document_url;
-    return TENK_FORMS.test(filing.form) && !!url && /\.html?$/i.test(url) && !/-index\.html?$/i.test(url);
+    return TENK_FORMS.test(filing.form) && !!url && /\.html?$/i.test(url);
   }
 
   /**
@@ -74,7 +74,13 @@ export class SectionsService {
     const log = this.logger.child({ runId, useCase: 'tenk-sections' });
     const summary: SectionsSummary = { runId, filings: command.filings.length, published: 0, notFound: 0, described: 0, durationMs: 0 };
     for (const [i, filing] of command.filings.entries()) {
-      const result = await this.edgar.getWww(documentPath(filing.document));
+      const primary = await resolvePrimaryDocument(this.edgar, filing);
+      if (primary.kind === 'unresolved') {
+        summary.notFound += 1;
+        log.warn({ accession: filing.accession, url: primary.url, reason: primary.reason }, 'primary document not resolved: skipped');
+        continue;
+      }
+      const result = await this.edgar.getWww(primary.path);
       if (result.kind === 'not_found') {
         summary.notFound += 1;
         log.warn({ accession: filing.accession, url: result.url }, 'primary document not found (404): skipped');

@@ -46,7 +46,7 @@ describe('SectionsService.commandsOf', () => {
   const filing = (accession: string, form: string, filed: string, doc: string | null) => ({
     data: { cik: '0001318605', accession, form, filed_date: filed, report_period: null, primary_document_url: doc },
   });
-  it('keeps the newest 10-K of each issuer in a batch, skipping amendments and index pages', () => {
+  it('keeps the newest 10-K of each issuer in a batch, skipping amendments', () => {
     const base = 'https://www.sec.gov/Archives/edgar/data/1318605';
     const commands = SectionsService.commandsOf([
       filing('0000950170-22-000796', '10-K', '2022-02-07', `${base}/000095017022000796/tsla-20211231.htm`),

@@ -15,7 +15,7 @@ function batchOf(filings: Array<{ accession: string; form: string; primary_docum
 }
 
 describe('SegmentsFollowController', () => {
-  it('reads the 10-Q / 10-K of a batch with a primary document, in offset order, under its run id; nothing else', async () => {
+  it('reads the 10-Q / 10-K of a batch naming a document or its index page, in offset order, under its run id; nothing else', async () => {
     const calls: Array<{ filings: readonly SegmentsFilingCommand[]; runId?: string }> = [];
     const service = { execute: (command: (typeof calls)[number]) => Promise.resolve(void calls.push(command)) } as unknown as SegmentsService;
     const controller = new SegmentsFollowController(service, 'run_t');
@@ -34,6 +34,7 @@ describe('SegmentsFollowController', () => {
         runId: 'run_t',
         filings: [
           { cik: '0000320193', accession: 'q', form: '10-Q', document: doc('q.htm') },
+          { cik: '0000320193', accession: 'idx', form: '10-K', document: doc('x-index.htm') },
           { cik: '0000320193', accession: 'k', form: '10-K', document: doc('k.htm') },
         ],
       },

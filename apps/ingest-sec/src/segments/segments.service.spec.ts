@@ -65,12 +65,13 @@ describe('SegmentsService', () => {
     expect(await service.execute({ filings: [{ cik: '1', accession: '0000000001-25-000001', form: '10-Q', document: '/x.htm' }] })).toMatchObject({ unreadable: 1, published: 0 });
   });
 
-  it('takes 10-Q and 10-K filing records with a primary document, nothing else', () => {
+  it('takes 10-Q and 10-K filing records naming a primary document or (live rows) the index page, nothing else', () => {
     const record = (form: string, url: string | null) => ({ data: { cik: '0000320193', accession: '0000320193-25-000057', form, primary_document_url: url } }) as unknown as RecordEnvelope<FilingData>;
     expect(SegmentsService.commandOf(record('10-Q', `https://www.sec.gov${AAPL}`))).toEqual({ cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', document: `https://www.sec.gov${AAPL}` });
     expect(SegmentsService.commandOf(record('10-K/A', `https://www.sec.gov${AAPL}`))).not.toBeNull();
     expect(SegmentsService.commandOf(record('8-K', `https://www.sec.gov${AAPL}`))).toBeNull();
     expect(SegmentsService.commandOf(record('10-Q', null))).toBeNull();
-    expect(SegmentsService.commandOf(record('10-Q', 'https://www.sec.gov/Archives/edgar/data/320193/000032019325000057/0000320193-25-000057-index.htm'))).toBeNull();
+    // The index page is resolved to the primary document when the filing is read (primary-document.resolver).
+    expect(SegmentsService.commandOf(record('10-Q', 'https://www.sec.gov/Archives/edgar/data/320193/000032019325000057/0000320193-25-000057-index.htm'))).not.toBeNull();
   });
 });

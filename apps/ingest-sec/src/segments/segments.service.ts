@@ -5,11 +5,12 @@ import { EdgarClient, EdgarParseError, extractSegments } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
 import { filingRunStop, stoppedBy } from '../run-stopped.error';
-import { documentPath, segmentRecordsOf, type SegmentFiling } from './segment.mapper';
+import { resolvePrimaryDocument } from '../primary-document.resolver';
+import { segmentRecordsOf, type SegmentFiling } from './segment.mapper';
 
 export const SEGMENTS_TOPIC = Symbol('SEGMENTS_TOPIC');
 
-/** One filing to read: the filing and its primary inline-XBRL document (path on www.sec.gov, or an sec.gov URL). */
+/** One filing to read: the filing and its primary inline-XBRL document or its index page (path on www.sec.gov, or an sec.gov URL). */
 export type SegmentsFilingCommand = SegmentFiling & { document: string };
 
 export interface SegmentsSummary {
@@ -41,8 +42,8 @@ export class SegmentsService {
   /** Whether a filing record is one this use case reads. */
   static wants(filing: Pick<FilingData, 'form' | 'primary_document_url'>): boolean {
     const url = filing.primary_document_url;
-    // Daily-index and current-events rows name the filing index page, not the document: skip those.
-    return SEGMENT_FORMS.test(filing.form) && !!url && /\.html?$/i.test(url) && !/-index\.html?$/i.test(url);
+    // Daily-index and current-events rows name the filing index page: execute resolves the document.
+    return SEGMENT_FORMS.test(filing.form) && !!url && /\.html?$/i.test(url);
   }
 
   /** The command for an edgar.filings.v1 record, or null when it is not a 10-Q / 10-K with a primary document. */
@@ -58,7 +59,13 @@ export class SegmentsService {
     const log = this.logger.child({ runId, useCase: 'segments' });
     const summary: SegmentsSummary = { runId, filings: command.filings.length, published: 0, notFound: 0, unreadable: 0, durationMs: 0 };
     for (const [i, filing] of command.filings.entries()) {
-      const result = await this.edgar.getWww(documentPath(filing.document));
+      const primary = await resolvePrimaryDocument(this.edgar, filing);
+      if (primary.kind === 'unresolved') {
+        summary.notFound += 1;
+        log.warn({ accession: filing.accession, url: primary.url, reason: primary.reason }, 'primary document not resolved: skipped');
+        continue;
+      }
+      const result = await this.edgar.getWww(primary.path);
       if (result.kind === 'not_found') {
         summary.notFound += 1;
         log.warn({ accession: filing.accession, url: result.url }, 'primary document not found (404): skipped');

@@ -24,7 +24,8 @@ export type DailyIndexLayout = 'form' | 'company' | 'master';
 
 const SOURCE = 'daily index';
 // CIK, date filed and file name end every fixed-width row; form and company name come before them.
-const TAIL_RE = /\s(\d{1,10})\s+(\d{8})\s+(edgar\/data\/\d+\/(\d{10}-\d{2}-\d{6}|\d{18})\.txt)\s*$/;
+// The date is 20200318 in a daily index, 2020-03-18 in the quarterly full index (full-index/<y>/QTR<q>/form.idx).
+const TAIL_RE = /\s(\d{1,10})\s+(\d{8}|\d{4}-\d{2}-\d{2})\s+(edgar\/data\/\d+\/(\d{10}-\d{2}-\d{6}|\d{18})\.txt)\s*$/;
 const FILE_RE = /^edgar\/data\/\d+\/(\d{10}-\d{2}-\d{6}|\d{18})\.txt$/;
 const FORM_HEADER = /^Form Type\s+Company Name\s+CIK\s+Date Filed\s+File Name/;
 // The company index's header is broken over two lines in the files SEC serves ("... Form Type   CIK",
@@ -32,7 +33,7 @@ const FORM_HEADER = /^Form Type\s+Company Name\s+CIK\s+Date Filed\s+File Name/;
 const COMPANY_HEADER = /^Company Name\s+Form Type\s+CIK(?:\s+Date Filed\s+File Name)?\s*$/;
 const MASTER_HEADER = /^CIK\|Company Name\|Form Type\|Date Filed\|File ?name\s*$/i;
 
-/** `20200318` or `2020-03-18` (the quarterly master index) as YYYY-MM-DD; null otherwise. */
+/** `20200318` or `2020-03-18` (the quarterly indexes) as YYYY-MM-DD; null otherwise. */
 function isoDate(raw: string): string | null {
   const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(raw.trim());
   return m ? `${m[1]}-${m[2]}-${m[3]}` : null;

@@ -25,6 +25,14 @@ export function dailyIndexPath(date: string, layout: 'form' | 'company' | 'maste
   return `/Archives/edgar/daily-index/${y}/QTR${quarter}/${layout}.${y}${m}${d}.idx`;
 }
 
+/**
+ * Path of EDGAR's quarterly full index in the form layout (the quarter's daily form indexes in one
+ * file, dates dashed): `/Archives/edgar/full-index/2020/QTR1/form.idx`.
+ */
+export function fullIndexPath(year: number, quarter: 1 | 2 | 3 | 4): string {
+  return `/Archives/edgar/full-index/${year}/QTR${quarter}/form.idx`;
+}
+
 /** The "current events" listing of one form type (today's filings, by EDGAR's day). */
 export function currentEventsPath(form: string, daysBack = 0): string {
   return `/cgi-bin/current?q1=${daysBack}&q2=0&q3=${encodeURIComponent(form)}`;
