@@ -28,7 +28,7 @@ function setup(routes: Record<string, Buffer>) {
   const publisher: RecordPublisher = {
     publish: (_topic: TopicDefinition, records: readonly RecordEnvelope[]) => Promise.resolve(void published.push([...records])),
   };
-  const service = new FilingsQuarterService({ getWww: get } as unknown as EdgarClient, publisher, TOPICS.filings, createLogger({ level: 'silent' }));
+  const service = new FilingsQuarterService({ getWww: get, withPriority() { return this; } } as unknown as EdgarClient, publisher, TOPICS.filings, createLogger({ level: 'silent' }));
   return { service, published, requested };
 }
 

@@ -38,12 +38,17 @@ const PUBLISH_CHUNK = 1000;
  */
 @Injectable()
 export class FilingsQuarterService {
+  private readonly edgar: EdgarClient;
+
   constructor(
-    @Inject(EdgarClient) private readonly edgar: EdgarClient,
+    @Inject(EdgarClient) edgar: EdgarClient,
     @Inject(RECORD_PUBLISHER) private readonly publisher: RecordPublisher,
     @Inject(FILINGS_TOPIC) private readonly topic: TopicDefinition,
     @Inject(INGEST_LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    // History: it yields to the live poll and to the followers in the shared EDGAR budget.
+    this.edgar = edgar.withPriority('backfill');
+  }
 
   async execute(command: QuarterCommand): Promise<QuarterSummary> {
     const started = Date.now();

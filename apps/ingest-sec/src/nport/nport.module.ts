@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { namespacedTopic, TOPICS, type TopicDefinition } from '@app/contracts';
 import { startWorker, type RunningWorker } from '@app/messaging';
+import type { EdgarPriority } from '@app/edgar';
 import { createLogger, type Logger } from '@app/observability';
 import { sharedIngestProviders } from '../ingest.providers';
 import type { NportConfig } from './nport.config';
@@ -12,6 +13,8 @@ export interface NportModuleOptions {
   /** Defaults to TOPICS.fundHoldings under KAFKA_TOPIC_NAMESPACE. */
   topic?: TopicDefinition;
   logger?: Logger;
+  /** EDGAR budget priority: `backfill` (default) for named filings, `documents` when following new filings. */
+  edgarPriority?: EdgarPriority;
 }
 
 /** Composition root of the N-PORT use case: the shared ingest providers plus the use case. */
@@ -25,7 +28,7 @@ export class NportModule {
       providers: [
         { provide: NPORT_CONFIG, useValue: config },
         { provide: FUND_HOLDINGS_TOPIC, useValue: options.topic ?? namespacedTopic(TOPICS.fundHoldings, config.KAFKA_TOPIC_NAMESPACE) },
-        ...sharedIngestProviders(config, logger, 'backfill'),
+        ...sharedIngestProviders(config, logger, options.edgarPriority ?? 'backfill'),
         NportIngestService,
       ],
       exports: [NportIngestService],
@@ -39,7 +42,7 @@ export class NportFollowModule {
   static forRoot(options: NportModuleOptions & { runId: string }): DynamicModule {
     return {
       module: NportFollowModule,
-      imports: [NportModule.forRoot(options)],
+      imports: [NportModule.forRoot({ ...options, edgarPriority: 'documents' })],
       controllers: [NportFollowController],
       providers: [{ provide: NPORT_RUN_ID, useValue: options.runId }],
     };
