@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     const d = server.day;
     const manifest = arg('--day-manifest');
     if (manifest) {
-      writeFileSync(`${manifest}.tmp`, JSON.stringify({ date: d.date, startAt: d.startAt, endAt: d.endAt, url: server.url, filings: d.filings }, null, 2));
+      writeFileSync(`${manifest}.tmp`, JSON.stringify({ fixturesDir: server.fixturesDir, date: d.date, startAt: d.startAt, endAt: d.endAt, url: server.url, filings: d.filings }, null, 2));
       renameSync(`${manifest}.tmp`, manifest);
     }
     console.log(`simulated EDGAR day ${d.date}: ${d.filings.length} filings from ${new Date(d.startAt).toISOString()} to ${new Date(d.endAt).toISOString()}`);

@@ -108,6 +108,7 @@ export interface FixtureServer {
   failNext(path: string, status: number, times?: number): void;
   /** The simulated day, when one was asked for. */
   day: EdgarDay | null;
+  fixturesDir: string;
   close(): Promise<void>;
 }
 
@@ -241,6 +242,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       failures.set(path, { status, remaining: times });
     },
     day,
+    fixturesDir,
     close: () =>
       new Promise<void>((resolveClose) => {
         server.closeAllConnections();
