@@ -42,6 +42,13 @@ describe('simulated EDGAR day', () => {
     expect(all.entries.map((e) => e.accession)).toEqual(expect.arrayContaining(tenQs.map((f) => f.accession)));
   });
 
+  it("lists a Form 4 under its issuer's CIK (the form's link is all digits too)", () => {
+    const page = parseCurrentEvents(bodyOf(get(currentEventsPath('4'), END)));
+    const msft = page.entries.find((e) => e.accession === '0001062993-24-016587');
+    expect(msft).toMatchObject({ form: '4', cik: '0000789019' });
+    expect(page.entries).toHaveLength(fixtures.filter((f) => f.form === '4').length + day.filings.filter((f) => f.background && f.form === '4').length);
+  });
+
   it('serves the day form index with every appeared filing, 404 before the first', () => {
     expect(get(dailyIndexPath('2026-03-02'), START)).toEqual({ status: 404 });
     const index = parseDailyIndex(bodyOf(get(dailyIndexPath('2026-03-02'), END)));
