@@ -75,6 +75,12 @@ TXT
   exit 2
 fi
 
+# Every follower's group named (the apps' defaults), so .run/ops.env lists them and `npm run ops -- lag`
+# reports each one, even one that has not committed yet.
+export PROJECTOR_GROUP_ID="${PROJECTOR_GROUP_ID:-projector}" SEGMENTS_GROUP_ID="${SEGMENTS_GROUP_ID:-ingest-sec-segments}" \
+  SECTIONS_GROUP_ID="${SECTIONS_GROUP_ID:-ingest-sec-sections}" FORM4_GROUP_ID="${FORM4_GROUP_ID:-ingest-form4}" \
+  DECKS_GROUP_ID="${DECKS_GROUP_ID:-ingest-decks}"
+
 ensure_node_modules
 # The e2e test runs a copy of the build it made (LIVE_BUILD=0).
 [[ "${LIVE_BUILD:-1}" == 0 ]] || ensure_build
