@@ -93,6 +93,7 @@ export LOG_LEVEL="${LOG_LEVEL:-info}"
 export PROJECTOR_OPS_PORT="${PROJECTOR_OPS_PORT:-9101}" WEBHOOKS_OPS_PORT="${WEBHOOKS_OPS_PORT:-9102}"
 export SEC_COVERAGE="${SEC_COVERAGE:-all}"
 # Form 4s of the covered issuers as they are filed; no history read from submissions at start.
+FORM4_ISSUERS_SET="${FORM4_ISSUERS:-}"
 export FORM4_ISSUERS="${FORM4_ISSUERS:-$SEC_COVERAGE}" FORM4_SUBMISSIONS="${FORM4_SUBMISSIONS:-none}"
 # Every form the followers read, asked of the current-events listing each poll (one request each).
 export FILINGS_CURRENT_FORMS="${FILINGS_CURRENT_FORMS:-10-K,10-Q,8-K,4,NPORT-P}"
@@ -117,6 +118,8 @@ if [[ "$LIVE_SOURCE" == fixtures ]]; then
   # The day's companies get their submissions read (three real files; the others fall back to the ticker map).
   for ((i = 0; i < 20; i++)); do [[ -s "$LIVE_DIR/day.json" ]] && break; sleep 0.5; done
   SUBMISSIONS_DEFAULT="$(node -e 'console.log([...new Set(require(process.argv[1]).filings.filter((f) => !f.background).map((f) => f.cik))].join(","))' "$LIVE_DIR/day.json")"
+  # Form 4s of the day's companies: the background rows' documents are not served.
+  [[ -n "${FORM4_ISSUERS_SET:-}" ]] || export FORM4_ISSUERS="$SUBMISSIONS_DEFAULT"
   # Local receivers and the 127.0.0.1 fixture host are allowed in a local trial only.
   export WEBHOOKS_ALLOW_HTTP=true WEBHOOKS_ALLOW_PRIVATE_HOSTS=true IR_ALLOW_PRIVATE_HOSTS=true DECKS_ALLOW_PRIVATE_HOSTS=true
 fi

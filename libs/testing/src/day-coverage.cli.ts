@@ -23,10 +23,10 @@ async function main(): Promise<number> {
     console.error('usage: day-coverage --api <url> --key <sk_...> --day <day.json> [--requests <log>] [--json]');
     return 2;
   }
-  const day = JSON.parse(readFileSync(dayFile, 'utf8')) as { fixturesDir: string; filings: DayFiling[] };
+  const day = JSON.parse(readFileSync(dayFile, 'utf8')) as { fixturesDir: string; date: string; filings: DayFiling[] };
   const now = Date.now();
   const appeared = day.filings.filter((f) => f.at <= now);
-  const rows = await checkResources(api, key, expectedResources(day.fixturesDir, appeared));
+  const rows = await checkResources(api, key, expectedResources(day.fixturesDir, day.date, appeared));
   const log = arg('--requests');
   const figures = log && existsSync(log) ? requestFigures(readFileSync(log, 'utf8')) : null;
   if (process.argv.includes('--json')) console.log(JSON.stringify({ appeared: appeared.length, rows, figures }));
