@@ -115,8 +115,11 @@ function backgroundFilings(fixturesDir: string, count: number, skip: ReadonlySet
     .split('\n')
     .map((line) => /^(.{12})(.{62})(\d+)\s+\d{8}\s+edgar\/data\/\d+\/(\d{10}-\d{2}-\d{6})\.txt/.exec(line))
     .filter((m): m is RegExpExecArray => m !== null && !skip.has(m[4]!));
-  const step = Math.max(1, Math.floor(rows.length / count));
-  return rows
+  // A Form 4 is listed under its issuer and each reporting owner: one filing, once.
+  const taken = new Set<string>();
+  const unique = rows.filter((m) => !taken.has(m[4]!) && taken.add(m[4]!));
+  const step = Math.max(1, Math.floor(unique.length / count));
+  return unique
     .filter((_, i) => i % step === 0)
     .slice(0, count)
     .map((m) => ({ cik: m[3]!, accession: m[4]!, form: m[1]!.trim(), companyName: m[2]!.trim(), documents: [], background: true }));
