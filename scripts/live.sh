@@ -3,7 +3,8 @@
 #   bash scripts/live.sh [up]         (npm run live)              against sec.gov: EDGAR_USER_AGENT required
 #   bash scripts/live.sh --fixtures   (npm run live -- --fixtures, or LIVE_SOURCE=fixtures)
 #                                     against a simulated EDGAR day on the fixture server (sample/fixtures)
-#   bash scripts/live.sh status       each process: running, or exited (with the end of its log)
+#   bash scripts/live.sh status       each process: running, or exited (with the end of its log);
+#                                     a watcher also writes every exit to .run/live/watch.log
 #   bash scripts/live.sh coverage     fixtures: what the API serves of each filing of the day, and
 #                                     the fixture server's busiest second
 #   bash scripts/live.sh down         (npm run live -- down; npm run stop stops it too)
@@ -23,7 +24,7 @@ COMMAND=up
 for arg in "$@"; do
   case "$arg" in
     --fixtures) LIVE_SOURCE=fixtures ;;
-    up | down | status | coverage) COMMAND="$arg" ;;
+    up | down | status | coverage | watch) COMMAND="$arg" ;;
     *) echo "usage: bash scripts/live.sh [up|status|coverage|down] [--fixtures]" >&2; exit 2 ;;
   esac
 done
@@ -50,12 +51,27 @@ status() { # prints one line per process; returns 1 when any has exited
 
 case "$COMMAND" in
   down)
+    stop_pids "$LIVE_DIR" watch # first: the others' exits are not news
     stop_pids "$LIVE_DIR"
     stop_infra
     exit 0
     ;;
   status)
     status && exit 0 || exit 1
+    ;;
+  watch)
+    # Started by `up`: writes to .run/live/watch.log when a process exits, with the end of its log.
+    declare -A reported=()
+    while sleep 5; do
+      while read -r name cmd; do
+        pid="$(cat "$LIVE_DIR/$name.pid" 2>/dev/null || true)"
+        if [[ -n "$pid" && -z "${reported[$name]:-}" ]] && ! kill -0 "$pid" 2>/dev/null; then
+          reported[$name]=1
+          say "$name (pid $pid) exited; the end of .run/live/$name.log:"
+          tail -5 "$LIVE_DIR/$name.log" 2>/dev/null | sed 's/^/    /' >&2
+        fi
+      done < <(processes)
+    done
     ;;
   coverage)
     [[ -f "$LIVE_DIR/day.json" ]] || { echo "no simulated day here (start with: npm run live -- --fixtures)" >&2; exit 2; }
@@ -143,6 +159,7 @@ while read -r name cmd; do
   # shellcheck disable=SC2086 # the command's words, its $VARIABLES expanded
   eval "start_bg \"\$LIVE_DIR\" \"\$name\" $cmd"
 done < <(processes)
+start_bg "$LIVE_DIR" watch bash "$ROOT/scripts/live.sh" watch
 wait_tcp 127.0.0.1 "$PORT" 60 "api" || { tail -30 "$LIVE_DIR/api.log" >&2; exit 1; }
 sleep 3
 say "processes:"
@@ -152,7 +169,7 @@ cat <<TXT
 
 Live: following $([[ "$LIVE_SOURCE" == fixtures ]] && echo "a simulated EDGAR day ($DAY_DATE, ${LIVE_DAY_SECONDS:-120} s) on http://127.0.0.1:$FIXTURE_PORT" || echo "sec.gov") for coverage $SEC_COVERAGE.
   API:       http://127.0.0.1:$PORT/v1   (a key: npm run keys -- create --plan builder)
-  lag:       npm run ops -- lag          processes: npm run live -- status
+  lag:       npm run ops -- lag          processes: npm run live -- status (exits: .run/live/watch.log)
   logs:      .run/live/                  stop: npm run live -- down
 $([[ "$LIVE_SOURCE" == fixtures ]] && echo "  coverage:  npm run live -- coverage     (after the day: what the API serves of each filing)")
 TXT
