@@ -29,8 +29,11 @@ async function main(): Promise<number> {
   const rows = await checkResources(api, key, expectedResources(day.fixturesDir, day.date, appeared));
   const log = arg('--requests');
   const figures = log && existsSync(log) ? requestFigures(readFileSync(log, 'utf8')) : null;
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ appeared: appeared.length, rows, figures }));
-  else console.log(`${appeared.length} of ${day.filings.length} filings of the day appeared\n\n${formatCoverage(rows, figures)}`);
+  const text = process.argv.includes('--json')
+    ? JSON.stringify({ appeared: appeared.length, rows, figures })
+    : `${appeared.length} of ${day.filings.length} filings of the day appeared\n\n${formatCoverage(rows, figures)}`;
+  // Exit once stdout has taken it all: a pipe takes 64 KiB at a time, and a large day prints more.
+  await new Promise<void>((resolve) => process.stdout.write(`${text}\n`, () => resolve()));
   return 0;
 }
 
