@@ -61,3 +61,82 @@ ensure_kafka() {
   export KAFKA_BROKERS
   KAFKA_BROKERS="$(bash "$ROOT/scripts/kafka.sh" up | tail -1)"
 }
+
+# Background processes of scripts/run.sh and scripts/live.sh: one log and one pid file per process
+# under a directory of .run/.
+start_bg() { # dir, name, command...
+  local dir="$1" name="$2"; shift 2
+  mkdir -p "$dir"
+  if [[ -f "$dir/$name.pid" ]] && kill -0 "$(cat "$dir/$name.pid")" 2>/dev/null; then
+    say "$name already running"; return
+  fi
+  nohup "$@" >"$dir/$name.log" 2>&1 &
+  echo $! >"$dir/$name.pid"
+  say "$name started (pid $!, log ${dir#"$ROOT"/}/$name.log)"
+}
+
+stop_pids() { # dir, [names...]: the named processes of dir (default: every one with a pid file there)
+  local dir="$1"; shift
+  local names=("$@") name pid file
+  if [[ ${#names[@]} -eq 0 ]]; then
+    for file in "$dir"/*.pid; do [[ -e "$file" ]] && names+=("$(basename "$file" .pid)"); done
+  fi
+  for name in "${names[@]}"; do
+    [[ -f "$dir/$name.pid" ]] || continue
+    pid="$(cat "$dir/$name.pid")"
+    kill "$pid" 2>/dev/null && say "stopped $name ($pid)" || true
+    rm -f "$dir/$name.pid"
+  done
+}
+
+# The embedded Postgres and the project's own broker, when this checkout started them.
+stop_infra() {
+  if [[ -f "$RUN_DIR/postgres.pid" ]]; then
+    kill "$(cat "$RUN_DIR/postgres.pid")" 2>/dev/null && say "stopped embedded postgres" || true
+    rm -f "$RUN_DIR/postgres.pid"
+  fi
+  bash "$ROOT/scripts/kafka.sh" down || true
+}
+
+# Postgres, Redis and Kafka up; server secrets generated; the settings operator CLIs need written
+# to .run/ops.env (they read .run/*.env under their own environment); the database migrated.
+setup() {
+  ensure_postgres run
+  ensure_redis
+  ensure_kafka
+
+  # Server secrets: generated once per checkout so keys survive restarts; never committed.
+  if [[ ! -f "$RUN_DIR/secrets.env" ]]; then
+    (
+      umask 077
+      {
+        echo "API_KEY_PEPPER=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')"
+        echo "CURSOR_SECRET=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')"
+      } >"$RUN_DIR/secrets.env"
+    )
+  fi
+  # Webhook signing secrets are sealed at rest under this key (added to older .run/secrets.env files too).
+  if ! grep -q '^WEBHOOK_SECRETS_KEY=' "$RUN_DIR/secrets.env"; then
+    echo "WEBHOOK_SECRETS_KEY=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')" >>"$RUN_DIR/secrets.env"
+  fi
+  set -a; source "$RUN_DIR/secrets.env"; set +a
+
+  # What this run settled on, for `npm run keys / ops / db:migrate` from a plain shell. Rewritten on
+  # every start (the embedded Postgres or the broker may differ from the last run's). The group ids
+  # let `ops lag` name every follower's group.
+  local name
+  (
+    umask 077
+    {
+      echo "# Written by scripts/$(basename "$0") at $(date -u +%Y-%m-%dT%H:%M:%SZ): the settings of the running pipeline."
+      echo "# Operator CLIs read it under their environment (the environment wins)."
+      for name in DATABASE_URL KAFKA_BROKERS KAFKA_TOPIC_NAMESPACE REDIS_URL PROJECTOR_GROUP_ID DECKS_GROUP_ID FORM4_GROUP_ID SEGMENTS_GROUP_ID SECTIONS_GROUP_ID NPORT_GROUP_ID; do
+        if [[ -n "${!name:-}" ]]; then echo "$name=${!name}"; fi
+      done
+    } >"$RUN_DIR/ops.env.tmp"
+  )
+  mv "$RUN_DIR/ops.env.tmp" "$RUN_DIR/ops.env"
+
+  say "migrating the database"
+  (cd "$ROOT" && npm run --silent db:migrate)
+}

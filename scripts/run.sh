@@ -17,71 +17,9 @@ source scripts/infra.sh
 APPS=(api projector webhooks fixture-server)
 
 stop_all() {
-  local app pid
-  for app in "${APPS[@]}"; do
-    if [[ -f "$RUN_DIR/$app.pid" ]]; then
-      pid="$(cat "$RUN_DIR/$app.pid")"
-      kill "$pid" 2>/dev/null && say "stopped $app ($pid)" || true
-      rm -f "$RUN_DIR/$app.pid"
-    fi
-  done
-  if [[ -f "$RUN_DIR/postgres.pid" ]]; then
-    kill "$(cat "$RUN_DIR/postgres.pid")" 2>/dev/null && say "stopped embedded postgres" || true
-    rm -f "$RUN_DIR/postgres.pid"
-  fi
-  bash scripts/kafka.sh down || true
-}
-
-start_bg() { # name, command...
-  local name="$1"; shift
-  if [[ -f "$RUN_DIR/$name.pid" ]] && kill -0 "$(cat "$RUN_DIR/$name.pid")" 2>/dev/null; then
-    say "$name already running"; return
-  fi
-  nohup "$@" >"$RUN_DIR/$name.log" 2>&1 &
-  echo $! >"$RUN_DIR/$name.pid"
-  say "$name started (pid $!, log .run/$name.log)"
-}
-
-# Postgres, Redis and Kafka up; server secrets generated; the settings operator CLIs need written
-# to .run/ops.env (they read .run/*.env under their own environment); the database migrated.
-setup() {
-  ensure_postgres run
-  ensure_redis
-  ensure_kafka
-
-  # Server secrets: generated once per checkout so keys survive restarts; never committed.
-  if [[ ! -f "$RUN_DIR/secrets.env" ]]; then
-    (
-      umask 077
-      {
-        echo "API_KEY_PEPPER=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')"
-        echo "CURSOR_SECRET=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')"
-      } >"$RUN_DIR/secrets.env"
-    )
-  fi
-  # Webhook signing secrets are sealed at rest under this key (added to older .run/secrets.env files too).
-  if ! grep -q '^WEBHOOK_SECRETS_KEY=' "$RUN_DIR/secrets.env"; then
-    echo "WEBHOOK_SECRETS_KEY=$(node -e 'console.log(require("crypto").randomBytes(32).toString("hex"))')" >>"$RUN_DIR/secrets.env"
-  fi
-  set -a; source "$RUN_DIR/secrets.env"; set +a
-
-  # What this run settled on, for `npm run keys / ops / db:migrate` from a plain shell. Rewritten on
-  # every start (the embedded Postgres or the broker may differ from the last run's).
-  local name
-  (
-    umask 077
-    {
-      echo "# Written by scripts/run.sh at $(date -u +%Y-%m-%dT%H:%M:%SZ): the settings of the running pipeline."
-      echo "# Operator CLIs read it under their environment (the environment wins)."
-      for name in DATABASE_URL KAFKA_BROKERS KAFKA_TOPIC_NAMESPACE REDIS_URL PROJECTOR_GROUP_ID DECKS_GROUP_ID FORM4_GROUP_ID SEGMENTS_GROUP_ID; do
-        if [[ -n "${!name:-}" ]]; then echo "$name=${!name}"; fi
-      done
-    } >"$RUN_DIR/ops.env.tmp"
-  )
-  mv "$RUN_DIR/ops.env.tmp" "$RUN_DIR/ops.env"
-
-  say "migrating the database"
-  npm run --silent db:migrate
+  stop_pids "$RUN_DIR/live" # what `npm run live` started, if anything
+  stop_pids "$RUN_DIR" "${APPS[@]}"
+  stop_infra
 }
 
 case "${1:-up}" in
@@ -106,14 +44,14 @@ export LOG_LEVEL="${LOG_LEVEL:-info}"
 PROJECTOR_OPS_PORT="${PROJECTOR_OPS_PORT:-9101}"
 WEBHOOKS_OPS_PORT="${WEBHOOKS_OPS_PORT:-9102}"
 
-start_bg fixture-server node dist/libs/testing/src/fixture-server.cli.js --dir "$ROOT/sample/fixtures" --port "$FIXTURE_PORT"
+start_bg "$RUN_DIR" fixture-server node dist/libs/testing/src/fixture-server.cli.js --dir "$ROOT/sample/fixtures" --port "$FIXTURE_PORT"
 wait_tcp 127.0.0.1 "$FIXTURE_PORT" 30 "fixture server"
-start_bg projector env OPS_PORT="$PROJECTOR_OPS_PORT" node dist/apps/projector/src/main.js
+start_bg "$RUN_DIR" projector env OPS_PORT="$PROJECTOR_OPS_PORT" node dist/apps/projector/src/main.js
 # Webhook endpoints of the sample run may be local http receivers (registration and delivery both check).
 export WEBHOOKS_ALLOW_HTTP=true WEBHOOKS_ALLOW_PRIVATE_HOSTS=true
-start_bg webhooks env OPS_PORT="$WEBHOOKS_OPS_PORT" node dist/apps/webhooks/src/main.js
+start_bg "$RUN_DIR" webhooks env OPS_PORT="$WEBHOOKS_OPS_PORT" node dist/apps/webhooks/src/main.js
 # POST /v1/citations/verify re-reads issuer pages and decks where ingest-ir read them: the fixture server on 127.0.0.1.
-IR_ALLOW_PRIVATE_HOSTS=true start_bg api node dist/apps/api/src/main.js
+IR_ALLOW_PRIVATE_HOSTS=true start_bg "$RUN_DIR" api node dist/apps/api/src/main.js
 wait_tcp 127.0.0.1 "$PORT" 60 "api" || { tail -30 "$RUN_DIR/api.log" >&2; exit 1; }
 
 say "ingesting the sample (SEC ticker map + submissions of MSFT, TSLA, MUR) from the fixture EDGAR server"

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { contentHash, padCik, type FilingData, type TopicDefinition } from '@app/contracts';
 import {
+  archivesDocumentPath,
   EdgarClient,
   EdgarError,
   EdgarParseError,
+  parseFilingDirectory,
   parseForm4,
   parseRecentFilings,
   submissionsPath,
@@ -248,11 +250,23 @@ export class Form4IngestService {
     return { ...base, status: 'published', url: fetched.url, issuerCik: doc.issuer.cik, rows: doc.rows.length, recordId: record.id };
   }
 
-  /** The ownership XML at its primary document path, else the complete submission `.txt` (the parser reads its SGML wrapper). */
+  /**
+   * The ownership XML at its primary document path, else the complete submission `.txt` (the parser
+   * reads its SGML wrapper). A live filing (daily index, current events) names only its index page:
+   * its directory listing (index.json) names the XML, one small request before the document.
+   */
   private async fetchOwnershipDocument(ref: Form4FilingRef): Promise<{ kind: 'ok'; url: string; bytes: Buffer; fetchedAt: string } | { kind: 'not_found'; urls: string[] }> {
     const urls: string[] = [];
-    if (ref.document && isXmlDocument(ref.document)) {
-      const xml = await this.edgar.getWww(ownershipXmlPath(ref.cik, ref.accession, ref.document));
+    let document = ref.document && isXmlDocument(ref.document) ? ref.document : null;
+    if (!document) {
+      const listing = await this.edgar.getWww(archivesDocumentPath(ref.cik, ref.accession, 'index.json'));
+      if (listing.kind === 'ok') {
+        const xml = parseFilingDirectory(listing.bytes).items.find((i) => isXmlDocument(i.name));
+        if (xml) document = xml.name;
+      } else urls.push(listing.url);
+    }
+    if (document) {
+      const xml = await this.edgar.getWww(ownershipXmlPath(ref.cik, ref.accession, document));
       if (xml.kind === 'ok') return xml;
       urls.push(xml.url);
     }

@@ -10,7 +10,7 @@ import {
   replayResetCommand,
   type OpsContext,
 } from './ops.commands';
-import { operatorConfigSchema } from './ops.config';
+import { followerGroups, operatorConfigSchema } from './ops.config';
 import { parseOpsArgs, USAGE, UsageError, type OpsCommand } from './ops.args';
 
 /**
@@ -29,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
     settings: { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ops-cli', logLevel: 'nothing' },
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     projectorGroup: config.PROJECTOR_GROUP_ID,
+    followerGroups: followerGroups(config),
     root: findCheckoutRoot(__dirname),
     out: (line) => console.log(line),
     progress: { tty: process.stderr.isTTY === true, write: (text) => process.stderr.write(text) },

@@ -20,6 +20,7 @@ import {
 } from '@app/messaging';
 import { countTableRows, createDataSource, runMigrations } from '@app/persistence';
 import { UsageError, type OffsetSelector } from './ops.args';
+import type { FollowerGroup } from './ops.config';
 import {
   formatBackfill,
   formatBackfillError,
@@ -40,6 +41,8 @@ export interface OpsContext {
   settings: KafkaSettings;
   namespace: string;
   projectorGroup: string;
+  /** Named followers' groups: reported by `lag` on their topic, committed or not. */
+  followerGroups: readonly FollowerGroup[];
   /** The checkout (for `.run/checkpoints` and the projector's build), null when unknown. */
   root: string | null;
   out: (line: string) => void;
@@ -58,16 +61,20 @@ export function requeueGroupId(dlq: string): string {
 export async function lagCommand(ctx: OpsContext): Promise<void> {
   const topics = registryTopics(ctx.namespace);
   const groups = (await listConsumerGroups(ctx.settings)).filter((g) => !IGNORED_GROUP.test(g));
-  if (!groups.includes(ctx.projectorGroup)) groups.unshift(ctx.projectorGroup);
+  const named = [ctx.projectorGroup, ...ctx.followerGroups.map((f) => f.group)];
+  for (const group of named.reverse()) if (!groups.includes(group)) groups.unshift(group);
   const existing = new Set((await topicDepths(ctx.settings, topics.flatMap((t) => [t.name, t.dlq]))).map((d) => d.topic));
   const recordTopics = topics.filter((t) => existing.has(t.name)).map((t) => t.name);
-  // The projector is reported even before its first commit; other groups where they committed.
-  const lags = await groupsLag(ctx.settings, groups, recordTopics, [ctx.projectorGroup]);
+  // The projector and the named followers are reported on their topics even before their first
+  // commit; other groups where they committed.
+  const lags = await groupsLag(ctx.settings, groups, recordTopics, named);
   const projected = new Set(projectedTopics(ctx.namespace).map((t) => t.name));
+  const followed = new Map(ctx.followerGroups.map((f) => [f.group, f.topic]));
   const rows: GroupTopicLag[] = [];
   for (const [group, lag] of lags) {
-    const perTopic = lagByTopic(group, group === ctx.projectorGroup ? lag.filter((p) => projected.has(p.topic)) : lag);
-    rows.push(...(group === ctx.projectorGroup ? perTopic : perTopic.filter((r) => r.committedPartitions > 0)));
+    const own = group === ctx.projectorGroup ? (p: { topic: string }) => projected.has(p.topic) : followed.has(group) ? (p: { topic: string }) => p.topic === followed.get(group) : null;
+    const perTopic = lagByTopic(group, own ? lag.filter(own) : lag);
+    rows.push(...(own ? perTopic : perTopic.filter((r) => r.committedPartitions > 0)));
   }
   const dlqs = await topicDepths(ctx.settings, topics.map((t) => t.dlq));
   ctx.out(formatLag(rows, dlqs));

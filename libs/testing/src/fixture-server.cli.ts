@@ -1,18 +1,57 @@
-import { startFixtureServer } from './fixture-server';
+import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
+import { startFixtureServer, type FixtureServerOptions } from './fixture-server';
 
 /**
- * Runs the fixture EDGAR server until SIGINT/SIGTERM (used by scripts/run.sh):
+ * Runs the fixture EDGAR server until SIGINT/SIGTERM (used by scripts/run.sh and scripts/live.sh):
  *   node dist/libs/testing/src/fixture-server.cli.js [--dir <fixturesDir>] [--port <port>]
+ *     [--day] [--day-date YYYY-MM-DD] [--day-seconds N] [--day-background N] [--day-manifest <file>] [--requests-log <file>]
+ * --day publishes a simulated EDGAR day (libs/testing/src/edgar-day.ts): the fixture filings appear
+ * over --day-seconds (default 60), with --day-background rows of a real daily index listed too.
+ * --day-manifest writes the day's filings (JSON) for the day's coverage report; --requests-log appends one line per answered request (`<epoch ms> <status> <path>`), which the
+ * day's coverage report reads for the request rate.
  */
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+function intArg(name: string): number | undefined {
+  const v = arg(name);
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new Error(`${name} must be a whole number`);
+  return Number(v);
+}
+
 async function main(): Promise<void> {
-  const port = arg('--port');
-  const server = await startFixtureServer({ fixturesDir: arg('--dir'), port: port ? Number(port) : undefined });
+  const port = intArg('--port');
+  const seconds = intArg('--day-seconds');
+  const day: FixtureServerOptions['day'] = process.argv.includes('--day')
+    ? { date: arg('--day-date'), durationMs: seconds === undefined ? undefined : seconds * 1000, background: intArg('--day-background') }
+    : undefined;
+  const server = await startFixtureServer({ fixturesDir: arg('--dir'), port, day });
+  const log = arg('--requests-log');
+  if (log) {
+    writeFileSync(log, '');
+    // Flushed every half second: the log trails the server by at most that.
+    let written = 0;
+    setInterval(() => {
+      const answered = server.requests.slice(written);
+      const done = answered.findIndex((r) => r.status === 0);
+      const lines = (done < 0 ? answered : answered.slice(0, done)).map((r) => `${r.at} ${r.status} ${r.path}\n`);
+      if (lines.length > 0) appendFileSync(log, lines.join(''));
+      written += lines.length;
+    }, 500).unref();
+  }
   console.log(`fixture EDGAR server on ${server.url} (${server.paths().length} paths)`);
+  if (server.day) {
+    const d = server.day;
+    const manifest = arg('--day-manifest');
+    if (manifest) {
+      writeFileSync(`${manifest}.tmp`, JSON.stringify({ fixturesDir: server.fixturesDir, date: d.date, startAt: d.startAt, endAt: d.endAt, url: server.url, filings: d.filings }, null, 2));
+      renameSync(`${manifest}.tmp`, manifest);
+    }
+    console.log(`simulated EDGAR day ${d.date}: ${d.filings.length} filings from ${new Date(d.startAt).toISOString()} to ${new Date(d.endAt).toISOString()}`);
+  }
   const stop = () => {
     void server.close().then(() => process.exit(0));
   };

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { createEdgarDay, type EdgarDay, type EdgarDayOptions } from './edgar-day';
 
 /** One fixed route: a real EDGAR/IR path and the fixture file (relative to fixturesDir) served there. */
 export interface FixtureRoute {
@@ -92,6 +93,8 @@ export interface FixtureServerOptions {
   port?: number;
   /** Extra routes on top of FIXTURE_ROUTES (a test's own files, or overrides). */
   routes?: readonly FixtureRoute[];
+  /** A simulated EDGAR day (libs/testing/src/edgar-day.ts): its listings, and its filings from their time on. */
+  day?: EdgarDayOptions;
 }
 
 export interface FixtureServer {
@@ -103,6 +106,9 @@ export interface FixtureServer {
   paths(): string[];
   /** Answer the next `times` requests for `path` with `status` (429/503/...), then serve normally. */
   failNext(path: string, status: number, times?: number): void;
+  /** The simulated day, when one was asked for. */
+  day: EdgarDay | null;
+  fixturesDir: string;
   close(): Promise<void>;
 }
 
@@ -150,25 +156,35 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   const requests: FixtureRequest[] = [];
   const failures = new Map<string, { status: number; remaining: number }>();
   const cache = new Map<string, Buffer>();
+  const day = options.day ? createEdgarDay(fixturesDir, FIXTURE_ROUTES, options.day) : null;
 
-  const answer = (req: IncomingMessage, res: ServerResponse, path: string): number => {
+  const answer = (req: IncomingMessage, res: ServerResponse, url: URL): number => {
+    const path = url.pathname;
     const failure = failures.get(path);
     if (failure && failure.remaining > 0) {
       failure.remaining -= 1;
       res.writeHead(failure.status, { 'content-type': 'text/plain' }).end(`injected ${failure.status}`);
       return failure.status;
     }
-    const route = req.method === 'GET' || req.method === 'HEAD' ? routes.get(path) : undefined;
+    // The day's listings and filings first: a filing's documents are 404 until it appears.
+    const dayAnswer = day && (req.method === 'GET' || req.method === 'HEAD') ? day.answer(path, url.searchParams, Date.now()) : null;
+    if (dayAnswer?.status === 404) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      return 404;
+    }
+    // A generated page has no file: its body is the day's.
+    const route: FixtureRoute | undefined = dayAnswer ? { path, file: 'file' in dayAnswer ? dayAnswer.file : '' } : req.method === 'GET' || req.method === 'HEAD' ? routes.get(path) : undefined;
     if (!route) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return 404;
     }
-    let body = cache.get(route.file);
+    let body = dayAnswer && 'body' in dayAnswer ? dayAnswer.body : cache.get(route.file);
     if (!body) {
       body = readFileSync(resolve(fixturesDir, route.file));
       cache.set(route.file, body);
     }
-    const headers: Record<string, string> = { 'content-type': route.contentType ?? contentTypeOf(route.file), 'accept-ranges': 'bytes' };
+    const contentType = dayAnswer && 'body' in dayAnswer ? dayAnswer.contentType : (route.contentType ?? contentTypeOf(route.file));
+    const headers: Record<string, string> = { 'content-type': contentType, 'accept-ranges': 'bytes' };
     // One `bytes=a-b` range (what zip readers ask for), answered as SEC does: 206, never gzipped.
     const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
     if (range) {
@@ -193,7 +209,8 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   };
 
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://fixture.local').pathname;
+    const url = new URL(req.url ?? '/', 'http://fixture.local');
+    const path = url.pathname;
     // Recorded on arrival: a test that acts while a delayed answer is pending sees the request at once.
     const request: FixtureRequest = {
       method: req.method ?? 'GET',
@@ -205,7 +222,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     };
     requests.push(request);
     const respond = () => {
-      request.status = answer(req, res, path);
+      request.status = answer(req, res, url);
     };
     const delayMs = routes.get(path)?.delayMs ?? 0;
     if (delayMs > 0) setTimeout(respond, delayMs);
@@ -224,6 +241,8 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     failNext: (path, status, times = 1) => {
       failures.set(path, { status, remaining: times });
     },
+    day,
+    fixturesDir,
     close: () =>
       new Promise<void>((resolveClose) => {
         server.closeAllConnections();

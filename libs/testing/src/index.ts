@@ -2,6 +2,8 @@ export * from './postgres';
 export * from './kafka';
 export * from './eventually';
 export * from './fixture-server';
+export * from './edgar-day';
+export * from './day-coverage';
 export * from './submissions-zip';
 export * from './own-kafka';
 export * from './swc-register';

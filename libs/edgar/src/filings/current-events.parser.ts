@@ -79,7 +79,8 @@ export function parseCurrentEvents(bytes: Uint8Array | string): CurrentEventsLis
   for (const line of lines) {
     const links = line.filter((t): t is Extract<Token, { kind: 'link' }> => t.kind === 'link');
     const indexLink = links.find((l) => INDEX_HREF_RE.test(l.href));
-    const cikLink = links.find((l) => /^\d{1,10}$/.test(l.text.trim()));
+    // Not the form's own link: form "4" (or "13") is all digits too.
+    const cikLink = links.find((l) => l !== indexLink && /^\d{1,10}$/.test(l.text.trim()));
     if (!indexLink || !cikLink) continue;
     const first = line[0];
     const date = first?.kind === 'text' ? /(\d{2})-(\d{2})-(\d{4})/.exec(first.text) : null;
