@@ -12,7 +12,7 @@
 # submissions of the coverage), then every process of scripts/live.processes in the background,
 # logs and pids under .run/live/. Environment honoured (besides run.sh's): SEC_COVERAGE (all or a
 # list of tickers/CIKs; default all), FILINGS_POLL_INTERVAL_S (60; fixtures 5), FILINGS_CURRENT_FORMS,
-# LIVE_EDGAR_RPS_EACH (requests/s of each SEC reader, 2), LIVE_DAY_SECONDS (fixtures: the day's
+# EDGAR_MAX_RPS (the shared budget's rate, 10), LIVE_DAY_SECONDS (fixtures: the day's
 # length, 120), LIVE_DAY_BACKGROUND (fixtures: rows of a real daily index listed too, 0).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -95,7 +95,7 @@ fi
 # reports each one, even one that has not committed yet.
 export PROJECTOR_GROUP_ID="${PROJECTOR_GROUP_ID:-projector}" SEGMENTS_GROUP_ID="${SEGMENTS_GROUP_ID:-ingest-sec-segments}" \
   SECTIONS_GROUP_ID="${SECTIONS_GROUP_ID:-ingest-sec-sections}" FORM4_GROUP_ID="${FORM4_GROUP_ID:-ingest-form4}" \
-  DECKS_GROUP_ID="${DECKS_GROUP_ID:-ingest-decks}"
+  NPORT_GROUP_ID="${NPORT_GROUP_ID:-ingest-sec-nport}" DECKS_GROUP_ID="${DECKS_GROUP_ID:-ingest-decks}"
 
 ensure_node_modules
 # The e2e test runs a copy of the build it made (LIVE_BUILD=0).
@@ -113,9 +113,10 @@ FORM4_ISSUERS_SET="${FORM4_ISSUERS:-}"
 export FORM4_ISSUERS="${FORM4_ISSUERS:-$SEC_COVERAGE}" FORM4_SUBMISSIONS="${FORM4_SUBMISSIONS:-none}"
 # Every form the followers read, asked of the current-events listing each poll (one request each).
 export FILINGS_CURRENT_FORMS="${FILINGS_CURRENT_FORMS:-10-K,10-Q,8-K,4,NPORT-P}"
-# SEC allows 10 requests/s per client. Until the readers share one budget, each takes a share:
-# 4 SEC readers (poller, segments, sections, form4; N-PORT makes 5) at 2/s stay within 10.
-LIVE_EDGAR_RPS_EACH="${LIVE_EDGAR_RPS_EACH:-2}"
+# SEC allows 10 requests/s per client: every SEC reader takes its requests from one budget in Redis
+# (the poller first, then the followers' documents, then the company load).
+[[ -n "${REDIS_URL:-}" ]] || { say "live operation needs Redis (REDIS_URL) for the shared EDGAR request budget"; exit 1; }
+export EDGAR_BUDGET_REDIS_URL="${EDGAR_BUDGET_REDIS_URL:-$REDIS_URL}"
 
 SUBMISSIONS_DEFAULT=""
 FILINGS_LIVE_ARGS=""
@@ -154,7 +155,6 @@ say "loading the companies (ticker map + submissions of ${SEC_SUBMISSIONS:-${SUB
 SEC_SUBMISSIONS="${SEC_SUBMISSIONS:-${SUBMISSIONS_DEFAULT:-}}" node dist/apps/ingest-sec/src/main.js >"$LIVE_DIR/companies.log" 2>&1 \
   || { tail -20 "$LIVE_DIR/companies.log" >&2; say "the company load failed (.run/live/companies.log)"; exit 1; }
 
-export EDGAR_MAX_RPS="$LIVE_EDGAR_RPS_EACH"
 while read -r name cmd; do
   # shellcheck disable=SC2086 # the command's words, its $VARIABLES expanded
   eval "start_bg \"\$LIVE_DIR\" \"\$name\" $cmd"

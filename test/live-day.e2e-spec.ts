@@ -17,12 +17,8 @@ jest.setTimeout(600_000);
 
 const ROOT = join(__dirname, '..');
 const PLAIN_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir() };
-/**
- * Resources whose follower reads a live filing (one the poller found in the daily index or the
- * current-events listing) today. When the segments/sections followers resolve the primary document
- * from index.json, add 'segments', 'sections', 'description'; with the N-PORT follower, 'fund-exposure'.
- */
-const LIVE_RESOURCES: readonly ResourceKind[] = ['filing', 'insiders'];
+/** Resources a follower derives from a live filing (one the poller found in the daily index or the current-events listing). */
+const LIVE_RESOURCES: readonly ResourceKind[] = ['filing', 'insiders', 'segments', 'sections', 'description', 'fund-exposure'];
 
 interface Ran {
   code: number;
@@ -81,6 +77,10 @@ beforeAll(async () => {
     SEGMENTS_GROUP_ID: `${namespace}-segments`,
     SECTIONS_GROUP_ID: `${namespace}-sections`,
     FORM4_GROUP_ID: `${namespace}-form4`,
+    NPORT_GROUP_ID: `${namespace}-nport`,
+    // The shared EDGAR budget of this run only (a pause another run left cannot hold it).
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    EDGAR_BUDGET_KEY_PREFIX: `edgar-budget-${namespace}:`,
     PORT: String(apiPort),
     FIXTURE_PORT: String(await freePort()),
     PROJECTOR_OPS_PORT: String(await freePort()),
@@ -138,7 +138,7 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
     expect(status.code).toBe(0);
 
     const lag = await run('npm', ['run', '--silent', 'ops', '--', 'lag'], checkout, env);
-    for (const group of ['projector', 'segments', 'sections', 'form4']) expect(lag.stdout).toContain(`${namespace}-${group}: total lag`);
+    for (const group of ['projector', 'segments', 'sections', 'form4', 'nport']) expect(lag.stdout).toContain(`${namespace}-${group}: total lag`);
     expect(lag.stdout).toContain(`${namespace}.ingest-decks: total lag`);
   });
 });
