@@ -13,7 +13,9 @@
 # logs and pids under .run/live/. Environment honoured (besides run.sh's): SEC_COVERAGE (all or a
 # list of tickers/CIKs; default all), FILINGS_POLL_INTERVAL_S (60; fixtures 5), FILINGS_CURRENT_FORMS,
 # EDGAR_MAX_RPS (the shared budget's rate, 10), LIVE_DAY_SECONDS (fixtures: the day's
-# length, 120), LIVE_DAY_BACKGROUND (fixtures: rows of a real daily index listed too, 0).
+# length, 120), LIVE_DAY_BACKGROUND (fixtures: rows of a real daily index listed too, 0),
+# LIVE_DAY_THROTTLE_AFTER_S (fixtures: answer SEC's 403 to the first filing document asked after
+# that many seconds, to watch every reader pause for EDGAR_THROTTLE_PAUSE_MS).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -125,7 +127,8 @@ if [[ "$LIVE_SOURCE" == fixtures ]]; then
   DAY_DATE="$(date -u +%Y-%m-%d)"
   start_bg "$LIVE_DIR" fixture-server node dist/libs/testing/src/fixture-server.cli.js --dir "${FIXTURES_DIR:-$ROOT/sample/fixtures}" \
     --port "$FIXTURE_PORT" --day --day-date "$DAY_DATE" --day-seconds "${LIVE_DAY_SECONDS:-120}" \
-    --day-background "${LIVE_DAY_BACKGROUND:-0}" --day-manifest "$LIVE_DIR/day.json" --requests-log "$LIVE_DIR/fixture-requests.log"
+    --day-background "${LIVE_DAY_BACKGROUND:-0}" --day-manifest "$LIVE_DIR/day.json" --requests-log "$LIVE_DIR/fixture-requests.log" \
+    ${LIVE_DAY_THROTTLE_AFTER_S:+--throttle-after-ms "$((LIVE_DAY_THROTTLE_AFTER_S * 1000))" --throttle-path-prefix /Archives/edgar/data/}
   wait_tcp 127.0.0.1 "$FIXTURE_PORT" 30 "fixture server"
   export EDGAR_USER_AGENT="${EDGAR_USER_AGENT:-Filings Platform live day ops@filings.example}"
   export EDGAR_WWW_BASE_URL="http://127.0.0.1:$FIXTURE_PORT" EDGAR_DATA_BASE_URL="http://127.0.0.1:$FIXTURE_PORT"

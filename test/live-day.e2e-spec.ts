@@ -1,9 +1,10 @@
 // `npm run live -- --fixtures` end to end: the live set (projector, api, dispatcher, live poller,
-// followers) started by scripts/live.sh from a copy of the checkout, against a short simulated EDGAR
-// day on the fixture server, as an operator starts it (only PATH and HOME besides the settings the
-// test infrastructure gives). After the day, every resource of the day's filings whose follower
-// reads live filings today is served by the API (real HTTP, a key from `npm run keys`), the fixture
-// server's busiest second stays within SEC's 10 requests, every process is still running, and
+// followers) started by scripts/live.sh from a copy of the checkout, with a filings backfill beside
+// it, against a short simulated EDGAR day on the fixture server that answers one SEC 403, as an
+// operator starts it (only PATH and HOME besides the settings the test infrastructure gives). After
+// the day, every resource a follower derives from the day's filings is served by the API (real
+// HTTP, a key from `npm run keys`), the fixture server's busiest second stays within SEC's 10
+// requests, no request reached it during the shared pause, every process is still running, and
 // `ops lag` names every follower's group.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -44,6 +45,7 @@ async function adminQuery(url: string, sql: string): Promise<void> {
   }
 }
 
+const THROTTLE_PAUSE_MS = 7000;
 const suffix = randomBytes(4).toString('hex');
 const namespace = `livee2e${suffix}`;
 const dbName = `live_e2e_${suffix}`;
@@ -87,6 +89,10 @@ beforeAll(async () => {
     WEBHOOKS_OPS_PORT: String(await freePort()),
     FIXTURES_DIR: join(ROOT, 'sample', 'fixtures'),
     LIVE_DAY_SECONDS: '20',
+    // One SEC 403 to a follower's document request 6 s into the day: every reader holds 7 s, longer
+    // than the poller's 5 s interval, so a process that ignored the shared pause would show in the log.
+    LIVE_DAY_THROTTLE_AFTER_S: '6',
+    EDGAR_THROTTLE_PAUSE_MS: String(THROTTLE_PAUSE_MS),
     LIVE_BUILD: '0',
     LOG_LEVEL: 'info',
   };
@@ -115,6 +121,19 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
       return JSON.parse(r.stdout) as { appeared: number; rows: CoverageRow[]; figures: RequestFigures };
     };
 
+    // A filings backfill beside the live set, as an operator starts one: it takes the same budget at the lowest priority.
+    const opsEnv = readFileSync(join(checkout, '.run', 'ops.env'), 'utf8');
+    const redisUrl = /^REDIS_URL=(.*)$/m.exec(opsEnv)?.[1];
+    if (!redisUrl) throw new Error(`live.sh wrote no REDIS_URL to .run/ops.env:\n${opsEnv}`);
+    const fixtureUrl = `http://127.0.0.1:${env.FIXTURE_PORT}`;
+    const backfill = run('npm', ['run', '--silent', 'ingest-sec', '--', 'filings', 'backfill', '--companies', 'MSFT,TSLA,MUR'], checkout, {
+      ...env,
+      EDGAR_USER_AGENT: 'Filings Platform live e2e backfill ops@filings.example',
+      EDGAR_WWW_BASE_URL: fixtureUrl,
+      EDGAR_DATA_BASE_URL: fixtureUrl,
+      EDGAR_BUDGET_REDIS_URL: redisUrl,
+    });
+
     const filings = (JSON.parse(readFileSync(join(liveDir, 'day.json'), 'utf8')) as { filings: unknown[] }).filings.length;
     const day = await expectEventually(
       async () => {
@@ -132,6 +151,21 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
     expect(day.rows.filter((r) => r.kind === 'insiders').length).toBeGreaterThan(0);
     expect(day.figures.busiestSecond).toBeGreaterThan(0);
     expect(day.figures.busiestSecond).toBeLessThanOrEqual(10);
+    const backfilled = await backfill;
+    expect({ code: backfilled.code, stderr: backfilled.stderr }).toEqual({ code: 0, stderr: '' });
+
+    // The one 403: no request from any process reached the server while the shared pause held
+    // (a margin for requests already on the wire), and the readers came back after it.
+    const log = readFileSync(join(liveDir, 'fixture-requests.log'), 'utf8')
+      .split('\n')
+      .map((l) => /^(\d+) (\d+) (\S+)$/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ at: Number(m[1]), status: Number(m[2]), path: m[3]! }));
+    const throttled = log.filter((r) => r.status === 403);
+    expect(throttled).toHaveLength(1);
+    const t = throttled[0]!.at;
+    expect(log.filter((r) => r.at > t + 300 && r.at < t + THROTTLE_PAUSE_MS - 300)).toEqual([]);
+    expect(log.filter((r) => r.at >= t + THROTTLE_PAUSE_MS - 300).length).toBeGreaterThan(0);
 
     const status = await run('bash', [join(checkout, 'scripts', 'live.sh'), 'status'], checkout, env);
     expect(status.stdout).not.toContain('EXITED');

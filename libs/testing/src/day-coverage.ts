@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HoldingMatcher, parseForm4, parseNport, parseTickerMapExchange, type TickerMapEntry } from '@app/edgar';
 import type { DayFiling } from './edgar-day';
+import { maxRequestsInAnyWindow } from './request-windows';
 
 /**
  * After a simulated EDGAR day: for every filing that appeared, each API resource that should derive
@@ -113,17 +114,6 @@ export async function checkResources(api: string, key: string, expected: readonl
   return out;
 }
 
-/** Most requests that arrived in any 1-second window (`at`: arrival times in ms). */
-export function busiestSecond(at: readonly number[]): number {
-  const sorted = [...at].sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= 1000) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
-}
-
 export interface RequestFigures {
   requests: number;
   busiestSecond: number;
@@ -155,7 +145,7 @@ export function requestFigures(log: string): RequestFigures {
     byKind[kind] = (byKind[kind] ?? 0) + 1;
   }
   const span = at.length > 1 ? Math.max(...at) - Math.min(...at) : 0;
-  return { requests: at.length, busiestSecond: busiestSecond(at), perMinute: span > 0 ? Math.round((at.length * 60_000) / span) : at.length, byKind };
+  return { requests: at.length, busiestSecond: maxRequestsInAnyWindow(at.map((t) => ({ at: t })), 1000), perMinute: span > 0 ? Math.round((at.length * 60_000) / span) : at.length, byKind };
 }
 
 /** The table, one line per resource, then the share served (of all, and per kind). */

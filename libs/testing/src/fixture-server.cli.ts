@@ -5,10 +5,12 @@ import { startFixtureServer, type FixtureServerOptions } from './fixture-server'
  * Runs the fixture EDGAR server until SIGINT/SIGTERM (used by scripts/run.sh and scripts/live.sh):
  *   node dist/libs/testing/src/fixture-server.cli.js [--dir <fixturesDir>] [--port <port>]
  *     [--day] [--day-date YYYY-MM-DD] [--day-seconds N] [--day-background N] [--day-manifest <file>] [--requests-log <file>]
+ *     [--throttle-after-ms N [--throttle-path-prefix P]]
  * --day publishes a simulated EDGAR day (libs/testing/src/edgar-day.ts): the fixture filings appear
  * over --day-seconds (default 60), with --day-background rows of a real daily index listed too.
  * --day-manifest writes the day's filings (JSON) for the day's coverage report; --requests-log appends one line per answered request (`<epoch ms> <status> <path>`), which the
- * day's coverage report reads for the request rate.
+ * day's coverage report reads for the request rate. --throttle-after-ms answers one request (the
+ * first under --throttle-path-prefix from then on) with SEC's 403, to watch every reader pause.
  */
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -28,7 +30,9 @@ async function main(): Promise<void> {
   const day: FixtureServerOptions['day'] = process.argv.includes('--day')
     ? { date: arg('--day-date'), durationMs: seconds === undefined ? undefined : seconds * 1000, background: intArg('--day-background') }
     : undefined;
-  const server = await startFixtureServer({ fixturesDir: arg('--dir'), port, day });
+  const throttleAfterMs = intArg('--throttle-after-ms');
+  const throttleOnce = throttleAfterMs === undefined ? undefined : { afterMs: throttleAfterMs, pathPrefix: arg('--throttle-path-prefix') };
+  const server = await startFixtureServer({ fixturesDir: arg('--dir'), port, day, throttleOnce });
   const log = arg('--requests-log');
   if (log) {
     writeFileSync(log, '');

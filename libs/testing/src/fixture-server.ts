@@ -95,6 +95,11 @@ export interface FixtureServerOptions {
   routes?: readonly FixtureRoute[];
   /** A simulated EDGAR day (libs/testing/src/edgar-day.ts): its listings, and its filings from their time on. */
   day?: EdgarDayOptions;
+  /**
+   * Answer one request with SEC's 403 "Request Rate Threshold Exceeded": the first whose path starts
+   * with `pathPrefix` (default any) arriving `afterMs` or more after the server started.
+   */
+  throttleOnce?: { afterMs: number; pathPrefix?: string };
 }
 
 export interface FixtureServer {
@@ -157,6 +162,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   const failures = new Map<string, { status: number; remaining: number }>();
   const cache = new Map<string, Buffer>();
   const day = options.day ? createEdgarDay(fixturesDir, FIXTURE_ROUTES, options.day) : null;
+  const throttle = options.throttleOnce ? { at: Date.now() + options.throttleOnce.afterMs, prefix: options.throttleOnce.pathPrefix ?? '/', done: false } : null;
 
   const answer = (req: IncomingMessage, res: ServerResponse, url: URL): number => {
     const path = url.pathname;
@@ -165,6 +171,11 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       failure.remaining -= 1;
       res.writeHead(failure.status, { 'content-type': 'text/plain' }).end(`injected ${failure.status}`);
       return failure.status;
+    }
+    if (throttle && !throttle.done && Date.now() >= throttle.at && path.startsWith(throttle.prefix)) {
+      throttle.done = true;
+      res.writeHead(403, { 'content-type': 'text/html' }).end('<h1>Your Request Originates from an Undeclared Automated Tool</h1><p>Request Rate Threshold Exceeded</p>');
+      return 403;
     }
     // The day's listings and filings first: a filing's documents are 404 until it appears.
     const dayAnswer = day && (req.method === 'GET' || req.method === 'HEAD') ? day.answer(path, url.searchParams, Date.now()) : null;
