@@ -6,6 +6,7 @@ import { filingRecordV1 } from './filing.schema';
 import { companyDescriptionRecordV1, documentTextRecordV1, issuerDocumentRecordV1, issuerRosterRecordV1 } from './issuer-pages.schema';
 import { form4RecordV1, type Form4Data } from './form4.schema';
 import { tenkSectionRecordV1, type TenkSectionData } from './tenk-section.schema';
+import { irSiteRecordV1 } from './ir-site.schema';
 import type { RecordEnvelope } from './envelope.schema';
 
 /**
@@ -93,6 +94,16 @@ export const TOPICS = {
     compacted: true,
     partitions: 3,
     schemas: { 'ir-document@1': issuerDocumentRecordV1 },
+  }),
+  irSites: topic({
+    name: 'ir.sites.v1',
+    // One record per issuer: the latest outcome of finding and crawling its IR site replaces the last.
+    key: 'cik (10 digits)',
+    producers: ['ingest-ir'],
+    consumers: ['projector'],
+    compacted: true,
+    partitions: 3,
+    schemas: { 'ir-site@1': irSiteRecordV1 },
   }),
   companyDescriptions: topic({
     name: 'ir.descriptions.v1',
