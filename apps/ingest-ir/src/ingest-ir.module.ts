@@ -23,6 +23,7 @@ export class IngestIrModule {
       roster: namespacedTopic(TOPICS.issuerRoster, ns),
       documents: namespacedTopic(TOPICS.issuerDocuments, ns),
       descriptions: namespacedTopic(TOPICS.companyDescriptions, ns),
+      sites: namespacedTopic(TOPICS.irSites, ns),
     };
     return {
       module: IngestIrModule,
