@@ -43,7 +43,7 @@ export const TOPICS = {
     name: 'edgar.companies.v1',
     key: 'symbol <TICKER>:<MARKET>',
     producers: ['ingest-sec'],
-    consumers: ['projector'],
+    consumers: ['projector', 'ingest-ir'],
     compacted: true,
     partitions: 3,
     schemas: { 'company@1': companyRecordV1 },
