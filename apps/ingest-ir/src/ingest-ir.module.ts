@@ -55,15 +55,16 @@ export class IngestIrFollowModule {
 }
 
 /**
- * `--follow`: rewinds group IR_GROUP_ID to the beginning of edgar.companies.v1 (compacted: every
- * company once), so a restart learns every company again and recrawls it with conditional GETs,
- * then boots the IR module as a microservice on that topic (under KAFKA_TOPIC_NAMESPACE).
+ * `--follow`: rewinds group IR_GROUP_ID to the beginning of edgar.companies.v1 and
+ * edgar.tenk-sections.v1 (both compacted), so a restart learns every company and the IR website its
+ * 10-K names again and recrawls it with conditional GETs, then boots the IR module as a
+ * microservice on those topics (under KAFKA_TOPIC_NAMESPACE).
  */
 export async function startIrFollow(config: IngestIrConfig, options: { logger: Logger; runId: string; topics?: IrTopics }): Promise<RunningWorker> {
   const settings = { brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'ingest-ir', logger: options.logger };
-  const companies = namespacedTopic(TOPICS.companies, config.KAFKA_TOPIC_NAMESPACE).name;
+  const followed = [TOPICS.companies, TOPICS.tenkSections].map((t) => namespacedTopic(t, config.KAFKA_TOPIC_NAMESPACE).name);
   try {
-    await resetGroupToEarliest(settings, config.IR_GROUP_ID, [companies]);
+    await resetGroupToEarliest(settings, config.IR_GROUP_ID, followed);
   } catch (error) {
     // Another member is live (a second replica): it holds the set; this one goes on from the committed offsets.
     if (!(error instanceof GroupActiveError)) throw error;

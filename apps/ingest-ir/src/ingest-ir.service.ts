@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { IrSiteData, IrSitePages, IrSiteSource, IrSiteStatus, TopicDefinition } from '@app/contracts';
+import type { IrSiteData, IrSitePages, IrSiteStatus, TopicDefinition } from '@app/contracts';
 import { extractIssuerPage, findIrLandingIn, IrFetchError, PoliteFetcher, type IssuerIdentity, type PageFetchResult, type SiteLinks } from '@app/issuer-pages';
 import { PublishGaveUpError, type RecordPublisher } from '@app/messaging';
 import type { Logger } from '@app/observability';
 import { CrawlStateStore, type PageState } from './crawl-state.store';
 import type { IngestIrConfig, IrSite } from './ingest-ir.config';
-import { irSiteRecordOf, irSiteSignature, noWebsiteOutcome, type IrCompany, type IrSiteEvidence } from './ir-site.mapper';
+import { irSiteRecordOf, irSiteSignature, type IrCompany, type IrSiteEvidence } from './ir-site.mapper';
+import { chooseTarget, operatorTarget, type CrawlTarget, type SiteVerdict } from './ir-target';
 import { siteRecordsOf, type PageRole, type ReadPage, type SiteRecords } from './ir.mapper';
 
 export const IR_CONFIG = Symbol('IR_CONFIG');
@@ -80,27 +81,6 @@ class SiteFailed extends Error {
   }
 }
 
-/** A site to crawl: the registry entry, or one built from SEC's fields, and where it came from. */
-interface CrawlTarget {
-  kind: 'crawl';
-  site: IrSite;
-  source: IrSiteSource;
-  /** Where the crawl started: the landing page, or the homepage it was found on (source website). */
-  startUrl: string;
-  /** The homepage read to find the landing page (source website); null when the landing page was given. */
-  foundOn: IrSiteEvidence | null;
-}
-
-/** A company whose site is not crawled, and why. */
-interface SiteVerdict {
-  kind: 'verdict';
-  status: Exclude<IrSiteStatus, 'found'>;
-  source: IrSiteSource | null;
-  startUrl: string | null;
-  detail: string;
-  evidence: IrSiteEvidence;
-}
-
 interface Identity {
   cik: string;
   ticker: string | null;
@@ -109,23 +89,12 @@ interface Identity {
 
 const NO_PAGES: IrSitePages = { contact: [], management: [], presentations: [], press: [], reports: [] };
 
-/** SEC's website fields as printed ("www.tesla.com", "https://ir.tesla.com"): an http(s) URL, or null. */
-export function websiteUrl(field: string | null): string | null {
-  const text = field?.trim();
-  if (!text) return null;
-  try {
-    const url = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The IR use case. One path for every site, configured or found:
- * - the target: the operator's registry entry (IR_SITES / IR_SITES_FILE) when it lists the CIK,
- *   else SEC's investor_website, else SEC's website, whose homepage is read and its IR landing
- *   page found by link text / URL (findIrLanding); else none (`no_website`);
+ * - the target (chooseTarget): the operator's registry entry (IR_SITES / IR_SITES_FILE) when it
+ *   lists the CIK, else SEC's investor_website, else the IR website the newest 10-K names, else
+ *   SEC's website, whose homepage is read and its IR landing page found by link text / URL
+ *   (findIrLanding); else none (`no_website`);
  * - the crawl: the landing page, then its contact, management, presentations, press and report
  *   pages (configured hints first, else links found on the landing page, same host only, at most
  *   IR_MAX_PAGES_PER_SITE pages) -> extract -> map -> publish;
@@ -186,7 +155,7 @@ export class IngestIrService {
       ? command.companies.map((c) => ({ identity: { cik: c.cik, ticker: c.ticker, name: c.name }, target: (l: Logger) => this.targetOf(c, l) }))
       : (command.ciks ? this.config.sites.filter((s) => command.ciks!.includes(s.cik)) : this.config.sites).map((site) => ({
           identity: { cik: site.cik, ticker: site.ticker, name: site.name },
-          target: () => Promise.resolve(IngestIrService.operatorTarget(site)),
+          target: () => Promise.resolve(operatorTarget(site)),
         }));
     const outcomes: SiteOutcome[] = [];
     for (const [i, { identity, target }] of jobs.entries()) {
@@ -207,19 +176,12 @@ export class IngestIrService {
     return summary;
   }
 
-  private static operatorTarget(site: IrSite): CrawlTarget {
-    return { kind: 'crawl', site, source: 'operator', startUrl: site.landing_url, foundOn: null };
-  }
-
-  /** A company's crawl target: registry entry, investor_website, website (its homepage read for the IR link), or a verdict. */
+  /** A company's crawl target (chooseTarget); a homepage is read here and searched for its IR link. */
   private async targetOf(company: IrCompany, log: Logger): Promise<CrawlTarget | SiteVerdict> {
-    const operator = this.config.sites.find((s) => s.cik === company.cik);
-    if (operator) return IngestIrService.operatorTarget(operator);
+    const chosen = chooseTarget(company, this.config.sites);
+    if (chosen.kind !== 'homepage') return chosen;
+    const home = chosen.url;
     const siteAt = (landing: string): IrSite => ({ cik: company.cik, ticker: company.ticker, name: company.name, landing_url: landing, pages: {}, documents: [] });
-    const investor = websiteUrl(company.investorWebsite);
-    if (investor) return { kind: 'crawl', site: siteAt(investor), source: 'investor_website', startUrl: investor, foundOn: null };
-    const home = websiteUrl(company.website);
-    if (!home) return { kind: 'verdict', status: 'no_website', source: null, startUrl: null, ...noWebsiteOutcome(company) };
     const failed = (status: SiteVerdict['status'], detail: string, url: string): SiteVerdict => ({
       kind: 'verdict',
       status,

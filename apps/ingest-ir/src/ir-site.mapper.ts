@@ -1,4 +1,5 @@
-import { contentHash, recordId, sourceId, stableStringify, type CompanyData, type IrSiteData, type IrSiteRecordV1, type Provenance, type RecordEnvelope } from '@app/contracts';
+import { contentHash, recordId, sourceId, stableStringify, type CompanyData, type IrSiteData, type IrSiteRecordV1, type Provenance, type RecordEnvelope, type TenkSectionData } from '@app/contracts';
+import { extractTenkIrWebsite } from '@app/edgar';
 import { IR_PRODUCED_BY, type MapContext } from './ir.mapper';
 
 /** The source an ir-site@1 outcome was decided on: a page read, or the company record that lists no website. */
@@ -21,7 +22,40 @@ export interface IrCompany {
   name: string;
   investorWebsite: string | null;
   website: string | null;
+  /** The IR website its newest 10-K names (tenk-section@1 of Item 1), when one does. */
+  tenkIrWebsite: TenkIrWebsiteMention | null;
   record: { url: string | null; contentHash: string | null; observedAt: string };
+}
+
+/** The IR website a 10-K's Item 1 names, and that 10-K. */
+export interface TenkIrWebsiteMention {
+  url: string;
+  quote: string;
+  accession: string;
+  /** The 10-K's period (then filing date): a newer 10-K's mention replaces an older one's. */
+  periodEnded: string | null;
+  filedDate: string | null;
+  documentUrl: string;
+  contentHash: string | null;
+  observedAt: string;
+}
+
+/** Pure: a tenk-section@1 record -> the IR website its Item 1 names; null for other items, no text, or no mention. */
+export function tenkIrWebsiteOf(record: RecordEnvelope<TenkSectionData>): TenkIrWebsiteMention | null {
+  const d = record.data;
+  if (d.item !== '1' || d.text === null) return null;
+  const found = extractTenkIrWebsite(d.text);
+  if (!found) return null;
+  return {
+    url: found.url,
+    quote: found.quote,
+    accession: d.accession,
+    periodEnded: d.period_ended,
+    filedDate: d.filed_date,
+    documentUrl: d.document_url,
+    contentHash: record.provenance.content_hash,
+    observedAt: record.observed_at,
+  };
 }
 
 /** Pure: a company@1 record -> the company to find an IR site for; null until its submissions detail is known. */
@@ -34,6 +68,7 @@ export function irCompanyOf(record: RecordEnvelope<CompanyData>): IrCompany | nu
     name: data.name,
     investorWebsite: data.detail.investor_website,
     website: data.detail.website,
+    tenkIrWebsite: null,
     record: { url: provenance.source_url, contentHash: provenance.content_hash, observedAt: record.observed_at },
   };
 }

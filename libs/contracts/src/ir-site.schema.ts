@@ -10,8 +10,12 @@ const url = z.string().url();
  * no_ir_page: the homepage was read and links no IR page. fetch_failed: the page did not load.
  */
 export const IR_SITE_STATUSES = ['found', 'no_website', 'robots_disallowed', 'no_ir_page', 'fetch_failed'] as const;
-/** Where the crawl target came from: the operator's registry (IR_SITES / IR_SITES_FILE), else SEC's submissions JSON. */
-export const IR_SITE_SOURCES = ['operator', 'investor_website', 'website'] as const;
+/**
+ * Where the crawl target came from: the operator's registry (IR_SITES / IR_SITES_FILE), SEC's
+ * submissions JSON (investorWebsite, website), or the IR website the issuer's newest 10-K names in
+ * Item 1 ("Available Information").
+ */
+export const IR_SITE_SOURCES = ['operator', 'investor_website', 'tenk_available_information', 'website'] as const;
 
 export const irSitePagesSchema = z
   .object({
@@ -30,7 +34,7 @@ export const irSiteDataSchema = z.object({
   name: z.string().min(1).describe('Issuer name'),
   status: z.enum(IR_SITE_STATUSES),
   source: z.enum(IR_SITE_SOURCES).nullable().describe('Where the crawl target came from; null for no_website'),
-  start_url: url.nullable().describe('The URL the crawl started from: the registry landing page, investor_website, or the homepage (website); null for no_website'),
+  start_url: url.nullable().describe('The URL the crawl started from: the registry landing page, investor_website, the IR website the 10-K names, or the homepage (website); null for no_website'),
   landing_url: url.nullable().describe('The IR landing page: found, or the one that failed; null when none was found'),
   pages: irSitePagesSchema,
   detail: z.string().nullable().describe('Why, for every status but found: the error, the page disallowed, ...'),

@@ -146,7 +146,7 @@ export const TOPICS = {
     // By issuer: the projection keeps the newest 10-K's sections and description per issuer.
     partitionBy: (record) => (record.data as TenkSectionData).cik,
     producers: ['ingest-sec'],
-    consumers: ['projector'],
+    consumers: ['projector', 'ingest-ir'],
     compacted: true,
     partitions: 3,
     schemas: { 'tenk-section@1': tenkSectionRecordV1 },

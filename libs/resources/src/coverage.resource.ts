@@ -197,7 +197,10 @@ const irSiteSchema = z
     source: z
       .enum(IR_SITE_SOURCES)
       .nullable()
-      .describe("Where the site came from: the operator's IR registry, SEC's investorWebsite, or SEC's website (its homepage searched for the IR link); null for no_website"),
+      .describe(
+        "Where the site came from: the operator's IR registry, SEC's investorWebsite, the IR website the issuer's newest 10-K names (Item 1), " +
+          "or SEC's website (its homepage searched for the IR link); null for no_website",
+      ),
     landing_url: z.string().nullable().describe('The IR landing page crawled (or the one that failed); null when none was found'),
     detail: z.string().nullable().describe('Why, for every status but found'),
     checked_at: z.string().describe('When the crawler decided this outcome (ISO 8601, UTC); an unchanged outcome is not re-recorded'),
