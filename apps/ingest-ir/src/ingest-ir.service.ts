@@ -128,6 +128,8 @@ export class IngestIrService {
       backoffBaseMs: config.IR_BACKOFF_MS,
       maxBytes: config.IR_MAX_PAGE_BYTES,
       allowPrivateHosts: config.IR_ALLOW_PRIVATE_HOSTS,
+      // `--follow` lives for weeks: robots.txt is read again daily (RFC 9309 2.4), a failed one included.
+      robotsTtlMs: 24 * 3_600_000,
       logger: logger.child({ component: 'ir-fetcher' }),
     });
     this.state = IngestIrService.openState(config.IR_STATE_FILE, logger);
