@@ -198,4 +198,35 @@ describe('ingest-ir --follow (edgar.companies.v1 -> IR sites found and crawled, 
       `${server.url}/assets/presentations/1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf`,
     ]);
   });
+
+  it('finds FRPH\'s IR landing page from its website: the homepage\'s "Investor Relations" link', async () => {
+    const namespace = `test-ir-follow-${randomBytes(4).toString('hex')}`;
+    const companies = namespacedTopic(TOPICS.companies, namespace);
+    const topics = topicsOf(namespace);
+    await ensureTopics(settings, [companies, namespacedTopic(TOPICS.tenkSections, namespace), ...Object.values(topics)]);
+    const producer = new RecordProducer(settings);
+    await producer.connect();
+    try {
+      // FRPH's homepage was not saved; its contact page carries the same nav bar and stands in for it.
+      await producer.publish(companies, [companyRecord('0000844059', 'FRPH', 'FRP HOLDINGS, INC.', { website: `${server.url}/contactus.html` })]);
+    } finally {
+      await producer.disconnect();
+    }
+    const config = loadIngestIrConfig(
+      { IR_USER_AGENT: UA, IR_MAX_RPS_PER_HOST: '10', IR_ALLOW_PRIVATE_HOSTS: 'true', KAFKA_BROKERS: settings.brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, IR_GROUP_ID: uniqueGroupId('ir-follow'), LOG_LEVEL: 'silent' },
+      () => '',
+    );
+    const worker = await startIrFollow(config, { logger: createLogger({ level: 'silent' }), runId: 'run_int_ir_follow_website' });
+    try {
+      await worker.follow({ once: true, checkMs: 250 });
+    } finally {
+      await worker.stop();
+    }
+    const [site] = parse<IrSiteRecordV1>(await readTopic(settings, topics.sites.name, { count: 1, timeoutMs: 30_000 }));
+    expect(site!.data).toMatchObject({ status: 'found', source: 'website', start_url: `${server.url}/contactus.html`, landing_url: `${server.url}/investor-relations.html` });
+    expect(site!.data.pages.management).toEqual([`${server.url}/executive-team.html`]);
+    // The provenance is the homepage and the link that named the landing page.
+    expect(site!.provenance).toMatchObject({ source_provider: 'issuer_page', source_url: `${server.url}/contactus.html`, quote: 'Investor Relations' });
+    expect(await readTopic(settings, topics.documents.name, { count: 16, timeoutMs: 30_000 })).toHaveLength(16);
+  });
 });
