@@ -200,7 +200,7 @@ beforeAll(async () => {
     ],
   };
   const ir = loadIngestIrConfig({ IR_USER_AGENT: INGEST_UA, IR_SITES: JSON.stringify([site]), IR_MAX_RPS_PER_HOST: '10', IR_ALLOW_PRIVATE_HOSTS: 'true', LOG_LEVEL: 'silent' }, () => '');
-  await new IngestIrService(ir, publisher, { roster: TOPICS.issuerRoster, documents: TOPICS.issuerDocuments, descriptions: TOPICS.companyDescriptions }, logger).execute();
+  await new IngestIrService(ir, publisher, { roster: TOPICS.issuerRoster, documents: TOPICS.issuerDocuments, descriptions: TOPICS.companyDescriptions, sites: TOPICS.irSites }, logger).execute();
   const decks = new IngestDecksService(
     loadConfig(ingestDecksConfigSchema, { DECKS_USER_AGENT: INGEST_UA, DECKS_FETCH_ATTEMPTS: '1', DECKS_ALLOW_PRIVATE_HOSTS: 'true', LOG_LEVEL: 'silent' }),
     publisher,

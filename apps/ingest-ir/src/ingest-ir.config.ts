@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, kafkaConfig, logConfig } from '@app/config';
+import { ConfigError, consumerConfig, kafkaConfig, logConfig } from '@app/config';
 import { DOCUMENT_KINDS, padCik } from '@app/contracts';
 
 const httpUrl = z
@@ -51,7 +51,7 @@ export const irSitesSchema = z.array(irSiteSchema).superRefine((sites, ctx) => {
   });
 });
 
-export const ingestIrConfigSchema = kafkaConfig.extend(logConfig.shape).extend({
+export const ingestIrConfigSchema = kafkaConfig.extend(logConfig.shape).extend(consumerConfig.shape).extend({
   /** Declared User-Agent: a product token and a way to reach the operator (e-mail or URL). */
   IR_USER_AGENT: z
     .string()
@@ -76,6 +76,10 @@ export const ingestIrConfigSchema = kafkaConfig.extend(logConfig.shape).extend({
     .transform((v) => v === 'true' || v === '1'),
   /** JSON file keeping ETag / Last-Modified / content hash per page between runs (optional). */
   IR_STATE_FILE: z.string().min(1).optional(),
+  /** Consumer group of `--follow` (edgar.companies.v1). */
+  IR_GROUP_ID: z.string().min(1).default('ingest-ir'),
+  /** `--follow` recrawls each site it knows this often (conditional GET: an unchanged site publishes nothing). */
+  IR_RECRAWL_INTERVAL_H: z.coerce.number().positive().default(24),
 });
 
 export type IngestIrEnvironment = z.infer<typeof ingestIrConfigSchema>;

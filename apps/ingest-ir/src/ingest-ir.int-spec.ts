@@ -35,6 +35,7 @@ describe('ingest-ir -> Kafka (fixture IR pages, real broker)', () => {
       roster: uniqueTopic(TOPICS.issuerRoster, 'ingest-ir'),
       documents: uniqueTopic(TOPICS.issuerDocuments, 'ingest-ir'),
       descriptions: uniqueTopic(TOPICS.companyDescriptions, 'ingest-ir'),
+      sites: uniqueTopic(TOPICS.irSites, 'ingest-ir'),
     };
     const sites = [
       { cik: '844059', ticker: 'FRPH', name: 'FRP Holdings, Inc.', landing_url: `${server.url}/investor-relations.html` },
@@ -57,11 +58,11 @@ describe('ingest-ir -> Kafka (fixture IR pages, real broker)', () => {
     }
 
     expect(first.sites).toEqual([
-      { cik: '0000844059', status: 'published', pages: 4, rosters: 2, documents: 16, description: true },
-      { cik: '0009999001', status: 'published', pages: 1, rosters: 1, documents: 0, description: false },
-      { cik: '0009999002', status: 'failed', pages: 0, error: expect.stringContaining('answered 404') },
+      { cik: '0000844059', status: 'published', site: 'found', pages: 4, rosters: 2, documents: 16, description: true },
+      { cik: '0009999001', status: 'published', site: 'found', pages: 1, rosters: 1, documents: 0, description: false },
+      { cik: '0009999002', status: 'failed', site: 'fetch_failed', pages: 0, error: expect.stringContaining('answered 404') },
     ]);
-    expect(second.sites).toEqual([{ cik: '0000844059', status: 'unchanged', pages: 4 }]);
+    expect(second.sites).toEqual([{ cik: '0000844059', status: 'unchanged', site: 'found', pages: 4 }]);
 
     // Politeness: the declared User-Agent on every request, robots.txt asked once (one host), at most 10 requests/s.
     const requests = server.requests;

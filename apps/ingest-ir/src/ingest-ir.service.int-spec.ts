@@ -14,7 +14,7 @@ import { IngestIrService, IrIngestStoppedError, type IrTopics } from './ingest-i
 // in-memory publisher (no broker): what is published and what the state remembers between runs.
 
 const UA = 'FilingsPlatformBot/1.0 (+ops@filings.example)';
-const TOPIC_SET: IrTopics = { roster: TOPICS.issuerRoster, documents: TOPICS.issuerDocuments, descriptions: TOPICS.companyDescriptions };
+const TOPIC_SET: IrTopics = { roster: TOPICS.issuerRoster, documents: TOPICS.issuerDocuments, descriptions: TOPICS.companyDescriptions, sites: TOPICS.irSites };
 
 const LANDING = (decks: string[]) => `<html><body>
   <nav><a href="/contact">Contact</a> <a href="/management">Management</a></nav>
@@ -82,18 +82,20 @@ describe('IngestIrService against a local IR site', () => {
     // The landing page changes (a new deck), then the configured management page fails: the site fails.
     site.pages['/ir'] = { status: 200, body: LANDING(['Q1', 'Q2']) };
     site.pages['/management'] = { status: 503 };
-    expect((await service.execute()).sites).toMatchObject([{ status: 'failed', error: expect.stringContaining('/management') }]);
-    expect(publisher.take()).toEqual([]);
+    expect((await service.execute()).sites).toMatchObject([{ status: 'failed', site: 'fetch_failed', error: expect.stringContaining('/management') }]);
+    // Nothing of the site's content; only its outcome, which changed (found -> fetch_failed).
+    expect(publisher.take().map((p) => [p.topic, p.record.schema, (p.record.data as { status: string }).status])).toEqual([['ir.sites.v1', 'ir-site@1', 'fetch_failed']]);
 
     // Management is back: the new landing page is news again, so everything is published.
     site.pages['/management'] = { status: 200, body: MANAGEMENT };
     const seenBefore = site.seen.length;
     expect((await service.execute()).sites).toMatchObject([{ status: 'published', pages: 3, rosters: 2 }]);
     expect(site.seen.slice(seenBefore)).toEqual(['/ir', '/contact', '/management']);
-    expect(keysOf(publisher.take())).toEqual(expect.arrayContaining([`${site.url}/Q1.pdf`, `${site.url}/Q2.pdf`, '0000000001|executives', '0000000001|ir']));
+    expect(keysOf(publisher.take())).toEqual(expect.arrayContaining([`${site.url}/Q1.pdf`, `${site.url}/Q2.pdf`, '0000000001|executives', '0000000001|ir', '0000000001']));
 
-    // And only now is it unchanged.
-    expect((await service.execute()).sites).toEqual([{ cik: '0000000001', status: 'unchanged', pages: 3 }]);
+    // And only now is it unchanged: nothing published, not even its (unchanged) outcome.
+    expect((await service.execute()).sites).toEqual([{ cik: '0000000001', status: 'unchanged', site: 'found', pages: 3 }]);
+    expect(publisher.take()).toEqual([]);
   });
 
   it('an unexpected error in one site fails that site only; the next site is published', async () => {

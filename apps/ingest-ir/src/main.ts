@@ -1,21 +1,26 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError } from '@app/config';
 import { padCik } from '@app/contracts';
+import { createLogger } from '@app/observability';
 import { loadIngestIrConfig, type IngestIrConfig } from './ingest-ir.config';
-import { IngestIrModule } from './ingest-ir.module';
+import { IngestIrModule, startIrFollow } from './ingest-ir.module';
 import { IngestIrService, IrIngestStoppedError } from './ingest-ir.service';
 
 /**
- * Worker: one crawl of every registry site (or `--site <cik>`, repeatable), then exit:
- * 0 all sites published or unchanged, 1 a site failed, 2 configuration error, 75 (EX_TEMPFAIL)
- * a broker outage outlasted KAFKA_PUBLISH_RETRY_MS: run it again.
+ * Worker. `--follow`: consumes edgar.companies.v1 and crawls each company's IR site (registry
+ * entry, else SEC's investor_website, else the IR page its website links), recrawling every
+ * IR_RECRAWL_INTERVAL_H hours, until SIGINT/SIGTERM. Without it: one crawl of every registry site
+ * (or `--site <cik>`, repeatable), then exit: 0 all sites published or unchanged, 1 a site failed,
+ * 2 configuration error, 75 (EX_TEMPFAIL) a broker outage outlasted KAFKA_PUBLISH_RETRY_MS: run it again.
  * `IR_USER_AGENT="FilingsPlatformBot/1.0 (+ops@filings.example)" IR_SITES_FILE=ir-sites.json node dist/apps/ingest-ir/main.js`
  */
 async function bootstrap(): Promise<number> {
   const ciks: string[] = [];
   const args = process.argv.slice(2);
+  const follow = args.includes('--follow');
   for (let i = 0; i < args.length; i += 1) {
     if (args[i] !== '--site') continue;
     const cik = args[i + 1] ?? '';
@@ -36,6 +41,7 @@ async function bootstrap(): Promise<number> {
     }
     throw error;
   }
+  if (follow) return followCompanies(config);
   const unknown = ciks.filter((c) => !config.sites.some((s) => s.cik === c));
   if (config.sites.length === 0 || unknown.length > 0) {
     console.error(unknown.length > 0 ? `ingest-ir: --site ${unknown.join(', ')} not in the registry` : 'ingest-ir: no sites (set IR_SITES or IR_SITES_FILE)');
@@ -55,6 +61,23 @@ async function bootstrap(): Promise<number> {
     return 75; // EX_TEMPFAIL: try again later
   } finally {
     await app.close();
+  }
+}
+
+/** `--follow` until SIGINT/SIGTERM: 0 on a clean stop. */
+async function followCompanies(config: IngestIrConfig): Promise<number> {
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'ingest-ir' });
+  const runId = `run_${randomUUID()}`;
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  process.once('SIGTERM', () => stop.abort());
+  const running = await startIrFollow(config, { logger, runId });
+  try {
+    await running.follow({ once: false, signal: stop.signal });
+    return 0;
+  } finally {
+    await running.stop();
+    logger.info({ runId, ...running.runner.counters }, 'ingest-ir follow stopped');
   }
 }
 

@@ -9,6 +9,7 @@ export * from './fund-holdings.schema';
 export * from './filing.schema';
 export * from './segment.schema';
 export * from './issuer-pages.schema';
+export * from './ir-site.schema';
 export * from './transcript.schema';
 export * from './form4.schema';
 export * from './webhook-events';

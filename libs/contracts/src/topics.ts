@@ -6,6 +6,7 @@ import { filingRecordV1 } from './filing.schema';
 import { companyDescriptionRecordV1, documentTextRecordV1, issuerDocumentRecordV1, issuerRosterRecordV1 } from './issuer-pages.schema';
 import { form4RecordV1, type Form4Data } from './form4.schema';
 import { tenkSectionRecordV1, type TenkSectionData } from './tenk-section.schema';
+import { irSiteRecordV1 } from './ir-site.schema';
 import type { RecordEnvelope } from './envelope.schema';
 
 /**
@@ -42,7 +43,7 @@ export const TOPICS = {
     name: 'edgar.companies.v1',
     key: 'symbol <TICKER>:<MARKET>',
     producers: ['ingest-sec'],
-    consumers: ['projector'],
+    consumers: ['projector', 'ingest-ir'],
     compacted: true,
     partitions: 3,
     schemas: { 'company@1': companyRecordV1 },
@@ -94,6 +95,16 @@ export const TOPICS = {
     partitions: 3,
     schemas: { 'ir-document@1': issuerDocumentRecordV1 },
   }),
+  irSites: topic({
+    name: 'ir.sites.v1',
+    // One record per issuer: the latest outcome of finding and crawling its IR site replaces the last.
+    key: 'cik (10 digits)',
+    producers: ['ingest-ir'],
+    consumers: ['projector'],
+    compacted: true,
+    partitions: 3,
+    schemas: { 'ir-site@1': irSiteRecordV1 },
+  }),
   companyDescriptions: topic({
     name: 'ir.descriptions.v1',
     key: 'cik (10 digits)',
@@ -135,7 +146,7 @@ export const TOPICS = {
     // By issuer: the projection keeps the newest 10-K's sections and description per issuer.
     partitionBy: (record) => (record.data as TenkSectionData).cik,
     producers: ['ingest-sec'],
-    consumers: ['projector'],
+    consumers: ['projector', 'ingest-ir'],
     compacted: true,
     partitions: 3,
     schemas: { 'tenk-section@1': tenkSectionRecordV1 },

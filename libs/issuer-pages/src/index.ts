@@ -6,6 +6,7 @@ export * from './roster.extractor';
 export * from './documents.extractor';
 export * from './description.extractor';
 export * from './site-links.extractor';
+export * from './ir-landing.finder';
 export * from './robots.parser';
 export * from './issuer-page.extractor';
 export * from './polite.fetcher';

@@ -86,6 +86,20 @@ describe('PoliteFetcher against a local site', () => {
     }
   });
 
+  it('reads robots.txt again after robotsTtlMs: a host disallowed by a failing robots.txt is allowed once it answers 404', async () => {
+    const robots = { status: 500 };
+    const site = await startSite(robots);
+    try {
+      const fetcher = new PoliteFetcher({ userAgent: UA, maxRpsPerHost: 20, maxAttempts: 1, allowPrivateHosts: true, robotsTtlMs: 0 });
+      expect(await fetcher.fetch(`${site.url}/ir.html`)).toMatchObject({ kind: 'disallowed' });
+      robots.status = 404;
+      expect(await fetcher.fetch(`${site.url}/ir.html`)).toMatchObject({ kind: 'ok' });
+      expect(site.seen.map((r) => r.path)).toEqual(['/robots.txt', '/robots.txt', '/ir.html']);
+    } finally {
+      await site.close();
+    }
+  });
+
   it('spaces requests to one host by the rate limit', async () => {
     const site = await startSite({ status: 404 });
     const fetcher = new PoliteFetcher({ userAgent: UA, maxRpsPerHost: 5, allowPrivateHosts: true });

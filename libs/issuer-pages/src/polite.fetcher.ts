@@ -22,6 +22,12 @@ export interface PoliteFetcherOptions {
   userAgent: string;
   /** Requests per second to one host (default 1). robots.txt Crawl-delay can only slow it down. */
   maxRpsPerHost?: number;
+  /**
+   * How long a host's robots.txt (or its absence or failure) is kept before it is read again;
+   * default: for the fetcher's life. A long-running crawler sets 24 hours (RFC 9309 2.4), so a
+   * changed robots.txt, or one that failed once, is read again.
+   */
+  robotsTtlMs?: number;
   /** Longest Crawl-delay honoured, in seconds (a larger one is capped, and logged). */
   maxCrawlDelaySeconds?: number;
   timeoutMs?: number;
@@ -95,8 +101,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * The I/O edge of IR crawling: a polite HTTP client for issuer sites.
- * - robots.txt is fetched once per origin and obeyed (4xx: allow all; 5xx or unreachable:
- *   disallow all for this fetcher's life, as RFC 9309 asks);
+ * - robots.txt is fetched once per origin (per robotsTtlMs) and obeyed (4xx: allow all; 5xx or
+ *   unreachable: disallow all until it is read again, as RFC 9309 asks);
  * - requests to one host start at most `maxRpsPerHost` per second (or the Crawl-delay, if slower);
  * - conditional GET from the validators the caller passes (304 -> `not_modified`), and the
  *   content hash tells `unchanged` bodies apart;
@@ -109,7 +115,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  *   connection is not covered.
  */
 export class PoliteFetcher {
-  private readonly robots = new Map<string, Promise<RobotsRules>>();
+  private readonly robots = new Map<string, { rules: Promise<RobotsRules>; at: number }>();
   private readonly nextStart = new Map<string, number>();
   private readonly minIntervalMs: number;
   private readonly logger: FetchLogger;
@@ -269,13 +275,12 @@ export class PoliteFetcher {
     return Buffer.concat(chunks);
   }
 
-  /** robots.txt of an origin, fetched once (concurrent callers share the one request). */
+  /** robots.txt of an origin, fetched once per robotsTtlMs (concurrent callers share the one request). */
   private robotsFor(origin: string): Promise<RobotsRules> {
-    let rules = this.robots.get(origin);
-    if (!rules) {
-      rules = this.loadRobots(origin);
-      this.robots.set(origin, rules);
-    }
+    const held = this.robots.get(origin);
+    if (held && Date.now() - held.at < (this.options.robotsTtlMs ?? Infinity)) return held.rules;
+    const rules = this.loadRobots(origin);
+    this.robots.set(origin, { rules, at: Date.now() });
     return rules;
   }
 

@@ -13,6 +13,7 @@ export * from './roster';
 export * from './documents';
 export * from './form4';
 export * from './tenk-sections';
+export * from './ir-sites';
 export * from './api-keys';
 export * from './idempotency-keys';
 export * from './webhooks';

@@ -5,6 +5,7 @@ import { FILINGS_TABLE } from './filings/filings.table';
 import { FORM4_FILING_OWNERS_TABLE, FORM4_FILINGS_TABLE, INSIDER_TRANSACTIONS_TABLE } from './form4/form4.table';
 import { COMPANY_FUND_COUNTS_TABLE, FUND_HOLDINGS_TABLE, FUNDS_TABLE } from './funds/funds.table';
 import { IDEMPOTENCY_KEYS_TABLE } from './idempotency-keys/idempotency-keys.table';
+import { IR_SITES_TABLE } from './ir-sites/ir-sites.table';
 import { ROSTER_ENTRIES_TABLE } from './roster/roster.table';
 import { SEGMENT_OBSERVATIONS_TABLE } from './segments/segments.table';
 import type { TableSpec } from './table';
@@ -26,6 +27,7 @@ export const TABLES: ReadonlyArray<TableSpec> = [
   FORM4_FILINGS_TABLE, FORM4_FILING_OWNERS_TABLE, INSIDER_TRANSACTIONS_TABLE,
   FUNDS_TABLE, FUND_HOLDINGS_TABLE, COMPANY_FUND_COUNTS_TABLE,
   IDEMPOTENCY_KEYS_TABLE,
+  IR_SITES_TABLE,
   ROSTER_ENTRIES_TABLE,
   SEGMENT_OBSERVATIONS_TABLE,
   TENK_SECTIONS_TABLE, TENK_DESCRIPTIONS_TABLE,

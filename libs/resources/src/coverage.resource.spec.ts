@@ -13,6 +13,7 @@ const empty: CompanyCoverageRecord = {
   transcripts: { count: 0, firstDate: null, latestDate: null, lastObservedAt: null },
   rosters: { groups: [], lastObservedAt: null },
   hasIssuerDescription: false,
+  irSite: null,
 };
 
 const company = { symbol: 'SPY:US', cik: '0000884394', name: 'SPDR S&P 500 ETF TRUST', isFund: false, isEtf: false, secDetail: null } as unknown as CompanyRecord;
@@ -40,6 +41,17 @@ describe('toCoverage gaps', () => {
     expect(c.documents).toEqual(['no_ir_documents']);
     expect(c.rosters).toEqual(['no_current_executives', 'no_ir_contacts', 'no_analysts']);
     expect(toCoverage(coverageOf({ hasIssuerDescription: true })).gaps).toEqual([]);
+  });
+
+  it('no IR data: the gap says the IR crawler\'s outcome, and ir_site carries it', () => {
+    expect(toCoverage(coverageOf({})).datasets.documents.gaps[0]!.detail).toBe("No IR roster or documents held: the issuer's IR site has not been found or crawled yet (see ir_site).");
+    const irSite = { status: 'no_website' as const, source: null, landingUrl: null, detail: 'SEC lists neither investorWebsite nor website', checkedAt: new Date('2026-01-19T08:00:00Z') };
+    const body = toCoverage(coverageOf({ irSite }));
+    expect(body.ir_site).toEqual({ status: 'no_website', source: null, landing_url: null, detail: 'SEC lists neither investorWebsite nor website', checked_at: '2026-01-19T08:00:00.000Z' });
+    expect(body.datasets.documents.gaps).toEqual([
+      { code: 'ir_site_not_configured', detail: "No IR roster or documents held: the IR site crawler's outcome is no_website: SEC lists neither investorWebsite nor website (see ir_site)." },
+    ]);
+    expect(body.datasets.rosters.gaps[0]).toEqual(body.datasets.documents.gaps[0]);
   });
 
   it('executives: count is the merged roster, by_source counts each source', () => {

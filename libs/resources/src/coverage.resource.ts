@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IR_SITE_SOURCES, IR_SITE_STATUSES } from '@app/contracts';
 import type { CompanyCoverageRecord, CompanyRecord } from '@app/persistence';
 
 /** What the service holds for one company, as read now: the input of toCoverage. */
@@ -185,6 +186,28 @@ const rostersCoverageSchema = z
   })
   .describe("People: executives, IR contacts and analysts from the issuer's IR pages, and officers and directors from Forms 4");
 
+const irSiteSchema = z
+  .object({
+    status: z
+      .enum(IR_SITE_STATUSES)
+      .describe(
+        'found: the IR landing page was read; no_website: SEC lists no website (nor the operator); robots_disallowed: robots.txt forbids the page needed; ' +
+          'no_ir_page: the homepage links no IR page; fetch_failed: the page did not load',
+      ),
+    source: z
+      .enum(IR_SITE_SOURCES)
+      .nullable()
+      .describe(
+        "Where the site came from: the operator's IR registry, SEC's investorWebsite, the IR website the issuer's newest 10-K names (Item 1), " +
+          "or SEC's website (its homepage searched for the IR link); null for no_website",
+      ),
+    landing_url: z.string().nullable().describe('The IR landing page crawled (or the one that failed); null when none was found'),
+    detail: z.string().nullable().describe('Why, for every status but found'),
+    checked_at: z.string().describe('When the crawler decided this outcome (ISO 8601, UTC); an unchanged outcome is not re-recorded'),
+  })
+  .nullable()
+  .describe("The issuer's IR site as the IR crawler found it, or why it holds no IR documents or contacts; null when the crawler has not decided yet");
+
 export const coverageSchema = z.object({
   symbol: z.string().describe('<TICKER>:<MARKET>'),
   cik: z.string().describe("10-digit zero-padded SEC CIK: every dataset is held per issuer, so a company's listings share it"),
@@ -199,6 +222,7 @@ export const coverageSchema = z.object({
     transcripts: transcriptsCoverageSchema,
     rosters: rostersCoverageSchema,
   }),
+  ir_site: irSiteSchema,
   gaps: gapsSchema.describe('Gaps of the company as a whole (not_covered: no dataset holds anything for it)'),
 });
 
@@ -228,10 +252,11 @@ function hasIssuerSiteData(r: CompanyCoverageRecord): boolean {
   return r.hasIssuerDescription || r.documents.count > 0 || r.rosters.groups.some((g) => g.sourceProvider === 'issuer_page' && g.total > 0);
 }
 
-const IR_SITE_NOT_CONFIGURED = gap(
-  'ir_site_not_configured',
-  "No IR roster or documents held: the issuer's IR site is not configured or not yet crawled (this service cannot tell which).",
-);
+/** Why nothing from the issuer's IR site is held: the crawler's outcome when there is one. */
+function irSiteNotConfigured(site: CompanyCoverageRecord['irSite']): GapBody {
+  const why = site ? `the IR site crawler's outcome is ${site.status}${site.detail ? `: ${site.detail}` : ''}` : "the issuer's IR site has not been found or crawled yet";
+  return gap('ir_site_not_configured', `No IR roster or documents held: ${why} (see ir_site).`);
+}
 
 /** Read model -> the coverage response, with a gap for every dataset that is empty or partial. Pure. */
 export function toCoverage(c: CompanyCoverage): CoverageBody {
@@ -297,7 +322,7 @@ export function toCoverage(c: CompanyCoverage): CoverageBody {
     documentsGaps.push(
       issuerSite
         ? gap('no_ir_documents', "The issuer's IR pages have been crawled, but no slide deck, press release or report was found linked from them.")
-        : IR_SITE_NOT_CONFIGURED,
+        : irSiteNotConfigured(r.irSite),
     );
   } else if (r.documents.withText < r.documents.count) {
     const pending = r.documents.count - r.documents.withText;
@@ -320,7 +345,7 @@ export function toCoverage(c: CompanyCoverage): CoverageBody {
   const ir = rosterCounts(r.rosters, 'ir');
   const analysts = rosterCounts(r.rosters, 'analysts');
   const rosterGaps: GapBody[] = [];
-  if (!issuerSite) rosterGaps.push(IR_SITE_NOT_CONFIGURED);
+  if (!issuerSite) rosterGaps.push(irSiteNotConfigured(r.irSite));
   if (c.executives.current === 0) {
     const former = c.executives.total > 0 ? ` ${plural(c.executives.total, 'person', 'people')} held ${c.executives.total === 1 ? 'is' : 'are'} no longer current.` : '';
     rosterGaps.push(
@@ -418,6 +443,9 @@ export function toCoverage(c: CompanyCoverage): CoverageBody {
         gaps: rosterGaps,
       },
     },
+    ir_site: r.irSite
+      ? { status: r.irSite.status, source: r.irSite.source, landing_url: r.irSite.landingUrl, detail: r.irSite.detail, checked_at: r.irSite.checkedAt.toISOString() }
+      : null,
     gaps,
   };
 }

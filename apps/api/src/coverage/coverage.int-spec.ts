@@ -8,6 +8,7 @@ import type {
   FilingData,
   Form4Data,
   FundHoldingsData,
+  IrSiteData,
   IssuerDocumentData,
   IssuerRosterData,
   RecordEnvelope,
@@ -213,7 +214,7 @@ describe('GET /v1/coverage/{symbol}', () => {
     expect(codes(b.datasets.segments.gaps)).toEqual(['no_segments_reported']);
     expect(b.datasets.documents).toMatchObject({ count: 0, last_ingested_at: null, first_date: null });
     expect(codes(b.datasets.documents.gaps)).toEqual(['ir_site_not_configured']);
-    expect(b.datasets.documents.gaps[0]!.detail).toBe("No IR roster or documents held: the issuer's IR site is not configured or not yet crawled (this service cannot tell which).");
+    expect(b.datasets.documents.gaps[0]!.detail).toBe("No IR roster or documents held: the issuer's IR site has not been found or crawled yet (see ir_site).");
     // The director is an SEC roster entry, current while his Form 4 is less than 18 months old.
     const hoffmanCurrent = '2024-09-13' >= secRosterCurrentSince(new Date());
     expect(b.datasets.rosters).toMatchObject({
@@ -342,6 +343,18 @@ describe('GET /v1/coverage/{symbol}', () => {
       transcripts: [0, null, ['no_transcripts']],
       rosters: [0, null, ['ir_site_not_configured', 'no_current_executives']],
     });
+    expect(b.ir_site).toBeNull();
+  });
+
+  it('MSFT once the IR crawler has found no website (its ir-site@1): ir_site and the gap say so', async () => {
+    const irSite = example<IrSiteData>('ir-site@1.msft-no-website.json');
+    expect(await projectRecords(api.context.dataSource, [irSite])).toMatchObject({ inserted: ['0000789019'] });
+    expect(await projectRecords(api.context.dataSource, [irSite])).toMatchObject({ inserted: [], updated: [] });
+    const b = await coverage('MSFT:US');
+    expect(b.ir_site).toEqual({ status: 'no_website', source: null, landing_url: null, detail: irSite.data.detail, checked_at: irSite.data.checked_at });
+    expect(b.datasets.documents.gaps).toEqual([
+      { code: 'ir_site_not_configured', detail: `No IR roster or documents held: the IR site crawler's outcome is no_website: ${irSite.data.detail} (see ir_site).` },
+    ]);
   });
 
   it.each(['MSFT:US', 'TSLA:US', 'AAPL:US', 'DKNG:US', 'FRPH:US', 'MUR:US'])('%s: every count is what the dataset\'s own endpoint serves', async (symbol) => {

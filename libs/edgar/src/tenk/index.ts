@@ -1,2 +1,3 @@
 export * from './tenk-text';
 export * from './tenk-sections.extractor';
+export * from './ir-website.extractor';

@@ -19,6 +19,7 @@ import { SegmentMemberKind1763882100000 } from './1763882100000-segment-member-k
 import { IdempotencyClaimId1763883000000 } from './1763883000000-idempotency-claim-id';
 import { CompanyFundCounts1763884000000 } from './1763884000000-company-fund-counts';
 import { SearchFilingFormIndex1764100000000 } from './1764100000000-search-filing-form-index';
+import { IrSites1764200000000 } from './1764200000000-ir-sites';
 
 /** Every migration, in order. Explicit imports: works the same from ts (tests) and js (dist). */
 export const MIGRATIONS = [
@@ -27,5 +28,5 @@ export const MIGRATIONS = [
   IdempotencyKeys1763870000000, Form4FilingOwners1763871000000, FundExposureCountIndex1763872000000,
   FundExposureCoveringIndex1763873000000, Transcripts1763880000000, TenkSections1763881000000, CompanyIdentifiers1763882000000,
   SegmentMemberKind1763882100000, IdempotencyClaimId1763883000000,
-  CompanyFundCounts1763884000000, SearchFilingFormIndex1764100000000,
+  CompanyFundCounts1763884000000, SearchFilingFormIndex1764100000000, IrSites1764200000000,
 ];

@@ -9,6 +9,7 @@ import { projectFilings } from '../filings/filing.projection';
 import { projectForm4Filings } from '../form4/form4.projection';
 import { projectFundHoldings } from '../funds/fund-holdings.projection';
 import { projectIssuerDocuments } from '../documents/ir-document.projection';
+import { projectIrSites } from '../ir-sites/ir-site.projection';
 import { projectIssuerRosters } from '../roster/ir-roster.projection';
 import { projectSegments } from '../segments/segment.projection';
 import { projectTenkSections } from '../tenk-sections/tenk-section.projection';
@@ -41,6 +42,7 @@ export const TOPIC_PROJECTIONS: Readonly<Record<TopicKeyConsumedBy<'projector'>,
   segments: projectionOf(TOPICS.segments, projectSegments),
   issuerRoster: projectionOf(TOPICS.issuerRoster, projectIssuerRosters),
   issuerDocuments: projectionOf(TOPICS.issuerDocuments, projectIssuerDocuments),
+  irSites: projectionOf(TOPICS.irSites, projectIrSites),
   companyDescriptions: projectionOf(TOPICS.companyDescriptions, projectCompanyDescriptions),
   documentTexts: projectionOf(TOPICS.documentTexts, projectDocumentTexts),
   form4: projectionOf(TOPICS.form4, projectForm4Filings),

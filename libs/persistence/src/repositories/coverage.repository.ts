@@ -2,6 +2,7 @@ import { poolOf } from './pg-queryable';
 import type { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import { EXPOSURE_ASSET_CATEGORIES } from '../funds/funds.table';
+import type { IrSiteRecord } from '../ir-sites/ir-sites.table';
 
 /** What one issuer's rows of each read model add up to (read model, camelCase; not an API shape). */
 export interface CompanyCoverageRecord {
@@ -89,6 +90,8 @@ export interface CompanyCoverageRecord {
   };
   /** Whether the issuer's own description (from its IR pages) is held. */
   hasIssuerDescription: boolean;
+  /** Where the issuer's IR site is, or why none was crawled; null until the IR crawler has decided. */
+  irSite: IrSiteRecord | null;
 }
 
 interface CoverageRow {
@@ -140,6 +143,11 @@ interface CoverageRow {
   roster_groups: Array<{ category: string; sourceProvider: string; current: number; total: number }>;
   roster_observed: Date | null;
   has_description: boolean;
+  ir_site_status: IrSiteRecord['status'] | null;
+  ir_site_source: IrSiteRecord['source'];
+  ir_site_landing_url: string | null;
+  ir_site_detail: string | null;
+  ir_site_checked_at: Date | null;
 }
 
 const DAY = (expr: string) => `to_char(${expr}, 'YYYY-MM-DD')`;
@@ -148,12 +156,12 @@ const DAY = (expr: string) => `to_char(${expr}, 'YYYY-MM-DD')`;
  * One statement, one round trip: a single-row aggregate per read model, each restricted by the
  * issuer's CIK on the leading column of an index (filings_cik_filed_date_accession_idx,
  * form4_filings_family_idx, insider_transactions_keyset_idx, segment_observations_keyset_idx,
- * fund_holdings_exposure_weight_idx, documents_cik_sort_idx, transcripts_cik_sort_idx, roster_entries_list_idx).
+ * fund_holdings_exposure_weight_idx, documents_cik_sort_idx, transcripts_cik_sort_idx, roster_entries_list_idx; ir_sites by its key).
  * $1 cik, $2 the day since which an SEC roster entry is current, $3 the exposure asset categories.
  * The filters are those of each dataset's list endpoint, so the counts are what those lists page through.
  */
 const COVERAGE_SQL = `
-  SELECT fi.*, ff.*, f4.*, it.*, se.*, sl.*, fe.*, af.*, dc.*, dt.*, tr.*, ro.*, rl.*, cd.*
+  SELECT fi.*, ff.*, f4.*, it.*, se.*, sl.*, fe.*, af.*, dc.*, dt.*, tr.*, ro.*, rl.*, cd.*, irs.*
   FROM
     (SELECT count(*)::int AS filings_count, count(*) FILTER (WHERE is_amendment)::int AS filings_amendments,
             ${DAY('min(filed_date)')} AS filings_first, ${DAY('max(filed_date)')} AS filings_latest,
@@ -220,7 +228,11 @@ const COVERAGE_SQL = `
     CROSS JOIN
     (SELECT max(record_observed_at) AS roster_observed FROM roster_entries WHERE cik = $1) rl
     CROSS JOIN
-    (SELECT EXISTS (SELECT 1 FROM company_descriptions WHERE cik = $1) AS has_description) cd`;
+    (SELECT EXISTS (SELECT 1 FROM company_descriptions WHERE cik = $1) AS has_description) cd
+    LEFT JOIN LATERAL
+    (SELECT status AS ir_site_status, source AS ir_site_source, landing_url AS ir_site_landing_url, detail AS ir_site_detail,
+            checked_at AS ir_site_checked_at
+       FROM ir_sites WHERE cik = $1) irs ON true`;
 
 /** Coverage of one issuer: counts, date ranges and ingestion times of every read model, in one statement. */
 export class CoverageRepository {
@@ -289,6 +301,10 @@ export class CoverageRepository {
       transcripts: { count: r.transcripts_count, firstDate: r.transcripts_first, latestDate: r.transcripts_latest, lastObservedAt: r.transcripts_observed },
       rosters: { groups: r.roster_groups, lastObservedAt: r.roster_observed },
       hasIssuerDescription: r.has_description,
+      irSite:
+        r.ir_site_status !== null
+          ? { status: r.ir_site_status, source: r.ir_site_source, landingUrl: r.ir_site_landing_url, detail: r.ir_site_detail, checkedAt: r.ir_site_checked_at! }
+          : null,
     };
   }
 }

@@ -1,0 +1,2 @@
+export * from './ir-site.projection';
+export * from './ir-sites.table';
