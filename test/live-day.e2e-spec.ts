@@ -80,6 +80,7 @@ beforeAll(async () => {
     SECTIONS_GROUP_ID: `${namespace}-sections`,
     FORM4_GROUP_ID: `${namespace}-form4`,
     NPORT_GROUP_ID: `${namespace}-nport`,
+    IR_GROUP_ID: `${namespace}-ir`,
     // The shared EDGAR budget of this run only (a pause another run left cannot hold it).
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     EDGAR_BUDGET_KEY_PREFIX: `edgar-budget-${namespace}:`,
@@ -104,6 +105,8 @@ afterAll(async () => {
   if (checkout) {
     const down = await run('bash', [join(checkout, 'scripts', 'live.sh'), 'down'], checkout, env);
     if (down.code !== 0) console.error(down.stderr);
+    // The processes' logs outlive the copy, for whoever reads a failure.
+    cpSync(join(checkout, '.run', 'live'), join(ROOT, '.run', 'test', 'live-day'), { recursive: true });
     rmSync(checkout, { recursive: true, force: true });
   }
   await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
@@ -126,7 +129,7 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
     const redisUrl = /^REDIS_URL=(.*)$/m.exec(opsEnv)?.[1];
     if (!redisUrl) throw new Error(`live.sh wrote no REDIS_URL to .run/ops.env:\n${opsEnv}`);
     const fixtureUrl = `http://127.0.0.1:${env.FIXTURE_PORT}`;
-    const backfill = run('npm', ['run', '--silent', 'ingest-sec', '--', 'filings', 'backfill', '--companies', 'MSFT,TSLA,MUR'], checkout, {
+    const backfill = run('npm', ['run', '--silent', 'ingest-sec', '--', 'filings', 'backfill', '--companies', 'MSFT', '--from', '2025-07-01', '--to', '2025-07-31'], checkout, {
       ...env,
       EDGAR_USER_AGENT: 'Filings Platform live e2e backfill ops@filings.example',
       EDGAR_WWW_BASE_URL: fixtureUrl,
@@ -172,7 +175,7 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
     expect(status.code).toBe(0);
 
     const lag = await run('npm', ['run', '--silent', 'ops', '--', 'lag'], checkout, env);
-    for (const group of ['projector', 'segments', 'sections', 'form4', 'nport']) expect(lag.stdout).toContain(`${namespace}-${group}: total lag`);
+    for (const group of ['projector', 'segments', 'sections', 'form4', 'nport', 'ir']) expect(lag.stdout).toContain(`${namespace}-${group}: total lag`);
     expect(lag.stdout).toContain(`${namespace}.ingest-decks: total lag`);
   });
 });
