@@ -135,10 +135,9 @@ The pipeline is running on the bundled sample.
   API:     http://127.0.0.1:$PORT/v1   (docs: http://127.0.0.1:$PORT/docs)
   API key: $API_KEY   (shown once; create more with: npm run keys -- create --plan builder)
 
-  curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/companies/MSFT:US
+  curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/companies/TSLA:US    (description from Item 1 of its 10-K)
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies?limit=5"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/filings?forms=10-K&limit=3"
-  curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/companies/TSLA:US    (description from Item 1 of its 10-K)
   curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/companies/TSLA:US/sections/1A
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/AAPL:US/segments?unit=million"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/fund-exposure"
