@@ -72,8 +72,8 @@ export interface ConsumerRunnerOptions {
   sessionTimeoutMs?: number;
 }
 
-/** While a handler runs, the member heartbeats this often (kafkajs sends at most one per heartbeatInterval). */
-const HANDLER_HEARTBEAT_MS = 1_000;
+/** While a batch is processed, the member heartbeats this often (kafkajs sends at most one per heartbeatInterval). */
+const BATCH_HEARTBEAT_MS = 1_000;
 
 /**
  * kafkajs fetches, hands every partition's batch to the handlers, waits for all of them, then
@@ -117,7 +117,7 @@ interface Slice {
  * in halves, applied in order, until the bad record stands alone; it goes to the DLQ and the rest
  * is applied. Any other failure backs off and retries the same records, never committing past
  * them, until it succeeds or stop() is called (then they are redelivered on the next start).
- * The member heartbeats while a handler runs and while it backs off.
+ * The member heartbeats all the while a batch is processed: handler calls, dead-letter writes, back-off.
  */
 export class ConsumerRunner {
   private readonly consumer: Consumer;
@@ -293,13 +293,24 @@ export class ConsumerRunner {
     if (!def) throw new Error(`batch from unsubscribed topic ${batch.topic}`);
     // A rebalance (isStale) hands the partition to another member: what is not committed is theirs.
     const interrupted = (): boolean => this.isStopping || !payload.isRunning() || payload.isStale();
-    for (const slice of this.slices(def, batch)) {
-      if (interrupted()) return;
-      const done = await this.applySlice(def, slice, heartbeat, interrupted);
-      if (!done) return;
-      await this.consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(slice.lastOffset) + 1n).toString() }]);
-      payload.resolveOffset(slice.lastOffset);
-      await heartbeat();
+    // The member heartbeats for as long as the batch is processed, not per handler call: a slice of
+    // many calls each shorter than the tick (a PermanentError isolated record by record, every
+    // filing a 404) sent none, the broker dropped the member after the session timeout, and the
+    // slice's commit failed (UNKNOWN_MEMBER_ID) until kafkajs gave up and the consumer crashed.
+    const beat = setInterval(() => {
+      heartbeat().catch((err: unknown) => this.logger.warn({ topic: batch.topic, partition: batch.partition, err }, 'heartbeat during a batch failed: it may be redelivered'));
+    }, BATCH_HEARTBEAT_MS);
+    try {
+      for (const slice of this.slices(def, batch)) {
+        if (interrupted()) return;
+        const done = await this.applySlice(def, slice, heartbeat, interrupted);
+        if (!done) return;
+        await this.consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(slice.lastOffset) + 1n).toString() }]);
+        payload.resolveOffset(slice.lastOffset);
+        await heartbeat();
+      }
+    } finally {
+      clearInterval(beat);
     }
   }
 
@@ -396,8 +407,9 @@ export class ConsumerRunner {
 
   /**
    * Runs `attempt` until it resolves, backing off after each throw; INTERRUPTED when stop() was
-   * called or the partition was taken away meanwhile. Heartbeats while it runs and while it waits,
-   * so a long handler or a long outage does not cost the group membership (and a second delivery).
+   * called or the partition was taken away meanwhile. onBatch heartbeats while it runs and sleep()
+   * while it waits, so a long handler or a long outage does not cost the group membership (and a
+   * second delivery).
    */
   private async untilDone<T>(
     meta: MessageMeta,
@@ -407,9 +419,6 @@ export class ConsumerRunner {
     attempt: () => Promise<T>,
   ): Promise<T | typeof INTERRUPTED> {
     for (let failures = 0; ; failures += 1) {
-      const beat = setInterval(() => {
-        heartbeat().catch((err: unknown) => this.logger.warn({ ...meta, err }, 'heartbeat during a handler failed: the batch may be redelivered'));
-      }, HANDLER_HEARTBEAT_MS);
       try {
         return await attempt();
       } catch (e) {
@@ -419,8 +428,6 @@ export class ConsumerRunner {
         this.logger.warn({ ...meta, err: e, attempt: failures + 1, delayMs }, `transient ${what} failure: retrying`);
         await this.sleep(delayMs, heartbeat);
         if (interrupted()) return INTERRUPTED;
-      } finally {
-        clearInterval(beat);
       }
     }
   }

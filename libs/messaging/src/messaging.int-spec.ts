@@ -265,6 +265,31 @@ describe('messaging against the local broker', () => {
     expect(handled).toEqual([x.id, y.id]);
   }, 60_000);
 
+  it('keeps its group membership through a slice of many short handler calls longer than the session timeout: each record is dead-lettered once', async () => {
+    // As a follower whose filings all 404: every call fails permanently in well under a second,
+    // and isolating them one by one keeps the slice busy for longer than the session.
+    const topic = await freshTopic('isolating');
+    const groupId = uniqueGroupId('isolating');
+    const records = Array.from({ length: 40 }, (_, i) => company(`ISO${i}`));
+    await producer.publish(topic, records);
+    const r = runner({
+      groupId,
+      topics: [topic],
+      // The broker's smallest session (6 s); 79 calls of 150 ms (40 -> 20 + 20 -> ... -> 1s) take 12 s.
+      sessionTimeoutMs: 6_000,
+      handle: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        throw new PermanentError('document not found (404)');
+      },
+    });
+    await r.start();
+    await expectEventually(async () => expect(await committedOffset(groupId, topic)).toBe('40'), { timeoutMs: 45_000 });
+    expect(r.healthy).toBe(true);
+    expect(r.counters).toMatchObject({ processed: 0, dead_lettered: 40, batches: 79 });
+    const dead = await readAll(topic.dlq, 40);
+    expect(dead.map((m) => m.headers!['dlq-source-offset']!.toString())).toEqual(records.map((_, i) => String(i)));
+  }, 60_000);
+
   it('isolates a PermanentError by splitting the batch: the bad record goes to the DLQ with the error, the others are applied in order', async () => {
     const topic = await freshTopic('permanent');
     const groupId = uniqueGroupId('permanent');
