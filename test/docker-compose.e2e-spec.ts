@@ -134,7 +134,11 @@ describe('docker-compose.yml', () => {
     const byDefault = Object.entries(compose.services)
       .filter(([, s]) => !s.profiles)
       .map(([n]) => n);
-    expect(byDefault).toEqual(expect.arrayContaining(['migrate', 'projector', 'webhooks', 'api', 'ingest-sec-filings', 'ingest-sec-segments', 'ingest-sec-nport', 'ingest-form4', 'ingest-decks']));
-    for (const name of ['ingest-sec', 'ingest-ir', 'ingest-sec-bulk']) expect(compose.services[name]!.profiles).toBeDefined();
+    expect(byDefault).toEqual(
+      expect.arrayContaining(['migrate', 'projector', 'webhooks', 'api', 'ingest-sec-filings', 'ingest-sec-segments', 'ingest-sec-sections', 'ingest-sec-nport', 'ingest-form4', 'ingest-ir', 'ingest-decks']),
+    );
+    for (const name of ['ingest-sec', 'ingest-sec-bulk']) expect(compose.services[name]!.profiles).toBeDefined();
+    // `--profile live` adds the company load, once at start, to the long-lived set.
+    expect(compose.services['live-companies']!.profiles).toEqual(['live']);
   });
 });
