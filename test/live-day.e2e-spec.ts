@@ -5,7 +5,7 @@
 // the day, every resource a follower derives from the day's filings is served by the API (real
 // HTTP, a key from `npm run keys`), the fixture server's busiest second stays within SEC's 10
 // requests, no request reached it during the shared pause, every process is still running, and
-// `ops lag` names every follower's group.
+// `ops lag` shows every group of the live set caught up.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -90,8 +90,8 @@ beforeAll(async () => {
     WEBHOOKS_OPS_PORT: String(await freePort()),
     FIXTURES_DIR: join(ROOT, 'sample', 'fixtures'),
     LIVE_DAY_SECONDS: '20',
-    // One SEC 403 to a follower's document request 6 s into the day: every reader holds 7 s, longer
-    // than the poller's 5 s interval, so a process that ignored the shared pause would show in the log.
+    // One SEC 403 to a follower's document request 6 s into the day: every reader holds 7 s, so a
+    // process that ignored the shared pause (the poller polls every 5 s) would show in the log.
     LIVE_DAY_THROTTLE_AFTER_S: '6',
     EDGAR_THROTTLE_PAUSE_MS: String(THROTTLE_PAUSE_MS),
     LIVE_BUILD: '0',
@@ -157,8 +157,9 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
     const backfilled = await backfill;
     expect({ code: backfilled.code, stderr: backfilled.stderr }).toEqual({ code: 0, stderr: '' });
 
-    // The one 403: no request from any process reached the server while the shared pause held
-    // (a margin for requests already on the wire), and the readers came back after it.
+    // The one 403: no request from any process reached the server while the shared pause held, and
+    // the readers came back after it. The first second is a margin: requests granted just before
+    // the throttled process wrote the pause, on a loaded machine, can still be on their way.
     const log = readFileSync(join(liveDir, 'fixture-requests.log'), 'utf8')
       .split('\n')
       .map((l) => /^(\d+) (\d+) (\S+)$/.exec(l))
@@ -167,15 +168,21 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
     const throttled = log.filter((r) => r.status === 403);
     expect(throttled).toHaveLength(1);
     const t = throttled[0]!.at;
-    expect(log.filter((r) => r.at > t + 300 && r.at < t + THROTTLE_PAUSE_MS - 300)).toEqual([]);
+    expect(log.filter((r) => r.at > t + 1000 && r.at < t + THROTTLE_PAUSE_MS - 300).map((r) => ({ afterMs: r.at - t, path: r.path }))).toEqual([]);
     expect(log.filter((r) => r.at >= t + THROTTLE_PAUSE_MS - 300).length).toBeGreaterThan(0);
 
     const status = await run('bash', [join(checkout, 'scripts', 'live.sh'), 'status'], checkout, env);
     expect(status.stdout).not.toContain('EXITED');
     expect(status.code).toBe(0);
 
-    const lag = await run('npm', ['run', '--silent', 'ops', '--', 'lag'], checkout, env);
-    for (const group of ['projector', 'segments', 'sections', 'form4', 'nport', 'ir']) expect(lag.stdout).toContain(`${namespace}-${group}: total lag`);
-    expect(lag.stdout).toContain(`${namespace}.ingest-decks: total lag`);
+    // Every group of the live set is named and reaches lag 0.
+    const groups = [...['projector', 'segments', 'sections', 'form4', 'nport', 'ir'].map((g) => `${namespace}-${g}`), `${namespace}.ingest-decks`];
+    await expectEventually(
+      async () => {
+        const lag = await run('npm', ['run', '--silent', 'ops', '--', 'lag'], checkout, env);
+        for (const group of groups) expect(lag.stdout).toContain(`${group}: total lag 0 (caught up)`);
+      },
+      { timeoutMs: 60_000, intervalMs: 3_000 },
+    );
   });
 });
