@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { CompanyDescriptionData, RecordEnvelope } from '@app/contracts';
-import type { BatchOutcome } from '../projections/batch-outcome';
+import { upsertOutcome, type BatchOutcome } from '../projections/batch-outcome';
 import { latestPerKey, type StoredVersion } from '../projections/batch-reduction';
 import { citationSrcId } from '../projections/issuer-citation';
 
@@ -61,10 +61,5 @@ export async function projectCompanyDescriptions(
   const written = new Map(
     (await m.query<Array<{ cik: string; inserted: boolean }>>(UPSERT_SQL, [JSON.stringify(rows)])).map((r) => [r.cik, r.inserted]),
   );
-  const done = winners.filter((w) => written.has(w.key));
-  return {
-    inserted: done.filter((w) => written.get(w.key)).map((w) => w.winner.key),
-    updated: done.filter((w) => !written.get(w.key)).map((w) => w.winner.key),
-    unchanged: envelopes.length - done.length,
-  };
+  return upsertOutcome(winners, written, envelopes.length);
 }

@@ -17,3 +17,17 @@ export interface BatchOutcome {
    */
   filings?: ReadonlyMap<string, FilingRecord>;
 }
+
+/**
+ * The outcome of a batch reduced to one record per key and upserted with `RETURNING <key>,
+ * (xmax = 0) AS inserted`: `winners` are the reduced records, `written` what the upsert returned by
+ * key, `records` how many the batch held.
+ */
+export function upsertOutcome(winners: ReadonlyArray<{ key: string; winner: { key: string } }>, written: ReadonlyMap<string, boolean>, records: number): BatchOutcome {
+  const done = winners.filter((w) => written.has(w.key));
+  return {
+    inserted: done.filter((w) => written.get(w.key)).map((w) => w.winner.key),
+    updated: done.filter((w) => !written.get(w.key)).map((w) => w.winner.key),
+    unchanged: records - done.length,
+  };
+}
