@@ -19,3 +19,4 @@ export * from './companyfacts';
 export * from './form4';
 export * from './ticker-coverage';
 export { decodeXml } from './xml-text';
+export * from './eightk';
