@@ -1,2 +1,3 @@
 export * from './items';
 export * from './submission.parser';
+export * from './exhibit-pages';
