@@ -99,3 +99,10 @@ describe('classifyExhibit rules (synthetic: the fixtures hold no deck, transcrip
     expect(c('EX-99.1', null, null, 'Consent of counsel')).toBe('other');
   });
 });
+
+describe('classifyExhibit file-name cues', () => {
+  it('reads "pr" as a word of the file name only', () => {
+    expect(classifyExhibit({ type: 'EX-99.1', description: null, filename: 'ex99-1_pr.htm', text: null })).toBe('press_release');
+    expect(classifyExhibit({ type: 'EX-99.1', description: null, filename: 'ex99-1_proxy.htm', text: null })).toBe('other');
+  });
+});

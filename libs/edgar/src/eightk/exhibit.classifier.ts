@@ -28,7 +28,7 @@ const NAME_CUES: ReadonlyArray<{ kind: ExhibitKind; cue: RegExp }> = [
   { kind: 'transcript', cue: /transcript/i },
   { kind: 'slide_deck', cue: /presentation|slides?\b|slide ?deck|investor ?deck|earnings ?deck/i },
   { kind: 'letter', cue: /letter to (?:share|stock|unit)holders|(?:share|stock|unit)holder ?letter|letter from the (?:ceo|chairman)/i },
-  { kind: 'press_release', cue: /press ?release|news ?release|earnings ?release|\bpr\b|pressrelease/i },
+  { kind: 'press_release', cue: /press ?release|news ?release|earnings ?release|(?:^|[^a-z])pr(?:[^a-z]|$)/i },
   { kind: 'report', cue: /supplement|data ?sheet|fact ?sheet|annual ?report|quarterly ?report|\breport\b/i },
 ];
 

@@ -18,7 +18,7 @@ export const EIGHT_K_ITEM_TITLES: Readonly<Record<string, string>> = Object.free
   '1.01': 'Entry into a Material Definitive Agreement',
   '1.02': 'Termination of a Material Definitive Agreement',
   '1.03': 'Bankruptcy or Receivership',
-  '1.04': 'Mine Safety - Reporting of Shutdowns and Patterns of Violations',
+  '1.04': 'Mine Safety \u2013 Reporting of Shutdowns and Patterns of Violations',
   '1.05': 'Material Cybersecurity Incidents',
   '2.01': 'Completion of Acquisition or Disposition of Assets',
   '2.02': 'Results of Operations and Financial Condition',
@@ -86,7 +86,6 @@ export const LEGACY_EIGHT_K_ITEMS: Readonly<Record<string, { title: string; curr
  */
 const TITLE_ALIASES: Readonly<Record<string, string>> = {
   'Departure of Directors or Principal Officers; Election of Directors; Appointment of Principal Officers': '5.02',
-  'Mine Safety Reporting of Shutdowns and Patterns of Violations': '1.04',
   'Financial Statements, Pro Forma Financial Information and Exhibits': '9.01',
   'Other Events and Regulation FD Disclosure': '8.01',
   'Amendments to the Registrants Code of Ethics or Waiver of a Provision of the Code of Ethics': '5.05',
