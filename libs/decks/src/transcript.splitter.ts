@@ -202,6 +202,8 @@ export function splitTranscript(doc: DocumentText, pdfTitle: string | null = nul
   let section: TranscriptSection | null = null;
   let back_matter: TextSpan | null = null;
   const unplacedLines: Line[] = [];
+  const ruleBefore = (i: number): boolean => i > 0 && lines.slice(indexInLines.get(content[i - 1]!)! + 1, indexInLines.get(content[i]!)).some((l) => isRule(l.text));
+  let turnOpen = false;
   for (let i = firstBody; i < content.length; i += 1) {
     const line = content[i]!;
     const text = line.text.trim();
@@ -221,10 +223,13 @@ export function splitTranscript(doc: DocumentText, pdfTitle: string | null = nul
       const decorationEnd = label.marker ? content[i + label.lineCount - 2]!.end : labelEnd.end;
       const sameLine = label.speechStart === null ? null : line;
       raw.push({ label, line, labelEnd, decorationEnd, section, firstLine: sameLine, lastLine: sameLine });
+      turnOpen = true;
       i += label.lineCount - 1;
       continue;
     }
-    const current = raw[raw.length - 1];
+    // A rule (dotted line) closes a turn: text after it with no label is no one's.
+    if (raw.length > 0 && ruleBefore(i)) turnOpen = false;
+    const current = turnOpen ? raw[raw.length - 1] : undefined;
     if (current) {
       current.firstLine ??= line;
       current.lastLine = line;
@@ -292,7 +297,8 @@ export function splitTranscript(doc: DocumentText, pdfTitle: string | null = nul
       firm,
       kind: 'company',
       listed: false,
-      quote: intro?.quote ?? (decorated ? printed.quote : null),
+      // The quote is where role and firm were read: the label when it prints them, else the introduction.
+      quote: decorated ? printed.quote : (intro?.quote ?? null),
     });
   }
   const kindAt = (t: RawTurn): ParticipantKind | null => kinds[indexOf.get(nameKey(t.label.name))!]!;
