@@ -1,16 +1,20 @@
 import { DOCUMENT_PAGE_SEPARATOR, type ParticipantKind, type Transcript, type TranscriptParticipant, type TranscriptSection, type TranscriptTurn } from '@app/contracts';
 import type { DocumentText } from './document-text.builder';
+import { dateIn } from './transcript-dates';
+import { labelAt, type Label } from './transcript-labels';
+import { endsSentence, findFurniture, isRule, linesOf, unspaced, type Line } from './transcript-lines';
+import { isCapsName, isPersonName, isRole, isAnalystRole, nameKey, roleAndFirm, titleCase } from './transcript-names';
+import { introductionOf, kindOf, listHeadingOf, parseParticipantLine, parseRunInList, runInListOf, type ListedParticipant, type ParticipantGroup } from './transcript-participants';
+import { DISCLAIMER_WORDS, opensBackMatter, sectionHeadingOf } from './transcript-sections';
 
 /*
  * A first-party call transcript, split from the document text the decks library builds (pages
- * joined by "\n\f\n"). Pure: text in, offsets out. Layouts seen on issuers' PDFs:
- *   - a participants list on the first page(s), under headings ("Host", "Speakers", "Presenters",
- *     "Participants"), one person a line: "Name, Title", "Name – Firm, Title" or "Name – Firm";
- *   - turns labelled "NAME IN CAPITALS: text", "Name: text", "Name – Firm – Role: text", or the
- *     name alone on its line with the text below (then only names of the list are labels);
- *   - an operator; a presentation part, then questions and answers ("Q&A" heading, or none: the
- *     first question is the operator introducing an analyst);
- *   - running headers and footers repeated on every page, a disclaimer at the end.
+ * joined by "\n\f\n"). Pure: text in, offsets out. The document is read as: front matter (title,
+ * date, participants list: transcript-participants.ts), then turns, each opened by a speaker label
+ * (transcript-labels.ts), grouped in sections by headings (transcript-sections.ts), then maybe a
+ * disclaimer. Running headers and footers and dotted rules are set aside (transcript-lines.ts).
+ * What cannot be placed is listed, and transcriptGate refuses the document then: a call the
+ * splitter cannot read stays a document, never a wrong transcript.
  */
 
 export interface TextSpan {
@@ -32,186 +36,53 @@ export interface TranscriptSplit {
   headings: TextSpan[];
   /** Running headers and footers (lines repeated at the top or bottom of most pages, page numbers). */
   furniture: TextSpan[];
-  /** Non-blank body lines that belong to no turn, heading or running header: what the splitter could not place. */
+  /** Lines with no letter or digit (dotted rules between turns, a stray period). */
+  rules: TextSpan[];
+  /** Non-blank body lines that belong to no turn, heading, rule or running header: what the splitter could not place. */
   unplaced: UnplacedText[];
 }
 
-interface Line {
-  text: string;
-  start: number;
-  end: number;
-  page: number;
-}
-
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const DATE_WORDS = new RegExp(`\\b(${MONTHS.join('|')})\\s+(\\d{1,2}),?\\s+(\\d{4})\\b`, 'i');
-const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/;
-
-const SECTION_HEADINGS: ReadonlyArray<readonly [RegExp, TranscriptSection]> = [
-  [/^(?:presentation|prepared remarks|management (?:presentation|remarks|discussion)|opening remarks)$/i, 'presentation'],
-  [/^(?:q\s*&\s*a|q\s*and\s*a|questions?[- ]and[- ]answers?(?: session)?|questions? & answers?(?: session)?)$/i, 'qa'],
-];
-
-/** Participant list headings: the issuer's people, the analysts, or either (decided by the firm). */
-const COMPANY_GROUP = /^(?:hosts?|speakers?|presenters?|company (?:participants|representatives|speakers)|corporate participants|executives|management)$/i;
-const ANALYST_GROUP = /^(?:analysts?|conference call participants|other participants)$/i;
-const EITHER_GROUP = /^(?:participants|call participants)$/i;
-
-/** Where the disclaimer begins after the last turn. */
-const BACK_MATTER = /^(?:disclaimer|terms of use|forward[- ]looking statements?|safe harbor(?: statement)?|cautionary (?:note|statement)s?.*|legal notice)$|^certain statements (?:in|contained in|made in) this (?:transcript|document)/i;
-
-const PERIOD_WORD = /\b(?:first|second|third|fourth|q[1-4]|[1-4]q|full[- ]year|fy\s?\d{2,4}|fiscal)\b/i;
+const PERIOD_WORD = /\b(?:first|second|third|fourth|q[1-4](?:\s?\d{2,4})?|[1-4]q(?:\s?\d{2,4})?|full[- ]year|half[- ]year|fy\s?\d{2,4}|fiscal)\b/i;
 const TITLE_WORD = /\b(?:earnings|results|conference call|call|announcement|webcast)\b/i;
 
-const DASH = /\s+[–—-]\s+/;
-/** A person's name: two to five words, each starting with a capital letter. */
-const PERSON = /^[A-Z][\p{L}'’.-]*(?:\s+(?:[A-Z][\p{L}'’.-]*|de|van|von|der|da|di|del|la|le)){1,4}$/u;
-/** A label in capitals: one to five words of capitals (and . ' ’ -). */
-const CAPS_LABEL = /^[A-Z][A-Z.'’-]*(?:\s+[A-Z][A-Z.'’-]*){0,4}$/;
+/** Repeated this many times, a bare name alone on its line (after a finished sentence) is a speaker label. */
+const MIN_BARE_LABELS = 2;
 
-/** Lowercase, one kind of apostrophe and dash, single spaces: how names are compared. */
-export function nameKey(name: string): string {
-  return name.replace(/[’`]/g, "'").replace(/[–—]/g, '-').replace(/\s+/g, ' ').trim().toLowerCase();
+/** The first turn begins at the latest on this (0-based) page: a cover, then a participants page. */
+const MAX_FRONT_PAGES = 2;
+
+const span = (l: Line): TextSpan => ({ char_start: l.start, char_end: l.end });
+const isOperator = (name: string): boolean => /^operator$/i.test(name);
+
+interface RawTurn {
+  label: Label;
+  /** The label's first line, and its last (role line, Q/A line). */
+  line: Line;
+  labelEnd: Line;
+  /** Where the decoration (role line) ends: the participant's quote when read from the label. */
+  decorationEnd: number;
+  section: TranscriptSection | null;
+  /** First and last line of what was said (the label's line when it is said there too). */
+  firstLine: Line | null;
+  lastLine: Line | null;
 }
 
-function linesOf(doc: DocumentText): Line[] {
-  const lines: Line[] = [];
-  doc.offsets.forEach((page, index) => {
-    let start = page.char_start;
-    for (const text of doc.text.slice(page.char_start, page.char_end).split('\n')) {
-      if (text.trim().length > 0) lines.push({ text, start, end: start + text.length, page: index });
-      start += text.length + 1;
-    }
-  });
-  return lines;
-}
-
-const furnitureKey = (text: string): string => text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
-
-/**
- * Lines repeated at the top (first 4 lines) or bottom (last 2) of at least half of the pages, and
- * lone page numbers at the bottom: running headers and footers. Only a run from the page's edge
- * counts, so a body line that happens to repeat a header is not taken.
- */
-function findFurniture(lines: readonly Line[], pageCount: number): Set<Line> {
-  const byPage: Line[][] = Array.from({ length: pageCount }, () => []);
-  for (const line of lines) byPage[line.page]!.push(line);
-  const seen = new Map<string, Set<number>>();
-  for (const [page, pageLines] of byPage.entries()) {
-    for (const line of [...pageLines.slice(0, 4), ...pageLines.slice(-2)]) {
-      const key = furnitureKey(line.text);
-      if (!seen.has(key)) seen.set(key, new Set());
-      seen.get(key)!.add(page);
-    }
+/** The call's title, company and date from the front matter's lines (running headers included: a cover may print the title only there). */
+function readCall(front: readonly Line[], pdfTitle: string | null): { title: string | null; company: string | null; date: string | null; date_source: 'document' | 'pdf_title' | null } {
+  const titleLine = front.find((l) => TITLE_WORD.test(l.text) && PERIOD_WORD.test(l.text)) ?? front.find((l) => TITLE_WORD.test(l.text)) ?? null;
+  let company: string | null = null;
+  if (titleLine) {
+    const period = PERIOD_WORD.exec(titleLine.text);
+    const prefix = period ? titleLine.text.slice(0, period.index).replace(/['’]s\s*$/, '').replace(/[:|–—-]\s*$/, '').trim() : '';
+    const before = front[front.indexOf(titleLine) - 1];
+    // The line above the title names the company when it is a short name ("Bank of America"), not a date or "T R A N S C R I P T".
+    const beforeText = before?.text.trim() ?? '';
+    if (prefix) company = prefix;
+    else if (before && !dateIn(beforeText) && unspaced(beforeText) === beforeText && !/\d|transcript/i.test(beforeText) && beforeText.split(/\s+/).length <= 6) company = beforeText;
   }
-  const repeated = (line: Line): boolean => (seen.get(furnitureKey(line.text))?.size ?? 0) >= Math.max(2, Math.ceil(pageCount / 2));
-  const furniture = new Set<Line>();
-  for (const pageLines of byPage) {
-    for (let i = 0; i < pageLines.length && i < 4 && repeated(pageLines[i]!); i += 1) furniture.add(pageLines[i]!);
-    for (let i = pageLines.length - 1; i >= 0 && i >= pageLines.length - 2; i -= 1) {
-      const line = pageLines[i]!;
-      if (!repeated(line) && !/^\d{1,4}$/.test(line.text.trim())) break;
-      furniture.add(line);
-    }
-  }
-  return furniture;
-}
-
-function isoDate(year: string, month: number, day: string): string | null {
-  const d = Number(day);
-  const date = new Date(Date.UTC(Number(year), month - 1, d));
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== d) return null;
-  return `${year}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-}
-
-function dateIn(text: string): string | null {
-  const words = DATE_WORDS.exec(text);
-  if (words) return isoDate(words[3]!, MONTHS.indexOf(words[1]!.toLowerCase()) + 1, words[2]!);
-  const iso = ISO_DATE.exec(text);
-  return iso ? isoDate(iso[1]!, Number(iso[2]), iso[3]!) : null;
-}
-
-interface ParsedParticipant {
-  name: string;
-  role: string | null;
-  firm: string | null;
-  group: 'company' | 'analyst' | 'either';
-  quote: string;
-}
-
-/** "Name – Firm, Title", "Name – Firm", "Name, Title" or "Name"; null when the line does not start with a person's name. */
-function parseParticipantLine(text: string, group: ParsedParticipant['group']): ParsedParticipant | null {
-  const line = text.trim();
-  const dash = DASH.exec(line);
-  if (dash) {
-    const name = line.slice(0, dash.index).trim();
-    if (!PERSON.test(name)) return null;
-    const rest = line.slice(dash.index + dash[0].length).trim();
-    const comma = rest.indexOf(',');
-    const firm = (comma < 0 ? rest : rest.slice(0, comma)).trim();
-    const role = comma < 0 ? null : rest.slice(comma + 1).trim() || null;
-    return { name, firm: firm || null, role, group, quote: line };
-  }
-  const comma = line.indexOf(',');
-  const name = (comma < 0 ? line : line.slice(0, comma)).trim();
-  if (!PERSON.test(name)) return null;
-  return { name, firm: null, role: comma < 0 ? null : line.slice(comma + 1).trim() || null, group, quote: line };
-}
-
-interface Label {
-  /** As printed. */
-  label: string;
-  /** The name part of the label (before " – Firm – Role"). */
-  name: string;
-  /** Offset where what was said begins: after ": " on the line, or the next line. */
-  speechStart: number | null;
-}
-
-/**
- * A line that opens a turn: "LABEL: text" (a known name, "Operator", a name followed by
- * " – Firm – Role", or a name in capitals), or a line that is exactly a known name or "Operator".
- */
-function labelOf(line: Line, known: ReadonlySet<string>): Label | null {
-  const text = line.text.trim();
-  const lead = line.text.length - line.text.trimStart().length;
-  if (known.has(nameKey(text)) || /^operator$/i.test(text)) return { label: text, name: text, speechStart: null };
-  const colon = /^([^:]{2,120}?):(?:\s+|$)/.exec(text);
-  if (!colon) return null;
-  const label = colon[1]!.trim();
-  const name = label.split(DASH)[0]!.trim();
-  const labelled =
-    /^operator$/i.test(name) || known.has(nameKey(name)) || (CAPS_LABEL.test(name) && name.split(/\s+/).length >= 2) || (DASH.test(label) && PERSON.test(name));
-  if (!labelled) return null;
-  const after = line.start + lead + colon[0].length;
-  return { label, name, speechStart: after < line.end ? after : null };
-}
-
-/** "JANE FRASER" -> "Jane Fraser"; "MATT O’CONNOR" -> "Matt O’Connor": for a label the list and the operator never name. */
-function titleCase(name: string): string {
-  return name.toLowerCase().replace(/(^|[\s'’.-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
-}
-
-/** Where the operator introduces a speaker: "from Jim Mitchell with Seaport Global." -> the name as written, and the firm. */
-function introductionOf(name: string, operatorTexts: readonly string[]): { name: string; firm: string | null; quote: string } | null {
-  const words = nameKey(name)
-    .split(' ')
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, "['’]"));
-  const pattern = new RegExp(`\\b${words.join('\\s+')}\\b`, 'i');
-  for (const text of operatorTexts) {
-    const flat = text.replace(/\s+/g, ' ');
-    const m = pattern.exec(flat);
-    if (!m) continue;
-    const rest = flat.slice(m.index + m[0].length);
-    const firm = /^\s*(?:,|with|from|of|at)\s+(?:the line of\s+)?(.+?)(?:[.,;](?:\s|$)|\s+(?:your|please|and)\b|$)/i.exec(rest)?.[1] ?? null;
-    const sentenceEnd = flat.indexOf('.', m.index + m[0].length);
-    const quoteStart = flat.lastIndexOf('. ', m.index) + 1;
-    return {
-      name: m[0],
-      firm: firm !== null && /^[A-Z0-9]/.test(firm) ? firm : null,
-      quote: flat.slice(quoteStart, sentenceEnd < 0 ? undefined : sentenceEnd + 1).trim(),
-    };
-  }
-  return null;
+  const documentDate = front.map((l) => dateIn(l.text)).find((d) => d !== null) ?? null;
+  const titleDate = documentDate === null && pdfTitle ? dateIn(pdfTitle) : null;
+  return { title: titleLine?.text.trim() ?? null, company, date: documentDate ?? titleDate, date_source: documentDate ? 'document' : titleDate ? 'pdf_title' : null };
 }
 
 /**
@@ -222,138 +93,232 @@ function introductionOf(name: string, operatorTexts: readonly string[]): { name:
 export function splitTranscript(doc: DocumentText, pdfTitle: string | null = null): TranscriptSplit {
   const lines = linesOf(doc);
   const furniture = findFurniture(lines, doc.offsets.length);
+  const rules = lines.filter((l) => isRule(l.text));
+  // The lines that carry words of the document: no running header, footer or rule.
+  const content = lines.filter((l) => !furniture.has(l) && !isRule(l.text));
+  const indexInLines = new Map(lines.map((l, i) => [l, i]));
 
-  // Front matter: the participants list, under its headings, up to the first section heading or turn.
-  const listed: ParsedParticipant[] = [];
-  let group: ParsedParticipant['group'] | null = null;
+  /** Whether the line before content[i] closes what came before: a finished sentence, a rule, a heading, the start. */
+  const afterBreak = (i: number): boolean => {
+    for (let j = indexInLines.get(content[i]!)! - 1; j >= 0; j -= 1) {
+      const prev = lines[j]!;
+      if (furniture.has(prev)) continue;
+      return isRule(prev.text) || sectionHeadingOf(prev.text) !== null || endsSentence(prev.text);
+    }
+    return true;
+  };
+
+  // Front matter: the participants list, up to the first section heading or turn.
+  const listed: ListedParticipant[] = [];
+  const listedKeys = new Set<string>();
+  const isListed = (name: string): boolean => listedKeys.has(nameKey(name));
+  const addListed = (p: ListedParticipant): void => {
+    if (listedKeys.has(nameKey(p.name))) return;
+    listed.push(p);
+    listedKeys.add(nameKey(p.name));
+  };
+  /** A list line is followed by another list line, a heading, or the end of its page; a speaker label by what was said. */
+  const listGoesOn = (i: number): boolean => {
+    const next = content[i + 1];
+    if (!next || next.page !== content[i]!.page) return true;
+    const text = next.text.trim();
+    return sectionHeadingOf(text) !== null || listHeadingOf(text, true) !== null || parseParticipantLine(text, 'either') !== null;
+  };
+  let group: ParticipantGroup | null = null;
   let sawCompanyGroup = false;
-  let firstBody = lines.length;
-  const provisional = new Set<string>();
-  for (let i = 0; i < lines.length; i += 1) {
-    const text = lines[i]!.text.trim();
-    if (SECTION_HEADINGS.some(([re]) => re.test(text)) || labelOf(lines[i]!, provisional) !== null) {
+  let firstBody = content.length;
+  for (let i = 0; i < content.length; i += 1) {
+    const line = content[i]!;
+    const text = line.text.trim();
+    if (sectionHeadingOf(text) !== null) {
       firstBody = i;
       break;
     }
-    if (COMPANY_GROUP.test(text)) {
-      group = 'company';
-      sawCompanyGroup = true;
-    } else if (ANALYST_GROUP.test(text)) group = 'analyst';
-    else if (EITHER_GROUP.test(text)) group = sawCompanyGroup ? 'analyst' : 'either';
-    else if (group !== null && !furniture.has(lines[i]!)) {
-      const p = parseParticipantLine(text, group);
-      if (p && !provisional.has(nameKey(p.name))) {
-        listed.push(p);
-        provisional.add(nameKey(p.name));
+    const heading = listHeadingOf(text, sawCompanyGroup);
+    if (heading !== null) {
+      group = heading;
+      sawCompanyGroup ||= heading === 'company';
+      continue;
+    }
+    const runIn = runInListOf(text);
+    if (runIn !== null) {
+      // The list runs on while a line ends with "," or "and".
+      let items = runIn.items;
+      let last = i;
+      while (/(?:,|\band)$/.test(items.trim()) && content[last + 1]?.page === line.page) {
+        last += 1;
+        items = `${items} ${content[last]!.text.trim()}`;
       }
+      parseRunInList(items, runIn.group, doc.text.slice(line.start, content[last]!.end)).forEach(addListed);
+      sawCompanyGroup ||= runIn.group === 'company';
+      i = last;
+      continue;
+    }
+    const entry = parseParticipantLine(text, group ?? 'either');
+    // Without a heading, only "Name (Title)" or "Name, Title" lines make a list (a cover's "BNP Paribas" or "John D. Milton, Jr." does not).
+    if (entry && !isRole(entry.name) && (group !== null || (entry.role !== null && isRole(entry.role))) && listGoesOn(i)) {
+      addListed(entry);
+      continue;
+    }
+    const label = labelAt(content, i, isListed);
+    if (label && (label.shape === 'operator' || label.shape === 'caps_colon' || isListed(label.name) || (label.shape === 'decorated' && (!label.ownLine || afterBreak(i))))) {
+      firstBody = i;
+      break;
     }
   }
-  const frontLines = lines.slice(0, firstBody);
-  const front_matter: TextSpan = { char_start: 0, char_end: firstBody < lines.length ? lines[firstBody]!.start : doc.text.length };
+  const front_matter: TextSpan = { char_start: 0, char_end: firstBody < content.length ? content[firstBody]!.start : doc.text.length };
 
-  // The call: title line, company, date.
-  const titleLine = frontLines.find((l) => TITLE_WORD.test(l.text) && PERIOD_WORD.test(l.text)) ?? frontLines.find((l) => TITLE_WORD.test(l.text)) ?? null;
-  const title = titleLine?.text.trim() ?? null;
-  let company: string | null = null;
-  if (titleLine) {
-    const period = PERIOD_WORD.exec(titleLine.text);
-    const prefix = period ? titleLine.text.slice(0, period.index).replace(/['’]s\s*$/, '').trim() : '';
-    const before = frontLines[frontLines.indexOf(titleLine) - 1];
-    if (prefix) company = prefix;
-    else if (before && !dateIn(before.text) && !/^t\s?r\s?a\s?n\s?s\s?c\s?r\s?i\s?p\s?t$/i.test(before.text.trim())) company = before.text.trim();
+  // Who speaks: the list's names, names printed with a firm or role in a label, and a bare name
+  // that opens two or more turns (alone on its line after a finished sentence, or before a colon).
+  const named = new Set(listedKeys);
+  const bareCounts = new Map<string, number>();
+  for (let i = firstBody; i < content.length; i += 1) {
+    const label = labelAt(content, i, isListed);
+    if (!label || isOperator(label.name)) continue;
+    const key = nameKey(label.name);
+    if (label.shape === 'decorated' && (!label.ownLine || afterBreak(i))) named.add(key);
+    else if (label.shape === 'caps_colon') named.add(key);
+    else if (label.shape === 'bare' && isPersonName(label.name) && !isCapsName(label.name) && (!label.ownLine || afterBreak(i))) bareCounts.set(key, (bareCounts.get(key) ?? 0) + 1);
   }
-  const frontFirms = listed.filter((p) => p.group === 'company' && p.firm).map((p) => p.firm!);
-  company ??= frontFirms[0] ?? null;
-  const documentDate = frontLines.map((l) => dateIn(l.text)).find((d) => d !== null) ?? null;
-  const titleDate = documentDate === null && pdfTitle ? dateIn(pdfTitle) : null;
+  // Only beside two speakers printed with a firm or role (or listed): a deck's repeated caption ("Pro Forma") is no speaker.
+  const repeatedBare = new Set(named.size >= 2 ? [...bareCounts].filter(([, n]) => n >= MIN_BARE_LABELS).map(([key]) => key) : []);
+  const isKnown = (name: string): boolean => named.has(nameKey(name)) || repeatedBare.has(nameKey(name));
+  const accepts = (label: Label, i: number): boolean => {
+    const key = nameKey(label.name);
+    switch (label.shape) {
+      case 'operator':
+      case 'caps_colon':
+        return true;
+      case 'decorated':
+        return !label.ownLine || afterBreak(i) || named.has(key);
+      case 'bare':
+        return named.has(key) || (repeatedBare.has(key) && (!label.ownLine || afterBreak(i)));
+    }
+  };
 
   // Body: turns, section headings, back matter.
-  const known = new Set(listed.map((p) => nameKey(p.name)));
-  interface RawTurn {
-    label: Label;
-    line: Line;
-    section: TranscriptSection | null;
-    /** First and last line of what was said (the label's line when it is said there too). */
-    firstLine: Line | null;
-    lastLine: Line | null;
-  }
   const raw: RawTurn[] = [];
   const headings: TextSpan[] = [];
   let section: TranscriptSection | null = null;
   let back_matter: TextSpan | null = null;
   const unplacedLines: Line[] = [];
-  for (let i = firstBody; i < lines.length; i += 1) {
-    const line = lines[i]!;
+  const ruleBefore = (i: number): boolean => i > 0 && lines.slice(indexInLines.get(content[i - 1]!)! + 1, indexInLines.get(content[i]!)).some((l) => isRule(l.text));
+  let turnOpen = false;
+  for (let i = firstBody; i < content.length; i += 1) {
+    const line = content[i]!;
     const text = line.text.trim();
-    const heading = SECTION_HEADINGS.find(([re]) => re.test(text));
-    if (heading) {
-      section = heading[1];
-      headings.push({ char_start: line.start, char_end: line.end });
+    const heading = sectionHeadingOf(text);
+    if (heading !== null) {
+      section = heading;
+      headings.push(span(line));
       continue;
     }
-    if (furniture.has(line)) continue;
-    if (raw.length > 0 && BACK_MATTER.test(text)) {
+    if (raw.length > 0 && opensBackMatter(text)) {
       back_matter = { char_start: line.start, char_end: doc.text.length };
       break;
     }
-    const label = labelOf(line, known);
-    if (label) {
+    const label = labelAt(content, i, isKnown);
+    if (label && accepts(label, i)) {
+      const labelEnd = content[i + label.lineCount - 1]!;
+      const decorationEnd = label.marker ? content[i + label.lineCount - 2]!.end : labelEnd.end;
       const sameLine = label.speechStart === null ? null : line;
-      raw.push({ label, line, section, firstLine: sameLine, lastLine: sameLine });
+      raw.push({ label, line, labelEnd, decorationEnd, section, firstLine: sameLine, lastLine: sameLine });
+      turnOpen = true;
+      i += label.lineCount - 1;
       continue;
     }
-    const current = raw[raw.length - 1];
+    // A rule (dotted line) closes a turn: text after it with no label is no one's.
+    if (raw.length > 0 && ruleBefore(i)) turnOpen = false;
+    const current = turnOpen ? raw[raw.length - 1] : undefined;
     if (current) {
       current.firstLine ??= line;
       current.lastLine = line;
-    }
-    else unplacedLines.push(line);
+    } else unplacedLines.push(line);
   }
 
-  // Participants: the list, then speakers it omits (named as the operator introduced them), the operator.
-  const participants: TranscriptParticipant[] = listed.map((p) => ({
-    name: p.name,
-    role: p.role,
-    firm: p.firm,
-    kind: p.group === 'company' ? 'company' : p.group === 'analyst' ? 'analyst' : company !== null && p.firm !== null && nameKey(p.firm) === nameKey(company) ? 'company' : 'analyst',
-    listed: true,
-    quote: p.quote,
-  }));
+  // A disclaimer without a heading: a page after the last turn's label that starts after a
+  // finished sentence and speaks of forward-looking statements is back matter, not the last turn.
+  const lastTurn = raw[raw.length - 1];
+  if (back_matter === null && lastTurn?.firstLine) {
+    const from = content.indexOf(lastTurn.firstLine);
+    for (let i = Math.max(from, 1); i < content.length; i += 1) {
+      const line = content[i]!;
+      const prev = content[i - 1]!;
+      const page = doc.offsets[line.page]!;
+      if (line.page === prev.page || prev.start < lastTurn.line.start || !endsSentence(prev.text)) continue;
+      if (!DISCLAIMER_WORDS.test(doc.text.slice(line.start, page.char_end))) continue;
+      back_matter = { char_start: line.start, char_end: doc.text.length };
+      lastTurn.lastLine = prev.start >= lastTurn.labelEnd.start ? prev : lastTurn.lastLine;
+      break;
+    }
+  }
+
+  // The company: as the title names it, else the firm of the issuer's people (list, or labels with an executive's title).
+  const frontLines = lines.filter((l) => l.start < front_matter.char_end && !isRule(l.text));
+  const call = readCall(frontLines, pdfTitle);
+  const decorationOf = new Map<string, { role: string | null; firm: string | null; marker: 'Q' | 'A' | null; quote: string }>();
+  for (const t of raw) {
+    const key = nameKey(t.label.name);
+    const known = decorationOf.get(key);
+    if (known && (known.role !== null || known.firm !== null)) continue;
+    const printed = t.label.decoration === null ? { role: null, firm: null } : roleAndFirm(t.label.decoration);
+    decorationOf.set(key, { ...printed, marker: known?.marker ?? t.label.marker, quote: doc.text.slice(t.line.start, t.decorationEnd).trim() });
+  }
+  const executiveFirm = [...decorationOf.values()].find((d) => d.firm !== null && d.role !== null && isRole(d.role) && !isAnalystRole(d.role))?.firm ?? null;
+  const company = call.company ?? listed.find((p) => p.group === 'company' && p.firm)?.firm ?? executiveFirm;
+
+  // Participants: the list, then speakers it omits (named as the operator introduced them, else as labelled), the operator.
+  const kinds: Array<ParticipantKind | null> = [];
+  const participants: TranscriptParticipant[] = listed.map((p) => {
+    kinds.push(kindOf({ group: p.group, role: p.role, firm: p.firm, marker: decorationOf.get(nameKey(p.name))?.marker ?? null, introduced: false }, company) ?? 'analyst');
+    return { name: p.name, role: p.role, firm: p.firm, kind: 'company', listed: true, quote: p.quote };
+  });
   const indexOf = new Map(participants.map((p, i) => [nameKey(p.name), i]));
-  const spoken = (t: RawTurn): string => doc.text.slice(t.label.speechStart ?? t.line.end, t.lastLine?.end ?? t.line.end);
-  const operatorTexts = raw.filter((t) => /^operator$/i.test(t.label.name)).map(spoken);
+  const spoken = (t: RawTurn): string => doc.text.slice(t.label.speechStart ?? t.labelEnd.end, t.lastLine?.end ?? t.labelEnd.end);
+  const operatorTexts = raw.filter((t) => isOperator(t.label.name)).map(spoken);
   for (const t of raw) {
     const key = nameKey(t.label.name);
     if (indexOf.has(key)) continue;
-    let participant: TranscriptParticipant;
-    if (/^operator$/i.test(t.label.name)) {
-      participant = { name: 'Operator', role: null, firm: null, kind: 'operator', listed: false, quote: null };
-    } else {
-      const intro = introductionOf(t.label.name, operatorTexts);
-      participant = {
-        name: intro?.name ?? titleCase(t.label.name),
-        role: null,
-        firm: intro?.firm ?? null,
-        kind: intro !== null || t.section === 'qa' ? 'analyst' : 'company',
-        listed: false,
-        quote: intro?.quote ?? null,
-      };
-    }
     indexOf.set(key, participants.length);
-    participants.push(participant);
+    if (isOperator(t.label.name)) {
+      kinds.push('operator');
+      participants.push({ name: 'Operator', role: null, firm: null, kind: 'operator', listed: false, quote: null });
+      continue;
+    }
+    const intro = introductionOf(t.label.name, operatorTexts);
+    const printed = decorationOf.get(key);
+    const decorated = printed !== undefined && (printed.role !== null || printed.firm !== null);
+    const role = printed?.role ?? null;
+    const firm = printed?.firm ?? intro?.firm ?? null;
+    kinds.push(kindOf({ group: null, role, firm, marker: printed?.marker ?? null, introduced: intro !== null }, company));
+    participants.push({
+      name: intro?.name ?? (isCapsName(t.label.name) ? titleCase(t.label.name) : t.label.name),
+      role,
+      firm,
+      kind: 'company',
+      listed: false,
+      // The quote is where role and firm were read: the label when it prints them, else the introduction.
+      quote: decorated ? printed.quote : (intro?.quote ?? null),
+    });
   }
+  const kindAt = (t: RawTurn): ParticipantKind | null => kinds[indexOf.get(nameKey(t.label.name))!]!;
 
   // Sections: after a heading, as it says; without a Q&A heading, Q&A begins with the first
   // analyst's turn (or the operator's turn that introduces it).
   if (!raw.some((t) => t.section === 'qa')) {
-    const firstAnalyst = raw.findIndex((t) => participants[indexOf.get(nameKey(t.label.name))!]!.kind === 'analyst');
+    const firstAnalyst = raw.findIndex((t) => kindAt(t) === 'analyst');
     if (firstAnalyst >= 0) {
-      const start = firstAnalyst > 0 && participants[indexOf.get(nameKey(raw[firstAnalyst - 1]!.label.name))!]!.kind === 'operator' ? firstAnalyst - 1 : firstAnalyst;
+      const start = firstAnalyst > 0 && kindAt(raw[firstAnalyst - 1]!) === 'operator' ? firstAnalyst - 1 : firstAnalyst;
       raw.forEach((t, i) => {
         t.section = i >= start ? 'qa' : 'presentation';
       });
     }
   }
+  // A speaker nothing printed places speaks for the company in the presentation, asks in Q&A.
+  participants.forEach((p, i) => {
+    const first = raw.find((t) => indexOf.get(nameKey(t.label.name)) === i);
+    p.kind = kinds[i] ?? (first?.section === 'qa' ? 'analyst' : 'company');
+  });
 
   const pageOf = (offset: number): number => {
     const i = doc.offsets.findIndex((p) => offset <= p.char_end);
@@ -361,9 +326,9 @@ export function splitTranscript(doc: DocumentText, pdfTitle: string | null = nul
   };
   const turns: TranscriptTurn[] = raw.map((t) => {
     const index = indexOf.get(nameKey(t.label.name))!;
-    const char_start = t.label.speechStart ?? t.firstLine?.start ?? t.line.end;
-    const char_end = Math.max(char_start, t.lastLine?.end ?? t.line.end);
-    const quoteEnd = t.firstLine && t.firstLine.start < char_end ? t.firstLine.end : t.line.end;
+    const char_start = t.label.speechStart ?? t.firstLine?.start ?? t.labelEnd.end;
+    const char_end = Math.max(char_start, t.lastLine?.end ?? t.labelEnd.end);
+    const quoteEnd = t.firstLine && t.firstLine.start < char_end ? t.firstLine.end : t.labelEnd.end;
     return {
       speaker: participants[index]!.name,
       participant_index: index,
@@ -378,23 +343,24 @@ export function splitTranscript(doc: DocumentText, pdfTitle: string | null = nul
     };
   });
 
-  // What the body holds outside turns, headings and running headers.
+  // What the body holds outside turns, headings, rules and running headers.
   const bodyEnd = back_matter?.char_start ?? doc.text.length;
   const inTurn = (l: Line): boolean => turns.some((t) => l.start >= t.label_start && l.end <= Math.max(t.char_end, l.start));
-  for (const line of lines) {
-    if (line.start < front_matter.char_end || line.start >= bodyEnd || furniture.has(line) || unplacedLines.includes(line)) continue;
+  for (const line of content) {
+    if (line.start < front_matter.char_end || line.start >= bodyEnd || unplacedLines.includes(line)) continue;
     if (headings.some((h) => h.char_start === line.start)) continue;
     if (!inTurn(line)) unplacedLines.push(line);
   }
 
   return {
-    call: { company, title, date: documentDate ?? titleDate, date_source: documentDate ? 'document' : titleDate ? 'pdf_title' : null },
+    call: { company, title: call.title, date: call.date, date_source: call.date_source },
     participants,
     turns,
     front_matter,
     back_matter,
     headings,
-    furniture: [...furniture].map((l) => ({ char_start: l.start, char_end: l.end })).sort((a, b) => a.char_start - b.char_start),
+    furniture: [...furniture].map(span).sort((a, b) => a.char_start - b.char_start),
+    rules: rules.map(span),
     unplaced: unplacedLines.sort((a, b) => a.start - b.start).map((l) => ({ char_start: l.start, char_end: l.end, text: l.text })),
   };
 }
@@ -407,14 +373,19 @@ export function titleSaysTranscript(title: string | null | undefined): boolean {
 /**
  * The serving gate: null when the split is a transcript to serve, else the reason it is not. The
  * text was extracted; the participants list, or at least two distinct speakers, were found; every
- * non-blank line of the body belongs to a turn, a section heading or a running header (the front
- * matter and a closing disclaimer are outside the body); the call's date is known.
+ * turn says something; every non-blank line of the body belongs to a turn, a section heading, a
+ * rule or a running header (the front matter and a closing disclaimer are outside the body); the
+ * call's date is known.
  */
 export function transcriptGate(doc: DocumentText, split: TranscriptSplit): string | null {
   if (doc.text.replaceAll(DOCUMENT_PAGE_SEPARATOR, '').trim().length === 0) return 'no text extracted';
   if (split.turns.length === 0) return 'no speaker turns found';
+  // A call's front matter (title, date, participants) takes a page or two; turns found further on are captions of a deck or a report.
+  if (split.turns[0]!.page_index > MAX_FRONT_PAGES) return `the first speaker turn is on page ${split.turns[0]!.page_index + 1}: too far for a call's front matter`;
   const speakers = new Set(split.turns.map((t) => t.participant_index));
   if (!split.participants.some((p) => p.listed) && speakers.size < 2) return 'no participants list and fewer than two distinct speakers';
+  const empty = split.turns.findIndex((t) => t.char_end <= t.char_start);
+  if (empty >= 0) return `turn ${empty} (${JSON.stringify(split.turns[empty]!.label)}) says nothing: a label with no text is not a turn`;
   if (split.unplaced.length > 0) {
     const first = split.unplaced[0]!;
     return `${split.unplaced.length} body line(s) belong to no speaker turn, the first at character ${first.char_start}: ${JSON.stringify(first.text.slice(0, 80))}`;
@@ -435,4 +406,5 @@ export function toTranscript(split: TranscriptSplit): Transcript {
   };
 }
 
+export { nameKey };
 export type { ParticipantKind };
