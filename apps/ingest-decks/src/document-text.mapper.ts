@@ -1,4 +1,5 @@
 import {
+  documentSubject,
   DOCUMENT_PAGE_SEPARATOR,
   DOCUMENT_TEXT_CHARS_PER_RECORD,
   recordId,
@@ -78,6 +79,7 @@ export function documentTextRecordsOf(link: DeckLink, source: PdfSource, pdf: Ex
   const transcript = recognizeTranscript({ doc: document, pdfTitle: pdf.info.title, linkTitle: link.title, kind: link.kind });
   const kind = transcript.transcript ? { doc_type: 'transcript' as const, doc_group: 'transcript' as const } : classified;
   const language = detectLanguage(document.text);
+  const subject = documentSubject({ docType: kind.doc_type, docGroup: kind.doc_group, title, items: null });
   const parts = toDocumentParts(pages, ctx.maxCharsPerRecord ?? DOCUMENT_TEXT_CHARS_PER_RECORD);
 
   return parts.map((part) => ({
@@ -109,6 +111,11 @@ export function documentTextRecordsOf(link: DeckLink, source: PdfSource, pdf: Ex
       page_separator: DOCUMENT_PAGE_SEPARATOR,
       text_length: document.text.length,
       pdf: { bytes: source.bytes, ...pdf.info },
+      format: 'pdf',
+      bytes: source.bytes,
+      subject,
+      filing: null,
+      no_text: document.text.trim().length === 0 ? 'empty' : null,
       part: { index: part.index, count: part.count },
       pages: part.pages,
       transcript: part.index === part.count - 1 ? transcript.transcript : null,

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { webhookEventOf, type RecordEnvelope } from '@app/contracts';
+import { webhookEventsOf, type RecordEnvelope } from '@app/contracts';
 import type { MessageMeta } from '@app/messaging';
 import {
   documentsByUrls,
@@ -19,7 +19,7 @@ export interface ProjectedRecord {
   meta: MessageMeta;
 }
 
-type EventType = NonNullable<ReturnType<typeof webhookEventOf>>['type'];
+type EventType = ReturnType<typeof webhookEventsOf>[number]['type'];
 
 /** What an event is made from: its id and type, and the last record of its key in the batch. */
 interface Pending {
@@ -31,7 +31,7 @@ interface Pending {
 
 /**
  * In the caller's transaction: one event per changed key (outcome's inserted and updated) whose
- * schema makes an event (webhookEventOf from @app/contracts), with data exactly as the API serves
+ * schema makes an event (webhookEventsOf from @app/contracts), with data exactly as the API serves
  * the resource, and its deliveries. Filings come from the rows the projection returned; other
  * resources are read by their slices' write-side reads on the transaction's manager (so they see the rows just written), one query
  * per resource kind. The events go in with one statement, which inserts nothing for an event id
@@ -50,9 +50,7 @@ export async function writeWebhookEvents(
   for (const record of records) {
     const { envelope } = record;
     if (!changedKeys.has(envelope.key)) continue;
-    const event = webhookEventOf(envelope.schema, envelope.key);
-    if (!event) continue;
-    byKey.set(`${event.type}\n${envelope.key}`, { ...event, key: envelope.key, record });
+    for (const event of webhookEventsOf(envelope)) byKey.set(`${event.type}\n${envelope.key}`, { ...event, key: envelope.key, record });
   }
   if (byKey.size === 0) return { events: 0, deliveries: 0 };
   const pending = [...byKey.values()];
@@ -97,7 +95,9 @@ async function resources(
     else rowsByAccession.set(row.accession, [row]);
   }
   return {
-    'filing.created': new Map([...filings].map(([accession, f]) => [accession, toFiling(f)])),
+    // An 8-K is announced once its items are known (the 8-K worker reads them from the submission),
+    // so filing.created always carries them: while null, the filing makes no event yet.
+    'filing.created': new Map([...filings].filter(([, f]) => f.items !== null).map(([accession, f]) => [accession, toFiling(f)])),
     'form4.filed': new Map(form4Filings.map((f) => [f.accession, toForm4Filing(f, rowsByAccession.get(f.accession) ?? [])])),
     'ir_document.created': new Map(documents.map((d) => [d.url, toDocumentDetail(d)])),
     'transcript.published': new Map(transcripts.map((t) => [t.url, toTranscriptDetail(t)])),

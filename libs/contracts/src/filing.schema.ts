@@ -17,7 +17,17 @@ export const filingDataSchema = z.object({
       'for daily index and current events rows, which do not name it, the filing index page',
   ),
   primary_doc_description: z.string().nullable().describe('Description of the primary document, as in the submissions JSON'),
-  items: z.array(z.string()).describe('8-K item numbers (e.g. ["2.02", "9.01"]); empty when none or not given'),
+  items: z
+    .array(z.string().regex(/^\d{1,2}\.\d{2}$/))
+    .nullable()
+    .describe(
+      '8-K item numbers in today\'s numbering (e.g. ["2.02", "9.01"]), ascending; [] for a form without items; ' +
+        'null while not known (an 8-K read from the daily index or current events, until the 8-K worker reads its submission)',
+    ),
+  legacy_items: z
+    .array(z.object({ number: z.string(), legacy_number: z.string() }))
+    .optional()
+    .describe('Items of an 8-K filed before 2004-08-23 under the old numbering: each mapped number with the number the filing printed ("5" -> "8.01")'),
   size: z.number().int().nonnegative().nullable().describe('Size of the submission in bytes; null when not given'),
   is_xbrl: z.boolean().nullable().describe('The filing carries XBRL; null when the source does not say'),
   is_inline_xbrl: z.boolean().nullable().describe('The filing carries inline XBRL; null when the source does not say'),
@@ -30,7 +40,9 @@ export const filingDataSchema = z.object({
   act: z.string().nullable().describe('Securities act (33, 34, 40) when given'),
   file_number: z.string().nullable().describe('SEC file number when given'),
   film_number: z.string().nullable().describe('Film number when given'),
-  source: z.enum(['submissions', 'daily_index', 'current_events']).describe('Which EDGAR source the record was read from'),
+  source: z
+    .enum(['submissions', 'submission_text', 'daily_index', 'current_events'])
+    .describe('Which EDGAR source the record was read from (submission_text: the complete submission .txt, which the 8-K worker reads for the items)'),
 });
 
 export type FilingData = z.infer<typeof filingDataSchema>;

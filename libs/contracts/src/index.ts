@@ -15,3 +15,4 @@ export * from './form4.schema';
 export * from './webhook-events';
 export * from './tenk-section.schema';
 export * from './examples';
+export * from './document-subject';

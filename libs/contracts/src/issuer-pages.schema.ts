@@ -76,7 +76,12 @@ export const companyDescriptionDataSchema = z.object({
 });
 
 export const DOC_TYPES = ['slide_deck', 'annual_report', 'quarterly_report', 'press_release', 'proxy_statement', 'transcript', 'other'] as const;
+/** The coarse type of a document: what the API serves as `doc_type`. */
 export const DOC_GROUPS = ['slide_deck', 'report', 'press_release', 'transcript', 'other'] as const;
+/** What a document is about (the API's `doc_group`): from the 8-K items it was filed under, else from its type and title. */
+export const DOC_SUBJECTS = ['earnings', 'governance', 'transactions', 'financing', 'disclosure', 'other'] as const;
+/** How a document's text was read: a PDF's text layer, an HTML document's visible text, a plain-text document. */
+export const DOCUMENT_FORMATS = ['pdf', 'html', 'text'] as const;
 
 /** Text of one part of a document is kept under Kafka's 1 MB message limit with room for JSON escapes. */
 export const DOCUMENT_TEXT_CHARS_PER_RECORD = 300_000;
@@ -91,19 +96,32 @@ export const documentPageSchema = z.object({
   vision_caption: z.string().describe('Caption of the page from its layout (largest text, then the first body line); no vision model'),
   caption_source: z.string().min(1).describe('Which captioner made vision_caption, e.g. layout@1'),
   quote: z.string().nullable().describe('The page\'s first line, verbatim; null for a page without text'),
-  width: z.number().describe('Page width in PDF points'),
-  height: z.number().describe('Page height in PDF points'),
+  width: z.number().nullable().describe('Page width in PDF points; null for an HTML or text document'),
+  height: z.number().nullable().describe('Page height in PDF points; null for an HTML or text document'),
+});
+
+/** The filing an exhibit document was filed with (document-text@1 `filing`). */
+export const documentFilingSchema = z.object({
+  accession: z.string().regex(/^\d{10}-\d{2}-\d{6}$/),
+  form: z.string().min(1).describe('8-K, 8-K/A, ...'),
+  filed_date: date,
+  accepted_at: z.string().datetime({ offset: true }).nullable(),
+  items: z.array(z.string()).describe('The filing\'s 8-K item numbers (today\'s numbering)'),
+  exhibit_type: z.string().min(1).describe('The document\'s type in the submission, as filed (EX-99.1)'),
+  sequence: z.number().int().min(1).describe('The document\'s sequence number in the submission'),
+  description: z.string().nullable().describe('The document\'s description in the submission, as filed'),
+  file_name: z.string().nullable().describe('The document\'s file name; null in old submissions that name none'),
 });
 
 /**
- * ir.document-texts.v1 data: the text of one PDF document, page by page. A long document is split
+ * ir.document-texts.v1 data: the text of one document (an IR PDF, or an exhibit of an SEC filing), page by page. A long document is split
  * into parts of whole pages (at most DOCUMENT_TEXT_CHARS_PER_RECORD characters of page text each);
  * all parts share the key (the document URL), so they stay ordered in one partition.
  */
 export const documentTextDataSchema = z.object({
   cik,
   ticker: z.string().nullable(),
-  url: z.string().url().describe('The PDF\'s URL: the same key as its ir.documents.v1 record'),
+  url: z.string().url().describe('The document\'s URL: the same key as its ir.documents.v1 record; for a filing exhibit, its www.sec.gov Archives URL'),
   title: z.string().min(1).describe('Title from the IR page link, else the PDF\'s own metadata title, else the first page\'s caption'),
   doc_type: z.enum(DOC_TYPES),
   doc_group: z.enum(DOC_GROUPS),
@@ -111,13 +129,28 @@ export const documentTextDataSchema = z.object({
   page_count: z.number().int().min(1),
   page_separator: z.literal(DOCUMENT_PAGE_SEPARATOR),
   text_length: z.number().int().min(0).describe('Length of the whole document text'),
-  pdf: z.object({
-    bytes: z.number().int().min(1),
-    title: z.string().nullable().describe('Info dictionary Title'),
-    creator: z.string().nullable(),
-    producer: z.string().nullable(),
-    created_at: z.string().datetime({ offset: true }).nullable().describe('Info dictionary CreationDate'),
-  }),
+  pdf: z
+    .object({
+      bytes: z.number().int().min(1),
+      title: z.string().nullable().describe('Info dictionary Title'),
+      creator: z.string().nullable(),
+      producer: z.string().nullable(),
+      created_at: z.string().datetime({ offset: true }).nullable().describe('Info dictionary CreationDate'),
+    })
+    .nullable()
+    .describe('The PDF\'s size and Info dictionary; null for an HTML or text document'),
+  format: z.enum(DOCUMENT_FORMATS).optional().describe('How the text was read; absent in records written before it existed (all PDFs)'),
+  bytes: z.number().int().min(0).optional().describe('Size of the document\'s bytes as fetched (for a PDF, pdf.bytes)'),
+  subject: z.enum(DOC_SUBJECTS).nullable().optional().describe('What the document is about; null or absent when nothing says'),
+  filing: documentFilingSchema
+    .nullable()
+    .optional()
+    .describe('For an exhibit of an SEC filing (an 8-K\'s EX-99.1 press release): the filing and the exhibit\'s place in it; null or absent for an IR-site document'),
+  no_text: z
+    .enum(['images_only', 'empty'])
+    .nullable()
+    .optional()
+    .describe('Why the document has no text: images_only (the exhibit is pictures of its pages), empty; null or absent when it has text'),
   part: z.object({
     index: z.number().int().min(0),
     count: z.number().int().min(1),
@@ -145,6 +178,9 @@ export type RosterCategory = (typeof ROSTER_CATEGORIES)[number];
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 export type DocType = (typeof DOC_TYPES)[number];
 export type DocGroup = (typeof DOC_GROUPS)[number];
+export type DocSubject = (typeof DOC_SUBJECTS)[number];
+export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
+export type DocumentFiling = z.infer<typeof documentFilingSchema>;
 
 export const issuerRosterRecordV1 = envelopeSchema('ir-roster@1', issuerRosterDataSchema);
 export const issuerDocumentRecordV1 = envelopeSchema('ir-document@1', issuerDocumentDataSchema);

@@ -118,8 +118,8 @@ export const TOPICS = {
     name: 'ir.document-texts.v1',
     // A long document is split into parts of whole pages; all parts share the key, so they stay
     // ordered in one partition (not compacted: every part of the latest version must remain).
-    key: 'absolute URL of the document (the key of its ir.documents.v1 record)',
-    producers: ['ingest-decks'],
+    key: 'absolute URL of the document (the key of its ir.documents.v1 record; for a filing exhibit, its Archives URL)',
+    producers: ['ingest-decks', 'ingest-sec'],
     consumers: ['projector'],
     compacted: false,
     partitions: 3,

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { RecordEnvelope } from './envelope.schema';
+import type { DocumentTextData } from './issuer-pages.schema';
 import { TOPICS, type TopicDefinition } from './topics';
 
 /**
@@ -14,6 +16,8 @@ export interface WebhookEventSource {
   schema: string;
   /** What identifies the entity: the record key (accession, document URL). */
   entity: string;
+  /** Only records whose data passes make the event (absent: every record of the schema). */
+  when?: (data: unknown) => boolean;
 }
 
 export const WEBHOOK_EVENT_SOURCES: readonly WebhookEventSource[] = [
@@ -25,6 +29,14 @@ export const WEBHOOK_EVENT_SOURCES: readonly WebhookEventSource[] = [
   // A document's text makes one only when it carries a transcript that passed the serving gate (the
   // projector finds its transcripts row); a new version of the same PDF is the same transcript.
   { type: 'transcript.published', topic: TOPICS.documentTexts, schema: 'document-text@1', entity: 'absolute document URL' },
+  // A filing exhibit has no link record: its text captures it (an IR document's text does not: its link did).
+  {
+    type: 'ir_document.created',
+    topic: TOPICS.documentTexts,
+    schema: 'document-text@1',
+    entity: 'absolute document URL',
+    when: (data) => !!(data as DocumentTextData).filing,
+  },
 ];
 
 /** `evt_` + 32 hex: stable for (event type, entity key). */
@@ -32,8 +44,7 @@ export function webhookEventId(type: WebhookEventSource['type'], entityKey: stri
   return `evt_${createHash('sha256').update(`${type}\n${entityKey}`).digest('hex').slice(0, 32)}`;
 }
 
-/** The event a record makes, if any: its type and stable id (the caller keeps first-seen state). */
-export function webhookEventOf(schema: string, recordKey: string): { type: WebhookEventSource['type']; id: string } | null {
-  const source = WEBHOOK_EVENT_SOURCES.find((s) => s.schema === schema);
-  return source ? { type: source.type, id: webhookEventId(source.type, recordKey) } : null;
+/** The events a record may make: their types and stable ids (the caller keeps first-seen state). */
+export function webhookEventsOf(record: Pick<RecordEnvelope, 'schema' | 'key' | 'data'>): Array<{ type: WebhookEventSource['type']; id: string }> {
+  return WEBHOOK_EVENT_SOURCES.filter((s) => s.schema === record.schema && (!s.when || s.when(record.data))).map((s) => ({ type: s.type, id: webhookEventId(s.type, record.key) }));
 }

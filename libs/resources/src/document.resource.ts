@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DOC_GROUPS, DOC_TYPES, type DocGroup, type DocType } from '@app/contracts';
+import { DOC_GROUPS, DOC_SUBJECTS, DOCUMENT_FORMATS, type DocGroup, type DocSubject, type DocumentFormat } from '@app/contracts';
 import type { DocumentPageRecord, DocumentRecord } from '@app/persistence';
 import { paginationSchema, provenanceSchema } from './shared.resource';
 
@@ -9,21 +9,45 @@ const documentProvenanceSchema = provenanceSchema.extend({
 });
 
 /** A document list item as the API serves it (GET /v1/documents); `ir_document.created` carries the detail. */
+export const REPORT_TYPES = ['annual_report', 'quarterly_report', 'proxy_statement'] as const;
+
+/** An exhibit document's place in its filing (the filing itself: accession and items). */
+const exhibitSchema = z.object({
+  form: z.string().describe('8-K, 8-K/A, ...'),
+  filed_date: z.string(),
+  type: z.string().describe('As filed: EX-99.1, ...'),
+  sequence: z.number().int(),
+  description: z.string().nullable(),
+});
+
+/** A document list item as the API serves it (GET /v1/documents); `ir_document.created` carries the detail. */
 export const documentSchema = z.object({
   id: z.number().int(),
   ticker: z.string().nullable().describe('Ticker from the IR registry, else the issuer\'s listing'),
-  title: z.string().describe('The IR page\'s link text; without a link record, the PDF\'s title or its first page\'s caption'),
-  doc_type: z.enum(DOC_TYPES).describe('From the PDF\'s classification once its text is extracted; before, from the IR page\'s section and link'),
-  doc_group: z.enum(DOC_GROUPS),
+  title: z.string().describe('The IR page\'s link text; else the document\'s own title (a press release\'s headline, a PDF\'s title) or its first page\'s caption'),
+  doc_type: z
+    .enum(DOC_GROUPS)
+    .describe('From the text once read, before from the IR link'),
+  doc_group: z
+    .enum(DOC_SUBJECTS)
+    .describe('What it is about: from its 8-K\'s items, else its type and title'),
+  report_type: z.enum(REPORT_TYPES).nullable().describe('Which report; null for others'),
+  format: z.enum(DOCUMENT_FORMATS).nullable().describe('How the text was read; null before it is read'),
   language: z.string().nullable().describe('ISO 639-1 code detected from the text; null before the text is extracted or when it is too short'),
   published_at: z.string().describe('ISO 8601; the sort key of the list. published_at_source says where it came from'),
-  published_at_source: z.enum(['ir_page', 'pdf_metadata', 'first_seen']).describe('ir_page: the date printed next to the link; pdf_metadata: the PDF\'s creation date; first_seen: when the document was first seen'),
+  published_at_source: z
+    .enum(['filing', 'ir_page', 'pdf_metadata', 'first_seen'])
+    .describe('filing: when its filing was accepted; ir_page: the date next to the link; pdf_metadata: the PDF\'s creation date; first_seen: when first seen'),
   pages: z.number().int().nullable().describe('Page count; null until the text is extracted'),
-  event_id: z.number().int().nullable().describe('The IR event (earnings call, annual meeting) the page lists the document under'),
+  event_id: z.number().int().nullable().describe('Groups the documents of one event: the IR page\'s event, or the filing an exhibit came with'),
   url: z.string().describe('The document\'s URL'),
-  kind: z.string().nullable().describe('The IR page\'s kind of link (presentation, press_release, annual_report, ...); null before the link record'),
-  found_on: z.string().nullable().describe('The IR page the link was found on'),
-  provenance: documentProvenanceSchema.describe('The PDF text\'s provenance once extracted (quote: its first line); before, the IR page link\'s'),
+  kind: z.string().nullable().describe('The IR page\'s kind of link (presentation, press_release, ...); null for a filing exhibit'),
+  found_on: z.string().nullable().describe('The IR page the link was found on; null for a filing exhibit'),
+  accession: z.string().nullable().describe('For a filing exhibit: its filing; else null'),
+  items: z.array(z.string()).nullable().describe('For a filing exhibit: its 8-K\'s items; else null'),
+  exhibit: exhibitSchema.nullable().describe('For a filing exhibit: its place in the filing; else null'),
+  no_text: z.enum(['images_only', 'empty']).nullable().describe('Why it has no text; null when it has'),
+  provenance: documentProvenanceSchema.describe('The text\'s provenance once extracted (quote: its first line); before, the IR page link\'s'),
 });
 
 export const documentDetailSchema = documentSchema.extend({
@@ -53,8 +77,8 @@ export const documentPageSchema = z.object({
   text: z.string().describe('The page\'s text, lines in reading order joined by \\n'),
   caption_source: z.string().describe('The captioner that made vision_caption, e.g. layout@1'),
   quote: z.string().nullable().describe('The page\'s first line, verbatim; null for a page without text'),
-  width: z.number().describe('Page width in PDF points'),
-  height: z.number().describe('Page height in PDF points'),
+  width: z.number().nullable().describe('Page width in PDF points; null for an HTML or text document'),
+  height: z.number().nullable().describe('Page height in PDF points; null for an HTML or text document'),
   provenance: documentProvenanceSchema,
 });
 
@@ -88,10 +112,10 @@ function documentProvenance(d: DocumentRecord): DocumentBody['provenance'] {
   if (d.textContentHash !== null && d.textSrcId !== null) {
     return {
       src_id: d.textSrcId,
-      source_provider: 'issuer_page',
+      source_provider: d.accession ? 'sec' : 'issuer_page',
       source_url: d.textSourceUrl ?? d.url,
       citation_url: d.url,
-      accession: null,
+      accession: d.accession,
       quote: d.textQuote,
       content_hash: d.textContentHash,
       extracted_at: iso(d.textExtractedAt),
@@ -111,12 +135,15 @@ function documentProvenance(d: DocumentRecord): DocumentBody['provenance'] {
 
 /** Read model -> the spec's document list item (plus url, kind, published_at_source, found_on). */
 export function toDocument(d: DocumentRecord): DocumentBody {
+  const filing = d.filing;
   return {
     id: d.id,
     ticker: d.ticker,
     title: d.title,
-    doc_type: d.docType as DocType,
-    doc_group: d.docGroup as DocGroup,
+    doc_type: d.docGroup as DocGroup,
+    doc_group: (d.subject ?? 'other') as DocSubject,
+    report_type: (REPORT_TYPES as readonly string[]).includes(d.docType) ? (d.docType as (typeof REPORT_TYPES)[number]) : null,
+    format: d.format as DocumentFormat | null,
     language: d.language,
     published_at: d.sortAt.toISOString(),
     published_at_source: d.publishedAtSource as DocumentBody['published_at_source'],
@@ -125,6 +152,10 @@ export function toDocument(d: DocumentRecord): DocumentBody {
     url: d.url,
     kind: d.kind,
     found_on: d.foundOn,
+    accession: d.accession,
+    items: filing ? filing.items : null,
+    exhibit: filing ? { form: filing.form, filed_date: filing.filed_date, type: filing.exhibit_type, sequence: filing.sequence, description: filing.description } : null,
+    no_text: d.noText as DocumentBody['no_text'],
     provenance: documentProvenance(d),
   };
 }
@@ -148,11 +179,11 @@ export function toDocumentPage(d: DocumentRecord, p: DocumentPageRecord): Docume
     height: p.height,
     provenance: {
       src_id: d.textSrcId ?? '',
-      source_provider: 'issuer_page',
+      source_provider: d.accession ? 'sec' : 'issuer_page',
       source_url: d.textSourceUrl ?? d.url,
-      // PDF open parameters: viewers jump to the page.
-      citation_url: `${d.url}#page=${p.pageIndex + 1}`,
-      accession: null,
+      // PDF open parameters: viewers jump to the page; an HTML exhibit has no page anchors.
+      citation_url: d.format === 'html' || d.format === 'text' ? d.url : `${d.url}#page=${p.pageIndex + 1}`,
+      accession: d.accession,
       quote: p.quote,
       content_hash: p.contentHash,
       extracted_at: iso(d.textExtractedAt),

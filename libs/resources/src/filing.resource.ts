@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eightKItem } from '@app/edgar';
 import type { FilingRecord } from '@app/persistence';
 import { companyReferenceSchema, paginationSchema, provenanceSchema } from './shared.resource';
 
@@ -13,7 +14,20 @@ export const filingSchema = z.object({
   report_period: z.string().nullable().describe('Period of report (YYYY-MM-DD), when given'),
   primary_document_url: z.string().nullable().describe('www.sec.gov URL of the primary document (the filing index page when the source did not name it)'),
   description: z.string().nullable().describe('Description of the primary document, as SEC lists it'),
-  items: z.array(z.string()).describe('8-K item numbers; empty when none'),
+  items: z
+    .array(z.string())
+    .nullable()
+    .describe('8-K item numbers (["2.02", "9.01"]); [] for a form without items; null while not yet known'),
+  item_details: z
+    .array(
+      z.object({
+        number: z.string().describe('Item number ("2.02")'),
+        title: z.string().nullable().describe('The item\'s title in Form 8-K'),
+        legacy_number: z.string().nullable().describe('Pre-2004 8-K: the old number printed ("5" for 8.01)'),
+      }),
+    )
+    .nullable()
+    .describe('The items with their titles; null when items is null'),
   size: z.number().int().nullable().describe('Submission size in bytes, when given'),
   is_amendment: z.boolean().describe('The form ends in /A'),
   amends_accession: z.string().nullable().describe('Accession of the amended filing where known; SEC indexes do not state it, so usually null'),
@@ -40,6 +54,11 @@ export function toFiling(f: FilingRecord): FilingBody {
     primary_document_url: f.primaryDocumentUrl,
     description: f.primaryDocDescription,
     items: f.items,
+    item_details: f.items === null ? null : f.items.map((number) => ({
+      number,
+      title: eightKItem(number)?.title ?? null,
+      legacy_number: f.legacyItems?.find((l) => l.number === number)?.legacy_number ?? null,
+    })),
     size: f.size === null ? null : Number(f.size),
     is_amendment: f.isAmendment,
     amends_accession: f.amendsAccession,

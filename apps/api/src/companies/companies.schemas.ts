@@ -1,4 +1,4 @@
-import { params } from '../platform/query.validation';
+import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 export const SYMBOL_PATTERN = '^[A-Za-z0-9.\\-]{1,10}:[A-Za-z]{2,6}$';
 
@@ -13,8 +13,8 @@ export const companiesListParams = params({
   figis: { kind: 'array', items: { kind: 'string', pattern: '^[A-Za-z0-9]{12}$' }, description: 'FIGIs' },
   issuer_ids: { kind: 'array', items: { kind: 'int', minimum: 1, maximum: 9_999_999_999 }, description: 'Issuer ids (the CIK as a number)' },
   active_only: { kind: 'bool', default: true, description: "Only listings whose status is 'active'" },
-  cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' },
-  limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
+  cursor: CURSOR_PARAM,
+  limit: LIMIT_PARAM,
   direction: {
     kind: 'enum',
     values: ['asc', 'desc'],

@@ -13,10 +13,11 @@ export const documentsRoutes = defineRoutes({
     operationId: 'listDocuments',
     summary: 'List documents',
     description:
-      "Issuer documents (slide decks, press releases, reports) linked from the issuers' IR pages, keyset-paginated by " +
-      'published_at then id, newest first by default (`direction=asc` for oldest first). published_at is the date the IR page ' +
-      "prints next to the link, else the PDF's creation date, else when the document was first seen (published_at_source). " +
-      "`doc_types` outside the list answer 422 literal_error; `limit` above the plan's cap answers 422 less_than_equal.",
+      "Issuer documents (slide decks, press releases, transcripts, reports) linked from the issuers' IR pages or filed as exhibits of their 8-Ks " +
+      '(an earnings release is EX-99.1 of the Item 2.02 8-K), keyset-paginated by published_at then id, newest first by default ' +
+      "(`direction=asc` for oldest first). published_at is when the exhibit's filing was accepted, else the date the IR page prints next to the link, " +
+      "else the PDF's creation date, else when the document was first seen (published_at_source). " +
+      "`doc_types` or `doc_groups` outside their lists answer 422 literal_error; `limit` above the plan's cap answers 422 less_than_equal.",
     tags: ['documents'],
     query: documentsListParams,
     response: documentListSchema,
@@ -38,7 +39,7 @@ export const documentsRoutes = defineRoutes({
     operationId: 'listDocumentPages',
     summary: "A document's pages",
     description:
-      'Pages of the current PDF version in page order, keyset-paginated; with `page`, only that page (404 `unknown-page` naming the page count when ' +
+      'Pages of the current text version in page order (an HTML exhibit is split at its page breaks), keyset-paginated; with `page`, only that page (404 `unknown-page` naming the page count when ' +
       'there is no such page). vision_caption comes from the page layout (the largest text, then the first body line), not from a vision model; ' +
       'the captioner is replaceable and named in caption_source.',
     tags: ['documents'],
@@ -73,6 +74,7 @@ export const documentsApi: RouteModule = {
           const filter: DocumentListFilter = {
             symbols: query.symbols?.length ? [...new Set(query.symbols.map((s) => s.toUpperCase()))].sort() : undefined,
             docTypes: query.doc_types?.length ? [...new Set(query.doc_types)].sort() : undefined,
+            docGroups: query.doc_groups?.length ? [...new Set(query.doc_groups)].sort() : undefined,
           };
           const scope: ListScope<DocumentRecord> = { list: 'documents', filters: { ...filter }, order: DOCUMENTS_ORDER, defaultDirection: 'desc' };
           return paging.list(query, scope, (page) => service.list(filter, page), toDocument);

@@ -123,7 +123,9 @@ describe('GET /v1/documents/{doc_id}', () => {
       ticker: 'FRPH',
       title: 'Annual Meeting - 2015 Annual Shareholder Meeting',
       doc_type: 'slide_deck',
-      doc_group: 'slide_deck',
+      doc_group: 'governance',
+      report_type: null,
+      format: 'pdf',
       language: 'en',
       published_at: '2015-02-19T15:42:41.000Z',
       published_at_source: 'pdf_metadata',
@@ -134,6 +136,10 @@ describe('GET /v1/documents/{doc_id}', () => {
       url: 'https://www.frpholdings.com/assets/Annual_Meeting_-_2015_FINAL2.pdf',
       kind: 'presentation',
       found_on: 'https://www.frpholdings.com/frppresent.html',
+      accession: null,
+      items: null,
+      exhibit: null,
+      no_text: null,
       provenance: {
         src_id: part0!.provenance.src_id,
         source_provider: 'issuer_page',
@@ -209,6 +215,16 @@ describe('GET /v1/documents', () => {
     const comma = (await walk<Doc>('/v1/documents?symbols=MSFT:US,FRPH:US&doc_types=press_release', 500)).rows;
     expect(comma.map((d) => d.id)).toEqual(releases.map((d) => d.id));
     expect((await get('/v1/documents?symbols=NOPE:US')).json<Page<Doc>>()).toEqual({ data: [], pagination: { next_cursor: null, has_more: false } });
+  });
+
+  it('filters by doc_groups: what documents are about', async () => {
+    const frph = (await walk<Doc>('/v1/documents?symbols=FRPH:US', 500)).rows;
+    // The results release is about earnings, the annual-meeting deck about governance (from their titles).
+    const earnings = (await walk<Doc>('/v1/documents?symbols=FRPH:US&doc_groups=earnings', 500)).rows;
+    expect(earnings.map((d) => d.title)).toEqual(['FRP HOLDINGS, INC. (NASDAQ:FRPH) ANNOUNCES RESULTS FOR THE FOURTH QUARTER AND FISCAL YEAR ENDED 09/30/2016']);
+    const both = (await walk<Doc>('/v1/documents?symbols=FRPH:US&doc_groups=earnings,governance,other', 500)).rows;
+    expect(both.map((d) => d.id)).toEqual(frph.map((d) => d.id));
+    expect((await get('/v1/documents?doc_groups=news')).json<{ detail: { type: string; loc: unknown[] }[] }>().detail.map((d) => [d.type, d.loc])).toEqual([['literal_error', ['query', 'doc_groups', 0]]]);
   });
 
   it('answers 422 in the pydantic form for bad parameters', async () => {

@@ -1,9 +1,6 @@
-import { DOC_TYPES } from '@app/contracts';
+import { DOC_GROUPS, DOC_SUBJECTS } from '@app/contracts';
 import { SYMBOL_PATTERN } from '../companies/companies.schemas';
-import { params } from '../platform/query.validation';
-
-const cursorParam = { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' } as const;
-const limitParam = { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' } as const;
+import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 /** Query parameters of GET /v1/documents. */
 export const documentsListParams = params({
@@ -14,9 +11,18 @@ export const documentsListParams = params({
       "<TICKER>:<MARKET> symbols (case-insensitive): documents of the listed companies' issuers (by CIK); a symbol no company is listed under matches nothing. " +
       'Repeat the parameter or separate with commas',
   },
-  doc_types: { kind: 'array', items: { kind: 'enum', values: DOC_TYPES }, description: 'Document types; repeat the parameter or separate with commas' },
-  cursor: cursorParam,
-  limit: limitParam,
+  doc_types: {
+    kind: 'array',
+    items: { kind: 'enum', values: DOC_GROUPS },
+    description: 'Document types; repeat the parameter or separate with commas',
+  },
+  doc_groups: {
+    kind: 'array',
+    items: { kind: 'enum', values: DOC_SUBJECTS },
+    description: 'What documents are about; repeat the parameter or separate with commas',
+  },
+  cursor: CURSOR_PARAM,
+  limit: LIMIT_PARAM,
   direction: { kind: 'enum', values: ['asc', 'desc'], description: 'Sort direction by published_at, then id. Default desc (newest first)' },
 });
 
@@ -27,6 +33,6 @@ export const documentIdParam = params({
 /** Query parameters of GET /v1/documents/{doc_id}/pages. */
 export const documentPagesParams = params({
   page: { kind: 'int', minimum: 0, maximum: 1_000_000, description: '0-based page index: only that page (404 when the document has no such page). Omitted: every page, keyset-paginated' },
-  cursor: cursorParam,
-  limit: limitParam,
+  cursor: CURSOR_PARAM,
+  limit: LIMIT_PARAM,
 });

@@ -1,5 +1,5 @@
 import { ROSTER_CATEGORIES } from '@app/contracts';
-import { params } from '../platform/query.validation';
+import { LIMIT_PARAM, params } from '../platform/query.validation';
 
 /** Query parameters of GET /v1/companies/{symbol}/executives. */
 export const executivesParams = params({
@@ -10,5 +10,5 @@ export const executivesParams = params({
     description: 'executives (officers), ir (investor relations contacts) or analysts (research analysts covering the company)',
   },
   current_only: { kind: 'bool', default: true, description: 'Only current people (see is_current); false adds those who are no longer listed or filed as insiders' },
-  limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Entries to return, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
+  limit: LIMIT_PARAM,
 });

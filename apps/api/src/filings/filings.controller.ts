@@ -9,6 +9,7 @@ import { FilingsService } from './filings.service';
 const LIST_DESCRIPTION =
   'Keyset-paginated by filing date then accession, newest first by default (`direction=asc` for oldest first). ' +
   '`forms` matches form types exactly (case-insensitive); an amendment (10-K/A) is its own form type. ' +
+  '`items` keeps 8-Ks stating any of the given item numbers (an 8-K whose items are not yet known matches none). ' +
   "`limit` above the plan's cap answers 422 less_than_equal with the cap in ctx.";
 
 export const filingsRoutes = defineRoutes({
@@ -48,6 +49,9 @@ export const filingsRoutes = defineRoutes({
 });
 
 const normalizedForms = (forms: string[] | undefined): string[] | undefined => (forms?.length ? [...new Set(forms.map((f) => f.trim().toUpperCase()))].sort() : undefined);
+/** Item numbers as stored ("2.02"): a leading zero dropped ("02.02" is 2.02), unique, sorted (the cursor binds the filter). */
+const normalizedItems = (items: string[] | undefined): string[] | undefined =>
+  items?.length ? [...new Set(items.map((i) => i.replace(/^0(?=\d)/, '')))].sort() : undefined;
 
 
 /** HTTP side of filings: typed input in, the service, the response shapes out. */
@@ -61,7 +65,7 @@ export const filingsApi: RouteModule = {
         check: dateRangeCheck('filed_from', 'filed_to'),
         handle: ({ query }) => {
           const ciks = query.ciks?.length ? [...new Set(query.ciks.map((c) => c.replace(/^0+/, '').padStart(10, '0')))].sort() : undefined;
-          const filter: FilingListFilter = { forms: normalizedForms(query.forms), filedFrom: query.filed_from, filedTo: query.filed_to, ciks };
+          const filter: FilingListFilter = { forms: normalizedForms(query.forms), items: normalizedItems(query.items), filedFrom: query.filed_from, filedTo: query.filed_to, ciks };
           return paging.list(query, scope('filings', filter), (page) => service.list(filter, page), toFiling);
         },
       }),
@@ -69,7 +73,13 @@ export const filingsApi: RouteModule = {
         check: dateRangeCheck('filed_from', 'filed_to'),
         handle: async ({ query, path }) => {
           const company = await companies.get(path.symbol);
-          const filter: FilingListFilter = { forms: normalizedForms(query.forms), filedFrom: query.filed_from, filedTo: query.filed_to, ciks: [company.cik] };
+          const filter: FilingListFilter = {
+            forms: normalizedForms(query.forms),
+            items: normalizedItems(query.items),
+            filedFrom: query.filed_from,
+            filedTo: query.filed_to,
+            ciks: [company.cik],
+          };
           const page = await paging.list(query, scope(`company-filings:${company.symbol}`, filter), (p) => service.list(filter, p), toFiling);
           return { ...page, company: toCompanyReference(company) };
         },

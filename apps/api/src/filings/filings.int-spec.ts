@@ -36,7 +36,7 @@ function synthetic(i: number): RecordEnvelope<FilingData> {
     ...example,
     key: accession,
     provenance: { ...example.provenance, accession, quote: JSON.stringify(accession) },
-    data: { ...example.data, accession, cik, company_name: cik === '0000789019' ? 'MICROSOFT CORP' : 'Tesla, Inc.', form, filed_date: day, is_amendment: form.endsWith('/A'), items: form === '8-K' ? ['2.02', '9.01'] : [] },
+    data: { ...example.data, accession, cik, company_name: cik === '0000789019' ? 'MICROSOFT CORP' : 'Tesla, Inc.', form, filed_date: day, is_amendment: form.endsWith('/A'), items: form !== '8-K' ? [] : i % 10 === 1 ? ['2.02', '9.01'] : ['5.02', '9.01'] },
   };
 }
 
@@ -107,6 +107,7 @@ describe('GET /v1/filings/{accession}', () => {
       primary_document_url: 'https://www.sec.gov/Archives/edgar/data/789019/000095017025100235/msft-20250630.htm',
       description: '10-K',
       items: [],
+      item_details: [],
       size: 34889671,
       is_amendment: false,
       amends_accession: null,
@@ -149,6 +150,27 @@ describe('GET /v1/filings', () => {
     }
     const comma = await walk('/v1/filings?forms=8-K,10-K/A&filed_from=2024-01-10&filed_to=2024-01-20&ciks=0000789019', 500);
     expect(comma.rows.map((f) => f.accession)).toEqual(rows.map((f) => f.accession));
+  });
+
+  it('filters by 8-K items: filings stating any of them, each with its titles', async () => {
+    const all = (await walk('/v1/filings?forms=8-K', 500)).rows;
+    const results = (await walk('/v1/filings?items=2.02', 7)).rows;
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.map((f) => f.accession)).toEqual(all.filter((f) => (f.items as string[]).includes('2.02')).map((f) => f.accession));
+    expect(results[0]).toMatchObject({
+      items: ['2.02', '9.01'],
+      item_details: [
+        { number: '2.02', title: 'Results of Operations and Financial Condition', legacy_number: null },
+        { number: '9.01', title: 'Financial Statements and Exhibits', legacy_number: null },
+      ],
+    });
+    // Any of several (repeated or comma; "02.02" is 2.02), and on a company's list.
+    expect((await walk('/v1/filings?items=5.02&items=02.02', 500)).rows).toHaveLength(all.length);
+    const msft = (await walk('/v1/companies/MSFT:US/filings?items=5.02,2.02', 500)).rows;
+    expect(msft.map((f) => f.accession)).toEqual(all.filter((f) => f.cik === '0000789019').map((f) => f.accession));
+    const bad = await get('/v1/filings?items=2.2.2');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json<{ detail: { type: string; loc: unknown[] }[] }>().detail.map((d) => [d.type, d.loc])).toEqual([['string_pattern_mismatch', ['query', 'items', 0]]]);
   });
 
   it('answers 422 in the pydantic form for bad parameters', async () => {

@@ -1,5 +1,5 @@
 import { SYMBOL_PATTERN } from '../companies/companies.schemas';
-import { params } from '../platform/query.validation';
+import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 export const ACCESSION_PATTERN = '^\\d{10}-\\d{2}-\\d{6}$';
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
@@ -11,10 +11,15 @@ const filingFilters = params({
     items: { kind: 'string', minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9 ./-]{1,20}$' },
     description: 'Form types (10-K, 10-Q, 8-K, 4, 10-K/A, ...), case-insensitive; repeat the parameter or separate with commas. An amendment is its own form type',
   },
+  items: {
+    kind: 'array',
+    items: { kind: 'string', pattern: '^\\d{1,2}\\.\\d{2}$' },
+    description: '8-K item numbers (2.02 results, 5.02 officers, ...): filings with any of them; repeat the parameter or separate with commas',
+  },
   filed_from: { kind: 'string', pattern: DATE_PATTERN, description: 'Earliest filing date, inclusive (YYYY-MM-DD)' },
   filed_to: { kind: 'string', pattern: DATE_PATTERN, description: 'Latest filing date, inclusive (YYYY-MM-DD)' },
-  cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' },
-  limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
+  cursor: CURSOR_PARAM,
+  limit: LIMIT_PARAM,
   direction: { kind: 'enum', values: ['asc', 'desc'], description: 'Sort direction by filing date, then accession. Default desc (newest first)' },
 });
 

@@ -1,4 +1,4 @@
-import { params } from '../platform/query.validation';
+import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 export const SORT_PATTERN = '^(weight|value)$';
 
@@ -10,6 +10,6 @@ export const fundExposureParams = params({
     default: false,
     description: 'Only exchange-traded funds. N-PORT has no ETF flag: a fund counts as an ETF when its series or registrant name says ETF',
   },
-  cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' },
-  limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
+  cursor: CURSOR_PARAM,
+  limit: LIMIT_PARAM,
 });

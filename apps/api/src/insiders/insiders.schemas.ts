@@ -1,6 +1,6 @@
 import { FORM4_CODE_CLASSIFICATIONS } from '@app/contracts';
 import { SYMBOL_PATTERN } from '../companies/companies.schemas';
-import { params } from '../platform/query.validation';
+import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
@@ -31,7 +31,7 @@ export const insidersParams = params({
   derivative: { kind: 'bool', description: 'true: Table II (derivative securities) only; false: Table I (non-derivative) only; omitted: both' },
   kind: { kind: 'enum', values: ['transaction', 'holding'], description: 'transaction (a change) or holding (a position reported without change); omitted: both' },
   include_superseded: { kind: 'bool', default: false, description: 'Also rows a later 4/A restated (their superseded_by names it)' },
-  cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' },
-  limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
+  cursor: CURSOR_PARAM,
+  limit: LIMIT_PARAM,
   direction: { kind: 'enum', values: ['asc', 'desc'], description: 'Sort direction by transaction date, then accession, table and sequence. Default desc (newest first)' },
 });

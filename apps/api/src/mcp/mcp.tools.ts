@@ -97,7 +97,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
   {
     name: 'list_documents',
     title: 'IR documents',
-    description: 'Investor-relations documents (slide decks, reports, press releases) linked from issuer IR pages, newest first; symbol narrows to one company.',
+    description: 'Investor documents (decks, releases, reports) from IR pages and 8-K exhibits, newest first; symbol: one company.',
     operations: ['listDocuments'],
     rename: { symbol: 'symbols' },
     single: ['symbol'],

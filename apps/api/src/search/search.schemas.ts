@@ -1,5 +1,5 @@
 import { SEARCH_KINDS } from '@app/persistence';
-import { params } from '../platform/query.validation';
+import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 /** Characters of `q` accepted; longer answers 422 string_too_long (a pasted paragraph fits). */
 export const SEARCH_Q_MAX_CHARS = 1000;
@@ -21,6 +21,6 @@ export const searchParams = params({
     items: { kind: 'enum', values: SEARCH_KINDS },
     description: 'Only these kinds of hits (default: all); repeat the parameter or separate with commas',
   },
-  cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged (with the same q and kinds)' },
-  limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
+  cursor: { ...CURSOR_PARAM, description: 'Opaque cursor from the previous page (with the same q and kinds)' },
+  limit: LIMIT_PARAM,
 });

@@ -1,6 +1,6 @@
 import { SEGMENT_UNITS } from '@app/resources';
 import { SYMBOL_PATTERN } from '../companies/companies.schemas';
-import { params } from '../platform/query.validation';
+import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 export const segmentsPathParams = params({
   symbol: { kind: 'string', pattern: SYMBOL_PATTERN, description: '<TICKER>:<MARKET>, e.g. AAPL:US (case-insensitive)' },
@@ -14,8 +14,8 @@ export const segmentsQueryParams = params({
     default: 'as_reported',
     description: 'Scale of value.normalized: as_reported (factor 1), thousand (raw / 1e3), million (raw / 1e6), billion (raw / 1e9)',
   },
-  cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' },
-  limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
+  cursor: CURSOR_PARAM,
+  limit: LIMIT_PARAM,
   direction: {
     kind: 'enum',
     values: ['asc', 'desc'],

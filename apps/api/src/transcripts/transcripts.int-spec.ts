@@ -150,7 +150,7 @@ describe('GET /v1/transcripts/{transcript_id}', () => {
     });
     expect(t.turns.at(-1)).toMatchObject({ speaker: 'Operator', section: 'qa', text: "This concludes Citi's Fourth Quarter 2024 Earnings Call. You may now disconnect." });
     // The document itself is typed transcript.
-    expect((await get(`/v1/documents/${t.document_id}`)).json()).toMatchObject({ doc_type: 'transcript', doc_group: 'transcript', transcript_gate: null });
+    expect((await get(`/v1/documents/${t.document_id}`)).json()).toMatchObject({ doc_type: 'transcript', doc_group: 'earnings', transcript_gate: null });
   });
 
   it('leaves a look-alike that failed the gate a document, saying why', async () => {

@@ -1,5 +1,5 @@
 import { SYMBOL_PATTERN } from '../companies/companies.schemas';
-import { params } from '../platform/query.validation';
+import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 
@@ -14,8 +14,8 @@ export const transcriptsListParams = params({
   },
   from: { kind: 'string', pattern: DATE_PATTERN, description: 'Earliest call date, inclusive (YYYY-MM-DD)' },
   to: { kind: 'string', pattern: DATE_PATTERN, description: 'Latest call date, inclusive (YYYY-MM-DD)' },
-  cursor: { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' },
-  limit: { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' },
+  cursor: CURSOR_PARAM,
+  limit: LIMIT_PARAM,
   direction: { kind: 'enum', values: ['asc', 'desc'], description: 'Sort direction by call date, then id. Default desc (newest first)' },
 });
 

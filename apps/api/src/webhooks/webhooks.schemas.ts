@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES, WEBHOOK_TOPICS } from '@app/resources';
-import { params } from '../platform/query.validation';
+import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 const ENDPOINT_ID_PATTERN = '^we_[0-9a-f]{24}$';
 const DELIVERY_ID_PATTERN = '^del_[0-9a-f]{24}$';
@@ -43,21 +43,18 @@ export const deliveryPathParams = params({
   delivery_id: { kind: 'string', pattern: DELIVERY_ID_PATTERN, description: 'Delivery id (del_...)' },
 });
 
-const cursorParam = { kind: 'string', minLength: 1, maxLength: 1024, description: 'Opaque cursor from the previous page, passed back unchanged' } as const;
-const limitParam = { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan and sk_test_ keys: at most 25)' } as const;
-
 export const endpointListParams = params({
-  cursor: cursorParam,
-  limit: limitParam,
+  cursor: CURSOR_PARAM,
+  limit: LIMIT_PARAM,
   direction: { kind: 'enum', values: ['asc', 'desc'], description: 'By created_at, then id. Default desc (newest first)' },
 });
 export const deliveryListParams = params({
   status: { kind: 'enum', values: ['pending', 'succeeded', 'failed'], description: 'Only deliveries in this state' },
-  cursor: cursorParam,
-  limit: limitParam,
+  cursor: CURSOR_PARAM,
+  limit: LIMIT_PARAM,
 });
 export const eventListParams = params({
   types: { kind: 'array', items: { kind: 'enum', values: EVENT_TYPES }, description: 'Only these event types; repeat the parameter or separate with commas' },
-  cursor: cursorParam,
-  limit: limitParam,
+  cursor: CURSOR_PARAM,
+  limit: LIMIT_PARAM,
 });

@@ -2,6 +2,7 @@ import { contentHash, padCik, recordId, sourceId, stableStringify, type FilingDa
 import {
   archivesDocumentPath,
   isAmendmentForm,
+  isEightKForm,
   itemsOf,
   type CurrentEventsEntry,
   type DailyIndexEntry,
@@ -56,6 +57,8 @@ export function filingRecordFromSubmissions(
   const filedDate = dateOrNull(f.filingDate);
   if (!f.form || !filedDate) return null;
   const cik = padCik(company.cik);
+  const items = itemsOf(f.items);
+  const legacy = items.filter((i) => i.legacy_number !== null).map((i) => ({ number: i.number, legacy_number: i.legacy_number! }));
   const data: FilingData = {
     accession: f.accessionNumber,
     cik,
@@ -66,7 +69,8 @@ export function filingRecordFromSubmissions(
     report_period: dateOrNull(f.reportDate),
     primary_document_url: f.primaryDocument ? `${SEC_WWW}${archivesDocumentPath(cik, f.accessionNumber, f.primaryDocument)}` : filingIndexUrl(cik, f.accessionNumber),
     primary_doc_description: f.primaryDocDescription,
-    items: itemsOf(f.items),
+    items: items.map((i) => i.number),
+    ...(legacy.length > 0 ? { legacy_items: legacy } : {}),
     size: f.size !== null && Number.isInteger(f.size) && f.size >= 0 ? f.size : null,
     is_xbrl: f.isXBRL,
     is_inline_xbrl: f.isInlineXBRL,
@@ -97,7 +101,8 @@ export function filingRecordFromFeed(
     report_period: null,
     primary_document_url: filingIndexUrl(e.cik, e.accession),
     primary_doc_description: null,
-    items: [],
+    // The feeds do not give an 8-K's items: not known (null) until the 8-K worker reads its submission.
+    items: isEightKForm(e.form) ? null : [],
     size: null,
     is_xbrl: null,
     is_inline_xbrl: null,

@@ -48,6 +48,11 @@ export function isAmendmentForm(form: string): boolean {
   return /\/A$/i.test(form.trim());
 }
 
+/** A current report that carries 8-K items: 8-K, 8-K/A and the 8-K12B/8-K12G3/8-K15D5 variants. */
+export function isEightKForm(form: string): boolean {
+  return /^8-K/i.test(form.trim());
+}
+
 const NY_PARTS = new Intl.DateTimeFormat('en-US', {
   timeZone: 'America/New_York',
   hourCycle: 'h23',

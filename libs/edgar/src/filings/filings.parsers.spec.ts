@@ -52,8 +52,18 @@ describe('submissions filings', () => {
   });
 
   it('splits items', () => {
-    expect(itemsOf('2.02,9.01')).toEqual(['2.02', '9.01']);
+    expect(itemsOf('2.02,9.01').map((i) => i.number)).toEqual(['2.02', '9.01']);
+    expect(itemsOf('9.01,2.02,2.02')).toEqual([
+      { number: '2.02', title: 'Results of Operations and Financial Condition', legacy_number: null },
+      { number: '9.01', title: 'Financial Statements and Exhibits', legacy_number: null },
+    ]);
+    // An old 8-K's numbers, mapped and kept.
+    expect(itemsOf('5,7')).toEqual([
+      { number: '8.01', title: 'Other Events', legacy_number: '5' },
+      { number: '9.01', title: 'Financial Statements and Exhibits', legacy_number: '7' },
+    ]);
     expect(itemsOf(null)).toEqual([]);
+    expect(itemsOf('')).toEqual([]);
   });
 });
 

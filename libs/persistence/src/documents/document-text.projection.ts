@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import { contentHash, stableStringify, type DocumentTextData, type RecordEnvelope } from '@app/contracts';
+import { contentHash, documentSubject, stableStringify, type DocumentFiling, type DocumentTextData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from '../projections/batch-outcome';
 import { lockKeys, OutcomeTally, type RecordOutcome } from '../projections/batch-reduction';
-import { documentLock } from './ir-document.projection';
+import { documentLock, upsertEvent } from './ir-document.projection';
 
 /**
  * The PDF version a document-text@1 record belongs to: the sha256 of the PDF bytes ingestion
@@ -38,10 +38,12 @@ export function documentPageRows(envelope: RecordEnvelope<DocumentTextData>) {
 const UPSERT_DOCUMENT_SQL = `
   INSERT INTO documents (url, cik, ticker, title, doc_type, doc_group, language, pdf_created_at, sort_at,
     published_at_source, page_count, page_separator, text_length, text_content_hash, text_source_url, text_quote,
-    text_src_id, text_extracted_at, text_record_id, text_observed_at, pdf_bytes, pdf_info, transcript_gate, first_seen_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz, coalesce($8::timestamptz, $19::timestamptz),
-    CASE WHEN $8::timestamptz IS NULL THEN 'first_seen' ELSE 'pdf_metadata' END, $9, $10, $11, $12, $13, $14, $15,
-    $16::timestamptz, $17, $19::timestamptz, $18, $20::jsonb, $21, $19::timestamptz, now())
+    text_src_id, text_extracted_at, text_record_id, text_observed_at, pdf_bytes, pdf_info, transcript_gate, first_seen_at, updated_at,
+    published_at, format, subject, accession, filing, no_text, event_id)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz, coalesce($22::timestamptz, $8::timestamptz, $19::timestamptz),
+    CASE WHEN $22::timestamptz IS NOT NULL THEN 'filing' WHEN $8::timestamptz IS NULL THEN 'first_seen' ELSE 'pdf_metadata' END,
+    $9, $10, $11, $12, $13, $14, $15, $16::timestamptz, $17, $19::timestamptz, $18, $20::jsonb, $21, $19::timestamptz, now(),
+    $22::timestamptz, $23, $24, $25, $26::jsonb, $27, $28)
   ON CONFLICT (url) DO UPDATE SET
     ticker = coalesce(documents.ticker, EXCLUDED.ticker),
     title = CASE WHEN documents.link_record_id IS NULL THEN EXCLUDED.title ELSE documents.title END,
@@ -50,8 +52,9 @@ const UPSERT_DOCUMENT_SQL = `
     language = EXCLUDED.language,
     pdf_created_at = EXCLUDED.pdf_created_at,
     first_seen_at = least(documents.first_seen_at, EXCLUDED.first_seen_at),
-    sort_at = coalesce(documents.published_at, EXCLUDED.pdf_created_at, least(documents.first_seen_at, EXCLUDED.first_seen_at)),
-    published_at_source = CASE WHEN documents.published_at IS NOT NULL THEN 'ir_page'
+    published_at = coalesce(EXCLUDED.published_at, documents.published_at),
+    sort_at = coalesce(EXCLUDED.published_at, documents.published_at, EXCLUDED.pdf_created_at, least(documents.first_seen_at, EXCLUDED.first_seen_at)),
+    published_at_source = CASE WHEN EXCLUDED.published_at IS NOT NULL THEN 'filing' WHEN documents.published_at IS NOT NULL THEN 'ir_page'
       WHEN EXCLUDED.pdf_created_at IS NOT NULL THEN 'pdf_metadata' ELSE 'first_seen' END,
     page_count = EXCLUDED.page_count,
     page_separator = EXCLUDED.page_separator,
@@ -67,6 +70,12 @@ const UPSERT_DOCUMENT_SQL = `
     pdf_bytes = EXCLUDED.pdf_bytes,
     pdf_info = EXCLUDED.pdf_info,
     transcript_gate = EXCLUDED.transcript_gate,
+    format = EXCLUDED.format,
+    subject = coalesce(EXCLUDED.subject, documents.subject),
+    accession = coalesce(EXCLUDED.accession, documents.accession),
+    filing = coalesce(EXCLUDED.filing, documents.filing),
+    no_text = EXCLUDED.no_text,
+    event_id = coalesce(EXCLUDED.event_id, documents.event_id),
     updated_at = now()
   WHERE documents.text_record_id IS DISTINCT FROM EXCLUDED.text_record_id
   RETURNING id, (xmax = 0) AS inserted`;
@@ -122,7 +131,8 @@ async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<Docu
   let inserted = false;
   let written = 0;
   if (d.part.index === 0) {
-    const row = (await m.query<Array<{ id: number; inserted: boolean }>>(UPSERT_DOCUMENT_SQL, documentParams(envelope, version)))[0];
+    const eventId = d.filing ? await upsertEvent(m, d.cik, filingEvent(d.cik, d.filing)) : null;
+    const row = (await m.query<Array<{ id: number; inserted: boolean }>>(UPSERT_DOCUMENT_SQL, documentParams(envelope, version, eventId)))[0];
     if (row) {
       documentId = row.id;
       inserted = row.inserted;
@@ -154,7 +164,12 @@ export async function projectDocumentTexts(m: EntityManager, envelopes: Readonly
   return tally.result();
 }
 
-function documentParams(envelope: RecordEnvelope<DocumentTextData>, version: string): unknown[] {
+/** The documents of one filing are one event (an earnings release and its presentation): keyed by the accession. */
+function filingEvent(cik: string, filing: DocumentFiling): { key: string; title: string; date: string } {
+  return { key: `${cik}|sec|${filing.accession}`, title: `${filing.form} ${filing.accession}`, date: filing.filed_date };
+}
+
+function documentParams(envelope: RecordEnvelope<DocumentTextData>, version: string, eventId: number | null): unknown[] {
   const d = envelope.data;
   const p = envelope.provenance;
   return [
@@ -165,7 +180,7 @@ function documentParams(envelope: RecordEnvelope<DocumentTextData>, version: str
     d.doc_type,
     d.doc_group,
     d.language,
-    d.pdf.created_at,
+    d.pdf?.created_at ?? null,
     d.page_count,
     d.page_separator,
     d.text_length,
@@ -176,10 +191,19 @@ function documentParams(envelope: RecordEnvelope<DocumentTextData>, version: str
     p.src_id,
     p.extracted_at,
     envelope.id,
-    d.pdf.bytes,
+    d.pdf?.bytes ?? null,
     envelope.observed_at,
-    JSON.stringify({ title: d.pdf.title, creator: d.pdf.creator, producer: d.pdf.producer, created_at: d.pdf.created_at }),
+    d.pdf ? JSON.stringify({ title: d.pdf.title, creator: d.pdf.creator, producer: d.pdf.producer, created_at: d.pdf.created_at }) : null,
     d.transcript_gate ?? null,
+    // An exhibit is published when its filing was accepted (else on its filing date).
+    d.filing ? (d.filing.accepted_at ?? `${d.filing.filed_date}T00:00:00Z`) : null,
+    d.format ?? 'pdf',
+    // Records written before subject existed: derived as the ingestors derive it.
+    d.subject ?? documentSubject({ docType: d.doc_type, docGroup: d.doc_group, title: d.title, items: d.filing?.items ?? null }),
+    d.filing?.accession ?? null,
+    d.filing ? JSON.stringify(d.filing) : null,
+    d.no_text ?? null,
+    eventId,
   ];
 }
 

@@ -15,7 +15,10 @@ export type DocumentPageRecord = RowOf<typeof DOCUMENT_PAGES_TABLE.columns, (typ
 export interface DocumentListFilter {
   /** Upper-case `<TICKER>:<MARKET>` symbols: documents of the issuers (CIKs) listed under them. */
   symbols?: string[];
+  /** The API's doc_type: the documents' coarse type (doc_group column). */
   docTypes?: string[];
+  /** The API's doc_group: what documents are about (subject column; 'other' includes documents nothing says about). */
+  docGroups?: string[];
 }
 
 /** The document list's order: sort_at (to the microsecond, as sortKey carries it), then id. */
@@ -50,7 +53,8 @@ export class DocumentsRepository {
     };
     // Symbols name listings; documents belong to issuers: match through the listing's CIK.
     if (filter.symbols?.length) add((p) => `d.cik IN (SELECT c.cik FROM companies c WHERE c.symbol = ANY(${p}::text[]))`, filter.symbols);
-    if (filter.docTypes?.length) add((p) => `d.doc_type = ANY(${p}::text[])`, filter.docTypes);
+    if (filter.docTypes?.length) add((p) => `d.doc_group = ANY(${p}::text[])`, filter.docTypes);
+    if (filter.docGroups?.length) add((p) => `coalesce(d.subject, 'other') = ANY(${p}::text[])`, filter.docGroups);
     const keyset = keysetSql(DOCUMENTS_ORDER, page, params);
     if (keyset.predicate) where.push(keyset.predicate);
     const text = `SELECT ${DOCUMENT_RECORD_COLUMNS} FROM documents d` + (where.length ? ` WHERE ${where.join(' AND ')}` : '') + ` ${keyset.orderByLimit}`;

@@ -1,4 +1,4 @@
-import type { Transcript } from '@app/contracts';
+import type { DocumentFiling, Transcript } from '@app/contracts';
 import { boolean, char, date, doublePrecision, integer, jsonb, selectList, serial, text, timestamptz, tsvector, table, type RowOf } from '../table';
 
 export interface PdfInfo {
@@ -23,8 +23,9 @@ export const DOCUMENT_PAGES_TABLE = table('document_pages', ['document_id', 'pag
   /** Which captioner made vision_caption (layout@1: largest text + first body line, no vision model). */
   caption_source: text(),
   quote: text().nullable(),
-  width: doublePrecision(),
-  height: doublePrecision(),
+  /** Null for an HTML or text document (no page size in points). */
+  width: doublePrecision().nullable(),
+  height: doublePrecision().nullable(),
   /** sha256 of the PDF version this page came from. */
   content_hash: text(),
   /** Search: the page's words (English; its first 200,000 characters). Postgres computes it; never selected. */
@@ -91,6 +92,15 @@ export const DOCUMENTS_TABLE = table('documents', ['id'], {
   updated_at: timestamptz().default('now()'),
   /** Why a document that looks like a call transcript did not pass the serving gate (its type is kept); null otherwise. */
   transcript_gate: text().nullable(),
+  /** pdf | html | text: how the text was read; null for rows written before (all PDFs) and until the text arrives. */
+  format: text().nullable(),
+  /** earnings | governance | ... (the API's doc_group): from the text record, else from the link's kind and title. */
+  subject: text().nullable(),
+  /** For an exhibit of an SEC filing: its accession (documents_accession_idx) and the filing and exhibit as document-text@1 states them. */
+  accession: text().nullable(),
+  filing: jsonb<DocumentFiling>().nullable(),
+  /** images_only | empty: why the document has no text; null when it has text. */
+  no_text: text().nullable(),
 });
 
 /** An IR event (earnings call, annual meeting, ...) that an issuer page groups documents under. */
@@ -150,7 +160,7 @@ const DOCUMENT_RECORD_FIELDS = [
   'id', 'url', 'cik', 'title', 'kind', 'doc_type', 'doc_group', 'language', 'published_at', 'sort_at', 'published_at_source', 'event_id',
   'page_count', 'page_separator', 'text_length', 'found_on', 'link_quote', 'link_content_hash', 'link_src_id', 'link_extracted_at',
   'text_content_hash', 'text_source_url', 'text_quote', 'text_src_id', 'text_extracted_at', 'pdf_bytes', 'pdf_info', 'transcript_gate',
-  'first_seen_at',
+  'first_seen_at', 'format', 'subject', 'accession', 'filing', 'no_text',
 ] as const;
 
 /** One document as the read side returns it (read model, camelCase; not an API shape). */

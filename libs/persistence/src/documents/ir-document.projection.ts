@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { DocGroup, DocType, DocumentKind, IssuerDocumentData, RecordEnvelope } from '@app/contracts';
+import { documentSubject, type DocGroup, type DocType, type DocumentKind, type IssuerDocumentData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from '../projections/batch-outcome';
 import { lockKeys, OutcomeTally, type RecordOutcome } from '../projections/batch-reduction';
 import { citationSrcId } from '../projections/issuer-citation';
@@ -33,10 +33,10 @@ const UPSERT_EVENT_SQL = `
 const UPSERT_DOCUMENT_SQL = `
   INSERT INTO documents (url, cik, ticker, title, kind, doc_type, doc_group, is_pdf, published_at, sort_at,
     published_at_source, event_id, found_on, link_quote, link_content_hash, link_src_id, link_extracted_at,
-    link_record_id, link_observed_at, first_seen_at, updated_at)
+    link_record_id, link_observed_at, first_seen_at, updated_at, subject)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, coalesce($9::timestamptz, $17::timestamptz),
     CASE WHEN $9::timestamptz IS NULL THEN 'first_seen' ELSE 'ir_page' END, $10, $11, $12, $13, $14, $15::timestamptz,
-    $16, $17::timestamptz, $17::timestamptz, now())
+    $16, $17::timestamptz, $17::timestamptz, now(), $18)
   ON CONFLICT (url) DO UPDATE SET
     cik = EXCLUDED.cik,
     ticker = coalesce(EXCLUDED.ticker, documents.ticker),
@@ -44,6 +44,7 @@ const UPSERT_DOCUMENT_SQL = `
     kind = EXCLUDED.kind,
     doc_type = CASE WHEN documents.text_content_hash IS NULL THEN EXCLUDED.doc_type ELSE documents.doc_type END,
     doc_group = CASE WHEN documents.text_content_hash IS NULL THEN EXCLUDED.doc_group ELSE documents.doc_group END,
+    subject = CASE WHEN documents.text_content_hash IS NULL THEN EXCLUDED.subject ELSE coalesce(documents.subject, EXCLUDED.subject) END,
     is_pdf = EXCLUDED.is_pdf,
     published_at = EXCLUDED.published_at,
     first_seen_at = least(documents.first_seen_at, EXCLUDED.first_seen_at),
@@ -98,6 +99,7 @@ async function applyIssuerDocument(m: EntityManager, envelope: RecordEnvelope<Is
     envelope.provenance.extracted_at,
     envelope.id,
     envelope.observed_at,
+    documentSubject({ docType, docGroup, title: d.title, items: null }),
   ]);
   return result[0]?.inserted ? 'inserted' : 'updated';
 }
@@ -114,7 +116,8 @@ export async function projectIssuerDocuments(m: EntityManager, envelopes: Readon
   return tally.result();
 }
 
-async function upsertEvent(m: EntityManager, cik: string, event: NonNullable<IssuerDocumentData['event']>): Promise<number> {
+/** Upserts an IR event by its key (an IR page's event, or a filing's) and returns its id. */
+export async function upsertEvent(m: EntityManager, cik: string, event: NonNullable<IssuerDocumentData['event']>): Promise<number> {
   await m.query(UPSERT_EVENT_SQL, [cik, event.key, event.title, event.date]);
   const [row] = await m.query<[{ id: number }]>('SELECT id FROM ir_events WHERE event_key = $1', [event.key]);
   return row.id;

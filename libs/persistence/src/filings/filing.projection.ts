@@ -19,6 +19,7 @@ export function filingRow(envelope: RecordEnvelope<FilingData>) {
     primary_document_url: d.primary_document_url,
     primary_doc_description: d.primary_doc_description,
     items: d.items,
+    legacy_items: d.legacy_items?.length ? d.legacy_items : null,
     size: d.size === null ? null : String(d.size),
     is_xbrl: d.is_xbrl,
     is_inline_xbrl: d.is_inline_xbrl,
@@ -35,13 +36,19 @@ export function filingRow(envelope: RecordEnvelope<FilingData>) {
   };
 }
 
-/** Richer sources first: the submissions JSON has every field, the feeds only a few. */
+/**
+ * Richer sources first: the submissions JSON has every field; the complete submission text (read by
+ * the 8-K worker) the items, acceptance time and period; the feeds only a few.
+ */
+const SOURCE_RANKS: Readonly<Record<FilingData['source'], number>> = { submissions: 4, submission_text: 3, current_events: 2, daily_index: 1 };
+
 export function sourceRank(source: string): number {
-  return source === 'submissions' ? 3 : source === 'current_events' ? 2 : 1;
+  return SOURCE_RANKS[source as FilingData['source']] ?? 1;
 }
 
-/** The same ranking in SQL; keep the two in step. */
-const RANK = (col: string) => `(CASE ${col} WHEN 'submissions' THEN 3 WHEN 'current_events' THEN 2 ELSE 1 END)`;
+/** The same ranking in SQL, from the one table. */
+const RANK = (col: string) =>
+  `(CASE ${col} ${Object.entries(SOURCE_RANKS).map(([source, rank]) => `WHEN '${source}' THEN ${rank}`).join(' ')} ELSE 1 END)`;
 
 export const FILING_COLUMNS = upsertColumns(FILINGS_TABLE);
 

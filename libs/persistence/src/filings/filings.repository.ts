@@ -7,6 +7,8 @@ import { FILING_RECORD_COLUMNS, type FilingRecord } from './filings.table';
 export interface FilingListFilter {
   forms?: string[];
   ciks?: string[];
+  /** 8-K item numbers: filings with any of them. */
+  items?: string[];
   /** Inclusive, YYYY-MM-DD. */
   filedFrom?: string;
   filedTo?: string;
@@ -42,6 +44,7 @@ export class FilingsRepository {
     if (filter.ciks?.length === 1) add((p) => `cik = ${p}::bpchar`, filter.ciks[0]);
     else if (filter.ciks?.length) add((p) => `cik = ANY(${p}::bpchar[])`, filter.ciks);
     if (filter.forms?.length) add((p) => `upper(form) = ANY(${p}::text[])`, filter.forms);
+    if (filter.items?.length) add((p) => `items ?| ${p}::text[]`, filter.items);
     if (filter.filedFrom !== undefined) add((p) => `filed_date >= ${p}::date`, filter.filedFrom);
     if (filter.filedTo !== undefined) add((p) => `filed_date <= ${p}::date`, filter.filedTo);
     const keyset = keysetSql(FILINGS_ORDER, page, params);

@@ -17,7 +17,10 @@ export const FILINGS_TABLE = table('filings', ['accession'], {
   report_period: date().nullable(),
   primary_document_url: text().nullable(),
   primary_doc_description: text().nullable(),
-  items: jsonb<string[]>(),
+  /** 8-K item numbers (today's numbering); null while not known. filings_items_idx (GIN) serves ?items=. */
+  items: jsonb<string[]>().nullable(),
+  /** Old-numbering items of a pre-2004 8-K: [{number, legacy_number}]; null when none. */
+  legacy_items: jsonb<Array<{ number: string; legacy_number: string }>>().nullable(),
   size: bigint().nullable().readAs<number | null>((c) => `${c}::float8`),
   is_xbrl: boolean().nullable(),
   is_inline_xbrl: boolean().nullable(),
@@ -26,7 +29,7 @@ export const FILINGS_TABLE = table('filings', ['accession'], {
   act: text().nullable(),
   file_number: text().nullable(),
   film_number: text().nullable(),
-  /** submissions | daily_index | current_events: a richer source is never overwritten by a poorer one. */
+  /** submissions | submission_text | daily_index | current_events: a richer source is never overwritten by a poorer one. */
   source: text(),
   provenance: jsonb<Provenance>(),
   record_id: text(),
@@ -40,7 +43,7 @@ export const FILINGS_TABLE = table('filings', ['accession'], {
 /** The columns of a FilingRecord, the read side's filing. */
 const FILING_RECORD_FIELDS = [
   'accession', 'cik', 'company_name', 'form', 'filed_date', 'accepted_at', 'report_period', 'primary_document_url',
-  'primary_doc_description', 'items', 'size', 'is_xbrl', 'is_inline_xbrl', 'is_amendment', 'amends_accession', 'source', 'provenance',
+  'primary_doc_description', 'items', 'legacy_items', 'size', 'is_xbrl', 'is_inline_xbrl', 'is_amendment', 'amends_accession', 'source', 'provenance',
 ] as const;
 
 /** One filing as the read side returns it (read model, camelCase; not an API shape). Dates are YYYY-MM-DD. */

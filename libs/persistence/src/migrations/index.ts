@@ -20,6 +20,8 @@ import { IdempotencyClaimId1763883000000 } from './1763883000000-idempotency-cla
 import { CompanyFundCounts1763884000000 } from './1763884000000-company-fund-counts';
 import { SearchFilingFormIndex1764100000000 } from './1764100000000-search-filing-form-index';
 import { IrSites1764200000000 } from './1764200000000-ir-sites';
+import { FilingItems1764300000000 } from './1764300000000-filing-items';
+import { FilingDocuments1764300100000 } from './1764300100000-filing-documents';
 
 /** Every migration, in order. Explicit imports: works the same from ts (tests) and js (dist). */
 export const MIGRATIONS = [
@@ -29,4 +31,5 @@ export const MIGRATIONS = [
   FundExposureCoveringIndex1763873000000, Transcripts1763880000000, TenkSections1763881000000, CompanyIdentifiers1763882000000,
   SegmentMemberKind1763882100000, IdempotencyClaimId1763883000000,
   CompanyFundCounts1763884000000, SearchFilingFormIndex1764100000000, IrSites1764200000000,
+  FilingItems1764300000000, FilingDocuments1764300100000,
 ];
