@@ -14,6 +14,7 @@ const COMMANDS: Record<string, { main: string; what: string }> = {
   bulk: { main: 'bulk.main.js', what: "SEC's nightly submissions.zip -> filings and companies, resumable" },
   segments: { main: 'segments.main.js', what: '10-Q / 10-K inline-XBRL segments -> edgar.segments.v1' },
   sections: { main: 'sections.main.js', what: '10-K Items 1, 1A, 7 and the description -> edgar.tenk-sections.v1' },
+  eightk: { main: 'eightk.main.js', what: '8-K items and exhibits as documents (named filings, or --follow edgar.filings.v1) -> edgar.filings.v1, ir.document-texts.v1' },
   nport: { main: 'nport.main.js', what: 'N-PORT fund holdings (named filings, or --follow edgar.filings.v1) -> edgar.fund-holdings.v1' },
 };
 

@@ -7,7 +7,7 @@ import { kafkaBrokersForTests, startFixtureServer, type FixtureServer } from '@a
 
 /** A filing@1 record as the filings ingestors publish it (fields the document workers do not read left empty). */
 export function filingRecord(
-  data: Pick<FilingData, 'accession' | 'cik' | 'company_name' | 'form' | 'primary_document_url'> & Partial<Pick<FilingData, 'filed_date' | 'report_period'>>,
+  data: Pick<FilingData, 'accession' | 'cik' | 'company_name' | 'form' | 'primary_document_url'> & Partial<Pick<FilingData, 'filed_date' | 'report_period' | 'items' | 'source'>>,
 ): FilingRecordV1 {
   const full: FilingData = {
     filed_date: '2025-05-02',

@@ -1,0 +1,27 @@
+import { Controller, Inject } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { TOPICS, type FilingData } from '@app/contracts';
+import type { RecordBatch } from '@app/messaging';
+import { EightKService } from './eightk.service';
+
+export const EIGHTK_RUN_ID = Symbol('EIGHTK_RUN_ID');
+
+/**
+ * The Kafka edge of `eightk --follow`: reads each 8-K among the filing@1 records, in offset order.
+ * The effect is idempotent (deterministic record ids), so a batch applied again after a failure
+ * republishes identical records. A submission that cannot be read throws PermanentError, which
+ * isolates its filing record to the dead-letter topic with the reason.
+ */
+@Controller()
+export class EightKFollowController {
+  constructor(
+    @Inject(EightKService) private readonly service: EightKService,
+    @Inject(EIGHTK_RUN_ID) private readonly runId: string,
+  ) {}
+
+  @EventPattern([TOPICS.filings.name])
+  async onFilings(@Payload() batch: RecordBatch): Promise<void> {
+    // The runner validated each record against the topic's schemas: filing@1 is the only one.
+    for (const { envelope } of batch.records) await this.service.handleFilingRecord(envelope.data as FilingData, this.runId);
+  }
+}
