@@ -97,7 +97,7 @@ fi
 # reports each one, even one that has not committed yet.
 export PROJECTOR_GROUP_ID="${PROJECTOR_GROUP_ID:-projector}" SEGMENTS_GROUP_ID="${SEGMENTS_GROUP_ID:-ingest-sec-segments}" \
   SECTIONS_GROUP_ID="${SECTIONS_GROUP_ID:-ingest-sec-sections}" FORM4_GROUP_ID="${FORM4_GROUP_ID:-ingest-form4}" \
-  NPORT_GROUP_ID="${NPORT_GROUP_ID:-ingest-sec-nport}" IR_GROUP_ID="${IR_GROUP_ID:-ingest-ir}" DECKS_GROUP_ID="${DECKS_GROUP_ID:-ingest-decks}"
+  NPORT_GROUP_ID="${NPORT_GROUP_ID:-ingest-sec-nport}" EIGHTK_GROUP_ID="${EIGHTK_GROUP_ID:-ingest-sec-eightk}" IR_GROUP_ID="${IR_GROUP_ID:-ingest-ir}" DECKS_GROUP_ID="${DECKS_GROUP_ID:-ingest-decks}"
 
 ensure_node_modules
 # The e2e test runs a copy of the build it made (LIVE_BUILD=0).

@@ -80,6 +80,11 @@ say "ingesting N-PORT holdings of ADX and the Goldman Sachs Bond Fund"
 SEC_COVERAGE=all run_ingest ingest-nport node dist/apps/ingest-sec/src/nport.main.js \
   --filing 2230:0000002230-23-990001 --filing 822977:0000822977-23-990001
 
+say "reading six 8-Ks (ADBE, ABVC and MMM press releases; NVDA and JWN agreements; Apple's 2000 8-K): items and exhibits"
+run_ingest ingest-eightk node dist/apps/ingest-sec/src/eightk.main.js \
+  --filing 796343:0000796343-23-000044 --filing 1173313:0001213900-25-032135 --filing 66740:0000066740-24-000023 \
+  --filing 1045810:0001045810-26-000024 --filing 72333:0000072333-23-000015 --filing 320193:0000912057-00-002128
+
 say "ingesting the nine sample Form 4 filings (TSLA, MSFT, PLTR, SQ, GUTS, DKNG, BETR, SNOW, SCWO)"
 run_ingest ingest-form4 node dist/apps/ingest-form4/src/main.js \
   --filing 1318605:0000899243-21-044060:xslF345X03/doc4.xml --filing 789019:0001062993-24-016587:xslF345X05/form4.xml \
@@ -144,6 +149,8 @@ The pipeline is running on the bundled sample.
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/FRPH:US/executives?category=ir"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/insiders?derivative=false&limit=5"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/executives?current_only=false"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/filings?items=2.02"    (8-Ks reporting results)
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents?doc_types=press_release"    (8-K exhibits, with pages)
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents?symbols=FRPH:US"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents/$DOC_ID/pages?page=0"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/transcripts?symbols=C:US"

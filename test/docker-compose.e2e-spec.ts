@@ -135,7 +135,7 @@ describe('docker-compose.yml', () => {
       .filter(([, s]) => !s.profiles)
       .map(([n]) => n);
     expect(byDefault).toEqual(
-      expect.arrayContaining(['migrate', 'projector', 'webhooks', 'api', 'ingest-sec-filings', 'ingest-sec-segments', 'ingest-sec-sections', 'ingest-sec-nport', 'ingest-form4', 'ingest-ir', 'ingest-decks']),
+      expect.arrayContaining(['migrate', 'projector', 'webhooks', 'api', 'ingest-sec-filings', 'ingest-sec-segments', 'ingest-sec-sections', 'ingest-sec-nport', 'ingest-sec-eightk', 'ingest-form4', 'ingest-ir', 'ingest-decks']),
     );
     for (const name of ['ingest-sec', 'ingest-sec-bulk']) expect(compose.services[name]!.profiles).toBeDefined();
     // `--profile live` adds the company load, once at start, to the long-lived set.

@@ -19,7 +19,7 @@ jest.setTimeout(600_000);
 const ROOT = join(__dirname, '..');
 const PLAIN_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir() };
 /** Resources a follower derives from a live filing (one the poller found in the daily index or the current-events listing). */
-const LIVE_RESOURCES: readonly ResourceKind[] = ['filing', 'insiders', 'segments', 'sections', 'description', 'fund-exposure'];
+const LIVE_RESOURCES: readonly ResourceKind[] = ['filing', 'items', 'document', 'insiders', 'segments', 'sections', 'description', 'fund-exposure'];
 
 interface Ran {
   code: number;
@@ -80,6 +80,7 @@ beforeAll(async () => {
     SECTIONS_GROUP_ID: `${namespace}-sections`,
     FORM4_GROUP_ID: `${namespace}-form4`,
     NPORT_GROUP_ID: `${namespace}-nport`,
+    EIGHTK_GROUP_ID: `${namespace}-eightk`,
     IR_GROUP_ID: `${namespace}-ir`,
     // The shared EDGAR budget of this run only (a pause another run left cannot hold it).
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
@@ -142,7 +143,7 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
       async () => {
         const c = await coverage();
         const live = c.rows.filter((r) => LIVE_RESOURCES.includes(r.kind));
-        // The whole day appeared (the routed 10-K, 10-Qs, Form 4s and NPORT-Ps) and each of its live resources is served.
+        // The whole day appeared (the routed 10-K, 10-Qs, 8-Ks, Form 4s and NPORT-Ps) and each of its live resources is served.
         expect(c.appeared).toBe(filings);
         expect(live.filter((r) => !r.served)).toEqual([]);
         return c;
@@ -152,6 +153,8 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
     // Every filing has its row, and each Form 4 whose issuer the API knows has insider rows.
     expect(day.rows.filter((r) => r.kind === 'filing')).toHaveLength(filings);
     expect(day.rows.filter((r) => r.kind === 'insiders').length).toBeGreaterThan(0);
+    // The 8-Ks' press releases (ADBE, ABVC, MMM) are documents with pages.
+    expect(day.rows.filter((r) => r.kind === 'document').length).toBeGreaterThanOrEqual(3);
     expect(day.figures.busiestSecond).toBeGreaterThan(0);
     expect(day.figures.busiestSecond).toBeLessThanOrEqual(10);
     const backfilled = await backfill;
@@ -176,7 +179,7 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
     expect(status.code).toBe(0);
 
     // Every group of the live set is named and reaches lag 0.
-    const groups = [...['projector', 'segments', 'sections', 'form4', 'nport', 'ir'].map((g) => `${namespace}-${g}`), `${namespace}.ingest-decks`];
+    const groups = [...['projector', 'segments', 'sections', 'form4', 'nport', 'eightk', 'ir'].map((g) => `${namespace}-${g}`), `${namespace}.ingest-decks`];
     await expectEventually(
       async () => {
         const lag = await run('npm', ['run', '--silent', 'ops', '--', 'lag'], checkout, env);

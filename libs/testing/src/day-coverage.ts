@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HoldingMatcher, parseForm4, parseNport, parseTickerMapExchange, type TickerMapEntry } from '@app/edgar';
+import { classifyExhibit, exhibitPages, HoldingMatcher, isEightKForm, parseCompleteSubmission, parseForm4, parseNport, parseTickerMapExchange, type TickerMapEntry } from '@app/edgar';
 import type { DayFiling } from './edgar-day';
 import { maxRequestsInAnyWindow } from './request-windows';
 
@@ -11,7 +11,7 @@ import { maxRequestsInAnyWindow } from './request-windows';
  * written down here.
  */
 
-export type ResourceKind = 'filing' | 'insiders' | 'segments' | 'sections' | 'description' | 'fund-exposure';
+export type ResourceKind = 'filing' | 'items' | 'document' | 'insiders' | 'segments' | 'sections' | 'description' | 'fund-exposure';
 
 export interface ExpectedResource {
   accession: string;
@@ -69,6 +69,18 @@ export function expectedResources(fixturesDir: string, date: string, filings: re
     if (f.form === '10-K' && symbol) {
       out.push({ ...base, kind: 'sections', path: `/v1/companies/${symbol}/sections/1A`, shows: 'Item 1A of its accession', check: (b) => ((b as Json | null)?.filing as Json | undefined)?.accession === f.accession });
       out.push({ ...base, kind: 'description', path: `/v1/companies/${symbol}`, shows: 'the description from it', check: (b) => ((b as Json | null)?.description_provenance as Json | undefined)?.accession === f.accession });
+    }
+    if (isEightKForm(f.form)) {
+      // The items, and each exhibit the classifier serves (a press release, a presentation) as a document with pages.
+      const submission = parseCompleteSubmission(text(main).toString('utf8'));
+      out.push({ ...base, kind: 'items', path: `/v1/filings/${f.accession}`, shows: 'its items', check: (b) => Array.isArray((b as Json | null)?.items) });
+      for (const doc of submission.documents) {
+        if (doc.binary || !doc.filename || (doc.format !== 'html' && doc.format !== 'text')) continue;
+        const pages = exhibitPages(doc.body, doc.format).pages;
+        if (classifyExhibit({ type: doc.type, description: doc.description, filename: doc.filename, text: pages.slice(0, 1).join('\n') }) === null) continue;
+        const url = `https://www.sec.gov/Archives/edgar/data/${f.cik}/${f.accession.replace(/-/g, '')}/${doc.filename}`;
+        out.push({ ...base, kind: 'document', path: `/v1/documents?limit=500`, shows: `${doc.type} with pages`, check: (b) => rows(b).some((r) => r.url === url && typeof r.pages === 'number' && r.pages > 0) });
+      }
     }
     if (f.form === 'NPORT-P') {
       // The fund's largest equity holding of a company in the ticker map, matched as the N-PORT follower matches.

@@ -11,8 +11,9 @@ import { join, resolve } from 'node:path';
  * accession and form, and take the simulated day's date.
  */
 
-/** Form type of a filing by the fixture folder of its documents. 8-K (`8k`) and 13F-HR (`13f`) join when their documents are routed. */
+/** Form type of a filing by the fixture folder of its documents. 13F-HR (`13f`) joins when its documents are routed. */
 const FORM_OF_FOLDER: Readonly<Record<string, string>> = {
+  '8k': '8-K',
   tenk: '10-K',
   xbrl: '10-Q',
   form4: '4',

@@ -70,6 +70,14 @@ export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
   { path: '/assets/presentations/Annual_Meeting_-_2015_FINAL2.pdf', file: 'decks/FRPH-Annual_Meeting_-_2015_FINAL2.pdf' },
   { path: '/assets/presentations/1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf', file: 'decks/FRPH-1_CURRENT_12_JAN_2015_FRP_Holdings_Inc_Presentation_Pre-Spin-Off.pdf' },
   { path: '/assets/FRP_2019_Annual_Report.pdf', file: 'decks/FRPH-FRP_2019_Annual_Report.pdf' },
+  // 8-K complete submissions (header and every document, exhibits included) at their Archive paths,
+  // real accessions: what the 8-K worker reads, one request per filing.
+  { path: '/Archives/edgar/data/796343/000079634323000044/0000796343-23-000044.txt', file: '8k/ADBE-0000796343-23-000044.txt' },
+  { path: '/Archives/edgar/data/1173313/000121390025032135/0001213900-25-032135.txt', file: '8k/ABVC-0001213900-25-032135.txt' },
+  { path: '/Archives/edgar/data/66740/000006674024000023/0000066740-24-000023.txt', file: '8k/MMM-0000066740-24-000023.txt' },
+  { path: '/Archives/edgar/data/1045810/000104581026000024/0001045810-26-000024.txt', file: '8k/NVDA-0001045810-26-000024.txt' },
+  { path: '/Archives/edgar/data/72333/000007233323000015/0000072333-23-000015.txt', file: '8k/JWN-0000072333-23-000015.txt' },
+  { path: '/Archives/edgar/data/320193/000091205700002128/0000912057-00-002128.txt', file: '8k/AAPL-0000912057-00-002128.txt' },
   // A first-party call transcript (Citigroup, Q4 2024; its source page is not recorded): the one PDF
   // scripts/run.sh and the fixture platform give ingest-decks directly (--url), for Citigroup (CIK 831001).
   { path: '/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf', file: 'transcripts/C-citi-4Q2024-earnings-call-transcript.pdf' },
