@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
-import { namespacedTopic, TOPICS, type FilingRecordV1, type TopicDefinition } from '@app/contracts';
+import { namespacedTopic, recordId, TOPICS, type FilingRecordV1, type IssuerDocumentRecordV1, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import { consumerLag, ensureTopics, readTopic, RecordProducer, type KafkaSettings } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import { createDataSource, DocumentsRepository, FilingsRepository } from '@app/persistence';
@@ -36,18 +36,39 @@ let server: FixtureServer;
 let settings: KafkaSettings;
 let namespace: string;
 let filings: TopicDefinition;
+let issuerDocuments: TopicDefinition;
 let projector: RunningProjector | undefined;
 const projectorGroup = uniqueGroupId('eightk-follow-projector');
 const followerGroup = uniqueGroupId('eightk-follow');
 
-async function publish(records: FilingRecordV1[]): Promise<void> {
+async function publish(records: RecordEnvelope[], topic: TopicDefinition = filings): Promise<void> {
   const producer = new RecordProducer(settings);
   await producer.connect();
   try {
-    await producer.publish(filings, records);
+    await producer.publish(topic, records);
   } finally {
     await producer.disconnect();
   }
+}
+
+/*
+ * A press release as an issuer's IR page links it, the way ingest-ir publishes a link. The IR pages
+ * of ABVC and 3M are not among the fixtures: the title and date are those the filed release prints.
+ */
+function irLink(cik: string, ticker: string, url: string, title: string, publishedOn: string): IssuerDocumentRecordV1 {
+  const page = `https://ir.${ticker.toLowerCase()}.example/news`;
+  const quote = `${publishedOn} ${title}`;
+  const hash = `sha256:${'1'.repeat(64)}`;
+  return {
+    schema: 'ir-document@1',
+    key: url,
+    id: recordId(url, hash),
+    observed_at: '2026-11-28T12:00:00.000Z',
+    produced_by: 'ingest-ir',
+    correlation_id: 'run_int_eightk',
+    provenance: { src_id: 'src_int_ir', source_provider: 'issuer_page', source_url: page, citation_url: url, accession: null, quote, content_hash: hash, extracted_at: '2026-11-28T12:00:00.000Z' },
+    data: { cik, ticker, url, title, kind: 'press_release', published_on: publishedOn, is_pdf: false, event: null, listed_on: 'ir_page', citation: { source_url: page, content_hash: hash, quote } },
+  };
 }
 
 /** One `eightk --follow` until its group has caught up with the filings topic; its counters. */
@@ -64,7 +85,7 @@ async function followOnce() {
 
 /** Waits until the projector has applied every filing and document record published so far. */
 async function projected(): Promise<void> {
-  const topics = [TOPICS.filings, TOPICS.documentTexts].map((t) => namespacedTopic(t, namespace));
+  const topics = [TOPICS.filings, TOPICS.documentTexts, TOPICS.issuerDocuments].map((t) => namespacedTopic(t, namespace));
   await expectEventually(async () => expect((await consumerLag(settings, projectorGroup, topics)).every((p) => p.lag === 0)).toBe(true), { timeoutMs: 60_000, intervalMs: 250 });
 }
 
@@ -79,6 +100,7 @@ beforeAll(async () => {
   namespace = `test-eightk-${randomBytes(4).toString('hex')}`;
   filings = namespacedTopic(TOPICS.filings, namespace);
   await ensureTopics(settings, PROJECTED_TOPICS.map((t) => namespacedTopic(t, namespace)));
+  issuerDocuments = namespacedTopic(TOPICS.issuerDocuments, namespace);
   projector = await startProjector(
     projectorConfigSchema.parse({ DATABASE_URL: db.url, KAFKA_BROKERS: settings.brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, PROJECTOR_GROUP_ID: projectorGroup, LOG_LEVEL: 'warn' }),
   );
@@ -152,5 +174,45 @@ describe('eightk --follow -> projector -> filings with items, exhibit documents,
     await followOnce();
     await projected();
     expect(await events()).toEqual(before);
+  });
+
+  it('makes one document of a release linked on the IR site and filed as an exhibit, whichever comes first', async () => {
+    const abvcRelease = 'https://ir.abvc.example/news/abvc-biopharma-announces-2024-financial-results';
+    const mmmRelease = 'https://ir.mmm.example/news/3m-board-approves-spin-off-of-solventum';
+    const before = await events();
+    // ABVC: the IR link first, then the 8-K.
+    await publish([irLink('0001173313', 'ABVC', abvcRelease, 'ABVC BioPharma Announces 2024 Financial Results', '2025-04-15')], issuerDocuments);
+    await projected();
+    await publish([fromDailyIndex({ cik: '0001173313', company_name: 'ABVC BIOPHARMA, INC.', accession: '0001213900-25-032135', filed_date: '2025-04-15' })]);
+    await followOnce();
+    // 3M: its exhibit is held since the first test; the IR link comes now.
+    await publish([irLink('0000066740', 'MMM', mmmRelease, '3M Board of Directors Approves Spin-off of Solventum', '2024-03-08')], issuerDocuments);
+    await projected();
+
+    const documents = (await new DocumentsRepository(ds).list({}, { direction: 'desc', limit: 10 })).rows;
+    const abvc = documents.filter((d) => d.cik === '0001173313');
+    expect(abvc).toHaveLength(1);
+    expect(abvc[0]).toMatchObject({
+      url: abvcRelease,
+      linkUrl: abvcRelease,
+      filingUrl: 'https://www.sec.gov/Archives/edgar/data/1173313/000121390025032135/ea023837201ex99-1_abvcbio.htm',
+      accession: '0001213900-25-032135',
+      title: 'ABVC BioPharma Announces 2024 Financial Results',
+      format: 'html',
+      publishedAtSource: 'filing',
+    });
+    // The IR page's link had no text (not a PDF): the exhibit's pages are the document's.
+    expect(abvc[0]!.pageCount).toBeGreaterThan(0);
+    const mmm = documents.filter((d) => d.cik === '0000066740');
+    expect(mmm).toHaveLength(1);
+    expect(mmm[0]).toMatchObject({
+      url: 'https://www.sec.gov/Archives/edgar/data/66740/000006674024000023/pressrelease3-8x24.htm',
+      linkUrl: mmmRelease,
+      title: '3M Board of Directors Approves Spin-off of Solventum',
+      publishedAtSource: 'filing',
+    });
+    // One announcement per document: the IR link's for ABVC, none for 3M's link (its exhibit was announced).
+    const added = (await events()).slice(before.length);
+    expect(added.filter((e) => e.type === 'ir_document.created').map((e) => e.entity_key)).toEqual([abvcRelease]);
   });
 });

@@ -13,8 +13,6 @@ export const REPORT_TYPES = ['annual_report', 'quarterly_report', 'proxy_stateme
 
 /** An exhibit document's place in its filing (the filing itself: accession and items). */
 const exhibitSchema = z.object({
-  form: z.string().describe('8-K, 8-K/A, ...'),
-  filed_date: z.string(),
   type: z.string().describe('As filed: EX-99.1, ...'),
   sequence: z.number().int(),
   description: z.string().nullable(),
@@ -51,6 +49,9 @@ export const documentSchema = z.object({
 });
 
 export const documentDetailSchema = documentSchema.extend({
+  sources: z
+    .array(z.object({ provider: z.enum(['issuer_page', 'sec']), url: z.string(), accession: z.string().nullable() }))
+    .describe('Its IR link and its filing exhibit: one document'),
   page_count: z.number().int().nullable().describe('Page count; null until the text is extracted'),
   transcript_gate: z
     .string()
@@ -154,14 +155,17 @@ export function toDocument(d: DocumentRecord): DocumentBody {
     found_on: d.foundOn,
     accession: d.accession,
     items: filing ? filing.items : null,
-    exhibit: filing ? { form: filing.form, filed_date: filing.filed_date, type: filing.exhibit_type, sequence: filing.sequence, description: filing.description } : null,
+    exhibit: filing ? { type: filing.exhibit_type, sequence: filing.sequence, description: filing.description } : null,
     no_text: d.noText as DocumentBody['no_text'],
     provenance: documentProvenance(d),
   };
 }
 
 export function toDocumentDetail(d: DocumentRecord): DocumentDetailBody {
-  return { ...toDocument(d), page_count: d.pageCount, transcript_gate: d.transcriptGate };
+  const sources: DocumentDetailBody['sources'] = [];
+  if (d.linkUrl) sources.push({ provider: 'issuer_page', url: d.linkUrl, accession: null });
+  if (d.filingUrl) sources.push({ provider: 'sec', url: d.filingUrl, accession: d.accession });
+  return { ...toDocument(d), sources, page_count: d.pageCount, transcript_gate: d.transcriptGate };
 }
 
 /** Read model -> the spec's document page (plus text, caption source, quote, size and provenance). */

@@ -140,6 +140,7 @@ describe('GET /v1/documents/{doc_id}', () => {
       items: null,
       exhibit: null,
       no_text: null,
+      sources: [{ provider: 'issuer_page', url: 'https://www.frpholdings.com/assets/Annual_Meeting_-_2015_FINAL2.pdf', accession: null }],
       provenance: {
         src_id: part0!.provenance.src_id,
         source_provider: 'issuer_page',

@@ -3,6 +3,7 @@ import { contentHash, documentSubject, stableStringify, type DocumentFiling, typ
 import type { BatchOutcome } from '../projections/batch-outcome';
 import { lockKeys, OutcomeTally, type RecordOutcome } from '../projections/batch-reduction';
 import { documentLock, upsertEvent } from './ir-document.projection';
+import { addDocumentAlias, documentIssuerLock, irDocumentMatching, resolveDocument } from './document-sources';
 
 /**
  * The PDF version a document-text@1 record belongs to: the sha256 of the PDF bytes ingestion
@@ -39,11 +40,11 @@ const UPSERT_DOCUMENT_SQL = `
   INSERT INTO documents (url, cik, ticker, title, doc_type, doc_group, language, pdf_created_at, sort_at,
     published_at_source, page_count, page_separator, text_length, text_content_hash, text_source_url, text_quote,
     text_src_id, text_extracted_at, text_record_id, text_observed_at, pdf_bytes, pdf_info, transcript_gate, first_seen_at, updated_at,
-    published_at, format, subject, accession, filing, no_text, event_id)
+    published_at, format, subject, accession, filing, no_text, event_id, text_url, filing_url)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz, coalesce($22::timestamptz, $8::timestamptz, $19::timestamptz),
     CASE WHEN $22::timestamptz IS NOT NULL THEN 'filing' WHEN $8::timestamptz IS NULL THEN 'first_seen' ELSE 'pdf_metadata' END,
     $9, $10, $11, $12, $13, $14, $15, $16::timestamptz, $17, $19::timestamptz, $18, $20::jsonb, $21, $19::timestamptz, now(),
-    $22::timestamptz, $23, $24, $25, $26::jsonb, $27, $28)
+    $22::timestamptz, $23, $24, $25, $26::jsonb, $27, $28, $29, $30)
   ON CONFLICT (url) DO UPDATE SET
     ticker = coalesce(documents.ticker, EXCLUDED.ticker),
     title = CASE WHEN documents.link_record_id IS NULL THEN EXCLUDED.title ELSE documents.title END,
@@ -76,6 +77,8 @@ const UPSERT_DOCUMENT_SQL = `
     filing = coalesce(EXCLUDED.filing, documents.filing),
     no_text = EXCLUDED.no_text,
     event_id = coalesce(EXCLUDED.event_id, documents.event_id),
+    text_url = EXCLUDED.text_url,
+    filing_url = coalesce(EXCLUDED.filing_url, documents.filing_url),
     updated_at = now()
   WHERE documents.text_record_id IS DISTINCT FROM EXCLUDED.text_record_id
   RETURNING id, (xmax = 0) AS inserted`;
@@ -115,7 +118,7 @@ interface TextState {
  * version carries none. Part 0 leaves the row alone: until the last part lands, the read side
  * holds it back, since its version's pages are gone.
  */
-async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<DocumentTextData>): Promise<RecordOutcome> {
+async function applyText(m: EntityManager, envelope: RecordEnvelope<DocumentTextData>, sourceUrl: string): Promise<RecordOutcome> {
   const d = envelope.data;
   const version = documentTextVersion(envelope);
   const state = (
@@ -132,7 +135,7 @@ async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<Docu
   let written = 0;
   if (d.part.index === 0) {
     const eventId = d.filing ? await upsertEvent(m, d.cik, filingEvent(d.cik, d.filing)) : null;
-    const row = (await m.query<Array<{ id: number; inserted: boolean }>>(UPSERT_DOCUMENT_SQL, documentParams(envelope, version, eventId)))[0];
+    const row = (await m.query<Array<{ id: number; inserted: boolean }>>(UPSERT_DOCUMENT_SQL, documentParams(envelope, version, eventId, sourceUrl)))[0];
     if (row) {
       documentId = row.id;
       inserted = row.inserted;
@@ -152,13 +155,43 @@ async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<Docu
 }
 
 /**
+ * A document's text onto its row. A filing exhibit first seen that is an IR document already held
+ * (document-sources.ts) applies to that row, its URL an alias of it: its text and pages go there
+ * while the row holds no other source's text (an IR press release page has none; a PDF has), else
+ * only the filing is attached. One source's text, never two mixed.
+ */
+async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<DocumentTextData>): Promise<RecordOutcome> {
+  const d = envelope.data;
+  let target = await resolveDocument(m, d.url);
+  if (!target && d.filing && d.part.index === 0) {
+    target = await irDocumentMatching(m, { cik: d.cik, title: d.title, filedDate: d.filing.filed_date });
+    if (target) await addDocumentAlias(m, d.url, target.id);
+  }
+  if (!target || target.url === d.url) return applyText(m, envelope, d.url);
+  if (target.textUrl === null || target.textUrl === d.url) return applyText(m, { ...envelope, data: { ...d, url: target.url } }, d.url);
+  return d.filing && d.part.index === 0 ? attachFiling(m, target.id, d.url, d.cik, d.filing) : 'unchanged';
+}
+
+const ATTACH_FILING_SQL = `
+  UPDATE documents SET accession = $2, filing = $3::jsonb, filing_url = $4, event_id = coalesce(event_id, $5), updated_at = now()
+  WHERE id = $1 AND (accession, filing, filing_url) IS DISTINCT FROM ($2, $3::jsonb, $4)
+  RETURNING 1`;
+
+/** The filing of an exhibit onto the IR document it is, whose text (a PDF's) stays. */
+async function attachFiling(m: EntityManager, documentId: number, url: string, cik: string, filing: DocumentFiling): Promise<RecordOutcome> {
+  const eventId = await upsertEvent(m, cik, filingEvent(cik, filing));
+  const rows = await m.query<unknown[]>(ATTACH_FILING_SQL, [documentId, filing.accession, JSON.stringify(filing), url, eventId]);
+  return rows.length > 0 ? 'updated' : 'unchanged';
+}
+
+/**
  * Projects a batch of document-text@1 parts (offset order) in the caller's transaction: the
- * per-URL locks of the whole batch first (shared with the link projection, taken in one ordered
- * statement), then the parts one by one, since a part's fate depends on the version the parts
- * before it left.
+ * per-URL and per-issuer locks of the whole batch first (shared with the link projection, taken in
+ * one ordered statement), then the parts one by one, since a part's fate depends on the version
+ * the parts before it left.
  */
 export async function projectDocumentTexts(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<DocumentTextData>>): Promise<BatchOutcome> {
-  await lockKeys(m, envelopes.map((e) => documentLock(e.data.url)));
+  await lockKeys(m, envelopes.flatMap((e) => [documentLock(e.data.url), documentIssuerLock(e.data.cik)]));
   const tally = new OutcomeTally();
   for (const e of envelopes) tally.add(e.key, await applyDocumentText(m, e));
   return tally.result();
@@ -169,7 +202,7 @@ function filingEvent(cik: string, filing: DocumentFiling): { key: string; title:
   return { key: `${cik}|sec|${filing.accession}`, title: `${filing.form} ${filing.accession}`, date: filing.filed_date };
 }
 
-function documentParams(envelope: RecordEnvelope<DocumentTextData>, version: string, eventId: number | null): unknown[] {
+function documentParams(envelope: RecordEnvelope<DocumentTextData>, version: string, eventId: number | null, sourceUrl: string): unknown[] {
   const d = envelope.data;
   const p = envelope.provenance;
   return [
@@ -204,6 +237,8 @@ function documentParams(envelope: RecordEnvelope<DocumentTextData>, version: str
     d.filing ? JSON.stringify(d.filing) : null,
     d.no_text ?? null,
     eventId,
+    sourceUrl,
+    d.filing ? sourceUrl : null,
   ];
 }
 

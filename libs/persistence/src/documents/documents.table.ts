@@ -101,6 +101,22 @@ export const DOCUMENTS_TABLE = table('documents', ['id'], {
   filing: jsonb<DocumentFiling>().nullable(),
   /** images_only | empty: why the document has no text; null when it has text. */
   no_text: text().nullable(),
+  /** The IR site's URL of the document, when a link record names it (url, or the alias it was merged under). */
+  link_url: text().nullable(),
+  /** The filing exhibit's URL, when the document was filed as one (url, or the alias it was merged under). */
+  filing_url: text().nullable(),
+  /** The URL whose text and pages the row holds: one source's text, never two mixed. */
+  text_url: text().nullable(),
+});
+
+/**
+ * The other source's URL of a document seen from two (an IR link and an 8-K exhibit of the same
+ * press release): the records of that URL apply to the row the alias names.
+ */
+export const DOCUMENT_ALIASES_TABLE = table('document_aliases', ['url'], {
+  url: text(),
+  document_id: integer(),
+  created_at: timestamptz().default('now()'),
 });
 
 /** An IR event (earnings call, annual meeting, ...) that an issuer page groups documents under. */
@@ -160,7 +176,7 @@ const DOCUMENT_RECORD_FIELDS = [
   'id', 'url', 'cik', 'title', 'kind', 'doc_type', 'doc_group', 'language', 'published_at', 'sort_at', 'published_at_source', 'event_id',
   'page_count', 'page_separator', 'text_length', 'found_on', 'link_quote', 'link_content_hash', 'link_src_id', 'link_extracted_at',
   'text_content_hash', 'text_source_url', 'text_quote', 'text_src_id', 'text_extracted_at', 'pdf_bytes', 'pdf_info', 'transcript_gate',
-  'first_seen_at', 'format', 'subject', 'accession', 'filing', 'no_text',
+  'first_seen_at', 'format', 'subject', 'accession', 'filing', 'no_text', 'link_url', 'filing_url',
 ] as const;
 
 /** One document as the read side returns it (read model, camelCase; not an API shape). */

@@ -3,6 +3,7 @@ import { documentSubject, type DocGroup, type DocType, type DocumentKind, type I
 import type { BatchOutcome } from '../projections/batch-outcome';
 import { lockKeys, OutcomeTally, type RecordOutcome } from '../projections/batch-reduction';
 import { citationSrcId } from '../projections/issuer-citation';
+import { addDocumentAlias, documentIssuerLock, exhibitMatching, resolveDocument } from './document-sources';
 
 /**
  * The doc type and group a link's kind implies, used until the PDF's own classification (from
@@ -33,10 +34,10 @@ const UPSERT_EVENT_SQL = `
 const UPSERT_DOCUMENT_SQL = `
   INSERT INTO documents (url, cik, ticker, title, kind, doc_type, doc_group, is_pdf, published_at, sort_at,
     published_at_source, event_id, found_on, link_quote, link_content_hash, link_src_id, link_extracted_at,
-    link_record_id, link_observed_at, first_seen_at, updated_at, subject)
+    link_record_id, link_observed_at, first_seen_at, updated_at, subject, link_url)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, coalesce($9::timestamptz, $17::timestamptz),
     CASE WHEN $9::timestamptz IS NULL THEN 'first_seen' ELSE 'ir_page' END, $10, $11, $12, $13, $14, $15::timestamptz,
-    $16, $17::timestamptz, $17::timestamptz, now(), $18)
+    $16, $17::timestamptz, $17::timestamptz, now(), $18, $19)
   ON CONFLICT (url) DO UPDATE SET
     cik = EXCLUDED.cik,
     ticker = coalesce(EXCLUDED.ticker, documents.ticker),
@@ -46,11 +47,13 @@ const UPSERT_DOCUMENT_SQL = `
     doc_group = CASE WHEN documents.text_content_hash IS NULL THEN EXCLUDED.doc_group ELSE documents.doc_group END,
     subject = CASE WHEN documents.text_content_hash IS NULL THEN EXCLUDED.subject ELSE coalesce(documents.subject, EXCLUDED.subject) END,
     is_pdf = EXCLUDED.is_pdf,
-    published_at = EXCLUDED.published_at,
     first_seen_at = least(documents.first_seen_at, EXCLUDED.first_seen_at),
-    sort_at = coalesce(EXCLUDED.published_at, documents.pdf_created_at, least(documents.first_seen_at, EXCLUDED.first_seen_at)),
-    published_at_source = CASE WHEN EXCLUDED.published_at IS NOT NULL THEN 'ir_page'
-      WHEN documents.pdf_created_at IS NOT NULL THEN 'pdf_metadata' ELSE 'first_seen' END,
+    -- A document also filed as an exhibit is dated by its filing's acceptance, whichever source came first.
+    published_at = CASE WHEN documents.filing_url IS NOT NULL THEN documents.published_at ELSE EXCLUDED.published_at END,
+    sort_at = CASE WHEN documents.filing_url IS NOT NULL THEN documents.sort_at
+      ELSE coalesce(EXCLUDED.published_at, documents.pdf_created_at, least(documents.first_seen_at, EXCLUDED.first_seen_at)) END,
+    published_at_source = CASE WHEN documents.filing_url IS NOT NULL THEN documents.published_at_source
+      WHEN EXCLUDED.published_at IS NOT NULL THEN 'ir_page' WHEN documents.pdf_created_at IS NOT NULL THEN 'pdf_metadata' ELSE 'first_seen' END,
     event_id = EXCLUDED.event_id,
     found_on = EXCLUDED.found_on,
     link_quote = EXCLUDED.link_quote,
@@ -59,6 +62,7 @@ const UPSERT_DOCUMENT_SQL = `
     link_extracted_at = EXCLUDED.link_extracted_at,
     link_record_id = EXCLUDED.link_record_id,
     link_observed_at = EXCLUDED.link_observed_at,
+    link_url = EXCLUDED.link_url,
     updated_at = now()
   RETURNING (xmax = 0) AS inserted`;
 
@@ -67,22 +71,29 @@ export const documentLock = (url: string): string => `documents:${url}`;
 
 /**
  * Applies one ir-document@1 record (a link on an issuer's IR page) onto the document of its URL,
- * creating the row when the text has not arrived, and upserts its IR event. The same record
- * twice, or one older than the link already applied, writes nothing.
+ * creating the row when the text has not arrived, and upserts its IR event. A link first seen that
+ * is a filing exhibit already held (document-sources.ts) applies to the exhibit's row, its URL an
+ * alias of it. The same record twice, or one older than the link already applied, writes nothing.
  */
 async function applyIssuerDocument(m: EntityManager, envelope: RecordEnvelope<IssuerDocumentData>): Promise<RecordOutcome> {
   const d = envelope.data;
+  let target = await resolveDocument(m, d.url);
+  if (!target && d.published_on) {
+    target = await exhibitMatching(m, { cik: d.cik, title: d.title, publishedOn: d.published_on });
+    if (target) await addDocumentAlias(m, d.url, target.id);
+  }
+  const rowUrl = target?.url ?? d.url;
   const current = (
     await m.query<Array<{ link_record_id: string | null; newer: boolean }>>(
       `SELECT link_record_id, coalesce(link_observed_at > $2::timestamptz, false) AS newer FROM documents WHERE url = $1`,
-      [d.url, envelope.observed_at],
+      [rowUrl, envelope.observed_at],
     )
   )[0];
   if (current && (current.link_record_id === envelope.id || current.newer)) return 'unchanged';
   const eventId = d.event ? await upsertEvent(m, d.cik, d.event) : null;
   const { docType, docGroup } = DOC_TYPE_OF_KIND[d.kind];
   const result = await m.query<Array<{ inserted: boolean }>>(UPSERT_DOCUMENT_SQL, [
-    d.url,
+    rowUrl,
     d.cik,
     d.ticker,
     d.title,
@@ -100,17 +111,18 @@ async function applyIssuerDocument(m: EntityManager, envelope: RecordEnvelope<Is
     envelope.id,
     envelope.observed_at,
     documentSubject({ docType, docGroup, title: d.title, items: null }),
+    d.url,
   ]);
   return result[0]?.inserted ? 'inserted' : 'updated';
 }
 
 /**
  * Projects a batch of ir-document@1 records (offset order) in the caller's transaction: the
- * per-URL locks of the whole batch first (shared with the text projection, taken in one ordered
- * statement), then the records one by one. The keys returned are document URLs (ir_document.created).
+ * per-URL and per-issuer locks of the whole batch first (shared with the text projection, taken in
+ * one ordered statement), then the records one by one. The keys returned are document URLs (ir_document.created).
  */
 export async function projectIssuerDocuments(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<IssuerDocumentData>>): Promise<BatchOutcome> {
-  await lockKeys(m, envelopes.map((e) => documentLock(e.data.url)));
+  await lockKeys(m, envelopes.flatMap((e) => [documentLock(e.data.url), documentIssuerLock(e.data.cik)]));
   const tally = new OutcomeTally();
   for (const e of envelopes) tally.add(e.key, await applyIssuerDocument(m, e));
   return tally.result();

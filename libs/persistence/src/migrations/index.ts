@@ -22,6 +22,7 @@ import { SearchFilingFormIndex1764100000000 } from './1764100000000-search-filin
 import { IrSites1764200000000 } from './1764200000000-ir-sites';
 import { FilingItems1764300000000 } from './1764300000000-filing-items';
 import { FilingDocuments1764300100000 } from './1764300100000-filing-documents';
+import { DocumentSources1764300200000 } from './1764300200000-document-sources';
 
 /** Every migration, in order. Explicit imports: works the same from ts (tests) and js (dist). */
 export const MIGRATIONS = [
@@ -31,5 +32,5 @@ export const MIGRATIONS = [
   FundExposureCoveringIndex1763873000000, Transcripts1763880000000, TenkSections1763881000000, CompanyIdentifiers1763882000000,
   SegmentMemberKind1763882100000, IdempotencyClaimId1763883000000,
   CompanyFundCounts1763884000000, SearchFilingFormIndex1764100000000, IrSites1764200000000,
-  FilingItems1764300000000, FilingDocuments1764300100000,
+  FilingItems1764300000000, FilingDocuments1764300100000, DocumentSources1764300200000,
 ];
