@@ -50,33 +50,54 @@ export interface EightKSummary {
   durationMs: number;
 }
 
+/** A company's filing (not found by the live poller) filed this many days ago or more is history. */
+export const HISTORY_AFTER_DAYS = 3;
+
+/** A foreign private issuer's current report: no items, but its press releases are exhibits too. */
+const SIX_K_FORM = /^6-K/i;
+
 /** The complete submission text file of a filing: every document of it in one request. */
 export function submissionPath(cik: string, accession: string): string {
   return archivesDocumentPath(cik, accession, `${accession}.txt`);
 }
 
 /**
- * 8-K use case: for each 8-K, fetch its complete submission (one request: the header and every
- * document) -> pure parse -> its items (header and main document) and its exhibits as documents
- * with pages -> publish the documents on ir.document-texts.v1 and, when the filing record did not
- * know the items, the filing with them on edgar.filings.v1 (source submission_text).
+ * 8-K use case: for each 8-K (and 6-K), fetch its complete submission (one request: the header and
+ * every document) -> pure parse -> its items (header and main document) and its exhibits as
+ * documents with pages -> publish the documents on ir.document-texts.v1 and, when the filing record
+ * did not know the items, the filing with them on edgar.filings.v1 (source submission_text).
  */
 @Injectable()
 export class EightKService {
+  /** The same budget, for filings of the past (a backfill on the filings topic) in follow mode. */
+  private readonly historyEdgar: EdgarClient;
+
   constructor(
     @Inject(EdgarClient) private readonly edgar: EdgarClient,
     @Inject(RECORD_PUBLISHER) private readonly publisher: RecordPublisher,
     @Inject(EIGHTK_DOCUMENTS_TOPIC) private readonly documentsTopic: TopicDefinition,
     @Inject(EIGHTK_FILINGS_TOPIC) private readonly filingsTopic: TopicDefinition,
     @Inject(INGEST_LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.historyEdgar = edgar.withPriority('backfill');
+  }
 
   /**
-   * An 8-K record to read: any 8-K form, except the records this worker published itself (source
+   * A record to read: any 8-K or 6-K form, except the records this worker published itself (source
    * submission_text), which would only read the same submission again.
    */
   static wants(filing: Pick<FilingData, 'form' | 'source'>): boolean {
-    return isEightKForm(filing.form) && filing.source !== 'submission_text';
+    return (isEightKForm(filing.form) || SIX_K_FORM.test(filing.form)) && filing.source !== 'submission_text';
+  }
+
+  /**
+   * Whether a filing record is history, read at backfill priority after new filings' documents: one
+   * a backfill published from a company's submissions, HISTORY_AFTER_DAYS old or more on `today`
+   * (YYYY-MM-DD, UTC). What the live poller found (daily index, current events) is new.
+   */
+  static isHistory(filing: Pick<FilingData, 'filed_date' | 'source'>, today: string = new Date().toISOString().slice(0, 10)): boolean {
+    if (filing.source !== 'submissions') return false;
+    return Date.parse(`${today}T00:00:00Z`) - Date.parse(`${filing.filed_date}T00:00:00Z`) >= HISTORY_AFTER_DAYS * 86_400_000;
   }
 
   /** `--filing`: named 8-Ks, one after the other; a broker outage stops the run (exit 75). */
@@ -87,7 +108,7 @@ export class EightKService {
     for (const [i, filing] of command.filings.entries()) {
       let outcome: EightKOutcome;
       try {
-        outcome = await this.ingest(filing, runId);
+        outcome = await this.ingest(filing, runId, this.edgar);
       } catch (error) {
         throw stoppedBy(error, () => filingRunStop(i, command.filings.length, summary, started, filing.accession));
       }
@@ -110,7 +131,9 @@ export class EightKService {
     if (!EightKService.wants(filing)) return null;
     let outcome: EightKOutcome;
     try {
-      outcome = await this.ingest({ cik: filing.cik, accession: filing.accession, known: filing }, runId);
+      // New filings at the module's priority (documents); a backfill's after them.
+      const edgar = EightKService.isHistory(filing) ? this.historyEdgar : this.edgar;
+      outcome = await this.ingest({ cik: filing.cik, accession: filing.accession, known: filing }, runId, edgar);
     } catch (error) {
       const permanent =
         error instanceof EdgarParseError ||
@@ -124,11 +147,11 @@ export class EightKService {
     return outcome;
   }
 
-  private async ingest(command: EightKFilingCommand, runId: string): Promise<EightKOutcome> {
+  private async ingest(command: EightKFilingCommand, runId: string, edgar: EdgarClient): Promise<EightKOutcome> {
     const cik = padCik(command.cik);
     const log = this.logger.child({ runId, useCase: 'eightk', accession: command.accession });
     const path = submissionPath(cik, command.accession);
-    const result = await this.edgar.getWww(path);
+    const result = await edgar.getWww(path);
     if (result.kind === 'not_found') {
       log.warn({ url: result.url }, '8-K complete submission not found (404)');
       return { accession: command.accession, status: 'not_found', items: null, documents: {}, skipped: 0, filingRecord: false };
@@ -141,7 +164,8 @@ export class EightKService {
     const form = command.known?.form ?? submission.form;
     const filedDate = command.known?.filed_date ?? submission.filed_date;
     if (!form || !filedDate) throw new EdgarParseError('complete submission', `${path}: no form type or filing date in the header`);
-    const items = eightKItemsOf(submission, filedDate);
+    // A 6-K has no items; an 8-K's are what its document and header state.
+    const items = SIX_K_FORM.test(form) ? { numbers: [], legacy: [], unmatched: [] } : eightKItemsOf(submission, filedDate);
     const filing: Omit<DocumentFiling, 'exhibit_type' | 'sequence' | 'description' | 'file_name'> = {
       accession: command.accession,
       form,
