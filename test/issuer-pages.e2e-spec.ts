@@ -212,7 +212,7 @@ describe('IR pages + PDFs -> Kafka -> projector -> /v1/documents and the executi
     const withText = decks.body.data.filter((d) => d.pages !== null);
     expect(withText.map((d) => new URL(d.url).pathname).sort()).toEqual([DECKS.meeting.path, DECKS.january2015.path].sort());
     const report = await documentByPath(DECKS.annualReport.path);
-    expect(report).toMatchObject({ doc_type: 'annual_report', language: 'en', pages: 48, ticker: 'FRPH' });
+    expect(report).toMatchObject({ doc_type: 'report', report_type: 'annual_report', doc_group: 'earnings', language: 'en', pages: 48, ticker: 'FRPH' });
 
     const paged = await get<DocumentListBody>('/v1/documents?symbols=FRPH:US&limit=5');
     expect(paged.body.data).toHaveLength(5);

@@ -59,7 +59,7 @@ const formTallySchema = z.object({
 });
 
 const docTypeTallySchema = z.object({
-  doc_type: z.string().describe('slide_deck, press_release, annual_report, ...'),
+  doc_type: z.string().describe('The documents\' doc_type: press_release, slide_deck, transcript, report, other'),
   count: z.number().int().describe('Documents of this type'),
 });
 

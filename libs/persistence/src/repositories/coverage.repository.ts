@@ -212,8 +212,8 @@ const COVERAGE_SQL = `
             greatest(max(link_observed_at), max(text_observed_at)) AS documents_observed
        FROM documents WHERE cik = $1) dc
     CROSS JOIN
-    (SELECT coalesce(jsonb_agg(jsonb_build_object('docType', doc_type, 'count', n) ORDER BY n DESC, doc_type), '[]'::jsonb) AS documents_types
-       FROM (SELECT doc_type, count(*)::int AS n FROM documents WHERE cik = $1 GROUP BY doc_type) x) dt
+    (SELECT coalesce(jsonb_agg(jsonb_build_object('docType', doc_group, 'count', n) ORDER BY n DESC, doc_group), '[]'::jsonb) AS documents_types
+       FROM (SELECT doc_group, count(*)::int AS n FROM documents WHERE cik = $1 GROUP BY doc_group) x) dt
     CROSS JOIN
     (SELECT count(*)::int AS transcripts_count, ${DAY('min(call_date)')} AS transcripts_first, ${DAY('max(call_date)')} AS transcripts_latest,
             max(first_seen_at) AS transcripts_observed
