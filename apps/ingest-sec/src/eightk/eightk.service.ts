@@ -6,7 +6,6 @@ import {
   archivesDocumentPath,
   classifyExhibit,
   EdgarClient,
-  EdgarError,
   EdgarParseError,
   exhibitPages,
   exhibitTitle,
@@ -17,6 +16,7 @@ import { PermanentError } from '@app/messaging';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
 import { filingRunStop, stoppedBy } from '../run-stopped.error';
+import { isUnreadable } from '../unreadable-filing';
 import { SEC_WWW } from '../filings/filing.mapper';
 import { exhibitDocumentRecordsOf } from './exhibit-document.mapper';
 import { eightKFilingRecordOf, eightKItemsOf } from './eightk-filing.mapper';
@@ -38,6 +38,8 @@ export interface EightKOutcome {
   /** Exhibits served as documents, by doc type; and those skipped as not documents (agreements, XBRL, graphics). */
   documents: Record<string, number>;
   skipped: number;
+  /** Exhibits that are documents but could not be made records (a page over the record size): logged, the rest published. */
+  unreadable: number;
   filingRecord: boolean;
 }
 
@@ -123,8 +125,7 @@ export class EightKService {
 
   /**
    * Follow mode's effect for one filing@1 record. Not an 8-K to read: nothing. A submission that
-   * cannot be read (missing, unparsable, refused, a page over the record size) throws
-   * PermanentError, so the consumer dead-letters the filing record with the reason; EDGAR or Kafka
+   * cannot be read (missing, unparsable, refused, too large) throws PermanentError, so the consumer dead-letters the filing record with the reason; EDGAR or Kafka
    * being unavailable throws as is, and the consumer retries.
    */
   async handleFilingRecord(filing: FilingData, runId: string): Promise<EightKOutcome | null> {
@@ -135,12 +136,7 @@ export class EightKService {
       const edgar = EightKService.isHistory(filing) ? this.historyEdgar : this.edgar;
       outcome = await this.ingest({ cik: filing.cik, accession: filing.accession, known: filing }, runId, edgar);
     } catch (error) {
-      const permanent =
-        error instanceof EdgarParseError ||
-        error instanceof DecksError ||
-        error instanceof RangeError ||
-        (error instanceof EdgarError && (error.code === 'EDGAR_HTTP_ERROR' || error.code === 'EDGAR_TOO_LARGE'));
-      if (permanent) throw new PermanentError(`8-K ${filing.accession}: ${error.message}`, { cause: error });
+      if (isUnreadable(error)) throw new PermanentError(`8-K ${filing.accession}: ${error.message}`, { cause: error });
       throw error;
     }
     if (outcome.status === 'not_found') throw new PermanentError(`8-K ${filing.accession}: complete submission not found`);
@@ -154,7 +150,7 @@ export class EightKService {
     const result = await edgar.getWww(path);
     if (result.kind === 'not_found') {
       log.warn({ url: result.url }, '8-K complete submission not found (404)');
-      return { accession: command.accession, status: 'not_found', items: null, documents: {}, skipped: 0, filingRecord: false };
+      return { accession: command.accession, status: 'not_found', items: null, documents: {}, skipped: 0, unreadable: 0, filingRecord: false };
     }
     const submission = parseCompleteSubmission(Buffer.from(result.bytes).toString('utf8'));
     const submissionUrl = `${SEC_WWW}${path}`;
@@ -175,6 +171,7 @@ export class EightKService {
     };
     const documents: Record<string, number> = {};
     let skipped = 0;
+    let unreadable = 0;
     const records: DocumentTextRecordV1[] = [];
     for (const [index, doc] of submission.documents.entries()) {
       if (doc.binary || (doc.format !== 'html' && doc.format !== 'text')) {
@@ -189,22 +186,31 @@ export class EightKService {
       }
       const sequence = doc.sequence ?? index + 1;
       const url = doc.filename ? `${SEC_WWW}${archivesDocumentPath(cik, command.accession, doc.filename)}` : `${submissionUrl}#sequence=${sequence}`;
-      const exhibitRecords = exhibitDocumentRecordsOf(
-        {
-          cik,
-          filing: { ...filing, exhibit_type: doc.type, sequence, description: doc.description, file_name: doc.filename },
-          url,
-          submissionUrl,
-          format: doc.format,
-          body: doc.body,
-          classification,
-          pages,
-          imagesOnly,
-          title: exhibitTitle(pages),
-          fetchedAt,
-        },
-        { runId, extractedAt },
-      );
+      let exhibitRecords: DocumentTextRecordV1[];
+      try {
+        exhibitRecords = exhibitDocumentRecordsOf(
+          {
+            cik,
+            filing: { ...filing, exhibit_type: doc.type, sequence, description: doc.description, file_name: doc.filename },
+            url,
+            submissionUrl,
+            format: doc.format,
+            body: doc.body,
+            classification,
+            pages,
+            imagesOnly,
+            title: exhibitTitle(pages),
+            fetchedAt,
+          },
+          { runId, extractedAt },
+        );
+      } catch (error) {
+        // One exhibit that cannot be a record (a page over the record size) does not cost the others or the items.
+        if (!(error instanceof DecksError)) throw error;
+        unreadable += 1;
+        log.warn({ url, exhibit: doc.type, reason: error.message }, '8-K exhibit not published');
+        continue;
+      }
       records.push(...exhibitRecords);
       const docType = exhibitRecords[0]!.data.doc_group;
       documents[docType] = (documents[docType] ?? 0) + 1;
@@ -217,8 +223,8 @@ export class EightKService {
       const record = eightKFilingRecordOf(command.known, { cik, accession: command.accession, form, filedDate }, submission, items, { url: submissionUrl, bytes: result.bytes, fetchedAt }, { runId, extractedAt });
       await this.publisher.publish(this.filingsTopic, [record]);
     }
-    log.info({ url: submissionUrl, items: items.numbers, documents, skipped, filingRecord: needsFiling, unmatchedHeaderItems: items.unmatched }, '8-K read');
-    return { accession: command.accession, status: 'published', items: items.numbers, documents, skipped, filingRecord: needsFiling };
+    log.info({ url: submissionUrl, items: items.numbers, documents, skipped, unreadable, filingRecord: needsFiling, unmatchedHeaderItems: items.unmatched }, '8-K read');
+    return { accession: command.accession, status: 'published', items: items.numbers, documents, skipped, unreadable, filingRecord: needsFiling };
   }
 }
 

@@ -133,11 +133,7 @@ export class NportIngestService {
     try {
       outcome = await this.ingestFiling(ref, runId, log);
     } catch (error) {
-      // An EdgarError other than a refusal (network, throttling) is EDGAR being unavailable: retried.
-      const permanent = error instanceof EdgarParseError || error instanceof RangeError || (error instanceof EdgarError && (error.code === 'EDGAR_HTTP_ERROR' || error.code === 'EDGAR_TOO_LARGE'));
-      if (permanent) {
-        throw new PermanentError(`N-PORT ${ref.accession}: ${error.message}`, { cause: error });
-      }
+      if (isUnreadable(error)) throw new PermanentError(`N-PORT ${ref.accession}: ${error.message}`, { cause: error });
       throw error;
     }
     if (outcome.status === 'not_found') throw new PermanentError(`N-PORT ${ref.accession}: primary_doc.xml not found`);
