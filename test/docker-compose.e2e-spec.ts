@@ -13,6 +13,7 @@ import { bulkConfigSchema } from '../apps/ingest-sec/src/bulk/bulk.config';
 import { parseFilingsConfig } from '../apps/ingest-sec/src/filings/filings.config';
 import { ingestSecConfigSchema } from '../apps/ingest-sec/src/ingest-sec.config';
 import { nportConfigSchema } from '../apps/ingest-sec/src/nport/nport.config';
+import { eightkConfigSchema } from '../apps/ingest-sec/src/eightk/eightk.config';
 import { sectionsConfigSchema } from '../apps/ingest-sec/src/sections/sections.config';
 import { segmentsConfigSchema } from '../apps/ingest-sec/src/segments/segments.config';
 import { projectorConfigSchema } from '../apps/projector/src/projector.config';
@@ -83,6 +84,7 @@ const CONFIG_CHECKS: Record<string, (env: Record<string, string>) => string[]> =
   'dist/apps/ingest-sec/src/segments.main.js': (env) => issues(segmentsConfigSchema.safeParse(env)),
   'dist/apps/ingest-sec/src/sections.main.js': (env) => issues(sectionsConfigSchema.safeParse(env)),
   'dist/apps/ingest-sec/src/nport.main.js': (env) => issues(nportConfigSchema.safeParse(env)),
+  'dist/apps/ingest-sec/src/eightk.main.js': (env) => issues(eightkConfigSchema.safeParse(env)),
   'dist/apps/ingest-sec/src/bulk.main.js': (env) => issues(bulkConfigSchema.safeParse(env)),
   'dist/apps/ingest-form4/src/main.js': (env) => issues(ingestForm4ConfigSchema.safeParse(env)),
   'dist/apps/ingest-decks/src/main.js': (env) => issues(ingestDecksConfigSchema.safeParse(env)),
