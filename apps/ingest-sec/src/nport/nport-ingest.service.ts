@@ -23,6 +23,7 @@ import type { Logger } from '@app/observability';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
 import { stoppedBy } from '../run-stopped.error';
+import { isUnreadable } from '../unreadable-filing';
 import type { NportConfig, NportFilingRef } from './nport.config';
 import { fundHeaderOf, fundHoldingOf, fundHoldingsRecordOf, isNportForm } from './nport.mapper';
 
@@ -52,8 +53,8 @@ interface MatchContext {
   tickerByCik: Map<string, string>;
 }
 
-/** A filing failed for a reason reading it again will not change (missing, unparsable, out of bounds). */
-type UnreadableFiling = EdgarError | EdgarParseError | RangeError;
+/** A named run's filing that failed (EDGAR refused or unavailable, unparsable, out of bounds): recorded, and the run goes on. */
+type FailedFiling = EdgarError | EdgarParseError | RangeError;
 
 /** The ticker map changes daily at most: one process reloads it when it is older than this. */
 const MATCH_CONTEXT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -97,7 +98,7 @@ export class NportIngestService {
       try {
         outcomes.push(await this.ingestFiling(filing, runId, log));
       } catch (error) {
-        if (isUnreadable(error)) {
+        if (isFailedFiling(error)) {
           log.error({ cik: filing.cik, accession: filing.accession, error: error.message }, 'N-PORT filing failed: skipped');
           outcomes.push({ cik: filing.cik, accession: filing.accession, status: 'error', error: error.message });
           continue;
@@ -256,6 +257,6 @@ export class NportIngestService {
   }
 }
 
-function isUnreadable(error: unknown): error is UnreadableFiling {
+function isFailedFiling(error: unknown): error is FailedFiling {
   return error instanceof EdgarError || error instanceof EdgarParseError || error instanceof RangeError;
 }
