@@ -18,11 +18,12 @@ export const filingDataSchema = z.object({
   ),
   primary_doc_description: z.string().nullable().describe('Description of the primary document, as in the submissions JSON'),
   items: z
-    .array(z.string().regex(/^\d{1,2}\.\d{2}$/))
+    .array(z.string())
     .nullable()
     .describe(
       '8-K item numbers in today\'s numbering (e.g. ["2.02", "9.01"]), ascending; [] for a form without items; ' +
-        'null while not known (an 8-K read from the daily index or current events, until the 8-K worker reads its submission)',
+        'null while not known (an 8-K read from the daily index or current events, until the 8-K worker reads its submission). ' +
+        'Records written before 8-K items were mapped hold SEC\'s raw values, whatever the form',
     ),
   legacy_items: z
     .array(z.object({ number: z.string(), legacy_number: z.string() }))

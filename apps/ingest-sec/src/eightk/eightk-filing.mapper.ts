@@ -23,7 +23,8 @@ export function eightKItemsOf(submission: CompleteSubmission, filedDate: string)
     main && !main.binary && (main.format === 'html' || main.format === 'text') ? eightKItemsFromDocument(exhibitPages(main.body, main.format).pages.join('\n'), filedDate) : [];
   const byNumber = new Map<string, EightKItem>();
   for (const item of [...fromDocument, ...submission.items]) if (!byNumber.has(item.number)) byNumber.set(item.number, item);
-  const items = [...byNumber.values()].sort((a, b) => compareItemNumbers(a.number, b.number));
+  // "2.02" < "9.01" < "10.01" as numbers: the minor part always has two digits.
+  const items = [...byNumber.values()].sort((a, b) => Number(a.number) - Number(b.number));
   return {
     numbers: items.map((i) => i.number),
     legacy: items.filter((i) => i.legacy_number !== null).map((i) => ({ number: i.number, legacy_number: i.legacy_number! })),
@@ -35,12 +36,6 @@ export function eightKItemsOf(submission: CompleteSubmission, filedDate: string)
 function mainDocument(submission: CompleteSubmission): CompleteSubmission['documents'][number] | null {
   const form = submission.form?.toUpperCase();
   return submission.documents.find((d) => d.type.toUpperCase() === form) ?? submission.documents[0] ?? null;
-}
-
-function compareItemNumbers(a: string, b: string): number {
-  const [a1, a2] = a.split('.').map(Number);
-  const [b1, b2] = b.split('.').map(Number);
-  return a1! - b1! || a2! - b2!;
 }
 
 /**

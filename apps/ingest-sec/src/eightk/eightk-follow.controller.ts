@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { TOPICS, type FilingData } from '@app/contracts';
+import { TOPICS, type FilingData, type RecordEnvelope } from '@app/contracts';
 import type { RecordBatch } from '@app/messaging';
 import { EightKService } from './eightk.service';
 
@@ -22,6 +22,6 @@ export class EightKFollowController {
   @EventPattern([TOPICS.filings.name])
   async onFilings(@Payload() batch: RecordBatch): Promise<void> {
     // The runner validated each record against the topic's schemas: filing@1 is the only one.
-    for (const { envelope } of batch.records) await this.service.handleFilingRecord(envelope.data as FilingData, this.runId);
+    for (const { envelope } of batch.records) await this.service.handleFilingRecord(envelope as RecordEnvelope<FilingData>, this.runId);
   }
 }

@@ -6,7 +6,7 @@ import { createLogger, type Logger } from '@app/observability';
 import { sharedIngestProviders } from '../ingest.providers';
 import type { EightKConfig } from './eightk.config';
 import { EIGHTK_RUN_ID, EightKFollowController } from './eightk-follow.controller';
-import { EIGHTK_DOCUMENTS_TOPIC, EIGHTK_FILINGS_TOPIC, EightKService } from './eightk.service';
+import { EIGHTK_DOCUMENTS_TOPIC, EIGHTK_FILINGS_TOPIC, EIGHTK_MAX_BYTES, EightKService } from './eightk.service';
 
 export interface EightKModuleOptions {
   config: EightKConfig;
@@ -26,6 +26,7 @@ export class EightKModule {
       providers: [
         { provide: EIGHTK_DOCUMENTS_TOPIC, useValue: namespacedTopic(TOPICS.documentTexts, config.KAFKA_TOPIC_NAMESPACE) },
         { provide: EIGHTK_FILINGS_TOPIC, useValue: namespacedTopic(TOPICS.filings, config.KAFKA_TOPIC_NAMESPACE) },
+        { provide: EIGHTK_MAX_BYTES, useValue: config.EIGHTK_MAX_SUBMISSION_BYTES },
         ...sharedIngestProviders(config, logger, options.edgarPriority ?? 'backfill'),
         EightKService,
       ],

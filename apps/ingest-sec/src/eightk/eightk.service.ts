@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { padCik, type DocumentFiling, type DocumentTextRecordV1, type FilingData, type TopicDefinition } from '@app/contracts';
+import { padCik, type DocumentFiling, type DocumentTextRecordV1, type FilingData, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import { DecksError } from '@app/decks';
 import {
   archivesDocumentPath,
@@ -23,6 +23,7 @@ import { eightKFilingRecordOf, eightKItemsOf } from './eightk-filing.mapper';
 
 export const EIGHTK_DOCUMENTS_TOPIC = Symbol('EIGHTK_DOCUMENTS_TOPIC');
 export const EIGHTK_FILINGS_TOPIC = Symbol('EIGHTK_FILINGS_TOPIC');
+export const EIGHTK_MAX_BYTES = Symbol('EIGHTK_MAX_BYTES');
 
 /** One 8-K to read: its filer and accession, and its filing@1 data when it came from edgar.filings.v1. */
 export interface EightKFilingCommand {
@@ -35,7 +36,7 @@ export interface EightKOutcome {
   accession: string;
   status: 'published' | 'not_found';
   items: string[] | null;
-  /** Exhibits served as documents, by doc type; and those skipped as not documents (agreements, XBRL, graphics). */
+  /** Exhibits served as documents, by the API's doc_type (the records' doc_group); and those skipped as not documents (agreements, XBRL, graphics). */
   documents: Record<string, number>;
   skipped: number;
   /** Exhibits that are documents but could not be made records (a page over the record size): logged, the rest published. */
@@ -52,7 +53,7 @@ export interface EightKSummary {
   durationMs: number;
 }
 
-/** A company's filing (not found by the live poller) filed this many days ago or more is history. */
+/** A backfill's filing filed this many days ago or more is history. */
 export const HISTORY_AFTER_DAYS = 3;
 
 /** A foreign private issuer's current report: no items, but its press releases are exhibits too. */
@@ -80,6 +81,7 @@ export class EightKService {
     @Inject(EIGHTK_DOCUMENTS_TOPIC) private readonly documentsTopic: TopicDefinition,
     @Inject(EIGHTK_FILINGS_TOPIC) private readonly filingsTopic: TopicDefinition,
     @Inject(INGEST_LOGGER) private readonly logger: Logger,
+    @Inject(EIGHTK_MAX_BYTES) private readonly maxBytes: number,
   ) {
     this.historyEdgar = edgar.withPriority('backfill');
   }
@@ -93,13 +95,15 @@ export class EightKService {
   }
 
   /**
-   * Whether a filing record is history, read at backfill priority after new filings' documents: one
-   * a backfill published from a company's submissions, HISTORY_AFTER_DAYS old or more on `today`
-   * (YYYY-MM-DD, UTC). What the live poller found (daily index, current events) is new.
+   * Whether a filing record is history, read at backfill priority after new filings' documents:
+   * one a quarter's full index listed, or one a backfill published from a company's submissions,
+   * HISTORY_AFTER_DAYS old or more on `today` (YYYY-MM-DD, UTC). What the live poller found (the
+   * daily index, current events) is new, whatever day it lists.
    */
-  static isHistory(filing: Pick<FilingData, 'filed_date' | 'source'>, today: string = new Date().toISOString().slice(0, 10)): boolean {
-    if (filing.source !== 'submissions') return false;
-    return Date.parse(`${today}T00:00:00Z`) - Date.parse(`${filing.filed_date}T00:00:00Z`) >= HISTORY_AFTER_DAYS * 86_400_000;
+  static isHistory(record: Pick<RecordEnvelope<Pick<FilingData, 'filed_date' | 'source'>>, 'data' | 'provenance'>, today: string = new Date().toISOString().slice(0, 10)): boolean {
+    if (record.provenance.source_url?.includes('/Archives/edgar/full-index/')) return true;
+    if (record.data.source !== 'submissions') return false;
+    return Date.parse(`${today}T00:00:00Z`) - Date.parse(`${record.data.filed_date}T00:00:00Z`) >= HISTORY_AFTER_DAYS * 86_400_000;
   }
 
   /** `--filing`: named 8-Ks, one after the other; a broker outage stops the run (exit 75). */
@@ -128,12 +132,13 @@ export class EightKService {
    * cannot be read (missing, unparsable, refused, too large) throws PermanentError, so the consumer dead-letters the filing record with the reason; EDGAR or Kafka
    * being unavailable throws as is, and the consumer retries.
    */
-  async handleFilingRecord(filing: FilingData, runId: string): Promise<EightKOutcome | null> {
+  async handleFilingRecord(record: RecordEnvelope<FilingData>, runId: string): Promise<EightKOutcome | null> {
+    const filing = record.data;
     if (!EightKService.wants(filing)) return null;
     let outcome: EightKOutcome;
     try {
       // New filings at the module's priority (documents); a backfill's after them.
-      const edgar = EightKService.isHistory(filing) ? this.historyEdgar : this.edgar;
+      const edgar = EightKService.isHistory(record) ? this.historyEdgar : this.edgar;
       outcome = await this.ingest({ cik: filing.cik, accession: filing.accession, known: filing }, runId, edgar);
     } catch (error) {
       if (isUnreadable(error)) throw new PermanentError(`8-K ${filing.accession}: ${error.message}`, { cause: error });
@@ -147,7 +152,7 @@ export class EightKService {
     const cik = padCik(command.cik);
     const log = this.logger.child({ runId, useCase: 'eightk', accession: command.accession });
     const path = submissionPath(cik, command.accession);
-    const result = await edgar.getWww(path);
+    const result = await edgar.getWww(path, { maxBytes: this.maxBytes });
     if (result.kind === 'not_found') {
       log.warn({ url: result.url }, '8-K complete submission not found (404)');
       return { accession: command.accession, status: 'not_found', items: null, documents: {}, skipped: 0, unreadable: 0, filingRecord: false };
@@ -167,7 +172,8 @@ export class EightKService {
       form,
       filed_date: filedDate,
       accepted_at: submission.accepted_at ?? command.known?.accepted_at ?? null,
-      items: items.numbers,
+      // The filing's items as its row holds them: the record's when it knew them (the submissions JSON's).
+      items: command.known?.items ?? items.numbers,
     };
     const documents: Record<string, number> = {};
     let skipped = 0;
