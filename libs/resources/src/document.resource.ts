@@ -8,7 +8,7 @@ const documentProvenanceSchema = provenanceSchema.extend({
   citation_url: z.string().describe('The document\'s URL, to cite'),
 });
 
-/** A document list item as the API serves it (GET /v1/documents); `ir_document.created` carries the detail. */
+/** The reports doc_type `report` groups (report_type). */
 export const REPORT_TYPES = ['annual_report', 'quarterly_report', 'proxy_statement'] as const;
 
 /** An exhibit document's place in its filing (the filing itself: accession and items). */
@@ -105,6 +105,9 @@ export type DocumentTextBody = z.infer<typeof documentTextSchema>;
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
+/** The text the row holds is its filing exhibit's (the SEC document), not an IR copy's. */
+const textFromFiling = (d: DocumentRecord): boolean => d.filingUrl !== null && d.textUrl === d.filingUrl;
+
 /**
  * The PDF text's provenance once it is extracted (the bytes the pages came from, quoting the
  * first line), else the IR page link's (the page, quoting the link). A row always has one of them.
@@ -113,10 +116,10 @@ function documentProvenance(d: DocumentRecord): DocumentBody['provenance'] {
   if (d.textContentHash !== null && d.textSrcId !== null) {
     return {
       src_id: d.textSrcId,
-      source_provider: d.accession ? 'sec' : 'issuer_page',
+      source_provider: textFromFiling(d) ? 'sec' : 'issuer_page',
       source_url: d.textSourceUrl ?? d.url,
-      citation_url: d.url,
-      accession: d.accession,
+      citation_url: d.textUrl ?? d.url,
+      accession: textFromFiling(d) ? d.accession : null,
       quote: d.textQuote,
       content_hash: d.textContentHash,
       extracted_at: iso(d.textExtractedAt),
@@ -183,11 +186,11 @@ export function toDocumentPage(d: DocumentRecord, p: DocumentPageRecord): Docume
     height: p.height,
     provenance: {
       src_id: d.textSrcId ?? '',
-      source_provider: d.accession ? 'sec' : 'issuer_page',
+      source_provider: textFromFiling(d) ? 'sec' : 'issuer_page',
       source_url: d.textSourceUrl ?? d.url,
       // PDF open parameters: viewers jump to the page; an HTML exhibit has no page anchors.
-      citation_url: d.format === 'html' || d.format === 'text' ? d.url : `${d.url}#page=${p.pageIndex + 1}`,
-      accession: d.accession,
+      citation_url: d.format === 'html' || d.format === 'text' ? (d.textUrl ?? d.url) : `${d.textUrl ?? d.url}#page=${p.pageIndex + 1}`,
+      accession: textFromFiling(d) ? d.accession : null,
       quote: p.quote,
       content_hash: p.contentHash,
       extracted_at: iso(d.textExtractedAt),

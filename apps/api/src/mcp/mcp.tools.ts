@@ -96,14 +96,14 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
   },
   {
     name: 'list_documents',
-    title: 'IR documents',
+    title: 'Documents',
     description: 'Investor documents (decks, releases, reports) from IR pages and 8-K exhibits, newest first; symbol: one company.',
     operations: ['listDocuments'],
     rename: { symbol: 'symbols' },
     single: ['symbol'],
     defaultLimit: 25,
   },
-  { name: 'get_document', title: 'One document', description: 'One IR document by id (the id of list_documents items), with its page count.', operations: ['getDocument'], rename: { document_id: 'doc_id' } },
+  { name: 'get_document', title: 'One document', description: 'One document by id (the id of list_documents items), with its page count and sources.', operations: ['getDocument'], rename: { document_id: 'doc_id' } },
   {
     name: 'get_document_pages',
     title: 'Document pages',

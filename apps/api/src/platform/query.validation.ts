@@ -33,11 +33,11 @@ type ScalarValue<S> = S extends { kind: 'string' }
         ? V
         : never;
 
-/** The parsed value of one parameter. */
 /** The page parameters every list shares: one description of each. */
 export const CURSOR_PARAM = { kind: 'string', minLength: 1, maxLength: 1024, description: 'Cursor from the previous page' } as const;
 export const LIMIT_PARAM = { kind: 'int', minimum: 1, maximum: 500, default: 50, description: 'Page size, 1 to 500 (free plan: 25)' } as const;
 
+/** The parsed value of one parameter. */
 export type ParamValue<P> = P extends { kind: 'array'; items: infer I } ? ScalarValue<I>[] : ScalarValue<P>;
 
 type Defaulted<S> = { [K in keyof S]: S[K] extends { default: unknown } ? K : never }[keyof S];

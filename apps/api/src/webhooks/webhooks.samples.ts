@@ -1,7 +1,16 @@
 import type { DataSource } from 'typeorm';
 import { documentTextRecordV1, EXAMPLE_RECORDS } from '@app/contracts';
 import { DocumentsRepository, FilingsRepository, InsiderTransactionsRepository, TranscriptsRepository } from '@app/persistence';
-import { toDocumentDetail, toFiling, toForm4Filing, toTranscriptDetail, type TranscriptDetailBody, type WebhookTopic } from '@app/resources';
+import {
+  toDocumentDetail,
+  toFiling,
+  toForm4Filing,
+  toTranscriptDetail,
+  type DocumentDetailBody,
+  type FilingBody,
+  type TranscriptDetailBody,
+  type WebhookTopic,
+} from '@app/resources';
 
 /*
  * Built-in samples, used only while the read models hold nothing of that kind: real values from
@@ -9,7 +18,7 @@ import { toDocumentDetail, toFiling, toForm4Filing, toTranscriptDetail, type Tra
  * Holdings investor presentation of September 2017, the Citigroup Q4 2024 earnings call), in the
  * shape the API serves.
  */
-const FILING_SAMPLE = {
+const FILING_SAMPLE: FilingBody = {
   accession: '0000950170-25-100235',
   cik: '0000789019',
   company_name: 'MICROSOFT CORP',
@@ -20,6 +29,7 @@ const FILING_SAMPLE = {
   primary_document_url: 'https://www.sec.gov/Archives/edgar/data/789019/000095017025100235/msft-20250630.htm',
   description: '10-K',
   items: [],
+  item_details: [],
   size: 34889671,
   is_amendment: false,
   amends_accession: null,
@@ -56,12 +66,14 @@ const FORM4_SAMPLE = {
   },
 };
 
-const DOCUMENT_SAMPLE = {
+const DOCUMENT_SAMPLE: DocumentDetailBody = {
   id: 1,
   ticker: 'FRPH',
   title: 'FRP Holdings Inc. Investor Presentation September 2017',
   doc_type: 'slide_deck',
-  doc_group: 'slide_deck',
+  doc_group: 'other',
+  report_type: null,
+  format: null,
   language: 'en',
   published_at: '2017-09-28T00:00:00.000Z',
   published_at_source: 'ir_page',
@@ -70,6 +82,11 @@ const DOCUMENT_SAMPLE = {
   url: 'http://www.frpholdings.com/assets/FRP_Investor_Presentation.pdf',
   kind: 'presentation',
   found_on: 'http://www.frpholdings.com/investor-relations.html',
+  accession: null,
+  items: null,
+  exhibit: null,
+  no_text: null,
+  sources: [{ provider: 'issuer_page', url: 'http://www.frpholdings.com/assets/FRP_Investor_Presentation.pdf', accession: null }],
   provenance: {
     src_id: 'src_427cc975fd349972d78d6fd6',
     source_provider: 'issuer_page',

@@ -32,9 +32,10 @@ export function documentPageRows(envelope: RecordEnvelope<DocumentTextData>) {
 }
 
 /*
- * The text's columns only: the link's (title, kind, published date, event, link_*) stay; the
- * text's title fills in only while no link record has arrived. text_observed_at moves only when
- * the version changes: it dates the version, not the part.
+ * The text's columns: the link's (title, kind, link_*) stay, the text's title filling in only while
+ * no link record has arrived. A filing exhibit's text also dates the document (its filing's
+ * acceptance, over the IR page's date) and names its filing and event. text_observed_at moves only
+ * when the version changes: it dates the version, not the part.
  */
 const UPSERT_DOCUMENT_SQL = `
   INSERT INTO documents (url, cik, ticker, title, doc_type, doc_group, language, pdf_created_at, sort_at,
@@ -55,8 +56,8 @@ const UPSERT_DOCUMENT_SQL = `
     first_seen_at = least(documents.first_seen_at, EXCLUDED.first_seen_at),
     published_at = coalesce(EXCLUDED.published_at, documents.published_at),
     sort_at = coalesce(EXCLUDED.published_at, documents.published_at, EXCLUDED.pdf_created_at, least(documents.first_seen_at, EXCLUDED.first_seen_at)),
-    published_at_source = CASE WHEN EXCLUDED.published_at IS NOT NULL THEN 'filing' WHEN documents.published_at IS NOT NULL THEN 'ir_page'
-      WHEN EXCLUDED.pdf_created_at IS NOT NULL THEN 'pdf_metadata' ELSE 'first_seen' END,
+    published_at_source = CASE WHEN EXCLUDED.published_at IS NOT NULL THEN 'filing' WHEN documents.filing_url IS NOT NULL THEN documents.published_at_source
+      WHEN documents.published_at IS NOT NULL THEN 'ir_page' WHEN EXCLUDED.pdf_created_at IS NOT NULL THEN 'pdf_metadata' ELSE 'first_seen' END,
     page_count = EXCLUDED.page_count,
     page_separator = EXCLUDED.page_separator,
     text_length = EXCLUDED.text_length,
@@ -118,7 +119,7 @@ interface TextState {
  * version carries none. Part 0 leaves the row alone: until the last part lands, the read side
  * holds it back, since its version's pages are gone.
  */
-async function applyText(m: EntityManager, envelope: RecordEnvelope<DocumentTextData>, sourceUrl: string): Promise<RecordOutcome> {
+async function applyText(m: EntityManager, envelope: RecordEnvelope<DocumentTextData>, sourceUrl: string, replacesOtherSource = false): Promise<RecordOutcome> {
   const d = envelope.data;
   const version = documentTextVersion(envelope);
   const state = (
@@ -128,7 +129,8 @@ async function applyText(m: EntityManager, envelope: RecordEnvelope<DocumentText
     )
   )[0];
   const isCurrentVersion = state?.text_content_hash === version;
-  if (!isCurrentVersion && (d.part.index !== 0 || state?.older)) return 'unchanged';
+  // Versions of one source are ordered by time; another source's text is no older version of this one.
+  if (!isCurrentVersion && (d.part.index !== 0 || (state?.older && !replacesOtherSource))) return 'unchanged';
 
   let documentId = state?.id;
   let inserted = false;
@@ -156,9 +158,9 @@ async function applyText(m: EntityManager, envelope: RecordEnvelope<DocumentText
 
 /**
  * A document's text onto its row. A filing exhibit first seen that is an IR document already held
- * (document-sources.ts) applies to that row, its URL an alias of it: its text and pages go there
- * while the row holds no other source's text (an IR press release page has none; a PDF has), else
- * only the filing is attached. One source's text, never two mixed.
+ * (document-sources.ts) applies to that row, its URL an alias of it. The row holds one source's
+ * text, by one rule whatever the order: the filed exhibit's, which is the version of record, over
+ * an IR copy's (a PDF of the same release); an IR copy's text never replaces an exhibit's.
  */
 async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<DocumentTextData>): Promise<RecordOutcome> {
   const d = envelope.data;
@@ -167,21 +169,10 @@ async function applyDocumentText(m: EntityManager, envelope: RecordEnvelope<Docu
     target = await irDocumentMatching(m, { cik: d.cik, title: d.title, filedDate: d.filing.filed_date });
     if (target) await addDocumentAlias(m, d.url, target.id);
   }
-  if (!target || target.url === d.url) return applyText(m, envelope, d.url);
-  if (target.textUrl === null || target.textUrl === d.url) return applyText(m, { ...envelope, data: { ...d, url: target.url } }, d.url);
-  return d.filing && d.part.index === 0 ? attachFiling(m, target.id, d.url, d.cik, d.filing) : 'unchanged';
-}
-
-const ATTACH_FILING_SQL = `
-  UPDATE documents SET accession = $2, filing = $3::jsonb, filing_url = $4, event_id = coalesce(event_id, $5), updated_at = now()
-  WHERE id = $1 AND (accession, filing, filing_url) IS DISTINCT FROM ($2, $3::jsonb, $4)
-  RETURNING 1`;
-
-/** The filing of an exhibit onto the IR document it is, whose text (a PDF's) stays. */
-async function attachFiling(m: EntityManager, documentId: number, url: string, cik: string, filing: DocumentFiling): Promise<RecordOutcome> {
-  const eventId = await upsertEvent(m, cik, filingEvent(cik, filing));
-  const rows = await m.query<unknown[]>(ATTACH_FILING_SQL, [documentId, filing.accession, JSON.stringify(filing), url, eventId]);
-  return rows.length > 0 ? 'updated' : 'unchanged';
+  if (!target) return applyText(m, envelope, d.url);
+  const onRow = target.url === d.url ? envelope : { ...envelope, data: { ...d, url: target.url } };
+  if (target.textUrl === null || target.textUrl === d.url) return applyText(m, onRow, d.url);
+  return d.filing ? applyText(m, onRow, d.url, true) : 'unchanged';
 }
 
 /**

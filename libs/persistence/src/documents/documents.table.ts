@@ -176,7 +176,7 @@ const DOCUMENT_RECORD_FIELDS = [
   'id', 'url', 'cik', 'title', 'kind', 'doc_type', 'doc_group', 'language', 'published_at', 'sort_at', 'published_at_source', 'event_id',
   'page_count', 'page_separator', 'text_length', 'found_on', 'link_quote', 'link_content_hash', 'link_src_id', 'link_extracted_at',
   'text_content_hash', 'text_source_url', 'text_quote', 'text_src_id', 'text_extracted_at', 'pdf_bytes', 'pdf_info', 'transcript_gate',
-  'first_seen_at', 'format', 'subject', 'accession', 'filing', 'no_text', 'link_url', 'filing_url',
+  'first_seen_at', 'format', 'subject', 'accession', 'filing', 'no_text', 'link_url', 'filing_url', 'text_url',
 ] as const;
 
 /** One document as the read side returns it (read model, camelCase; not an API shape). */

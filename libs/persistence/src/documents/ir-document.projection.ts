@@ -54,7 +54,8 @@ const UPSERT_DOCUMENT_SQL = `
       ELSE coalesce(EXCLUDED.published_at, documents.pdf_created_at, least(documents.first_seen_at, EXCLUDED.first_seen_at)) END,
     published_at_source = CASE WHEN documents.filing_url IS NOT NULL THEN documents.published_at_source
       WHEN EXCLUDED.published_at IS NOT NULL THEN 'ir_page' WHEN documents.pdf_created_at IS NOT NULL THEN 'pdf_metadata' ELSE 'first_seen' END,
-    event_id = EXCLUDED.event_id,
+    -- A filed document's event is its filing's.
+    event_id = CASE WHEN documents.filing_url IS NOT NULL THEN documents.event_id ELSE EXCLUDED.event_id END,
     found_on = EXCLUDED.found_on,
     link_quote = EXCLUDED.link_quote,
     link_content_hash = EXCLUDED.link_content_hash,
