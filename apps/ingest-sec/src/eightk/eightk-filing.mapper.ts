@@ -1,7 +1,6 @@
-import { contentHash, recordId, sourceId, stableStringify, type FilingData, type FilingRecordV1 } from '@app/contracts';
+import { contentHash, type FilingData, type FilingRecordV1 } from '@app/contracts';
 import { archivesDocumentPath, eightKItemsFromDocument, exhibitPages, isAmendmentForm, type CompleteSubmission, type EightKItem } from '@app/edgar';
-import { PRODUCED_BY } from '../company.mapper';
-import { SEC_WWW } from '../filings/filing.mapper';
+import { filingEnvelope, SEC_WWW } from '../filings/filing.mapper';
 
 /** An 8-K's items as read from its submission, in today's numbering. */
 export interface SubmissionItems {
@@ -79,23 +78,5 @@ export function eightKFilingRecordOf(
     film_number: known?.film_number ?? null,
     source: 'submission_text',
   };
-  const hash = contentHash(source.bytes);
-  return {
-    schema: 'filing@1',
-    key: data.accession,
-    id: recordId(data.accession, contentHash(stableStringify(data))),
-    observed_at: source.fetchedAt,
-    produced_by: PRODUCED_BY,
-    correlation_id: ctx.runId,
-    provenance: {
-      src_id: sourceId(source.url, hash),
-      source_provider: 'sec',
-      source_url: source.url,
-      accession: data.accession,
-      quote: `ACCESSION NUMBER:\t\t${data.accession}`,
-      content_hash: hash,
-      extracted_at: ctx.extractedAt,
-    },
-    data,
-  };
+  return filingEnvelope(data, { url: source.url, contentHash: contentHash(source.bytes), fetchedAt: source.fetchedAt }, `ACCESSION NUMBER:\t\t${data.accession}`, ctx);
 }

@@ -22,7 +22,8 @@ function filingIndexUrl(cik: string, accession: string): string {
   return `${SEC_WWW}${archivesDocumentPath(cik, accession, `${accession}-index.htm`)}`;
 }
 
-function envelope(data: FilingData, source: FetchedSource, quote: string, ctx: MapContext): FilingRecordV1 {
+/** A filing@1 record of data read from `source`; the quote is where the source states the accession. Pure. */
+export function filingEnvelope(data: FilingData, source: FetchedSource, quote: string, ctx: MapContext): FilingRecordV1 {
   return {
     schema: 'filing@1',
     key: data.accession,
@@ -81,7 +82,7 @@ export function filingRecordFromSubmissions(
     film_number: f.filmNumber,
     source: 'submissions',
   };
-  return envelope(data, source, JSON.stringify(f.accessionNumber), ctx);
+  return filingEnvelope(data, source, JSON.stringify(f.accessionNumber), ctx);
 }
 
 /** A daily-index or current-events row -> filing@1 (fewer fields: those sources give no more). Pure. */
@@ -113,5 +114,5 @@ export function filingRecordFromFeed(
     film_number: null,
     source: kind,
   };
-  return envelope(data, source, e.line, ctx);
+  return filingEnvelope(data, source, e.line, ctx);
 }
