@@ -16,3 +16,4 @@ export * from './webhook-events';
 export * from './tenk-section.schema';
 export * from './examples';
 export * from './document-subject';
+export * from './thirteenf.schema';

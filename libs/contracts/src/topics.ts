@@ -7,6 +7,7 @@ import { companyDescriptionRecordV1, documentTextRecordV1, issuerDocumentRecordV
 import { form4RecordV1, type Form4Data } from './form4.schema';
 import { tenkSectionRecordV1, type TenkSectionData } from './tenk-section.schema';
 import { irSiteRecordV1 } from './ir-site.schema';
+import { thirteenFHoldingsRecordV1, thirteenFSecuritiesRecordV1, type ThirteenFHoldingsData } from './thirteenf.schema';
 import type { RecordEnvelope } from './envelope.schema';
 
 /**
@@ -150,6 +151,28 @@ export const TOPICS = {
     compacted: true,
     partitions: 3,
     schemas: { 'tenk-section@1': tenkSectionRecordV1 },
+  }),
+  thirteenFHoldings: topic({
+    name: 'edgar.13f-holdings.v1',
+    // One 13F filing is split into records of at most THIRTEENF_HOLDINGS_PER_RECORD holdings; all
+    // chunks share the key. Not compacted: every chunk of every filing must remain.
+    key: 'accession number',
+    // By manager: a restatement replaces the quarter of that manager, so its filings stay in order.
+    partitionBy: (record) => (record.data as ThirteenFHoldingsData).manager.cik,
+    producers: ['ingest-sec'],
+    consumers: [],
+    compacted: false,
+    partitions: 3,
+    schemas: { '13f-holdings@1': thirteenFHoldingsRecordV1 },
+  }),
+  thirteenFSecurities: topic({
+    name: 'edgar.13f-securities.v1',
+    key: '<quarter>|<chunk index>: one chunk of the Official List of Section 13(f) Securities',
+    producers: ['ingest-sec'],
+    consumers: [],
+    compacted: true,
+    partitions: 3,
+    schemas: { '13f-securities@1': thirteenFSecuritiesRecordV1 },
   }),
 } as const satisfies Record<string, TopicDefinition>;
 

@@ -20,3 +20,4 @@ export * from './form4';
 export * from './ticker-coverage';
 export { decodeXml } from './xml-text';
 export * from './eightk';
+export * from './thirteenf';
