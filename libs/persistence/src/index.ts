@@ -17,3 +17,4 @@ export * from './ir-sites';
 export * from './api-keys';
 export * from './idempotency-keys';
 export * from './webhooks';
+export * from './institutional/institutional.table';

@@ -48,6 +48,7 @@ export const text = <T extends string = string>() => new Column<T>('text', 'text
 export const varchar = () => new Column<string>('character varying', 'text');
 export const char = (length: number) => new Column<string>(`character(${length})`, 'text');
 export const textArray = () => new Column<string[]>('text[]', 'text[]');
+export const integerArray = () => new Column<number[]>('integer[]', 'integer[]');
 export const uuid = () => new Column<string>('uuid', 'uuid');
 export const integer = () => new Column<number>('integer', 'integer');
 /** pg returns bigint as a string (it may exceed 2^53); readAs a float8 where a number is wanted. */

@@ -1,0 +1,121 @@
+import type { Provenance } from '@app/contracts';
+import { bigint, boolean, char, date, integer, integerArray, jsonb, numeric, table, text, textArray, timestamptz } from '../table';
+
+/** One 13F filing as filed (13F-HR, -HR/A, -NT, -NT/A); a restatement marks the filings it replaces `superseded_by`. */
+export const THIRTEENF_FILINGS_TABLE = table('thirteenf_filings', ['accession'], {
+  accession: text(),
+  manager_cik: char(10),
+  manager_name: text().nullable(),
+  form: text(),
+  report_type: text(),
+  amendment_number: integer().nullable(),
+  amendment_type: text().nullable(),
+  period: date(),
+  filed_date: date(),
+  accepted_at: timestamptz().nullable(),
+  file_number: text().nullable(),
+  other_managers: jsonb<unknown>(),
+  included_managers: jsonb<unknown>(),
+  entry_total: integer().nullable(),
+  value_total: numeric().nullable(),
+  value_unit: text(),
+  unit_basis: text(),
+  unit_flag: text().nullable(),
+  holdings_total: integer(),
+  chunks_seen: integer(),
+  chunk_count: integer(),
+  superseded_by: text().nullable(),
+  source_url: text(),
+  provenance: jsonb<Provenance>(),
+  record_id: text(),
+  updated_at: timestamptz().default('now()'),
+});
+
+/** One infoTable row of one filing, as filed (value_usd scaled by the filing's unit). */
+export const THIRTEENF_HOLDINGS_TABLE = table('thirteenf_holdings', ['accession', 'holding_index'], {
+  accession: text(),
+  holding_index: integer(),
+  cusip: text(),
+  issuer: text(),
+  class_title: text().nullable(),
+  figi: text().nullable(),
+  value_filed: numeric(),
+  value_usd: bigint(),
+  shares: bigint(),
+  share_type: text(),
+  put_call: text().nullable(),
+  discretion: text().nullable(),
+  other_managers: integerArray(),
+  voting_sole: bigint(),
+  voting_shared: bigint(),
+  voting_none: bigint(),
+  quote: text(),
+});
+
+/**
+ * What is served: one row per manager, quarter (period) and CUSIP, summed over the quarter's
+ * current filings, the options apart; `change` against the manager's previous quarter.
+ */
+export const INSTITUTIONAL_POSITIONS_TABLE = table('institutional_positions', ['manager_cik', 'period', 'cusip'], {
+  manager_cik: char(10),
+  period: date(),
+  cusip: text(),
+  cik: char(10).nullable(),
+  match_method: text().nullable(),
+  issuer: text(),
+  class_title: text().nullable(),
+  shares: bigint(),
+  principal: bigint(),
+  value_usd: bigint(),
+  put_shares: bigint(),
+  put_value_usd: bigint(),
+  call_shares: bigint(),
+  call_value_usd: bigint(),
+  prev_shares: bigint().nullable(),
+  share_delta: bigint().nullable(),
+  change: text().nullable(),
+  accession: text(),
+  holding_index: integer(),
+});
+
+export const INSTITUTIONAL_MANAGER_QUARTERS_TABLE = table('institutional_manager_quarters', ['manager_cik', 'period'], {
+  manager_cik: char(10),
+  period: date(),
+  manager_name: text().nullable(),
+  report_type: text(),
+  accessions: textArray(),
+  other_managers: jsonb<unknown>(),
+  positions: integer(),
+  value_usd_total: bigint(),
+  unit_flag: text().nullable(),
+  updated_at: timestamptz().default('now()'),
+});
+
+export const INSTITUTIONAL_MANAGERS_TABLE = table('institutional_managers', ['cik'], {
+  cik: char(10),
+  name: text().nullable(),
+  file_number: text().nullable(),
+  latest_period: date(),
+  updated_at: timestamptz().default('now()'),
+});
+
+/** CUSIP -> covered company, from N-PORT holdings matched by an identifier (never by name). */
+export const CUSIP_CROSSWALK_TABLE = table('cusip_crosswalk', ['cusip'], {
+  cusip: char(9),
+  cik: char(10),
+  symbol: text().nullable(),
+  method: text(),
+  accession: text(),
+  holding_index: integer(),
+  updated_at: timestamptz().default('now()'),
+});
+
+/** SEC's Official List of Section 13(f) Securities, per quarter. */
+export const THIRTEENF_SECURITIES_TABLE = table('thirteenf_securities', ['quarter', 'cusip'], {
+  quarter: text(),
+  cusip: char(9),
+  has_options: boolean(),
+  issuer: text(),
+  description: text().nullable(),
+  status: text().nullable(),
+});
