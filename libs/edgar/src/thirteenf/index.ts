@@ -4,3 +4,4 @@ export * from './thirteenf-primary-doc.parser';
 export * from './thirteenf-info-table.parser';
 export * from './thirteenf-value-unit';
 export * from './thirteenf-submission.parser';
+export * from './thirteenf-securities-list.parser';
