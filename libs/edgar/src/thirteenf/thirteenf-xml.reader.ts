@@ -1,12 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { EdgarParseError } from '../edgar.parse-error';
-import { decodeXml } from '../xml-text';
-
-/** Local name of an element: `ns1:infoTable`, `com:cik` and `infoTable` are the same element. */
-export function localName(name: string): string {
-  const colon = name.indexOf(':');
-  return colon < 0 ? name : name.slice(colon + 1);
-}
+import { decodeXml, xmlLocalName } from '../xml-text';
 
 /** Decoded, trimmed text; null when empty. */
 export function cleanText(raw: string | undefined): string | null {
@@ -28,7 +22,7 @@ const ROOT = /^\uFEFF?\s*(?:(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)\s
 /** Local name of a document's root element, read from its first tag; null when the text opens with no element. */
 export function xmlRootName(text: string): string | null {
   const m = ROOT.exec(text.slice(0, 4096));
-  return m ? localName(m[1]!) : null;
+  return m ? xmlLocalName(m[1]!) : null;
 }
 
 export interface XmlVisitor {
@@ -54,7 +48,7 @@ export function walkXml(xml: string, source: string, visitor: XmlVisitor): strin
   const parser: Parser = new Parser(
     {
       onopentagname: (name) => {
-        const local = localName(name);
+        const local = xmlLocalName(name);
         if (path.length === 0) root ??= local;
         path.push(local);
         text = '';
