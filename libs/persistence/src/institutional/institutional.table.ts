@@ -37,7 +37,7 @@ export const THIRTEENF_FILINGS_TABLE = table('thirteenf_filings', ['accession'],
 /** The columns of a ThirteenFFilingRecord: one 13F filing without its holdings, what a `13f.filed` event summarizes. */
 const THIRTEENF_FILING_RECORD_FIELDS = [
   'accession', 'manager_cik', 'manager_name', 'form', 'report_type', 'amendment_number', 'amendment_type', 'period', 'filed_date',
-  'accepted_at', 'holdings_total', 'value_total', 'value_unit', 'unit_flag', 'superseded_by', 'source_url',
+  'accepted_at', 'holdings_total', 'value_total', 'value_unit', 'unit_flag', 'superseded_by', 'source_url', 'provenance',
 ] as const;
 
 /** One 13F filing without its holdings (read model), with the dollar total of its rows. */
