@@ -18,3 +18,4 @@ export * from './api-keys';
 export * from './idempotency-keys';
 export * from './webhooks';
 export * from './institutional/institutional.table';
+export * from './institutional/institutional-holders.repository';
