@@ -21,3 +21,4 @@ export * from './institutional/institutional.table';
 export * from './institutional/thirteenf-holdings.projection';
 export * from './institutional/thirteenf-securities.projection';
 export * from './institutional/thirteenf.events';
+export * from './institutional/institutional-holders.repository';

@@ -60,3 +60,15 @@ export type {
   EventListBody,
   WebhookTopic,
 } from './webhook.resource';
+export {
+  companyHoldersSchema,
+  INSTITUTIONAL_GAPS,
+  institutionDetailSchema,
+  institutionHoldingsSchema,
+  institutionListSchema,
+  quarterOf,
+  securityHoldersSchema,
+  toInstitution,
+  toInstitutionalPosition,
+  toInstitutionDetail,
+} from './institutional-holder.resource';
