@@ -113,9 +113,9 @@ export async function seedThirteenFFiling(db: SeedQuery, f: FixtureFiling, over:
   };
   await db.query(
     `INSERT INTO thirteenf_filings (accession, manager_cik, manager_name, form, report_type, amendment_number, amendment_type, period, filed_date,
-       other_managers, included_managers, entry_total, value_total, value_unit, unit_basis, holdings_total, chunks_seen, chunk_count, superseded_by,
+       other_managers, included_managers, entry_total, value_total, value_unit, unit_basis, holdings_total, chunks_seen, chunk_count, chunk_hashes, superseded_by,
        source_url, provenance, record_id)
-     VALUES ($1, $2, $3, $4, 'holdings', NULL, $5, $6, $7, '[]', '[]', $8, $9, $10, 'filing_date', $8, 1, 1, $11, $12, $13, $14)`,
+     VALUES ($1, $2, $3, $4, 'holdings', NULL, $5, $6, $7, '[]', '[]', $8, $9, $10, 'filing_date', $8, 1, 1, ARRAY['seeded'], $11, $12, $13, $14)`,
     [f.accession, f.managerCik, f.managerName, over.form ?? '13F-HR', over.amendmentType ?? null, f.period, f.filedDate, f.holdings.length, f.valueTotal, f.unit,
       over.superseded_by ?? null, provenance.source_url, JSON.stringify(provenance), `rec_${f.accession.replace(/-/g, '')}`],
   );
