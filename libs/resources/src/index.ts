@@ -24,7 +24,7 @@ export type { TranscriptBody, TranscriptDetailBody, TranscriptListBody } from '.
 export { executivesSchema, toRosterEntry } from './executive.resource';
 export { sectionSchema, toSection } from './section.resource';
 export type { SectionBody } from './section.resource';
-export { quarterOf, thirteenFFilingSchema, toThirteenFFiling } from './thirteenf-filing.resource';
+export { thirteenFFilingSchema, toThirteenFFiling } from './thirteenf-filing.resource';
 export type { ThirteenFFilingBody } from './thirteenf-filing.resource';
 export { FUND_EXPOSURE_GAPS, fundExposureSchema, toFundExposureEntry } from './fund-exposure.resource';
 export { SEGMENT_UNITS, segmentGaps, segmentsResponseSchema, toSegmentObservation } from './segment.resource';
@@ -66,7 +66,6 @@ export {
   institutionDetailSchema,
   institutionHoldingsSchema,
   institutionListSchema,
-  quarterOf,
   securityHoldersSchema,
   toInstitution,
   toInstitutionalPosition,

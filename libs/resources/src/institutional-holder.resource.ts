@@ -1,3 +1,4 @@
+import { quarterOf } from '@app/contracts';
 import { z } from 'zod';
 import type { InstitutionalManagerRow, InstitutionalPositionRow, ManagerQuarterRow, ThirteenFFilingRow } from '@app/persistence';
 import { companyReferenceSchema, paginationSchema, provenanceSchema } from './shared.resource';
@@ -99,11 +100,6 @@ export const INSTITUTIONAL_GAPS: readonly string[] = [
 
 const int = (text: string) => Number(text);
 const intOrNull = (text: string | null) => (text === null ? null : Number(text));
-
-/** YYYY-MM-DD quarter end -> 2025Q2. */
-export function quarterOf(period: string): string {
-  return `${period.slice(0, 4)}Q${Math.ceil(Number(period.slice(5, 7)) / 3)}`;
-}
 
 /** The complete submission in EDGAR Archives. */
 export function filingArchivesUrl(managerCik: string, accession: string): string {

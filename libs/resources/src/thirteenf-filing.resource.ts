@@ -1,3 +1,4 @@
+import { quarterOf } from '@app/contracts';
 import { z } from 'zod';
 import type { ThirteenFFilingRecord } from '@app/persistence';
 import { provenanceSchema } from './shared.resource';
@@ -26,11 +27,6 @@ export const thirteenFFilingSchema = z
   .describe('A 13F filing of an institutional manager');
 
 export type ThirteenFFilingBody = z.infer<typeof thirteenFFilingSchema>;
-
-/** 2025-06-30 -> 2025Q2. */
-export function quarterOf(period: string): string {
-  return `${period.slice(0, 4)}Q${Math.ceil(Number(period.slice(5, 7)) / 3)}`;
-}
 
 /** Read model -> the `13f.filed` payload. */
 export function toThirteenFFiling(f: ThirteenFFilingRecord): ThirteenFFilingBody {

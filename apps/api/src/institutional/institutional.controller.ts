@@ -1,3 +1,4 @@
+import { previousQuarterEnd, quarterOf } from '@app/contracts';
 import { CUSIP_HOLDERS_ORDER, HOLDERS_ORDER, InstitutionalHoldersRepository, MANAGER_SEARCH_ORDER, PORTFOLIO_ORDER, type HoldersTarget, type ManagerSearch } from '@app/persistence';
 import {
   companyHoldersSchema,
@@ -5,7 +6,6 @@ import {
   institutionDetailSchema,
   institutionHoldingsSchema,
   institutionListSchema,
-  quarterOf,
   securityHoldersSchema,
   toCompanyReference,
   toInstitution,
@@ -24,7 +24,7 @@ import {
   securityHoldersParams,
   securityHoldersPath,
 } from './institutional.schemas';
-import { InstitutionalService, previousPeriod, type QuarterChoice } from './institutional.service';
+import { InstitutionalService, type QuarterChoice } from './institutional.service';
 
 const PAGE_RULE = "Keyset-paginated, largest first; `limit` above the plan's cap answers 422 less_than_equal.";
 const ROW_RULE =
@@ -99,7 +99,7 @@ function quarterMeta(choice: QuarterChoice) {
   return {
     quarter: choice.period && quarterOf(choice.period),
     period: choice.period,
-    previous_quarter: choice.period && quarterOf(previousPeriod(choice.period)),
+    previous_quarter: choice.period && quarterOf(previousQuarterEnd(choice.period)),
     quarters: choice.periods.map(quarterOf),
   };
 }

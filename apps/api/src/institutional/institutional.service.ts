@@ -1,19 +1,6 @@
+import { quarterEnd } from '@app/contracts';
 import type { HoldersSort, HoldersTarget, InstitutionalHoldersRepository, InstitutionalManagerRow, PortfolioSort } from '@app/persistence';
 import { DomainError } from '../platform/api.errors';
-
-/** 2025Q2 -> 2025-06-30 (13F periods are calendar quarter ends). */
-export function periodOfQuarter(quarter: string): string {
-  const year = quarter.slice(0, 4);
-  const q = Number(quarter.slice(5));
-  return `${year}-${['03-31', '06-30', '09-30', '12-31'][q - 1]}`;
-}
-
-/** The quarter end before `period`. */
-export function previousPeriod(period: string): string {
-  const year = Number(period.slice(0, 4));
-  const q = Math.ceil(Number(period.slice(5, 7)) / 3);
-  return q === 1 ? `${year - 1}-12-31` : periodOfQuarter(`${year}Q${q - 1}`);
-}
 
 /** Which quarter a list serves: the asked one, else the newest with data (null when there is none). */
 export interface QuarterChoice {
@@ -21,7 +8,7 @@ export interface QuarterChoice {
   periods: string[];
 }
 
-const choose = (asked: string | undefined, periods: string[]): QuarterChoice => ({ period: asked ? periodOfQuarter(asked.toUpperCase()) : (periods[0] ?? null), periods });
+const choose = (asked: string | undefined, periods: string[]): QuarterChoice => ({ period: asked ? quarterEnd(asked.toUpperCase()) : (periods[0] ?? null), periods });
 
 /** 13F reads: holders of a company or CUSIP, managers and their portfolios. */
 export class InstitutionalService {

@@ -9,8 +9,9 @@ import {
   type ThirteenFHoldingData,
   type ThirteenFHoldingsData,
   type ThirteenFHoldingsRecordV1,
+  quarterOf,
 } from '@app/contracts';
-import { quarterOf, type ParsedThirteenF, type ThirteenFHolding, type ThirteenFManagerRef } from '@app/edgar';
+import { type ParsedThirteenF, type ThirteenFHolding, type ThirteenFManagerRef } from '@app/edgar';
 import { PRODUCED_BY } from '../company.mapper';
 
 /**

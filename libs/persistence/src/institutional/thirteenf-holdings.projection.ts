@@ -1,12 +1,12 @@
 import type { EntityManager } from 'typeorm';
-import { contentHash, stableStringify, type RecordEnvelope, type ThirteenFHoldingsData } from '@app/contracts';
+import { contentHash, nextQuarterEnd, previousQuarterEnd, stableStringify, type RecordEnvelope, type ThirteenFHoldingsData } from '@app/contracts';
 import type { BatchOutcome } from '../projections/batch-outcome';
 import { columnArrays, unnestUpsertSql } from '../projections/batch-upsert';
 import { lockKeys, OutcomeTally } from '../projections/batch-reduction';
 import { upsertColumns } from '../table';
 import { CUSIP_MATCH_JOIN } from './cusip-crosswalk.projection';
 import { THIRTEENF_FILINGS_TABLE, THIRTEENF_HOLDINGS_TABLE } from './institutional.table';
-import { nextQuarterEnd, planChunks, previousQuarterEnd, quarterFilings, type StoredChunks } from './thirteenf-plan';
+import { planChunks, quarterFilings, type StoredChunks } from './thirteenf-plan';
 
 /*
  * edgar.13f-holdings.v1 -> thirteenf_filings and thirteenf_holdings (every filing as filed), then

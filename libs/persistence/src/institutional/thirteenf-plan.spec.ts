@@ -1,4 +1,4 @@
-import { monthEndShifted, nextQuarterEnd, planChunks, previousQuarterEnd, quarterFilings } from './thirteenf-plan';
+import { planChunks, quarterFilings } from './thirteenf-plan';
 
 describe('planChunks', () => {
   const chunk = (index: number, hash: string, count = 2) => ({ index, count, hash });
@@ -50,15 +50,5 @@ describe('quarterFilings', () => {
 
   it('only new-holdings amendments in: they are what the quarter has', () => {
     expect(quarterFilings([addedAfter, addedBefore])).toMatchObject({ base: null, current: [addedBefore.accession, addedAfter.accession] });
-  });
-});
-
-describe('quarter ends', () => {
-  it('steps calendar quarters across year ends and leap years', () => {
-    expect(previousQuarterEnd('2021-03-31')).toBe('2020-12-31');
-    expect(previousQuarterEnd('2020-12-31')).toBe('2020-09-30');
-    expect(nextQuarterEnd('2020-12-31')).toBe('2021-03-31');
-    expect(nextQuarterEnd('2019-11-30')).toBe('2020-02-29');
-    expect(monthEndShifted('2021-06-30', -12)).toBe('2020-06-30');
   });
 });

@@ -104,16 +104,3 @@ export function quarterFilings(filings: ReadonlyArray<QuarterFiling>): QuarterPl
     supersededBy: new Map(sorted.map((f) => [f.accession, isCurrent.has(f.accession) ? null : (base?.accession ?? null)])),
   };
 }
-
-/** The month end `months` months from the month of `period` (YYYY-MM-DD): quarter ends stay quarter ends. */
-export function monthEndShifted(period: string, months: number): string {
-  const [y, m] = period.split('-').map(Number) as [number, number];
-  // Day 0 of the month after the target month is the target month's last day.
-  return new Date(Date.UTC(y, m - 1 + months + 1, 0)).toISOString().slice(0, 10);
-}
-
-/** The previous calendar quarter's end: 2021-03-31 -> 2020-12-31. */
-export const previousQuarterEnd = (period: string): string => monthEndShifted(period, -3);
-
-/** The next calendar quarter's end: 2020-12-31 -> 2021-03-31. */
-export const nextQuarterEnd = (period: string): string => monthEndShifted(period, 3);
