@@ -148,6 +148,9 @@ describe('parseThirteenFSubmission: SEC submission samples (edgarSubmission XML)
     // A complete submission whose documents hold no edgarSubmission.
     const noPrimary = read('ACTIAM-0001619124-21-000002.txt').replace(/edgarSubmission/g, 'somethingElse');
     expect(() => parseThirteenFSubmission(noPrimary)).toThrow(/no edgarSubmission primary document/);
+    // A holdings report whose information table is missing (ACTIAM cut after its first document).
+    const noTable = read('ACTIAM-0001619124-21-000002.txt').split(/(?=^<DOCUMENT>$)/m).slice(0, 2).join('');
+    expect(() => parseThirteenFSubmission(noTable)).toThrow(/declares 5 entries but no information table/);
   });
 });
 

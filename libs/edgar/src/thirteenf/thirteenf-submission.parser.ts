@@ -54,19 +54,17 @@ function unitDate(filedDate: string | null, primary: ThirteenFPrimaryDoc): strin
  * parseCompleteSubmission), or a submission XML as filers send it (SEC's samples: edgarSubmission
  * with the information table base64-encoded in `<documents><document><contents>`). Notices have no
  * information table and give no holdings. `filedDate` (from the filing index) wins over the header's.
- * Throws EdgarParseError when the text holds no 13F primary document.
+ * Throws EdgarParseError when the text holds no 13F primary document, or when a report declares
+ * entries on its summary page and carries no information table (never an empty holdings list by mistake).
  */
 export function parseThirteenFSubmission(text: string, options: { filedDate?: string } = {}): ParsedThirteenF {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const root = xmlRootName(body);
-  let located: Located;
-  if (root === 'edgarSubmission') {
-    located = { accession: null, headerFiledDate: null, acceptedAt: null, primaryXml: body, primaryFilename: null, infoTableXml: null, infoTableFilename: null };
-  } else if (/^<DOCUMENT>[ \t]*$/m.test(body)) {
-    located = locateInSubmission(body);
-  } else {
-    throw new EdgarParseError(SOURCE, 'neither a complete submission nor an edgarSubmission XML');
-  }
+  // Anything but a submission XML goes to parseCompleteSubmission, which throws when it finds no documents.
+  const located: Located =
+    root === 'edgarSubmission'
+      ? { accession: null, headerFiledDate: null, acceptedAt: null, primaryXml: body, primaryFilename: null, infoTableXml: null, infoTableFilename: null }
+      : locateInSubmission(body);
   const { primary, attached } = readThirteenFPrimaryDoc(located.primaryXml);
   let infoTableXml = located.infoTableXml;
   let infoTableFilename = located.infoTableFilename;
@@ -77,6 +75,10 @@ export function parseThirteenFSubmission(text: string, options: { filedDate?: st
       infoTableXml = attachedTables[index]!;
       infoTableFilename = attached[index]!.name;
     }
+  }
+  // A notice has no table; a report that declares entries and has none must not pass as empty.
+  if (infoTableXml === null && (primary.tableEntryTotal ?? 0) > 0) {
+    throw new EdgarParseError(SOURCE, `the summary page declares ${primary.tableEntryTotal} entries but no information table was found`);
   }
   const holdings = infoTableXml === null ? [] : parseThirteenFInfoTable(infoTableXml);
   const filedDate = options.filedDate ?? located.headerFiledDate;
