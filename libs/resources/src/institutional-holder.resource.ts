@@ -26,7 +26,7 @@ export const institutionalPositionSchema = z.object({
   accession: z.string().nullable(),
   filed_date: z.string().nullable(),
   filing_url: z.string().nullable().describe('The filing in EDGAR Archives'),
-  provenance: provenanceSchema.nullable().describe('quote: the infoTable element as filed; null for a sold_out row'),
+  provenance: provenanceSchema.nullable().describe('quote: the infoTable element as filed; for a sold_out row, the previous quarter\'s row that was sold'),
 });
 export type InstitutionalPositionBody = z.infer<typeof institutionalPositionSchema>;
 
