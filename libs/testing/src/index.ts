@@ -9,3 +9,4 @@ export * from './own-kafka';
 export * from './swc-register';
 export * from './free-port';
 export * from './request-windows';
+export * from './thirteenf-dataset';

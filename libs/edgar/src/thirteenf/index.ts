@@ -1,1 +1,2 @@
 export * from './thirteenf.types';
+export * from './thirteenf-dataset.parser';
