@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Entry, ZipFile } from 'yauzl';
 import { contentHash, type CompanyRecordV1, type FilingRecordV1, type TopicDefinition } from '@app/contracts';
-import { EdgarParseError, sharedEdgarBudget, type EdgarBudget } from '@app/edgar';
+import { EdgarParseError, type EdgarBudget } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import type { FetchedSource, MapContext } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
@@ -12,7 +12,7 @@ import { readCheckpoint, sameArchive, writeCheckpoint, type BulkCheckpoint } fro
 import type { BulkConfig } from './bulk.config';
 import { entityFileUrl, mainEntityRecords, overflowEntityRecords, type EntityRecords } from './bulk.mapper';
 import { progressReporter, type BulkProgress, type ProgressReporter } from './bulk.progress';
-import { openZipArchive, readEntry, type ZipArchive } from './zip.source';
+import { httpZipOptions, openZipArchive, readEntry, type ZipArchive } from './zip.source';
 
 export const BULK_CONFIG = Symbol('BULK_CONFIG');
 export const BULK_TOPICS = Symbol('BULK_TOPICS');
@@ -96,25 +96,7 @@ export class BulkBackfillService {
   async execute(command: BulkBackfillCommand): Promise<BulkBackfillSummary> {
     const runId = command.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, use: 'bulk-backfill' });
-    const ua = this.config.EDGAR_USER_AGENT;
-    const archive = await openZipArchive(
-      command.source,
-      ua
-        ? {
-            userAgent: ua,
-            throttlePauseMs: this.config.EDGAR_THROTTLE_PAUSE_MS,
-            blockBytes: this.config.BULK_HTTP_BLOCK_BYTES,
-            budget:
-              command.budget ??
-              sharedEdgarBudget({
-                maxRps: this.config.EDGAR_MAX_RPS,
-                ...(this.config.EDGAR_BUDGET_REDIS_URL ? { redisUrl: this.config.EDGAR_BUDGET_REDIS_URL } : {}),
-                keyPrefix: this.config.EDGAR_BUDGET_KEY_PREFIX,
-                logger: this.logger,
-              }),
-          }
-        : null,
-    );
+    const archive = await openZipArchive(command.source, httpZipOptions(this.config, this.logger, command.budget));
     const progress = progressReporter({ tty: command.tty ?? false, logger: log, intervalMs: this.config.BULK_PROGRESS_INTERVAL_S * 1000 });
     try {
       let checkpoint = command.restart ? null : await readCheckpoint(command.checkpointPath);
