@@ -150,6 +150,31 @@ describe('13F data-set load', () => {
     expect(filings.get(NOTICE)!.records[0]!.data).toMatchObject({ form: '13F-NT', report_type: 'notice', holdings: [], other_managers: [{ cik: '0001894188', name: 'LTS One Management LP', file_number: '028-22111' }] });
   });
 
+  it('publishes a filing of 4,500 holdings to a real broker as five chunks of at most 1,000, each send under the broker\'s size limit', async () => {
+    const kafka: KafkaSettings = { brokers: await kafkaBrokersForTests(), clientId: '13f-dataset-int', logLevel: 'warn' };
+    const topic = uniqueTopic(TOPICS.thirteenFHoldings, '13f-dataset-big');
+    await ensureTopics(kafka, [topic]);
+    const lts = rows.INFOTABLE.filter((r) => r.ACCESSION_NUMBER === LTSONE);
+    const big = join(dir, 'big.zip');
+    await writeThirteenFDataset(big, {
+      ...rows,
+      SUBMISSION: rows.SUBMISSION.filter((r) => r.ACCESSION_NUMBER === LTSONE),
+      INFOTABLE: Array.from({ length: 4500 }, (_, i) => ({ ...lts[i % lts.length]!, INFOTABLE_SK: i + 1 })),
+    });
+    // A broker that refused a send would fail the run within 5 s, not retry for minutes.
+    const publisher = new KafkaRecordPublisher({ brokers: kafka.brokers, clientId: '13f-dataset-int', publishRetryMs: 5_000 });
+    try {
+      expect(await run(service(publisher, topic), { source: big, checkpointPath: join(dir, 'big.json') })).toMatchObject({ status: 'finished', records_published: 5, holdings_published: 4500 });
+    } finally {
+      await publisher.close();
+    }
+    const messages = await readTopic(kafka, topic.name, { count: 5, timeoutMs: 30_000 });
+    // Together well over the broker's 1 MiB batch limit: one send of all five would be refused.
+    expect(messages.reduce((n, m) => n + Buffer.byteLength(m.value!), 0)).toBeGreaterThan(1.2 * 1024 * 1024);
+    const chunks = messages.map((m) => (JSON.parse(m.value!) as ThirteenFHoldingsRecordV1).data);
+    expect(chunks.map((c) => [c.chunk.index, c.chunk.count, c.holdings.length]).sort()).toEqual([[0, 5, 1000], [1, 5, 1000], [2, 5, 1000], [3, 5, 1000], [4, 5, 500]]);
+  });
+
   it('reads the zip from a URL by range requests, and loads a file whose filings interleave: the same records', async () => {
     const fromFile = new ArrayPublisher();
     await run(service(fromFile), { checkpointPath: join(dir, 'file.json') });
