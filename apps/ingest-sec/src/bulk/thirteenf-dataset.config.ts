@@ -6,6 +6,8 @@ import { bulkConfigSchema } from './bulk.config';
 /** The bulk backfill's environment, with a checkpoint of its own. */
 export const thirteenFDatasetConfigSchema = bulkConfigSchema.extend({
   THIRTEENF_BULK_CHECKPOINT: z.string().min(1).default('.run/checkpoints/bulk-13f-dataset.json').describe('Checkpoint file (--checkpoint wins)'),
+  // A 13f-holdings@1 record holds up to 1,000 holdings (~450 KB): a batch of BULK_PUBLISH_BATCH (2,000) of them would be ~1 GB in memory.
+  THIRTEENF_BULK_PUBLISH_BATCH: z.coerce.number().int().min(1).max(10_000).default(100).describe('13F records per acknowledged publish (one checkpoint write each)'),
 });
 export type ThirteenFDatasetConfig = z.infer<typeof thirteenFDatasetConfigSchema>;
 

@@ -194,7 +194,7 @@ describe('13F data-set load', () => {
     const checkpointPath = join(dir, 'resume.json');
     const first = new ArrayPublisher(1);
     // One filing per publish: the first is acknowledged, the second publish meets the outage.
-    const s1 = service(first, TOPICS.thirteenFHoldings, { BULK_PUBLISH_BATCH: '1' });
+    const s1 = service(first, TOPICS.thirteenFHoldings, { THIRTEENF_BULK_PUBLISH_BATCH: '1' });
     const error = await run(s1, { checkpointPath }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RunStoppedError);
     expect((error as RunStoppedError).message).toMatch(/after 1 of 3 filings/);
@@ -202,7 +202,7 @@ describe('13F data-set load', () => {
     expect(cp).toMatchObject({ kind: 'bulk-13f-dataset', entries_total: 3, entries_done: 1, last_done: LTSONE, records_published: 1, finished_at: null });
 
     const second = new ArrayPublisher();
-    const resumed = await run(service(second, TOPICS.thirteenFHoldings, { BULK_PUBLISH_BATCH: '1' }), { checkpointPath });
+    const resumed = await run(service(second, TOPICS.thirteenFHoldings, { THIRTEENF_BULK_PUBLISH_BATCH: '1' }), { checkpointPath });
     expect(resumed).toMatchObject({ status: 'finished', filings_skipped: 1, filings_read: 2, filings_done: 3 });
     expect(second.records.map((r) => r.key)).toEqual([ACTIAM, NOTICE]);
     expect(thirteenFDatasetCheckpointSchema.parse(JSON.parse(readFileSync(checkpointPath, 'utf8')))).toMatchObject({ entries_done: 3, records_published: 3, holdings_published: 19, finished_at: expect.any(String) });

@@ -153,7 +153,7 @@ class ThirteenFDatasetRun {
     const now = new Date().toISOString();
     this.ctx = { sourceUrl: command.sourceUrl, runId, fetchedAt: now, extractedAt: now };
     this.window = new PublishWindow(
-      this.config.BULK_PUBLISH_BATCH,
+      this.config.THIRTEENF_BULK_PUBLISH_BATCH,
       (records) => this.publisher.publish(this.topic, records),
       (units, records) => this.acknowledged(units, records),
     );
