@@ -130,7 +130,7 @@ setup() {
     {
       echo "# Written by scripts/$(basename "$0") at $(date -u +%Y-%m-%dT%H:%M:%SZ): the settings of the running pipeline."
       echo "# Operator CLIs read it under their environment (the environment wins)."
-      for name in DATABASE_URL KAFKA_BROKERS KAFKA_TOPIC_NAMESPACE REDIS_URL PROJECTOR_GROUP_ID DECKS_GROUP_ID FORM4_GROUP_ID SEGMENTS_GROUP_ID SECTIONS_GROUP_ID NPORT_GROUP_ID EIGHTK_GROUP_ID IR_GROUP_ID; do
+      for name in DATABASE_URL KAFKA_BROKERS KAFKA_TOPIC_NAMESPACE REDIS_URL PROJECTOR_GROUP_ID DECKS_GROUP_ID FORM4_GROUP_ID SEGMENTS_GROUP_ID SECTIONS_GROUP_ID NPORT_GROUP_ID EIGHTK_GROUP_ID THIRTEENF_GROUP_ID IR_GROUP_ID; do
         if [[ -n "${!name:-}" ]]; then echo "$name=${!name}"; fi
       done
     } >"$RUN_DIR/ops.env.tmp"

@@ -97,7 +97,8 @@ fi
 # reports each one, even one that has not committed yet.
 export PROJECTOR_GROUP_ID="${PROJECTOR_GROUP_ID:-projector}" SEGMENTS_GROUP_ID="${SEGMENTS_GROUP_ID:-ingest-sec-segments}" \
   SECTIONS_GROUP_ID="${SECTIONS_GROUP_ID:-ingest-sec-sections}" FORM4_GROUP_ID="${FORM4_GROUP_ID:-ingest-form4}" \
-  NPORT_GROUP_ID="${NPORT_GROUP_ID:-ingest-sec-nport}" EIGHTK_GROUP_ID="${EIGHTK_GROUP_ID:-ingest-sec-eightk}" IR_GROUP_ID="${IR_GROUP_ID:-ingest-ir}" DECKS_GROUP_ID="${DECKS_GROUP_ID:-ingest-decks}"
+  NPORT_GROUP_ID="${NPORT_GROUP_ID:-ingest-sec-nport}" EIGHTK_GROUP_ID="${EIGHTK_GROUP_ID:-ingest-sec-eightk}" \
+  THIRTEENF_GROUP_ID="${THIRTEENF_GROUP_ID:-ingest-sec-13f}" IR_GROUP_ID="${IR_GROUP_ID:-ingest-ir}" DECKS_GROUP_ID="${DECKS_GROUP_ID:-ingest-decks}"
 
 ensure_node_modules
 # The e2e test runs a copy of the build it made (LIVE_BUILD=0).
@@ -114,7 +115,7 @@ export SEC_COVERAGE="${SEC_COVERAGE:-all}"
 FORM4_ISSUERS_SET="${FORM4_ISSUERS:-}"
 export FORM4_ISSUERS="${FORM4_ISSUERS:-$SEC_COVERAGE}" FORM4_SUBMISSIONS="${FORM4_SUBMISSIONS:-none}"
 # Every form the followers read, asked of the current-events listing each poll (one request each).
-export FILINGS_CURRENT_FORMS="${FILINGS_CURRENT_FORMS:-10-K,10-Q,8-K,4,NPORT-P}"
+export FILINGS_CURRENT_FORMS="${FILINGS_CURRENT_FORMS:-10-K,10-Q,8-K,4,NPORT-P,13F-HR}"
 # SEC allows 10 requests/s per client: every SEC reader takes its requests from one budget in Redis
 # (the poller first, then the followers' documents, then the company load).
 [[ -n "${REDIS_URL:-}" ]] || { say "live operation needs Redis (REDIS_URL) for the shared EDGAR request budget"; exit 1; }

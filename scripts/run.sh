@@ -79,6 +79,12 @@ run_ingest ingest-segments node dist/apps/ingest-sec/src/segments.main.js \
 say "ingesting N-PORT holdings of ADX and the Goldman Sachs Bond Fund"
 SEC_COVERAGE=all run_ingest ingest-nport node dist/apps/ingest-sec/src/nport.main.js \
   --filing 2230:0000002230-23-990001 --filing 822977:0000822977-23-990001
+# After N-PORT: ADX's holdings put MSFT's CUSIP in the crosswalk the 13F holdings are matched through
+# (the projection re-matches whichever arrives first, so the order only saves work).
+say "ingesting three 13F-HR filings (ACTIAM 2020Q4, LTS One 2023Q3, Acorn Creek 2024Q4) and SEC's 13(f) securities list for 2020Q3"
+run_ingest ingest-13f node dist/apps/ingest-sec/src/thirteenf.main.js \
+  --filing 1619124:0001619124-21-000002 --filing 1894188:0001894188-23-000007 --filing 1994827:0001951757-25-000093
+run_ingest ingest-13f-list node dist/apps/ingest-sec/src/thirteenf-list.main.js --quarter 2020Q3
 
 say "reading six 8-Ks (ADBE, ABVC and MMM press releases; NVDA and JWN agreements; Apple's 2000 8-K): items and exhibits"
 run_ingest ingest-eightk node dist/apps/ingest-sec/src/eightk.main.js \
@@ -128,6 +134,12 @@ done
 [[ "${ready:-0}" == 1 ]] || { cat "$RUN_DIR/projector-lag.txt" >&2; say "the projector has not caught up; see .run/projector.log"; exit 1; }
 curl -fsS -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US" >/dev/null \
   || { say "MSFT:US is not served; see .run/api.log and .run/projector.log"; exit 1; }
+# The 13F examples below answer with rows: MSFT's holders and ACTIAM's portfolio.
+for path in /v1/companies/MSFT:US/institutional-holders /v1/institutions/0001619124/holdings; do
+  curl -fsS -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT$path" |
+    node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => process.exit(JSON.parse(s).data?.length > 0 ? 0 : 1));' \
+    || { say "$path answers no rows; see .run/ingest-13f.log, .run/projector.log and .run/api.log"; exit 1; }
+done
 
 # The pages example names a document whose text was extracted: the IR site lists decks whose PDF
 # the sample does not hold, and those have no pages.
@@ -146,6 +158,8 @@ The pipeline is running on the bundled sample.
   curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/companies/TSLA:US/sections/1A
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/AAPL:US/segments?unit=million"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/fund-exposure"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/institutional-holders"    (13F managers holding it)
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/institutions/0001619124/holdings"    (ACTIAM's 13F portfolio)
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/FRPH:US/executives?category=ir"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/insiders?derivative=false&limit=5"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/executives?current_only=false"

@@ -14,6 +14,7 @@ import { parseFilingsConfig } from '../apps/ingest-sec/src/filings/filings.confi
 import { ingestSecConfigSchema } from '../apps/ingest-sec/src/ingest-sec.config';
 import { nportConfigSchema } from '../apps/ingest-sec/src/nport/nport.config';
 import { eightkConfigSchema } from '../apps/ingest-sec/src/eightk/eightk.config';
+import { thirteenfConfigSchema } from '../apps/ingest-sec/src/thirteenf/thirteenf.config';
 import { sectionsConfigSchema } from '../apps/ingest-sec/src/sections/sections.config';
 import { segmentsConfigSchema } from '../apps/ingest-sec/src/segments/segments.config';
 import { projectorConfigSchema } from '../apps/projector/src/projector.config';
@@ -85,6 +86,7 @@ const CONFIG_CHECKS: Record<string, (env: Record<string, string>) => string[]> =
   'dist/apps/ingest-sec/src/sections.main.js': (env) => issues(sectionsConfigSchema.safeParse(env)),
   'dist/apps/ingest-sec/src/nport.main.js': (env) => issues(nportConfigSchema.safeParse(env)),
   'dist/apps/ingest-sec/src/eightk.main.js': (env) => issues(eightkConfigSchema.safeParse(env)),
+  'dist/apps/ingest-sec/src/thirteenf.main.js': (env) => issues(thirteenfConfigSchema.safeParse(env)),
   'dist/apps/ingest-sec/src/bulk.main.js': (env) => issues(bulkConfigSchema.safeParse(env)),
   'dist/apps/ingest-form4/src/main.js': (env) => issues(ingestForm4ConfigSchema.safeParse(env)),
   'dist/apps/ingest-decks/src/main.js': (env) => issues(ingestDecksConfigSchema.safeParse(env)),
@@ -137,7 +139,7 @@ describe('docker-compose.yml', () => {
       .filter(([, s]) => !s.profiles)
       .map(([n]) => n);
     expect(byDefault).toEqual(
-      expect.arrayContaining(['migrate', 'projector', 'webhooks', 'api', 'ingest-sec-filings', 'ingest-sec-segments', 'ingest-sec-sections', 'ingest-sec-nport', 'ingest-sec-eightk', 'ingest-form4', 'ingest-ir', 'ingest-decks']),
+      expect.arrayContaining(['migrate', 'projector', 'webhooks', 'api', 'ingest-sec-filings', 'ingest-sec-segments', 'ingest-sec-sections', 'ingest-sec-nport', 'ingest-sec-eightk', 'ingest-sec-13f', 'ingest-form4', 'ingest-ir', 'ingest-decks']),
     );
     for (const name of ['ingest-sec', 'ingest-sec-bulk']) expect(compose.services[name]!.profiles).toBeDefined();
     // `--profile live` adds the company load, once at start, to the long-lived set.

@@ -19,7 +19,7 @@ jest.setTimeout(600_000);
 const ROOT = join(__dirname, '..');
 const PLAIN_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir() };
 /** Resources a follower derives from a live filing (one the poller found in the daily index or the current-events listing). */
-const LIVE_RESOURCES: readonly ResourceKind[] = ['filing', 'items', 'document', 'insiders', 'segments', 'sections', 'description', 'fund-exposure'];
+const LIVE_RESOURCES: readonly ResourceKind[] = ['filing', 'items', 'document', 'insiders', 'segments', 'sections', 'description', 'fund-exposure', 'institution-holdings'];
 
 interface Ran {
   code: number;
@@ -81,6 +81,7 @@ beforeAll(async () => {
     FORM4_GROUP_ID: `${namespace}-form4`,
     NPORT_GROUP_ID: `${namespace}-nport`,
     EIGHTK_GROUP_ID: `${namespace}-eightk`,
+    THIRTEENF_GROUP_ID: `${namespace}-13f`,
     IR_GROUP_ID: `${namespace}-ir`,
     // The shared EDGAR budget of this run only (a pause another run left cannot hold it).
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
@@ -143,7 +144,7 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
       async () => {
         const c = await coverage();
         const live = c.rows.filter((r) => LIVE_RESOURCES.includes(r.kind));
-        // The whole day appeared (the routed 10-K, 10-Qs, 8-Ks, Form 4s and NPORT-Ps) and each of its live resources is served.
+        // The whole day appeared (the routed 10-K, 10-Qs, 8-Ks, Form 4s, NPORT-Ps and 13F-HRs) and each of its live resources is served.
         expect(c.appeared).toBe(filings);
         expect(live.filter((r) => !r.served)).toEqual([]);
         return c;
@@ -179,7 +180,7 @@ describe('npm run live -- --fixtures: a simulated EDGAR day', () => {
     expect(status.code).toBe(0);
 
     // Every group of the live set is named and reaches lag 0.
-    const groups = [...['projector', 'segments', 'sections', 'form4', 'nport', 'eightk', 'ir'].map((g) => `${namespace}-${g}`), `${namespace}.ingest-decks`];
+    const groups = [...['projector', 'segments', 'sections', 'form4', 'nport', 'eightk', '13f', 'ir'].map((g) => `${namespace}-${g}`), `${namespace}.ingest-decks`];
     await expectEventually(
       async () => {
         const lag = await run('npm', ['run', '--silent', 'ops', '--', 'lag'], checkout, env);

@@ -169,6 +169,11 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       listCompanySegments: { method: 'GET', path: '/v1/companies/AAPL:US/segments' },
       getCompanySection: { method: 'GET', path: '/v1/companies/TSLA:US/sections/1' },
       getFundExposure: { method: 'GET', path: '/v1/companies/MSFT:US/fund-exposure' },
+      getCompanyInstitutionalHolders: { method: 'GET', path: '/v1/companies/MSFT:US/institutional-holders' },
+      getSecurityInstitutionalHolders: { method: 'GET', path: '/v1/securities/594918104/institutional-holders' },
+      listInstitutions: { method: 'GET', path: '/v1/institutions?q=lts' },
+      getInstitution: { method: 'GET', path: '/v1/institutions/1894188' },
+      getInstitutionHoldings: { method: 'GET', path: '/v1/institutions/1894188/holdings' },
       listCompanyExecutives: { method: 'GET', path: '/v1/companies/FRPH:US/executives' },
       listCompanyInsiderTransactions: { method: 'GET', path: '/v1/companies/TSLA:US/insiders' },
       listFilings: { method: 'GET', path: '/v1/filings' },
@@ -206,6 +211,7 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
         .replace(/\/v1\/filings\/[^/?]+/, '/v1/filings/0000000000-00-000000')
         .replace(/\/v1\/documents\/\d+/, '/v1/documents/999999')
         .replace(/\/v1\/transcripts\/\d+/, '/v1/transcripts/999999')
+        .replace(/\/v1\/institutions\/\d+/, '/v1/institutions/9999999999')
         .replace(/\/v1\/webhook-endpoints\/we_[^/?]+/, `/v1/webhook-endpoints/${goneId}`),
     });
     const pro = await platform.newKey('pro');

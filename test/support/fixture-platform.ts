@@ -1,7 +1,7 @@
 // The whole platform on the fixture files, for end-to-end tests of the API surface: the fixture
 // EDGAR/IR server, a test database, a Kafka namespace and the projector; every ingestor run through
 // its own composition root, as scripts/run.sh runs them (ticker map + submissions, filings backfill
-// and one live poll, segments, 10-K sections, N-PORT, Form 4, the FRPH IR site and its PDFs); then the api
+// and one live poll, segments, 10-K sections, N-PORT, 13F, Form 4, the FRPH IR site and its PDFs); then the api
 // (the Nest app) listening on an ephemeral port, with an enterprise key.
 /* eslint-disable no-restricted-imports -- tests may import apps (CONVENTIONS 5); this helper is one folder deeper than test/*.ts, so its paths start with ../../ */
 import 'reflect-metadata';
@@ -39,6 +39,10 @@ import { IngestSecService } from '../../apps/ingest-sec/src/ingest-sec.service';
 import { nportConfigSchema } from '../../apps/ingest-sec/src/nport/nport.config';
 import { NportIngestService } from '../../apps/ingest-sec/src/nport/nport-ingest.service';
 import { NportModule } from '../../apps/ingest-sec/src/nport/nport.module';
+import { thirteenfConfigSchema } from '../../apps/ingest-sec/src/thirteenf/thirteenf.config';
+import { ThirteenFListService } from '../../apps/ingest-sec/src/thirteenf/thirteenf-list.service';
+import { ThirteenFModule } from '../../apps/ingest-sec/src/thirteenf/thirteenf.module';
+import { ThirteenFService } from '../../apps/ingest-sec/src/thirteenf/thirteenf.service';
 import { segmentsConfigSchema } from '../../apps/ingest-sec/src/segments/segments.config';
 import { SegmentsModule } from '../../apps/ingest-sec/src/segments/segments.module';
 import { SegmentsService } from '../../apps/ingest-sec/src/segments/segments.service';
@@ -65,6 +69,13 @@ export const FIXTURE_INGEST = {
     { cik: '0001318605', accession: '0001628280-25-003063', form: null, filedDate: null, reportPeriod: null, document: '/Archives/edgar/data/1318605/000162828025003063/tsla-20241231.htm' },
   ],
   nport: '2230:0000002230-23-990001,822977:0000822977-23-990001',
+  /** 13F-HR filings (ACTIAM 2020Q4, LTS One 2023Q3, Acorn Creek 2024Q4) and the quarter of SEC's 13(f) list. */
+  thirteenF: [
+    { cik: '0001619124', accession: '0001619124-21-000002', known: null },
+    { cik: '0001894188', accession: '0001894188-23-000007', known: null },
+    { cik: '0001994827', accession: '0001951757-25-000093', known: null },
+  ],
+  thirteenFListQuarter: '2020Q3',
   /** The one PDF given to ingest-decks directly (--url, as run.sh): Citigroup's Q4 2024 call transcript. */
   transcript: { path: '/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf', cik: '0000831001', ticker: 'C' },
   form4: [
@@ -168,6 +179,10 @@ export async function startFixturePlatform(options: FixturePlatformOptions = {})
     await runIn(nest(NportModule.forRoot({ config: loadConfig(nportConfigSchema, { ...env, SEC_COVERAGE: 'all', NPORT_FILINGS: FIXTURE_INGEST.nport }), logger })), (app) =>
       app.get(NportIngestService).execute({ runId: 'run_platform_nport' }),
     );
+    await runIn(nest(ThirteenFModule.forRoot({ config: loadConfig(thirteenfConfigSchema, env), logger })), async (app) => {
+      await app.get(ThirteenFService).execute({ filings: FIXTURE_INGEST.thirteenF, runId: 'run_platform_13f' });
+      await app.get(ThirteenFListService).execute({ quarter: FIXTURE_INGEST.thirteenFListQuarter, runId: 'run_platform_13f_list' });
+    });
     await runIn(nest(IngestForm4Module.forRoot({ config: loadConfig(ingestForm4ConfigSchema, { ...env, FORM4_SUBMISSIONS: 'none' }), logger })), (app) =>
       app.get(Form4IngestService).execute({ filings: FIXTURE_INGEST.form4.map((f) => parseForm4FilingRef(f)!), runId: 'run_platform_form4' }),
     );

@@ -7,6 +7,7 @@ import { filingsApi } from './filings/filings.controller';
 import { fundExposureApi } from './fund-exposure/fund-exposure.controller';
 import { healthApi } from './health/health.controller';
 import { insidersApi } from './insiders/insiders.controller';
+import { institutionalApi } from './institutional/institutional.controller';
 import type { RouteModule } from './platform/route.module';
 import { searchApi } from './search/search.controller';
 import { sectionsApi } from './sections/sections.controller';
@@ -23,6 +24,7 @@ export const API_MODULES: readonly RouteModule[] = [
   segmentsApi,
   sectionsApi,
   fundExposureApi,
+  institutionalApi,
   executivesApi,
   insidersApi,
   filingsApi,

@@ -17,6 +17,8 @@ const COMMANDS: Record<string, { main: string; what: string }> = {
   sections: { main: 'sections.main.js', what: '10-K Items 1, 1A, 7 and the description -> edgar.tenk-sections.v1' },
   eightk: { main: 'eightk.main.js', what: '8-K items and exhibits as documents (named filings, or --follow edgar.filings.v1) -> edgar.filings.v1, ir.document-texts.v1' },
   nport: { main: 'nport.main.js', what: 'N-PORT fund holdings (named filings, or --follow edgar.filings.v1) -> edgar.fund-holdings.v1' },
+  '13f': { main: 'thirteenf.main.js', what: '13F institutional holdings (named filings, or --follow edgar.filings.v1) -> edgar.13f-holdings.v1' },
+  '13f-list': { main: 'thirteenf-list.main.js', what: "SEC's Official List of Section 13(f) Securities of a quarter -> edgar.13f-securities.v1" },
 };
 
 const USAGE = [

@@ -15,6 +15,7 @@ export const operatorConfigSchema = kafkaConfig.extend({
   FORM4_GROUP_ID: groupId,
   NPORT_GROUP_ID: groupId,
   EIGHTK_GROUP_ID: groupId,
+  THIRTEENF_GROUP_ID: groupId,
   IR_GROUP_ID: groupId,
   DECKS_GROUP_ID: groupId,
 });
@@ -38,6 +39,7 @@ const FOLLOWERS = [
   { variable: 'FORM4_GROUP_ID', topic: TOPICS.filings, namespaced: false },
   { variable: 'NPORT_GROUP_ID', topic: TOPICS.filings, namespaced: false },
   { variable: 'EIGHTK_GROUP_ID', topic: TOPICS.filings, namespaced: false },
+  { variable: 'THIRTEENF_GROUP_ID', topic: TOPICS.filings, namespaced: false },
   { variable: 'IR_GROUP_ID', topic: TOPICS.companies, namespaced: false },
   // ingest-decks puts its group under the topic namespace (apps/ingest-decks/src/ingest-decks.runner.ts).
   { variable: 'DECKS_GROUP_ID', topic: TOPICS.issuerDocuments, namespaced: true },

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { webhookEventId, type FilingData, type RecordEnvelope } from '@app/contracts';
-import { createDataSource, FilingsRepository, projectFilings } from '@app/persistence';
+import { webhookEventId, type FilingData, type RecordEnvelope, type ThirteenFHoldingsData } from '@app/contracts';
+import { createDataSource, FilingsRepository, projectFilings, projectThirteenFHoldings } from '@app/persistence';
 import { toFiling } from '@app/resources';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { writeWebhookEvents, type ProjectedRecord } from './webhook-events.writer';
@@ -24,7 +24,8 @@ beforeAll(async () => {
        ('we_sub', 'acct_1', 'https://example.com/a', ARRAY['filing.created', 'form4.filed'], true, NULL),
        ('we_deleted', 'acct_1', 'https://example.com/b', ARRAY['filing.created'], false, now()),
        ('we_disabled', 'acct_1', 'https://example.com/c', ARRAY['filing.created'], false, NULL),
-       ('we_other', 'acct_1', 'https://example.com/d', ARRAY['form4.filed', 'ir_document.created'], true, NULL)`,
+       ('we_other', 'acct_1', 'https://example.com/d', ARRAY['form4.filed', 'ir_document.created'], true, NULL),
+       ('we_13f', 'acct_1', 'https://example.com/e', ARRAY['13f.filed'], true, NULL)`,
   );
 }, 60_000);
 
@@ -136,5 +137,47 @@ describe('writeWebhookEvents', () => {
     ).rejects.toThrow('batch failed');
     expect(await eventsOf(accession)).toEqual([]);
     expect(await new FilingsRepository(ds).findByAccession(accession)).toBeNull();
+  });
+});
+
+describe('13f.filed', () => {
+  /** ACTIAM's 13F-HR (the example record) cut in two chunks: rows 0-2 and 3-4. */
+  const actiam = JSON.parse(readFileSync(join(EXAMPLES, '13f-holdings@1.actiam-2020q4.json'), 'utf8')) as RecordEnvelope<ThirteenFHoldingsData>;
+  const chunk = (index: number, offset: number): ProjectedRecord => ({
+    envelope: {
+      ...actiam,
+      data: { ...actiam.data, chunk: { index, count: 2, holdings_total: 5 }, holdings: index === 0 ? actiam.data.holdings.slice(0, 3) : actiam.data.holdings.slice(3) },
+    },
+    meta: { topic: 'edgar.13f-holdings.v1', partition: 0, offset: String(offset), timestamp: String(Date.parse('2026-11-24T10:00:00.000Z')) },
+  });
+  const projectChunks = (records: ProjectedRecord[]) =>
+    ds.transaction(async (m) => writeWebhookEvents(m, records, await projectThirteenFHoldings(m, records.map((r) => r.envelope as RecordEnvelope<ThirteenFHoldingsData>))));
+
+  it('announces a filing once, when its last chunk completes it, with the filing summary', async () => {
+    expect(await projectChunks([chunk(0, 1)])).toEqual({ events: 0, deliveries: 0 });
+    expect(await eventsOf(actiam.key)).toEqual([]);
+    expect(await projectChunks([chunk(1, 2)])).toEqual({ events: 1, deliveries: 1 });
+    const [event] = await eventsOf(actiam.key);
+    expect(event).toMatchObject({ id: webhookEventId('13f.filed', actiam.key), type: '13f.filed', source_topic: 'edgar.13f-holdings.v1' });
+    expect(event!.data).toEqual({
+      accession: '0001619124-21-000002',
+      form: '13F-HR',
+      manager: { cik: '0001619124', name: 'ACTIAM N.V.' },
+      quarter: '2020Q4',
+      period: '2020-12-31',
+      report_type: 'holdings',
+      amendment: null,
+      holdings_count: 5,
+      value_usd_total: 732158000,
+      value_unit: 'thousands',
+      unit_flag: null,
+      filed_date: '2021-02-12',
+      superseded_by: null,
+      provenance: actiam.provenance,
+    });
+    expect(await deliveriesOf(event!.id)).toEqual([{ endpoint_id: 'we_13f', status: 'pending', due: true }]);
+    // Redelivered chunks (and the whole filing again) announce nothing more.
+    expect(await projectChunks([chunk(0, 3), chunk(1, 4)])).toEqual({ events: 0, deliveries: 0 });
+    expect(await eventsOf(actiam.key)).toHaveLength(1);
   });
 });

@@ -5,6 +5,7 @@ import {
   documentsByUrls,
   form4FilingsByAccessions,
   insiderTransactionsByAccessions,
+  thirteenFFilingsByAccessions,
   transcriptsByUrls,
   WebhookEventsRepository,
   type BatchOutcome,
@@ -12,7 +13,7 @@ import {
   type InsiderTransactionRecord,
   type NewWebhookEvent,
 } from '@app/persistence';
-import { toDocumentDetail, toFiling, toForm4Filing, toTranscriptDetail } from '@app/resources';
+import { toDocumentDetail, toFiling, toForm4Filing, toThirteenFFiling, toTranscriptDetail } from '@app/resources';
 
 export interface ProjectedRecord {
   envelope: RecordEnvelope;
@@ -55,7 +56,12 @@ export async function writeWebhookEvents(
   if (byKey.size === 0) return { events: 0, deliveries: 0 };
   const pending = [...byKey.values()];
   const keysOf = (type: EventType): string[] => pending.filter((p) => p.type === type).map((p) => p.key);
-  const data = await resources(m, outcome.filings ?? new Map(), keysOf('form4.filed'), keysOf('ir_document.created'), keysOf('transcript.published'));
+  const data = await resources(m, outcome.filings ?? new Map(), {
+    form4: keysOf('form4.filed'),
+    documents: keysOf('ir_document.created'),
+    transcripts: keysOf('transcript.published'),
+    thirteenF: keysOf('13f.filed'),
+  });
 
   const events: NewWebhookEvent[] = [];
   for (const p of pending) {
@@ -79,15 +85,15 @@ export async function writeWebhookEvents(
 async function resources(
   m: EntityManager,
   filings: ReadonlyMap<string, FilingRecord>,
-  form4Keys: string[],
-  documentKeys: string[],
-  transcriptKeys: string[],
+  keys: { form4: string[]; documents: string[]; transcripts: string[]; thirteenF: string[] },
 ): Promise<Record<EventType, Map<string, unknown>>> {
   // One after the other: they share the transaction's one connection.
-  const form4Filings = await form4FilingsByAccessions(m, form4Keys);
-  const form4Rows = form4Filings.length ? await insiderTransactionsByAccessions(m, form4Keys) : [];
-  const documents = await documentsByUrls(m, documentKeys);
-  const transcripts = await transcriptsByUrls(m, transcriptKeys);
+  const form4Filings = await form4FilingsByAccessions(m, keys.form4);
+  const form4Rows = form4Filings.length ? await insiderTransactionsByAccessions(m, keys.form4) : [];
+  const documents = await documentsByUrls(m, keys.documents);
+  const transcripts = await transcriptsByUrls(m, keys.transcripts);
+  // Complete filings only: a chunk that leaves its filing incomplete announces nothing yet.
+  const thirteenF = await thirteenFFilingsByAccessions(m, keys.thirteenF);
   const rowsByAccession = new Map<string, InsiderTransactionRecord[]>();
   for (const row of form4Rows) {
     const rows = rowsByAccession.get(row.accession);
@@ -101,5 +107,6 @@ async function resources(
     'form4.filed': new Map(form4Filings.map((f) => [f.accession, toForm4Filing(f, rowsByAccession.get(f.accession) ?? [])])),
     'ir_document.created': new Map(documents.map((d) => [d.url, toDocumentDetail(d)])),
     'transcript.published': new Map(transcripts.map((t) => [t.url, toTranscriptDetail(t)])),
+    '13f.filed': new Map(thirteenF.map((f) => [f.accession, toThirteenFFiling(f)])),
   };
 }

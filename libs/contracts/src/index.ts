@@ -17,3 +17,4 @@ export * from './tenk-section.schema';
 export * from './examples';
 export * from './document-subject';
 export * from './thirteenf.schema';
+export * from './quarters';

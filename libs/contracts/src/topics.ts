@@ -160,7 +160,7 @@ export const TOPICS = {
     // By manager: a restatement replaces the quarter of that manager, so its filings stay in order.
     partitionBy: (record) => (record.data as ThirteenFHoldingsData).manager.cik,
     producers: ['ingest-sec'],
-    consumers: [],
+    consumers: ['projector'],
     compacted: false,
     partitions: 3,
     schemas: { '13f-holdings@1': thirteenFHoldingsRecordV1 },
@@ -169,7 +169,7 @@ export const TOPICS = {
     name: 'edgar.13f-securities.v1',
     key: '<quarter>|<chunk index>: one chunk of the Official List of Section 13(f) Securities',
     producers: ['ingest-sec'],
-    consumers: [],
+    consumers: ['projector'],
     compacted: true,
     partitions: 3,
     schemas: { '13f-securities@1': thirteenFSecuritiesRecordV1 },

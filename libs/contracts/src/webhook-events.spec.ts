@@ -7,7 +7,7 @@ const example = (file: string) => JSON.parse(readFileSync(join(__dirname, 'examp
 describe('webhook event sources', () => {
   it('name a registered topic that carries the schema making each event', () => {
     for (const source of WEBHOOK_EVENT_SOURCES) expect(Object.keys(source.topic.schemas)).toContain(source.schema);
-    expect(WEBHOOK_EVENT_SOURCES.map((s) => s.type).sort()).toEqual(['filing.created', 'form4.filed', 'ir_document.created', 'ir_document.created', 'transcript.published']);
+    expect(WEBHOOK_EVENT_SOURCES.map((s) => s.type).sort()).toEqual(['13f.filed', 'filing.created', 'form4.filed', 'ir_document.created', 'ir_document.created', 'transcript.published']);
   });
 
   it('give an IR document one event id from its URL, whatever else the record says', () => {
@@ -26,6 +26,9 @@ describe('webhook event sources', () => {
     const form4 = example('form4@1.msft.json');
     expect(webhookEventsOf(filing).map((e) => e.type)).toEqual(['filing.created']);
     expect(webhookEventsOf(form4).map((e) => e.type)).toEqual(['form4.filed']);
+    // A 13F chunk names its filing: every chunk of one accession makes the one event id.
+    const thirteenF = example('13f-holdings@1.actiam-2020q4.json');
+    expect(webhookEventsOf(thirteenF)).toEqual([{ type: '13f.filed', id: webhookEventId('13f.filed', thirteenF.key) }]);
     // The same accession makes different events of different types.
     expect(webhookEventId('filing.created', form4.key)).not.toBe(webhookEventsOf(form4)[0]!.id);
     expect(webhookEventsOf({ schema: 'company@1', key: 'MSFT:US', data: {} })).toEqual([]);

@@ -10,7 +10,7 @@ import { TOPICS, type TopicDefinition } from './topics';
  * topic yields the same event id and never a second event.
  */
 export interface WebhookEventSource {
-  type: 'filing.created' | 'form4.filed' | 'ir_document.created' | 'transcript.published';
+  type: 'filing.created' | 'form4.filed' | 'ir_document.created' | 'transcript.published' | '13f.filed';
   topic: TopicDefinition;
   /** The record schema that makes the event. */
   schema: string;
@@ -23,6 +23,9 @@ export interface WebhookEventSource {
 export const WEBHOOK_EVENT_SOURCES: readonly WebhookEventSource[] = [
   { type: 'filing.created', topic: TOPICS.filings, schema: 'filing@1', entity: 'accession number' },
   { type: 'form4.filed', topic: TOPICS.form4, schema: 'form4@1', entity: 'accession number' },
+  // Every chunk of a 13F filing is a record of its accession; the projector announces the filing
+  // once, when its last chunk makes it complete (an incomplete filing has no summary to send yet).
+  { type: '13f.filed', topic: TOPICS.thirteenFHoldings, schema: '13f-holdings@1', entity: 'accession number' },
   // A document is first seen when its link is found on an IR page (or configured); the PDF text
   // arriving later, or the link found again, is the same document and makes no new event.
   { type: 'ir_document.created', topic: TOPICS.issuerDocuments, schema: 'ir-document@1', entity: 'absolute document URL' },

@@ -13,3 +13,9 @@ export function decodeXml(raw: string): string {
     return named ? (NAMED[named] ?? m) : m;
   });
 }
+
+/** Local name of an element: `ns1:infoTable`, `nport:invstOrSec` and `infoTable` are the same element. */
+export function xmlLocalName(name: string): string {
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
+}

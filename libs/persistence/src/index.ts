@@ -18,3 +18,7 @@ export * from './api-keys';
 export * from './idempotency-keys';
 export * from './webhooks';
 export * from './institutional/institutional.table';
+export * from './institutional/thirteenf-holdings.projection';
+export * from './institutional/thirteenf-securities.projection';
+export * from './institutional/thirteenf.events';
+export * from './institutional/institutional-holders.repository';

@@ -3,8 +3,8 @@
  * predicate of the next page and the key a cursor carries, so the three cannot drift apart.
  */
 
-/** One value of a sort key, as a cursor carries it (JSON). */
-export type KeyPart = string | number;
+/** One value of a sort key, as a cursor carries it (JSON); null only for a `nullsLast` column. */
+export type KeyPart = string | number | null;
 
 /** Postgres type a key value is bound as; it also says what a cursor's value must look like. */
 export type KeyType = 'text' | 'date' | 'integer' | 'bigint' | 'float8' | 'numeric' | 'timestamptz';
@@ -18,6 +18,16 @@ export interface KeyColumn<R> {
   of: (row: R) => KeyPart;
   /** What a cursor's value must also be, beyond its type (one of a few kinds, a bounded length). */
   accepts?: (value: KeyPart) => boolean;
+  /**
+   * Sorted against the page's direction: a tie-breaker an index holds ascending under a descending
+   * lead (`value_usd DESC, manager_cik`), so the index serves the order without a sort.
+   */
+  reverse?: boolean;
+  /**
+   * The first column only: its nulls come after every value on a descending page (the order of a
+   * `DESC NULLS LAST` index), before them on an ascending one; a cursor then carries null.
+   */
+  nullsLast?: boolean;
 }
 
 /** A list's order: its columns, most significant first, all in the page's direction. */
@@ -75,7 +85,7 @@ function isKeyValue(type: KeyType, v: unknown): boolean {
 export function isKeyOf(order: KeysetOrder<never>, key: unknown): key is KeyPart[] {
   if (!Array.isArray(key) || key.length !== order.columns.length) return false;
   const values: unknown[] = key;
-  return order.columns.every((c, i) => isKeyValue(c.type, values[i]) && (c.accepts?.(values[i] as KeyPart) ?? true));
+  return order.columns.every((c, i) => (values[i] === null && c.nullsLast === true && i === 0) || (isKeyValue(c.type, values[i]) && (c.accepts?.(values[i] as KeyPart) ?? true)));
 }
 
 /**
@@ -84,6 +94,7 @@ export function isKeyOf(order: KeysetOrder<never>, key: unknown): key is KeyPart
  * composite indexes serve directly.
  */
 export function keysetSql(order: KeysetOrder<never>, page: PageRequest, params: unknown[]): { predicate: string | null; orderByLimit: string } {
+  if (order.columns.some((c) => c.reverse || c.nullsLast)) return mixedKeysetSql(order, page, params);
   const dir = page.direction === 'asc' ? 'ASC' : 'DESC';
   let predicate: string | null = null;
   if (page.after) {
@@ -106,4 +117,48 @@ export function toPage<R>(order: KeysetOrder<R>, rows: R[], limit: number): Page
   if (hasMore) rows.length = limit;
   const last = rows[rows.length - 1];
   return { rows, hasMore, nextKey: hasMore && last !== undefined ? order.columns.map((c) => c.of(last)) : null };
+}
+
+/**
+ * keysetSql for an order whose columns do not all run one way (`reverse`, `nullsLast`): no row
+ * comparison can say "after" there, so the bound is spelled on the first column, which the index
+ * then seeks to (`lead <= $1 AND (lead < $1 OR (tail) > (...))`); the other columns, all one way,
+ * compare as a row. Past a non-null bound of a nulls-last column the nulls still follow: that page
+ * reads the index from its start on the equality columns, filtering (no sort either way).
+ */
+function mixedKeysetSql(order: KeysetOrder<never>, page: PageRequest, params: unknown[]): { predicate: string | null; orderByLimit: string } {
+  const [lead, ...tail] = order.columns;
+  if (!lead || tail.some((c) => c.nullsLast) || new Set(tail.map((c) => c.reverse === true)).size > 1) {
+    throw new Error('keyset: a mixed order needs a first column and a tail that runs one way, without nullsLast');
+  }
+  const desc = page.direction === 'desc';
+  const runsDesc = (c: KeyColumn<never>) => desc !== (c.reverse === true);
+  let predicate: string | null = null;
+  if (page.after) {
+    const bound = (i: number) => {
+      params.push(page.after![i]);
+      return `$${params.length}::${order.columns[i]!.type}`;
+    };
+    let tailPredicate = 'false';
+    const tailBounds = tail.map((_, i) => bound(i + 1));
+    if (tail.length > 0) {
+      const op = runsDesc(tail[0]!) ? '<' : '>';
+      tailPredicate = tail.length === 1 ? `${tail[0]!.sql} ${op} ${tailBounds[0]}` : `(${tail.map((c) => c.sql).join(', ')}) ${op} (${tailBounds.join(', ')})`;
+    }
+    const leadDesc = runsDesc(lead);
+    if (page.after[0] === null) {
+      // Only a nulls-last lead carries null (isKeyOf): on a descending page nothing but nulls follows.
+      predicate = leadDesc ? `${lead.sql} IS NULL AND ${tailPredicate}` : `(${lead.sql} IS NOT NULL OR ${tailPredicate})`;
+    } else {
+      const b = bound(0);
+      const seek = `${lead.sql} ${leadDesc ? '<=' : '>='} ${b} AND (${lead.sql} ${leadDesc ? '<' : '>'} ${b} OR ${tailPredicate})`;
+      predicate = lead.nullsLast && leadDesc ? `((${seek}) OR ${lead.sql} IS NULL)` : seek;
+    }
+  }
+  params.push(page.limit + 1);
+  const terms = order.columns.map((c) => {
+    const d = runsDesc(c) ? 'DESC' : 'ASC';
+    return c.nullsLast ? `${c.sql} ${d} ${desc ? 'NULLS LAST' : 'NULLS FIRST'}` : `${c.sql} ${d}`;
+  });
+  return { predicate, orderByLimit: `ORDER BY ${terms.join(', ')} LIMIT $${params.length}` };
 }

@@ -24,6 +24,8 @@ export type { TranscriptBody, TranscriptDetailBody, TranscriptListBody } from '.
 export { executivesSchema, toRosterEntry } from './executive.resource';
 export { sectionSchema, toSection } from './section.resource';
 export type { SectionBody } from './section.resource';
+export { thirteenFFilingSchema, toThirteenFFiling } from './thirteenf-filing.resource';
+export type { ThirteenFFilingBody } from './thirteenf-filing.resource';
 export { FUND_EXPOSURE_GAPS, fundExposureSchema, toFundExposureEntry } from './fund-exposure.resource';
 export { SEGMENT_UNITS, segmentGaps, segmentsResponseSchema, toSegmentObservation } from './segment.resource';
 export { coverageSchema, GAP_CODES, toCoverage } from './coverage.resource';
@@ -58,3 +60,14 @@ export type {
   EventListBody,
   WebhookTopic,
 } from './webhook.resource';
+export {
+  companyHoldersSchema,
+  INSTITUTIONAL_GAPS,
+  institutionDetailSchema,
+  institutionHoldingsSchema,
+  institutionListSchema,
+  securityHoldersSchema,
+  toInstitution,
+  toInstitutionalPosition,
+  toInstitutionDetail,
+} from './institutional-holder.resource';

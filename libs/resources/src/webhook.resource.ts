@@ -3,7 +3,7 @@ import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord } from 
 import { paginationSchema } from './shared.resource';
 
 /** Topics an endpoint can subscribe to (the spec's Events table). */
-export const WEBHOOK_TOPICS = ['filing.created', 'transcript.published', 'ir_document.created', 'form4.filed'] as const;
+export const WEBHOOK_TOPICS = ['filing.created', 'transcript.published', 'ir_document.created', 'form4.filed', '13f.filed'] as const;
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 
 /** Event types of the feed: the topics and the test ping. */

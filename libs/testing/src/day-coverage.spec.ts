@@ -21,6 +21,9 @@ describe('day coverage', () => {
     // ADX's largest matched equity holding; the Goldman Sachs bond fund holds no common equity.
     expect(of('0000002230-23-990001').some((e) => /^fund-exposure \/v1\/companies\/[A-Z]+:US\/fund-exposure/.test(e))).toBe(true);
     expect(of('0000822977-23-990001')).toEqual(['filing /v1/filings/0000822977-23-990001']);
+    // A 13F-HR: the manager's portfolio, under the CIK its primary document states (Acorn Creek's is not its accession prefix).
+    expect(of('0001619124-21-000002')).toEqual(['filing /v1/filings/0001619124-21-000002', 'institution-holdings /v1/institutions/0001619124/holdings?limit=500']);
+    expect(of('0001951757-25-000093')).toContain('institution-holdings /v1/institutions/0001994827/holdings?limit=500');
     // Background rows: their filing, looked up in the day's list.
     for (const f of day.filings.filter((x) => x.background)) expect(of(f.accession)).toEqual(['filing /v1/filings?filed_from=2026-03-02&filed_to=2026-03-02&limit=500']);
   });

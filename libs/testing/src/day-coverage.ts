@@ -1,6 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { classifyExhibit, exhibitPages, HoldingMatcher, isEightKForm, parseCompleteSubmission, parseForm4, parseNport, parseTickerMapExchange, type TickerMapEntry } from '@app/edgar';
+import {
+  classifyExhibit,
+  exhibitPages,
+  HoldingMatcher,
+  isEightKForm,
+  parseCompleteSubmission,
+  parseForm4,
+  parseNport,
+  parseThirteenFSubmission,
+  parseTickerMapExchange,
+  type TickerMapEntry,
+} from '@app/edgar';
 import type { DayFiling } from './edgar-day';
 import { maxRequestsInAnyWindow } from './request-windows';
 
@@ -11,7 +22,7 @@ import { maxRequestsInAnyWindow } from './request-windows';
  * written down here.
  */
 
-export type ResourceKind = 'filing' | 'items' | 'document' | 'insiders' | 'segments' | 'sections' | 'description' | 'fund-exposure';
+export type ResourceKind = 'filing' | 'items' | 'document' | 'insiders' | 'segments' | 'sections' | 'description' | 'fund-exposure' | 'institution-holdings';
 
 export interface ExpectedResource {
   accession: string;
@@ -92,6 +103,19 @@ export function expectedResources(fixturesDir: string, date: string, filings: re
         .sort((a, b) => (b.h.pctVal ?? 0) - (a.h.pctVal ?? 0))[0];
       if (held) {
         out.push({ ...base, kind: 'fund-exposure', path: `/v1/companies/${held.match!.symbol}/fund-exposure?limit=500`, shows: 'a holding of its accession', check: (b) => rows(b).some((r) => provenanceAccession(r) === f.accession) });
+      }
+    }
+    if (f.form === '13F-HR') {
+      // The manager's portfolio (its CIK as the primary document states it), with rows of this filing.
+      const manager = parseThirteenFSubmission(text(main).toString('utf8')).primary.managerCik;
+      if (manager) {
+        out.push({
+          ...base,
+          kind: 'institution-holdings',
+          path: `/v1/institutions/${manager.padStart(10, '0')}/holdings?limit=500`,
+          shows: 'a holding of its accession',
+          check: (b) => rows(b).some((r) => r.accession === f.accession || provenanceAccession(r) === f.accession),
+        });
       }
     }
   }

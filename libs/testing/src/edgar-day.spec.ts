@@ -27,6 +27,7 @@ describe('simulated EDGAR day', () => {
     expect(forms.filter((f) => f === '10-Q')).toHaveLength(3);
     expect(forms.filter((f) => f === '10-K')).toHaveLength(1);
     expect(forms.filter((f) => f === 'NPORT-P')).toHaveLength(2);
+    expect(forms.filter((f) => f === '13F-HR')).toHaveLength(3);
     expect(day.filings.filter((f) => f.background)).toHaveLength(40);
   });
 

@@ -11,13 +11,14 @@ import { join, resolve } from 'node:path';
  * accession and form, and take the simulated day's date.
  */
 
-/** Form type of a filing by the fixture folder of its documents. 13F-HR (`13f`) joins when its documents are routed. */
+/** Form type of a filing by the fixture folder of its documents. */
 const FORM_OF_FOLDER: Readonly<Record<string, string>> = {
   '8k': '8-K',
   tenk: '10-K',
   xbrl: '10-Q',
   form4: '4',
   nport: 'NPORT-P',
+  '13f': '13F-HR',
 };
 
 export interface DayDocument {
@@ -103,9 +104,13 @@ function companyNames(fixturesDir: string): Map<string, string> {
   return names;
 }
 
-/** A fund's registrant name in its N-PORT document (funds without a ticker). */
+/**
+ * The filer's name in its document, for filers without a ticker: a fund's N-PORT regName, a
+ * complete submission's COMPANY CONFORMED NAME, a dissemination file's <CONFORMED-NAME>.
+ */
 function registrantName(file: string): string | null {
-  const m = /<regName>([^<]+)<\/regName>/.exec(readFileSync(file, 'utf8'));
+  const text = readFileSync(file, 'utf8');
+  const m = /<regName>([^<]+)<\/regName>/.exec(text) ?? /COMPANY CONFORMED NAME:[ \t]*([^\r\n]+)/.exec(text) ?? /<CONFORMED-NAME>([^\r\n<]+)/.exec(text);
   return m ? m[1]!.trim() : null;
 }
 

@@ -78,6 +78,14 @@ export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
   { path: '/Archives/edgar/data/1045810/000104581026000024/0001045810-26-000024.txt', file: '8k/NVDA-0001045810-26-000024.txt' },
   { path: '/Archives/edgar/data/72333/000007233323000015/0000072333-23-000015.txt', file: '8k/JWN-0000072333-23-000015.txt' },
   { path: '/Archives/edgar/data/320193/000091205700002128/0000912057-00-002128.txt', file: '8k/AAPL-0000912057-00-002128.txt' },
+  // 13F complete submissions at their Archive paths under the manager's CIK, real accessions: what the
+  // 13F worker reads, one request per filing. Acorn Creek (CIK 1994827) files under its agent's
+  // accession prefix; its dissemination .nc file (same header and documents) stands in for the .txt.
+  { path: '/Archives/edgar/data/1619124/000161912421000002/0001619124-21-000002.txt', file: '13f/ACTIAM-0001619124-21-000002.txt' },
+  { path: '/Archives/edgar/data/1894188/000189418823000007/0001894188-23-000007.txt', file: '13f/LTSONE-0001894188-23-000007.txt' },
+  { path: '/Archives/edgar/data/1994827/000195175725000093/0001951757-25-000093.txt', file: '13f/ACORNCREEK-0001951757-25-000093.nc' },
+  // SEC's Official List of Section 13(f) Securities for 2020Q3, where SEC publishes it.
+  { path: '/files/investment/13flist2020q3.pdf', file: '13f/SEC-13flist2020q3.pdf' },
   // A first-party call transcript (Citigroup, Q4 2024; its source page is not recorded): the one PDF
   // scripts/run.sh and the fixture platform give ingest-decks directly (--url), for Citigroup (CIK 831001).
   { path: '/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf', file: 'transcripts/C-citi-4Q2024-earnings-call-transcript.pdf' },

@@ -9,4 +9,5 @@ export * from './own-kafka';
 export * from './swc-register';
 export * from './free-port';
 export * from './request-windows';
+export * from './thirteenf-seed';
 export * from './thirteenf-dataset';

@@ -138,7 +138,7 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): { typ
   return json as { type: 'object'; [k: string]: unknown };
 }
 
-/** Levels of fields an output schema spells out: the answer's, and its items' (tools/list stays under 40,000 characters). */
+/** Levels of fields an output schema spells out: the answer's, and its items' (tools/list stays under 48,000 characters). */
 const OUTPUT_SCHEMA_DEPTH = 2;
 
 /** Subschemas at least this long (JSON characters) that occur twice or more become shared definitions. */

@@ -76,6 +76,30 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     defaultLimit: 25,
   },
   {
+    name: 'get_institutional_holders',
+    title: 'Institutional holders (13F)',
+    description:
+      'Managers holding a company (symbol) or any CUSIP (cusip) at a quarter (default latest), from Form 13F: shares, USD value, puts/calls apart, ' +
+      'change vs the previous quarter, weight, the infoTable row as quote. sort: value, shares, change (company only).',
+    operations: ['getCompanyInstitutionalHolders', 'getSecurityInstitutionalHolders'],
+    pick: (args) => (args.cusip !== undefined && args.cusip !== null ? 'getSecurityInstitutionalHolders' : 'getCompanyInstitutionalHolders'),
+    defaultLimit: 10,
+  },
+  {
+    name: 'search_institutions',
+    title: 'Find 13F managers',
+    description: 'Institutional managers (13F filers) by name or CIK; their cik is what get_institution_holdings takes.',
+    operations: ['listInstitutions'],
+    defaultLimit: 10,
+  },
+  {
+    name: 'get_institution_holdings',
+    title: "A manager's 13F portfolio",
+    description: "An institutional manager's positions at a quarter (default latest), by value or change, with weights, change vs the previous quarter (sold_out included) and matched symbols.",
+    operations: ['getInstitutionHoldings'],
+    defaultLimit: 10,
+  },
+  {
     name: 'list_filings',
     title: 'SEC filings',
     description:

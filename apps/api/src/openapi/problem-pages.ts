@@ -56,6 +56,12 @@ export const PROBLEM_PAGES: Record<ProblemSlug, ProblemPage> = {
     happened: 'No transcript with this id has been published: no call transcript with it passed the serving gate.',
     todo: 'Take transcript ids from GET /v1/transcripts; ids are positive integers. A transcript PDF that did not pass the gate stays a document (GET /v1/documents).',
   },
+  'unknown-institution': {
+    title: 'Unknown institution',
+    status: 404,
+    happened: 'No Form 13F filer with this CIK has been ingested.',
+    todo: 'Find managers with GET /v1/institutions?q=<name>; CIKs are 1 to 10 digits.',
+  },
   'unknown-page': {
     title: 'Unknown page',
     status: 404,

@@ -16,6 +16,7 @@ export type ProblemSlug =
   | 'unknown-filing'
   | 'unknown-document'
   | 'unknown-transcript'
+  | 'unknown-institution'
   | 'unknown-page'
   | 'document-text-unavailable'
   | 'section-not-extracted'
@@ -44,6 +45,7 @@ export type ErrorCode =
   | 'UnknownFiling'
   | 'UnknownDocument'
   | 'UnknownTranscript'
+  | 'UnknownInstitution'
   | 'UnknownPage'
   | 'DocumentTextUnavailable'
   | 'SectionNotExtracted'
@@ -65,6 +67,7 @@ export const PROBLEM_OF_CODE: Readonly<Record<ErrorCode, { status: number; slug:
   UnknownFiling: { status: 404, slug: 'unknown-filing', title: 'Unknown filing' },
   UnknownDocument: { status: 404, slug: 'unknown-document', title: 'Unknown document' },
   UnknownTranscript: { status: 404, slug: 'unknown-transcript', title: 'Unknown transcript' },
+  UnknownInstitution: { status: 404, slug: 'unknown-institution', title: 'Unknown institution' },
   UnknownPage: { status: 404, slug: 'unknown-page', title: 'Unknown page' },
   DocumentTextUnavailable: { status: 404, slug: 'document-text-unavailable', title: 'Document text unavailable' },
   SectionNotExtracted: { status: 404, slug: 'section-not-extracted', title: 'Section not extracted' },

@@ -129,9 +129,9 @@ describe('POST /v1/webhook-endpoints', () => {
       {
         type: 'literal_error',
         loc: ['body', 'topics', 1],
-        msg: "Input should be 'filing.created', 'transcript.published', 'ir_document.created' or 'form4.filed'",
+        msg: "Input should be 'filing.created', 'transcript.published', 'ir_document.created', 'form4.filed' or '13f.filed'",
         input: 'earnings.released',
-        ctx: { expected: "'filing.created', 'transcript.published', 'ir_document.created' or 'form4.filed'" },
+        ctx: { expected: "'filing.created', 'transcript.published', 'ir_document.created', 'form4.filed' or '13f.filed'" },
       },
     ]);
     const none = await call(open, 'POST', '/v1/webhook-endpoints', keyA, { url: 'https://example.com/h', topics: [] });
@@ -318,7 +318,7 @@ describe('test events and the delivery log', () => {
     const after = await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyA, { topic: 'filing.created' });
     const served = await call(open, 'GET', '/v1/filings/0000950170-25-100235', keyA);
     expect(await dataOf(after.json<{ event_id: string }>().event_id)).toEqual(served.json());
-    for (const topic of ['form4.filed', 'ir_document.created', 'transcript.published']) {
+    for (const topic of ['form4.filed', 'ir_document.created', 'transcript.published', '13f.filed']) {
       const r = await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyA, { topic });
       expect(r.statusCode).toBe(202);
       const [row] = await ds.query<{ type: string }[]>(`SELECT type FROM webhook_events WHERE id = $1`, [r.json<{ event_id: string }>().event_id]);

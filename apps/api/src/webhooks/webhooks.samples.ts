@@ -8,6 +8,7 @@ import {
   toTranscriptDetail,
   type DocumentDetailBody,
   type FilingBody,
+  type ThirteenFFilingBody,
   type TranscriptDetailBody,
   type WebhookTopic,
 } from '@app/resources';
@@ -139,6 +140,32 @@ function transcriptSample(): TranscriptDetailBody {
 
 const TRANSCRIPT_SAMPLE = transcriptSample();
 
+/** ACTIAM N.V.'s 13F-HR for 2020Q4 (the 13f-holdings@1 example record), as a `13f.filed` event carries it. */
+const THIRTEENF_SAMPLE: ThirteenFFilingBody = {
+  accession: '0001619124-21-000002',
+  form: '13F-HR',
+  manager: { cik: '0001619124', name: 'ACTIAM N.V.' },
+  quarter: '2020Q4',
+  period: '2020-12-31',
+  report_type: 'holdings',
+  amendment: null,
+  holdings_count: 5,
+  value_usd_total: 732158000,
+  value_unit: 'thousands',
+  unit_flag: null,
+  filed_date: '2021-02-12',
+  superseded_by: null,
+  provenance: {
+    src_id: 'src_eb897d4bf9f52c86f21593a2',
+    source_provider: 'sec',
+    source_url: 'https://www.sec.gov/Archives/edgar/data/1619124/000161912421000002/0001619124-21-000002.txt',
+    accession: '0001619124-21-000002',
+    quote: '<reportType>13F HOLDINGS REPORT</reportType>',
+    content_hash: 'sha256:2e62ca1bb292890f6e130cf16b7fe39dbe22eb735826db3f5e1f2103be828345',
+    extracted_at: '2025-08-02T12:00:01.000Z',
+  },
+};
+
 /**
  * Realistic `data` for a test event of a topic: the newest row of the matching read model,
  * mapped exactly as the API serves it (what a real event carries); a built-in sample of fixture
@@ -176,6 +203,9 @@ export class WebhookSamples {
         const newest = await this.transcripts.newest();
         return newest ? toTranscriptDetail(newest) : TRANSCRIPT_SAMPLE;
       }
+      case '13f.filed':
+        // The institutional read side can serve the newest filing here once its repository has a read for it.
+        return THIRTEENF_SAMPLE;
     }
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { consumerConfig, edgarConfig, kafkaConfig, logConfig } from '@app/config';
+import { maxSubmissionBytes } from '../complete-submission.fetcher';
 
 export const eightkConfigSchema = edgarConfig
   .extend(kafkaConfig.shape)
@@ -8,11 +9,8 @@ export const eightkConfigSchema = edgarConfig
   .extend({
     /** Consumer group when following edgar.filings.v1 (`--follow`). */
     EIGHTK_GROUP_ID: z.string().min(1).default('ingest-sec-eightk'),
-    /**
-     * Largest complete submission read, in bytes: a larger one (hundreds of MB of XBRL or
-     * binaries) is dead-lettered as too large, not held in memory.
-     */
-    EIGHTK_MAX_SUBMISSION_BYTES: z.coerce.number().int().min(1_000_000).default(64_000_000),
+    /** Largest complete submission read (see maxSubmissionBytes). */
+    EIGHTK_MAX_SUBMISSION_BYTES: maxSubmissionBytes,
   });
 
 export type EightKConfig = z.infer<typeof eightkConfigSchema>;

@@ -18,6 +18,7 @@ import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest
 import { filingRunStop, stoppedBy } from '../run-stopped.error';
 import { isUnreadable } from '../unreadable-filing';
 import { SEC_WWW } from '../filings/filing.mapper';
+import { fetchCompleteSubmission, isFilingHistory } from '../complete-submission.fetcher';
 import { exhibitDocumentRecordsOf } from './exhibit-document.mapper';
 import { eightKFilingRecordOf, eightKItemsOf } from './eightk-filing.mapper';
 
@@ -53,16 +54,8 @@ export interface EightKSummary {
   durationMs: number;
 }
 
-/** A backfill's filing filed this many days ago or more is history. */
-export const HISTORY_AFTER_DAYS = 3;
-
 /** A foreign private issuer's current report: no items, but its press releases are exhibits too. */
 const SIX_K_FORM = /^6-K/i;
-
-/** The complete submission text file of a filing: every document of it in one request. */
-export function submissionPath(cik: string, accession: string): string {
-  return archivesDocumentPath(cik, accession, `${accession}.txt`);
-}
 
 /**
  * 8-K use case: for each 8-K (and 6-K), fetch its complete submission (one request: the header and
@@ -92,18 +85,6 @@ export class EightKService {
    */
   static wants(filing: Pick<FilingData, 'form' | 'source'>): boolean {
     return (isEightKForm(filing.form) || SIX_K_FORM.test(filing.form)) && filing.source !== 'submission_text';
-  }
-
-  /**
-   * Whether a filing record is history, read at backfill priority after new filings' documents:
-   * one a quarter's full index listed, or one a backfill published from a company's submissions,
-   * HISTORY_AFTER_DAYS old or more on `today` (YYYY-MM-DD, UTC). What the live poller found (the
-   * daily index, current events) is new, whatever day it lists.
-   */
-  static isHistory(record: Pick<RecordEnvelope<Pick<FilingData, 'filed_date' | 'source'>>, 'data' | 'provenance'>, today: string = new Date().toISOString().slice(0, 10)): boolean {
-    if (record.provenance.source_url?.includes('/Archives/edgar/full-index/')) return true;
-    if (record.data.source !== 'submissions') return false;
-    return Date.parse(`${today}T00:00:00Z`) - Date.parse(`${record.data.filed_date}T00:00:00Z`) >= HISTORY_AFTER_DAYS * 86_400_000;
   }
 
   /** `--filing`: named 8-Ks, one after the other; a broker outage stops the run (exit 75). */
@@ -138,7 +119,7 @@ export class EightKService {
     let outcome: EightKOutcome;
     try {
       // New filings at the module's priority (documents); a backfill's after them.
-      const edgar = EightKService.isHistory(record) ? this.historyEdgar : this.edgar;
+      const edgar = isFilingHistory(record) ? this.historyEdgar : this.edgar;
       outcome = await this.ingest({ cik: filing.cik, accession: filing.accession, known: filing }, runId, edgar);
     } catch (error) {
       if (isUnreadable(error)) throw new PermanentError(`8-K ${filing.accession}: ${error.message}`, { cause: error });
@@ -151,20 +132,19 @@ export class EightKService {
   private async ingest(command: EightKFilingCommand, runId: string, edgar: EdgarClient): Promise<EightKOutcome> {
     const cik = padCik(command.cik);
     const log = this.logger.child({ runId, useCase: 'eightk', accession: command.accession });
-    const path = submissionPath(cik, command.accession);
-    const result = await edgar.getWww(path, { maxBytes: this.maxBytes });
+    const result = await fetchCompleteSubmission(edgar, cik, command.accession, this.maxBytes);
     if (result.kind === 'not_found') {
       log.warn({ url: result.url }, '8-K complete submission not found (404)');
       return { accession: command.accession, status: 'not_found', items: null, documents: {}, skipped: 0, unreadable: 0, filingRecord: false };
     }
     const submission = parseCompleteSubmission(Buffer.from(result.bytes).toString('utf8'));
-    const submissionUrl = `${SEC_WWW}${path}`;
+    const submissionUrl = result.url;
     const fetchedAt = result.fetchedAt;
     const extractedAt = new Date().toISOString();
 
     const form = command.known?.form ?? submission.form;
     const filedDate = command.known?.filed_date ?? submission.filed_date;
-    if (!form || !filedDate) throw new EdgarParseError('complete submission', `${path}: no form type or filing date in the header`);
+    if (!form || !filedDate) throw new EdgarParseError('complete submission', `${submissionUrl}: no form type or filing date in the header`);
     // A 6-K has no items; an 8-K's are what its document and header state.
     const items = SIX_K_FORM.test(form) ? { numbers: [], legacy: [], unmatched: [] } : eightKItemsOf(submission, filedDate);
     const filing: Omit<DocumentFiling, 'exhibit_type' | 'sequence' | 'description' | 'file_name'> = {

@@ -109,6 +109,15 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, SubmissionDocumentFormat>> = 
   css: 'other',
 };
 
+/** A document's body without its `<XML>` / `<XBRL>` / `<PDF>` wrapper: the document as the filer sent it. */
+export function unwrappedBody(body: string): string {
+  const wrapper = WRAPPER.exec(body);
+  if (!wrapper) return body;
+  const inner = body.slice(wrapper[0].length);
+  const close = new RegExp(`</${wrapper[1]!}>\\s*$`, 'i').exec(inner);
+  return close ? inner.slice(0, close.index) : inner;
+}
+
 function formatOf(filename: string | null, body: string): SubmissionDocumentFormat {
   const wrapper = WRAPPER.exec(body);
   const content = (wrapper ? body.slice(wrapper[0].length) : body).trimStart();

@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { EdgarParseError } from '../edgar.parse-error';
-import { decodeXml } from '../xml-text';
+import { decodeXml, xmlLocalName } from '../xml-text';
 import { classifyTransactionCode } from './form4.codes';
 import type {
   Form4Document,
@@ -63,12 +63,6 @@ function cikOf(raw: string | undefined): string | null {
 function dashedAccession(raw: string): string {
   const v = raw.trim();
   return /^\d{18}$/.test(v) ? `${v.slice(0, 10)}-${v.slice(10, 12)}-${v.slice(12)}` : v;
-}
-
-/** Local name of an element: `x:issuer` and `issuer` are the same element. */
-function local(name: string): string {
-  const colon = name.indexOf(':');
-  return colon < 0 ? name : name.slice(colon + 1);
 }
 
 // "Rule 10b5-1", "RULE 10B5-1", "10b5-1(c)", with any dash.
@@ -173,7 +167,7 @@ class OwnershipReader {
     this.parser = new Parser(
       {
         // onopentagname + onattribute rather than onopentag: no attribute object for every tag.
-        onopentagname: (name) => this.open(local(name)),
+        onopentagname: (name) => this.open(xmlLocalName(name)),
         onattribute: (name, value) => this.attribute(name, value),
         ontext: (t) => {
           // CDATA text arrives raw; escape `&` so the one decoding step in clean() gives it back unchanged.
@@ -185,7 +179,7 @@ class OwnershipReader {
         oncdataend: () => {
           this.inCdata = false;
         },
-        onclosetag: (name, isImplied) => this.close(local(name), isImplied),
+        onclosetag: (name, isImplied) => this.close(xmlLocalName(name), isImplied),
       },
       { xmlMode: true, decodeEntities: false },
     );

@@ -1,7 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { Parser } from 'htmlparser2';
 import { EdgarParseError } from '../edgar.parse-error';
-import { decodeXml } from '../xml-text';
+import { decodeXml, xmlLocalName } from '../xml-text';
 import type { NportFund, NportHolding, NportParseSummary } from './nport.types';
 
 export interface NportParserHandlers {
@@ -31,12 +31,6 @@ const HOLDING_TEXT = new Set([
   'name', 'title', 'lei', 'cusip', 'balance', 'units', 'curCd', 'valUSD', 'pctVal', 'payoffProfile',
   'assetCat', 'issuerCat', 'invCountry', 'fairValLevel', 'isRestrictedSec',
 ]);
-
-/** Local name of an element: `nport:invstOrSec` and `invstOrSec` are the same element. */
-function local(name: string): string {
-  const colon = name.indexOf(':');
-  return colon < 0 ? name : name.slice(colon + 1);
-}
 
 /** Trimmed text, null when empty or `N/A` (how N-PORT says "not applicable"). */
 function clean(raw: string | undefined): string | null {
@@ -154,7 +148,7 @@ export class NportStreamParser {
   }
 
   private open(rawName: string, attribs: Record<string, string>): void {
-    const name = local(rawName);
+    const name = xmlLocalName(rawName);
     const depth = this.stack.length;
     const parent = this.stack[depth - 1];
     this.stack.push(name);
@@ -210,7 +204,7 @@ export class NportStreamParser {
   }
 
   private close(rawName: string): void {
-    const name = local(rawName);
+    const name = xmlLocalName(rawName);
     this.stack.pop();
     const depth = this.stack.length;
     const parent = this.stack[depth - 1];

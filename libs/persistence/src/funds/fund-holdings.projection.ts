@@ -5,6 +5,7 @@ import { columnArrays, unnestUpsertSql } from '../projections/batch-upsert';
 import { upsertColumns } from '../table';
 import { COMPANY_IDENTIFIERS_TABLE } from '../companies/companies.table';
 import { FUND_HOLDINGS_TABLE } from './funds.table';
+import { upsertCusipCrosswalk } from '../institutional/cusip-crosswalk.projection';
 import { applyFundCountDeltas, fundCountDeltas, fundExposureOf, mergeFundCountDeltas, type FundCountDelta } from './company-fund-counts';
 
 /** One fund_holdings row of a fund-holdings@1 record's holding; pure, so it is tested without a database. */
@@ -265,6 +266,8 @@ export async function projectFundHoldings(m: EntityManager, envelopes: ReadonlyA
   // candidate), written last in one sorted statement, so batches lock them in one order too.
   const identifiers = identifierRows(kept);
   if (identifiers.length > 0) await m.query(UPSERT_IDENTIFIERS_SQL, columnArrays(identifiers, IDENTIFIER_COLUMNS));
+  // The same accepted holdings are the CUSIP evidence 13F positions are matched by.
+  await upsertCusipCrosswalk(m, kept);
   const inserted: string[] = [];
   const updated: string[] = [];
   envelopes.forEach((e, i) => {

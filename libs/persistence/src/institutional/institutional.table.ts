@@ -1,5 +1,5 @@
 import type { Provenance } from '@app/contracts';
-import { bigint, boolean, char, date, integer, integerArray, jsonb, numeric, table, text, textArray, timestamptz } from '../table';
+import { bigint, boolean, char, date, integer, integerArray, jsonb, numeric, selectList, table, text, textArray, timestamptz, type RowOf } from '../table';
 
 /** One 13F filing as filed (13F-HR, -HR/A, -NT, -NT/A); a restatement marks the filings it replaces `superseded_by`. */
 export const THIRTEENF_FILINGS_TABLE = table('thirteenf_filings', ['accession'], {
@@ -22,14 +22,31 @@ export const THIRTEENF_FILINGS_TABLE = table('thirteenf_filings', ['accession'],
   unit_basis: text(),
   unit_flag: text().nullable(),
   holdings_total: integer(),
+  /** How many distinct chunks arrived (non-null chunk_hashes); the filing is complete when it equals chunk_count. */
   chunks_seen: integer(),
   chunk_count: integer(),
+  /** Per chunk index, the hash of the chunk's data last projected (null until it arrives): a redelivered chunk counts once. */
+  chunk_hashes: textArray(),
   superseded_by: text().nullable(),
   source_url: text(),
   provenance: jsonb<Provenance>(),
   record_id: text(),
   updated_at: timestamptz().default('now()'),
 });
+
+/** The columns of a ThirteenFFilingRecord: one 13F filing without its holdings, what a `13f.filed` event summarizes. */
+const THIRTEENF_FILING_RECORD_FIELDS = [
+  'accession', 'manager_cik', 'manager_name', 'form', 'report_type', 'amendment_number', 'amendment_type', 'period', 'filed_date',
+  'accepted_at', 'holdings_total', 'value_total', 'value_unit', 'unit_flag', 'superseded_by', 'source_url', 'provenance',
+] as const;
+
+/** One 13F filing without its holdings (read model), with the dollar total of its rows. */
+export type ThirteenFFilingRecord = RowOf<typeof THIRTEENF_FILINGS_TABLE.columns, (typeof THIRTEENF_FILING_RECORD_FIELDS)[number]> & {
+  /** Sum of value_usd over every row of the filing (options included, as tableValueTotal), as pg returns a bigint sum. */
+  valueUsdTotal: string;
+};
+
+export const THIRTEENF_FILING_RECORD_COLUMNS = selectList(THIRTEENF_FILINGS_TABLE, THIRTEENF_FILING_RECORD_FIELDS, 'f');
 
 /** One infoTable row of one filing, as filed (value_usd scaled by the filing's unit). */
 export const THIRTEENF_HOLDINGS_TABLE = table('thirteenf_holdings', ['accession', 'holding_index'], {
@@ -54,7 +71,9 @@ export const THIRTEENF_HOLDINGS_TABLE = table('thirteenf_holdings', ['accession'
 
 /**
  * What is served: one row per manager, quarter (period) and CUSIP, summed over the quarter's
- * current filings, the options apart; `change` against the manager's previous quarter.
+ * current filings, the options apart; `change` against the manager's previous quarter. A
+ * `sold_out` row (held last quarter, not now: zeros) points (accession, holding_index) at the
+ * holding of the previous quarter, the last one that shows the position.
  */
 export const INSTITUTIONAL_POSITIONS_TABLE = table('institutional_positions', ['manager_cik', 'period', 'cusip'], {
   manager_cik: char(10),

@@ -35,6 +35,7 @@ export class InstitutionalHoldings1764400000000 implements MigrationInterface {
         holdings_total integer NOT NULL,
         chunks_seen integer NOT NULL,
         chunk_count integer NOT NULL,
+        chunk_hashes text[] NOT NULL,
         superseded_by text,
         source_url text NOT NULL,
         provenance jsonb NOT NULL,
@@ -92,6 +93,8 @@ export class InstitutionalHoldings1764400000000 implements MigrationInterface {
     await q.query(`CREATE INDEX institutional_positions_holders_change_idx ON institutional_positions (cik, period, share_delta DESC NULLS LAST, manager_cik, cusip) WHERE cik IS NOT NULL`);
     await q.query(`CREATE INDEX institutional_positions_cusip_idx ON institutional_positions (cusip, period, value_usd DESC, manager_cik)`);
     await q.query(`CREATE INDEX institutional_positions_portfolio_idx ON institutional_positions (manager_cik, period, value_usd DESC, cusip)`);
+    // The unmatched rows of an issuer, re-matched when N-PORT brings a CUSIP of it to the crosswalk.
+    await q.query(`CREATE INDEX institutional_positions_unmatched_idx ON institutional_positions (left(cusip, 6)) WHERE cik IS NULL`);
     await q.query(`
       CREATE TABLE institutional_manager_quarters (
         manager_cik char(10) NOT NULL,

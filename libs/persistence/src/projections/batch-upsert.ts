@@ -79,24 +79,35 @@ export function unnestUpsertSql(
   options: { keep?: ReadonlyArray<string>; updatedAt?: boolean } = {},
 ): string {
   const names = columns.map(([n]) => n);
+  // An array column travels as its literal text (unnest of a 2-D array would flatten it) and is cast back.
+  const selected = columns.map(([n, t]) => (isArrayParam(t) ? `x.${n}::${t}` : `x.${n}`));
   const fixed = new Set([...conflict.split(',').map((c) => c.trim()), ...(options.keep ?? [])]);
   const touch = options.updatedAt ?? true;
   return `
   INSERT INTO ${table} (${names.join(', ')}${touch ? ', updated_at' : ''})
-  SELECT ${names.map((n) => `x.${n}`).join(', ')}${touch ? ', now()' : ''}
-    FROM unnest(${columns.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')}) AS x(${names.join(', ')})
+  SELECT ${selected.join(', ')}${touch ? ', now()' : ''}
+    FROM unnest(${columns.map(([, t], i) => `$${i + 1}::${isArrayParam(t) ? 'text' : t}[]`).join(', ')}) AS x(${names.join(', ')})
   ON CONFLICT (${conflict}) DO UPDATE SET
     ${names.filter((n) => !fixed.has(n)).map((n) => `${n} = EXCLUDED.${n}`).join(',\n    ')}${touch ? ',\n    updated_at = now()' : ''}
   WHERE ${guard}
   RETURNING ${returning}`;
 }
 
-/** The upsert's parameters: one array per column; jsonb values travel as JSON text (SQL NULL stays NULL). */
+const isArrayParam = (type: string): boolean => type.endsWith('[]');
+
+/** A one-dimensional array as a Postgres array literal: every element quoted, null as NULL. */
+export function arrayLiteral(values: ReadonlyArray<string | number | null>): string {
+  return `{${values.map((v) => (v === null ? 'NULL' : `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
+}
+
+/** The upsert's parameters: one array per column; jsonb values travel as JSON text, arrays as literals (SQL NULL stays NULL). */
 export function columnArrays(rows: ReadonlyArray<Record<string, unknown>>, columns: ReadonlyArray<ColumnSpec>): unknown[][] {
   return columns.map(([name, type]) =>
     rows.map((row) => {
       const v = row[name];
-      return type === 'jsonb' && v !== null && v !== undefined ? JSON.stringify(v) : v;
+      if (v === null || v === undefined) return v;
+      if (type === 'jsonb') return JSON.stringify(v);
+      return isArrayParam(type) && Array.isArray(v) ? arrayLiteral(v as Array<string | number | null>) : v;
     }),
   );
 }

@@ -13,6 +13,8 @@ import { projectIrSites } from '../ir-sites/ir-site.projection';
 import { projectIssuerRosters } from '../roster/ir-roster.projection';
 import { projectSegments } from '../segments/segment.projection';
 import { projectTenkSections } from '../tenk-sections/tenk-section.projection';
+import { projectThirteenFHoldings } from '../institutional/thirteenf-holdings.projection';
+import { projectThirteenFSecurities } from '../institutional/thirteenf-securities.projection';
 
 /** A batch projection; its records were validated against its schema (the map below is keyed by schema). */
 export type BatchProjection = (m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope>) => Promise<BatchOutcome>;
@@ -47,6 +49,8 @@ export const TOPIC_PROJECTIONS: Readonly<Record<TopicKeyConsumedBy<'projector'>,
   documentTexts: projectionOf(TOPICS.documentTexts, projectDocumentTexts),
   form4: projectionOf(TOPICS.form4, projectForm4Filings),
   tenkSections: projectionOf(TOPICS.tenkSections, projectTenkSections),
+  thirteenFHoldings: projectionOf(TOPICS.thirteenFHoldings, projectThirteenFHoldings),
+  thirteenFSecurities: projectionOf(TOPICS.thirteenFSecurities, projectThirteenFSecurities),
 };
 
 /** The batch projection of each record schema (the projector's routing table), derived from the registry. */

@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CompanyData, RecordEnvelope } from '@app/contracts';
+import { createLogger } from '@app/observability';
+import { projectRecords } from '@app/persistence';
+import { ACTIAM_2020Q4, createTestDatabase, LTSONE_2023Q3, positionsOf, seedCrosswalk, seedManagerQuarter, seedPositions, seedThirteenFFiling, type TestDatabase } from '@app/testing';
+import type { ApiContext } from '../api.context';
+import { buildApiServer } from '../api.server';
+import { apiConfigSchema } from '../config/api.config';
+
+// The 13F routes and MCP tools through the real api on Fastify, over rows written with SQL from the
+// real ACTIAM (2020Q4, thousands) and LTSONE (2023Q3, dollars) filings; LTSONE's 2023Q4 is synthetic.
+const EXAMPLES = resolve(__dirname, '../../../../libs/contracts/src/examples');
+const msftCompany = JSON.parse(readFileSync(join(EXAMPLES, 'company@1.msft.json'), 'utf8')) as RecordEnvelope<CompanyData>;
+const MSFT = '594918104';
+const MSFT_CIK = '0000789019';
+const Q4_ACCESSION = '0001894188-24-990001';
+
+let db: TestDatabase;
+let api: { server: FastifyInstance; context: ApiContext };
+let key: string;
+let freeKey: string;
+
+type Row = { manager: { cik: string; name: string | null }; cusip: string; shares: number; value_usd: number; weight: number | null; change: { type: string | null; share_delta: number | null; previous_shares: number | null }; call: { shares: number; value_usd: number }; symbol: string | null; provenance: { quote: string; accession: string } | null; filing_url: string | null; accession: string | null; filed_date: string | null };
+interface Body {
+  data: Row[];
+  pagination: { next_cursor: string | null; has_more: boolean };
+  meta: { quarter: string | null; previous_quarter: string | null; quarters: string[]; cusips?: string[] };
+  security?: Record<string, unknown>;
+  filings?: Array<Record<string, unknown>>;
+  quarters?: Array<Record<string, unknown>>;
+  type?: string;
+  detail?: Array<{ type: string; loc: unknown[]; ctx?: Record<string, unknown> }>;
+}
+const get = async (url: string, k = key) => {
+  const r = await api.server.inject({ method: 'GET', url, headers: { authorization: `Bearer ${k}` } });
+  return { status: r.statusCode, body: r.json<Body>() };
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase('thirteenf_api');
+  api = await buildApiServer(
+    apiConfigSchema.parse({ DATABASE_URL: db.url, API_KEY_PEPPER: 'pepper-'.repeat(6), CURSOR_SECRET: 'cursor-'.repeat(6), LOG_LEVEL: 'silent', PLAN_BUILDER_BURST_PER_SECOND: '1000000' }),
+    { logger: createLogger({ level: 'silent' }) },
+  );
+  const ds = api.context.dataSource;
+  await projectRecords(ds, [msftCompany]);
+  await seedCrosswalk(ds, MSFT, MSFT_CIK, 'MSFT:US');
+  const cikOf = (c: string) => (c === MSFT ? MSFT_CIK : null);
+  for (const f of [ACTIAM_2020Q4, LTSONE_2023Q3]) {
+    await seedThirteenFFiling(ds, f);
+    await seedPositions(ds, positionsOf(f, cikOf));
+  }
+  await seedManagerQuarter(ds, { managerCik: '0001894188', managerName: 'LTS One Management LP', period: '2023-12-31', accessions: [Q4_ACCESSION], positions: 3, valueUsdTotal: 50_000_000 });
+  const base = { managerCik: '0001894188', period: '2023-12-31', classTitle: 'COM', accession: Q4_ACCESSION };
+  await seedPositions(ds, [
+    { ...base, cusip: MSFT, cik: MSFT_CIK, issuer: 'MICROSOFT CORP', shares: 80_000, valueUsd: 30_000_000, prevShares: 65_000, shareDelta: 15_000, change: 'increased', holdingIndex: 0 },
+    { ...base, cusip: '824348106', cik: null, issuer: 'SHERWIN WILLIAMS CO', shares: 0, valueUsd: 0, prevShares: 80_000, shareDelta: -80_000, change: 'sold_out', holdingIndex: -1 },
+    { ...base, cusip: '88160R101', cik: null, issuer: 'TESLA INC', shares: 1_000, valueUsd: 20_000_000, prevShares: null, shareDelta: 1_000, change: 'new', holdingIndex: 2, call: { shares: 500, valueUsd: 120_000 } },
+  ]);
+  await ds.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_b', 'b', 'builder'), ('acct_f', 'f', 'free')`);
+  key = (await api.context.keys.createKey({ accountId: 'acct_b', mode: 'live', label: 't' })).key;
+  freeKey = (await api.context.keys.createKey({ accountId: 'acct_f', mode: 'live', label: 't' })).key;
+}, 120_000);
+
+afterAll(async () => {
+  await api?.server.close();
+  await api?.context.close();
+  await db?.drop();
+});
+
+describe('GET /v1/companies/{symbol}/institutional-holders', () => {
+  it("serves ACTIAM's real Microsoft position at 2020Q4: dollars from thousands, weight, quote and the filing", async () => {
+    const { status, body } = await get('/v1/companies/msft:us/institutional-holders?quarter=2020q4');
+    expect(status).toBe(200);
+    expect(body.meta).toEqual({ quarter: '2020Q4', period: '2020-12-31', previous_quarter: '2020Q3', quarters: ['2023Q4', '2023Q3', '2020Q4'], cusips: [MSFT] });
+    expect(body.data).toHaveLength(1);
+    const row = body.data[0]!;
+    expect(row).toMatchObject({
+      manager: { cik: '0001619124', name: 'ACTIAM N.V.' },
+      cusip: MSFT,
+      symbol: 'MSFT:US',
+      shares: 1009277,
+      value_usd: 224483000,
+      put: { shares: 0, value_usd: 0 },
+      change: { type: null, share_delta: null, previous_shares: null },
+      weight: 0.306605, // 224,483 / 732,158 (the filing's tableValueTotal)
+      accession: '0001619124-21-000002',
+      filed_date: '2021-02-12',
+      filing_url: 'https://www.sec.gov/Archives/edgar/data/1619124/000161912421000002/0001619124-21-000002.txt',
+    });
+    expect(row.provenance!.quote).toMatch(/^<ns1:infoTable>[\s\S]*<ns1:value>224483<\/ns1:value>[\s\S]*<\/ns1:infoTable>$/);
+  });
+
+  it('defaults to the latest quarter with positions, sorts by change, and pages with a cursor bound to its filters', async () => {
+    const latest = await get('/v1/companies/MSFT:US/institutional-holders');
+    expect(latest.body.meta.quarter).toBe('2023Q4');
+    expect(latest.body.data[0]).toMatchObject({ change: { type: 'increased', share_delta: 15000, previous_shares: 65000 }, weight: 0.6 });
+    const first = await get('/v1/companies/MSFT:US/institutional-holders?quarter=2023Q3&limit=1&sort=change');
+    expect(first.body.pagination.has_more).toBe(false);
+    const cursorCase = await get('/v1/companies/MSFT:US/institutional-holders?quarter=2020Q4&limit=1');
+    expect(cursorCase.body.pagination).toEqual({ next_cursor: null, has_more: false });
+  });
+
+  it('answers a quarter without data with an empty list naming the quarters that exist; 422 for a bad quarter or sort; 404 for an unknown symbol', async () => {
+    const empty = await get('/v1/companies/MSFT:US/institutional-holders?quarter=2019Q1');
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ data: [], pagination: { next_cursor: null, has_more: false }, meta: { quarter: '2019Q1', quarters: ['2023Q4', '2023Q3', '2020Q4'] } });
+    const bad = await get('/v1/companies/MSFT:US/institutional-holders?quarter=2025Q5');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toEqual([expect.objectContaining({ type: 'string_pattern_mismatch', loc: ['query', 'quarter'] })]);
+    expect((await get('/v1/companies/MSFT:US/institutional-holders?sort=weight')).body.detail?.[0]).toMatchObject({ type: 'literal_error', loc: ['query', 'sort'] });
+    expect((await get('/v1/companies/MSFT:US/institutional-holders?limit=26', freeKey)).body.detail?.[0]).toMatchObject({ type: 'less_than_equal', ctx: { le: 25 } });
+    const unknown = await get('/v1/companies/NOPE:US/institutional-holders');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.type).toMatch(/unknown-symbol$/);
+  });
+});
+
+describe('GET /v1/securities/{cusip}/institutional-holders', () => {
+  it('keeps an unmatched CUSIP queryable', async () => {
+    const { status, body } = await get('/v1/securities/824348106/institutional-holders?quarter=2023Q3');
+    expect(status).toBe(200);
+    expect(body.security).toEqual({ cusip: '824348106', issuer: 'SHERWIN WILLIAMS CO', class_title: 'COM', symbol: null });
+    expect(body.data.map((r) => [r.manager.name, r.shares, r.value_usd, r.symbol])).toEqual([['LTS One Management LP', 80000, 20404000, null]]);
+    expect(body.meta.quarters).toEqual(['2023Q4', '2023Q3']);
+    expect((await get('/v1/securities/82434810/institutional-holders')).status).toBe(422);
+  });
+});
+
+describe('GET /v1/institutions', () => {
+  it('finds managers by folded name or CIK, and 404s an unknown CIK', async () => {
+    expect((await get('/v1/institutions?q=actiam')).body.data).toEqual([expect.objectContaining({ cik: '0001619124', name: 'ACTIAM N.V.', latest_quarter: '2020Q4' })]);
+    expect((await get('/v1/institutions?q=1894188')).body.data.map((d) => (d as unknown as { cik: string }).cik)).toEqual(['0001894188']);
+    const detail = await get('/v1/institutions/1894188');
+    expect(detail.status).toBe(200);
+    expect(detail.body.filings).toEqual([
+      expect.objectContaining({ accession: '0001894188-23-000007', form: '13F-HR', report_type: 'holdings', amendment_type: null, period: '2023-09-30', superseded_by: null, holdings_count: 14, value_total: 454926000, value_unit: 'dollars', unit_flag: null }),
+    ]);
+    expect(detail.body.quarters!.map((q) => q.quarter)).toEqual(['2023Q4', '2023Q3']);
+    const unknown = await get('/v1/institutions/42');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.type).toMatch(/unknown-institution$/);
+  });
+
+  it("serves a manager's portfolio with sold_out rows, options apart and matched symbols", async () => {
+    const { body } = await get('/v1/institutions/0001894188/holdings?sort=change');
+    expect(body.meta).toMatchObject({ quarter: '2023Q4', previous_quarter: '2023Q3' });
+    expect(body.data.map((r) => [r.cusip, r.change.type, r.change.share_delta, r.symbol])).toEqual([
+      [MSFT, 'increased', 15000, 'MSFT:US'],
+      ['88160R101', 'new', 1000, null],
+      ['824348106', 'sold_out', -80000, null],
+    ]);
+    expect(body.data[1]!.call).toEqual({ shares: 500, value_usd: 120000 });
+    const page1 = await get('/v1/institutions/0001894188/holdings?quarter=2023Q3&limit=5');
+    expect(page1.body.data.map((r) => r.value_usd)).toEqual([...page1.body.data.map((r) => r.value_usd)].sort((a, b) => b - a));
+    const page2 = await get(`/v1/institutions/0001894188/holdings?quarter=2023Q3&limit=10&cursor=${page1.body.pagination.next_cursor}`);
+    expect([...page1.body.data, ...page2.body.data].map((r) => r.cusip)).toHaveLength(14);
+    expect(page2.body.pagination.has_more).toBe(false);
+    expect((await get(`/v1/institutions/0001894188/holdings?quarter=2023Q3&sort=change&cursor=${page1.body.pagination.next_cursor}`)).status).toBe(422);
+  });
+});
+
+describe('the 13F MCP tools', () => {
+  it('answer as the REST routes do', async () => {
+    const url = await api.server.listen({ port: 0, host: '127.0.0.1' });
+    const client = new Client({ name: 'int', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    try {
+      const holders = await client.callTool({ name: 'get_institutional_holders', arguments: { symbol: 'MSFT:US', quarter: '2020Q4' } });
+      expect(holders.structuredContent).toEqual((await get('/v1/companies/MSFT:US/institutional-holders?quarter=2020Q4&limit=10')).body);
+      const byCusip = await client.callTool({ name: 'get_institutional_holders', arguments: { cusip: '824348106' } });
+      expect(byCusip.structuredContent).toEqual((await get('/v1/securities/824348106/institutional-holders?limit=10')).body);
+      const found = await client.callTool({ name: 'search_institutions', arguments: { q: 'lts one' } });
+      expect((found.structuredContent as Body).data).toEqual([expect.objectContaining({ cik: '0001894188' })]);
+      const holdings = await client.callTool({ name: 'get_institution_holdings', arguments: { cik: '1894188' } });
+      expect(holdings.structuredContent).toEqual((await get('/v1/institutions/1894188/holdings?limit=10')).body);
+    } finally {
+      await client.close();
+    }
+  });
+});

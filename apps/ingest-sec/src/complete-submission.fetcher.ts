@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { contentHash, type FilingData, type RecordEnvelope } from '@app/contracts';
+import { archivesDocumentPath, type EdgarClient } from '@app/edgar';
+import { SEC_WWW } from './filings/filing.mapper';
+
+/**
+ * Largest complete submission a worker reads, in bytes: a larger one (hundreds of MB of XBRL or
+ * binaries) is dead-lettered as too large, not held in memory. One config field per worker.
+ */
+export const maxSubmissionBytes = z.coerce.number().int().min(1_000_000).default(64_000_000);
+
+/** The complete submission text file of a filing: every document of it in one request. */
+export function submissionPath(cik: string, accession: string): string {
+  return archivesDocumentPath(cik, accession, `${accession}.txt`);
+}
+
+export type CompleteSubmissionFetch =
+  | { kind: 'ok'; /** www.sec.gov URL, wherever it was fetched from. */ url: string; bytes: Uint8Array; contentHash: string; fetchedAt: string }
+  | { kind: 'not_found'; url: string };
+
+/**
+ * One request for a filing's complete submission (.txt), refused over `maxBytes` (EdgarError
+ * EDGAR_TOO_LARGE, which isUnreadable dead-letters). The 8-K and 13F workers read a filing this way.
+ */
+export async function fetchCompleteSubmission(edgar: EdgarClient, cik: string, accession: string, maxBytes: number): Promise<CompleteSubmissionFetch> {
+  const path = submissionPath(cik, accession);
+  const result = await edgar.getWww(path, { maxBytes });
+  if (result.kind === 'not_found') return { kind: 'not_found', url: result.url };
+  return { kind: 'ok', url: `${SEC_WWW}${path}`, bytes: result.bytes, contentHash: contentHash(result.bytes), fetchedAt: result.fetchedAt };
+}
+
+/** A backfill's filing filed this many days ago or more is history. */
+export const HISTORY_AFTER_DAYS = 3;
+
+/**
+ * Whether a filing record is history, read at backfill priority after new filings' documents:
+ * one a quarter's full index listed, or one a backfill published from a company's submissions,
+ * HISTORY_AFTER_DAYS old or more on `today` (YYYY-MM-DD, UTC). What the live poller found (the
+ * daily index, current events) is new, whatever day it lists.
+ */
+export function isFilingHistory(record: Pick<RecordEnvelope<Pick<FilingData, 'filed_date' | 'source'>>, 'data' | 'provenance'>, today: string = new Date().toISOString().slice(0, 10)): boolean {
+  if (record.provenance.source_url?.includes('/Archives/edgar/full-index/')) return true;
+  if (record.data.source !== 'submissions') return false;
+  return Date.parse(`${today}T00:00:00Z`) - Date.parse(`${record.data.filed_date}T00:00:00Z`) >= HISTORY_AFTER_DAYS * 86_400_000;
+}

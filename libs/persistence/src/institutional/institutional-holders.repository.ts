@@ -1,0 +1,304 @@
+import type { Provenance } from '@app/contracts';
+import { keysetOrder, keysetSql, toPage, type KeysetOrder, type Page, type PageRequest } from '../keyset';
+import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
+
+/**
+ * One served 13F position (institutional_positions) with what a reader needs beside it: the
+ * manager's name and quarter total (for the weight), the filing's date and provenance, the
+ * infoTable row as filed, and the company a CUSIP is matched to. Read model, not an API shape.
+ * bigint columns come as decimal text (pg's default: exact beyond 2^53).
+ */
+export interface InstitutionalPositionRow {
+  managerCik: string;
+  managerName: string | null;
+  /** YYYY-MM-DD, the quarter end */
+  period: string;
+  cusip: string;
+  /** The matched company's CIK and listing symbol; null when the CUSIP is unmatched. */
+  cik: string | null;
+  symbol: string | null;
+  matchMethod: string | null;
+  issuer: string;
+  classTitle: string | null;
+  shares: string;
+  principal: string;
+  valueUsd: string;
+  putShares: string;
+  putValueUsd: string;
+  callShares: string;
+  callValueUsd: string;
+  prevShares: string | null;
+  shareDelta: string | null;
+  change: string | null;
+  /** The filing and infoTable row the position comes from; a sold-out row may have none. */
+  accession: string | null;
+  holdingIndex: number | null;
+  filedDate: string | null;
+  quote: string | null;
+  provenance: Provenance | null;
+  /** The manager's whole quarter in USD (institutional_manager_quarters.value_usd_total). */
+  managerValueTotal: string | null;
+}
+
+export type HoldersSort = 'value' | 'shares' | 'change';
+export type PortfolioSort = 'value' | 'change';
+
+/** Holders of a company (its CIK: every CUSIP matched to it) or of one CUSIP, at one quarter end. */
+export type HoldersTarget = { cik: string } | { cusip: string };
+
+const bigintKey = (text: string | null) => (text === null ? null : Number(text));
+const manager = { sql: 'p.manager_cik', type: 'text', of: (r: InstitutionalPositionRow) => r.managerCik, reverse: true } as const;
+const cusip = { sql: 'p.cusip', type: 'text', of: (r: InstitutionalPositionRow) => r.cusip, reverse: true } as const;
+
+/**
+ * The holders lists' orders, the institutional_positions_holders_{value,shares,change}_idx
+ * indexes' after (cik, period): largest first, ties by manager then CUSIP ascending;
+ * change is the share delta, largest first, nulls (no previous quarter known) last.
+ */
+export const HOLDERS_ORDER: Readonly<Record<HoldersSort, KeysetOrder<InstitutionalPositionRow>>> = {
+  value: keysetOrder<InstitutionalPositionRow>({ sql: 'p.value_usd', type: 'bigint', of: (r) => Number(r.valueUsd) }, manager, cusip),
+  shares: keysetOrder<InstitutionalPositionRow>({ sql: 'p.shares', type: 'bigint', of: (r) => Number(r.shares) }, manager, cusip),
+  change: keysetOrder<InstitutionalPositionRow>({ sql: 'p.share_delta', type: 'bigint', of: (r) => bigintKey(r.shareDelta), nullsLast: true }, manager, cusip),
+};
+
+/**
+ * Holders of one CUSIP (institutional_positions_cusip_idx after (cusip, period)): by value, then
+ * manager; the CUSIP route serves this one order.
+ */
+export const CUSIP_HOLDERS_ORDER = keysetOrder<InstitutionalPositionRow>({ sql: 'p.value_usd', type: 'bigint', of: (r) => Number(r.valueUsd) }, manager);
+
+/**
+ * A manager's portfolio: by value (institutional_positions_portfolio_idx after (manager_cik,
+ * period)), or by share delta, which no index holds (one manager's quarter is sorted: thousands
+ * of rows at most).
+ */
+export const PORTFOLIO_ORDER: Readonly<Record<PortfolioSort, KeysetOrder<InstitutionalPositionRow>>> = {
+  value: keysetOrder<InstitutionalPositionRow>({ sql: 'p.value_usd', type: 'bigint', of: (r) => Number(r.valueUsd) }, cusip),
+  change: keysetOrder<InstitutionalPositionRow>({ sql: 'p.share_delta', type: 'bigint', of: (r) => bigintKey(r.shareDelta), nullsLast: true }, cusip),
+};
+
+/** One 13F filer, as institutional_managers keeps it. */
+export interface InstitutionalManagerRow {
+  cik: string;
+  name: string | null;
+  fileNumber: string | null;
+  /** YYYY-MM-DD: the newest quarter end it reported */
+  latestPeriod: string;
+  /** Search only: how well the name matches (word similarity, 0..1); 1 for a CIK match or no query. */
+  score: number;
+}
+
+/** One 13F filing of a manager (thirteenf_filings), amendments and notices included. */
+export interface ThirteenFFilingRow {
+  accession: string;
+  form: string;
+  reportType: string;
+  amendmentNumber: number | null;
+  amendmentType: string | null;
+  period: string;
+  filedDate: string;
+  supersededBy: string | null;
+  holdingsTotal: number;
+  entryTotal: number | null;
+  /** tableValueTotal as filed (decimal text), in valueUnit */
+  valueTotal: string | null;
+  valueUnit: string;
+  unitBasis: string;
+  unitFlag: string | null;
+  sourceUrl: string;
+}
+
+/** One quarter of a manager (institutional_manager_quarters). */
+export interface ManagerQuarterRow {
+  period: string;
+  reportType: string;
+  accessions: string[];
+  positions: number;
+  valueUsdTotal: string;
+  unitFlag: string | null;
+}
+
+/** A manager search: by name (trigram word similarity on search_fold), or one CIK. */
+export type ManagerSearch = { cik: string } | { name: string } | Record<string, never>;
+
+/** Search results by score, then CIK; without a query, by CIK. */
+export const MANAGER_SEARCH_ORDER = keysetOrder<InstitutionalManagerRow>(
+  { sql: 'score', type: 'float8', of: (r) => r.score },
+  { sql: 'cik', type: 'text', of: (r) => r.cik },
+);
+
+/** At most this many quarters are listed as available (a century of quarters). */
+const QUARTERS_LISTED = 400;
+
+const POSITION_COLUMNS = `
+  p.manager_cik AS "managerCik", coalesce(q.manager_name, m.name) AS "managerName", to_char(p.period, 'YYYY-MM-DD') AS period,
+  p.cusip, p.cik, cw.symbol, p.match_method AS "matchMethod", p.issuer, p.class_title AS "classTitle",
+  p.shares::text AS shares, p.principal::text AS principal, p.value_usd::text AS "valueUsd",
+  p.put_shares::text AS "putShares", p.put_value_usd::text AS "putValueUsd", p.call_shares::text AS "callShares", p.call_value_usd::text AS "callValueUsd",
+  p.prev_shares::text AS "prevShares", p.share_delta::text AS "shareDelta", p.change,
+  p.accession, p.holding_index AS "holdingIndex", to_char(f.filed_date, 'YYYY-MM-DD') AS "filedDate", h.quote, f.provenance,
+  q.value_usd_total::text AS "managerValueTotal"`;
+
+// Every join is by primary key: a nested loop over the ordered index scan keeps the order.
+const POSITION_JOINS = `
+  LEFT JOIN thirteenf_holdings h ON h.accession = p.accession AND h.holding_index = p.holding_index
+  LEFT JOIN thirteenf_filings f ON f.accession = p.accession
+  LEFT JOIN institutional_manager_quarters q ON q.manager_cik = p.manager_cik AND q.period = p.period
+  LEFT JOIN institutional_managers m ON m.cik = p.manager_cik
+  LEFT JOIN cusip_crosswalk cw ON cw.cusip = p.cusip`;
+
+/**
+ * 13F read side: holders of a company or a CUSIP, a manager's portfolio, managers and their
+ * filings. Every list is keyset-paged in the order of its index (HOLDERS_ORDER, PORTFOLIO_ORDER).
+ */
+export class InstitutionalHoldersRepository {
+  private readonly pool: PgQueryable;
+
+  constructor(source: SqlSource) {
+    this.pool = pgQueryable(source);
+  }
+
+  /** One page of a company's or a CUSIP's holders at `period`, always largest first. */
+  async holders(target: HoldersTarget, period: string, sort: HoldersSort, page: PageRequest): Promise<Page<InstitutionalPositionRow>> {
+    const byCik = 'cik' in target;
+    const order = byCik ? HOLDERS_ORDER[sort] : CUSIP_HOLDERS_ORDER;
+    const params: unknown[] = [byCik ? target.cik : target.cusip, period];
+    const keyset = keysetSql(order, { ...page, direction: 'desc' }, params);
+    const text = `SELECT ${POSITION_COLUMNS} FROM institutional_positions p ${POSITION_JOINS}
+      WHERE p.${byCik ? 'cik' : 'cusip'} = $1 AND p.period = $2::date${keyset.predicate ? ` AND ${keyset.predicate}` : ''}
+      ${keyset.orderByLimit}`;
+    const name = `thirteenf_holders_${byCik ? sort : 'cusip'}_${page.after ? (page.after[0] === null ? 'after_null' : 'after') : 'first'}`;
+    const result = await this.pool.query<InstitutionalPositionRow>({ name, text, values: params });
+    return toPage(order, result.rows, page.limit);
+  }
+
+  /** One page of a manager's positions at `period` (sold-out rows included), always largest first. */
+  async portfolio(managerCik: string, period: string, sort: PortfolioSort, page: PageRequest): Promise<Page<InstitutionalPositionRow>> {
+    const order = PORTFOLIO_ORDER[sort];
+    const params: unknown[] = [managerCik, period];
+    const keyset = keysetSql(order, { ...page, direction: 'desc' }, params);
+    const text = `SELECT ${POSITION_COLUMNS} FROM institutional_positions p ${POSITION_JOINS}
+      WHERE p.manager_cik = $1 AND p.period = $2::date${keyset.predicate ? ` AND ${keyset.predicate}` : ''}
+      ${keyset.orderByLimit}`;
+    const name = `thirteenf_portfolio_${sort}_${page.after ? (page.after[0] === null ? 'after_null' : 'after') : 'first'}`;
+    const result = await this.pool.query<InstitutionalPositionRow>({ name, text, values: params });
+    return toPage(order, result.rows, page.limit);
+  }
+
+  /**
+   * Quarter ends with positions of the company (or CUSIP), newest first: a skip scan of the
+   * holders index, one probe per quarter instead of reading every position.
+   */
+  async holderPeriods(target: HoldersTarget): Promise<string[]> {
+    const byCik = 'cik' in target;
+    const column = byCik ? 'cik' : 'cusip';
+    const result = await this.pool.query<{ period: string }>({
+      name: `thirteenf_holder_periods_${column}`,
+      text: `
+        WITH RECURSIVE periods AS (
+          (SELECT period, 1 AS n FROM institutional_positions WHERE ${column} = $1 ORDER BY period DESC LIMIT 1)
+          UNION ALL
+          SELECT (SELECT p.period FROM institutional_positions p WHERE p.${column} = $1 AND p.period < periods.period ORDER BY p.period DESC LIMIT 1), n + 1
+          FROM periods WHERE periods.period IS NOT NULL AND n < ${QUARTERS_LISTED}
+        )
+        SELECT to_char(period, 'YYYY-MM-DD') AS period FROM periods WHERE period IS NOT NULL`,
+      values: [byCik ? target.cik : target.cusip],
+    });
+    return result.rows.map((r) => r.period);
+  }
+
+  /** The CUSIPs matched to a company (cusip_crosswalk), sorted. */
+  async cusipsOf(cik: string): Promise<string[]> {
+    const result = await this.pool.query<{ cusip: string }>({
+      name: 'thirteenf_cusips_of_company',
+      text: `SELECT cusip FROM cusip_crosswalk WHERE cik = $1 ORDER BY cusip`,
+      values: [cik],
+    });
+    return result.rows.map((r) => r.cusip);
+  }
+
+  /**
+   * What is known of a CUSIP: its issuer and class as last filed (newest position), else from
+   * SEC's Official List; and the company it is matched to. Null when neither knows it.
+   */
+  async security(cusipValue: string): Promise<{ cusip: string; issuer: string; classTitle: string | null; cik: string | null; symbol: string | null } | null> {
+    const result = await this.pool.query<{ cusip: string; issuer: string; classTitle: string | null; cik: string | null; symbol: string | null }>({
+      name: 'thirteenf_security',
+      text: `
+        SELECT $1::text AS cusip, s.issuer, s.class_title AS "classTitle", cw.cik, cw.symbol
+        FROM (
+          (SELECT issuer, class_title, 0 AS rank FROM institutional_positions WHERE cusip = $1 ORDER BY period DESC, value_usd DESC LIMIT 1)
+          UNION ALL
+          (SELECT issuer, description, 1 FROM thirteenf_securities WHERE cusip = $1 ORDER BY quarter DESC LIMIT 1)
+          ORDER BY rank LIMIT 1
+        ) s
+        LEFT JOIN cusip_crosswalk cw ON cw.cusip = $1`,
+      values: [cusipValue],
+    });
+    return result.rows[0] ?? null;
+  }
+
+  async manager(cik: string): Promise<InstitutionalManagerRow | null> {
+    const result = await this.pool.query<InstitutionalManagerRow>({
+      name: 'thirteenf_manager',
+      text: `SELECT cik, name, file_number AS "fileNumber", to_char(latest_period, 'YYYY-MM-DD') AS "latestPeriod", 1::float8 AS score FROM institutional_managers WHERE cik = $1`,
+      values: [cik],
+    });
+    return result.rows[0] ?? null;
+  }
+
+  /**
+   * Managers by name (search_fold(name) word-similar to the query, over the trigram index), by
+   * CIK, or all; best match first, then CIK (descending, as the page runs).
+   */
+  async searchManagers(search: ManagerSearch, page: PageRequest): Promise<Page<InstitutionalManagerRow>> {
+    const params: unknown[] = [];
+    let score = '1::float8';
+    let where = 'true';
+    if ('cik' in search) {
+      params.push(search.cik);
+      where = 'm.cik = $1';
+    } else if ('name' in search) {
+      params.push(search.name);
+      score = `word_similarity(search_fold($1), search_fold(coalesce(m.name, '')))::float8`;
+      where = `search_fold(coalesce(m.name, '')) %> search_fold($1)`;
+    }
+    const keyset = keysetSql(MANAGER_SEARCH_ORDER, page, params);
+    const text = `SELECT * FROM (
+        SELECT m.cik, m.name, m.file_number AS "fileNumber", to_char(m.latest_period, 'YYYY-MM-DD') AS "latestPeriod", ${score} AS score
+        FROM institutional_managers m WHERE ${where}
+      ) s${keyset.predicate ? ` WHERE ${keyset.predicate}` : ''} ${keyset.orderByLimit}`;
+    const kind = 'cik' in search ? 'cik' : 'name' in search ? 'name' : 'all';
+    const result = await this.pool.query<InstitutionalManagerRow>({ name: `thirteenf_managers_${kind}_${page.after ? 'after' : 'first'}`, text, values: params });
+    return toPage(MANAGER_SEARCH_ORDER, result.rows, page.limit);
+  }
+
+  /** Every 13F filing of a manager, newest quarter first (thirteenf_filings_manager_idx). */
+  async filingsOf(managerCik: string): Promise<ThirteenFFilingRow[]> {
+    const result = await this.pool.query<ThirteenFFilingRow>({
+      name: 'thirteenf_filings_of_manager',
+      text: `
+        SELECT accession, form, report_type AS "reportType", amendment_number AS "amendmentNumber", amendment_type AS "amendmentType",
+          to_char(period, 'YYYY-MM-DD') AS period, to_char(filed_date, 'YYYY-MM-DD') AS "filedDate", superseded_by AS "supersededBy",
+          holdings_total AS "holdingsTotal", entry_total AS "entryTotal", value_total::text AS "valueTotal", value_unit AS "valueUnit",
+          unit_basis AS "unitBasis", unit_flag AS "unitFlag", source_url AS "sourceUrl"
+        FROM thirteenf_filings WHERE manager_cik = $1
+        ORDER BY period DESC, filed_date DESC, accession DESC`,
+      values: [managerCik],
+    });
+    return result.rows;
+  }
+
+  /** A manager's quarters as served, newest first. */
+  async quartersOf(managerCik: string): Promise<ManagerQuarterRow[]> {
+    const result = await this.pool.query<ManagerQuarterRow>({
+      name: 'thirteenf_quarters_of_manager',
+      text: `
+        SELECT to_char(period, 'YYYY-MM-DD') AS period, report_type AS "reportType", accessions, positions,
+          value_usd_total::text AS "valueUsdTotal", unit_flag AS "unitFlag"
+        FROM institutional_manager_quarters WHERE manager_cik = $1 ORDER BY period DESC LIMIT ${QUARTERS_LISTED}`,
+      values: [managerCik],
+    });
+    return result.rows;
+  }
+}
