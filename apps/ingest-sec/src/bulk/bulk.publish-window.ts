@@ -9,23 +9,23 @@ export interface QueuedUnit {
  * in flight at a time. Once the broker acknowledges a batch, the units whose records it held (all
  * of them) are handed to `acknowledged`, which checkpoints them.
  */
-export class PublishWindow<R> {
+export class PublishWindow<R, U extends QueuedUnit = QueuedUnit> {
   private pending: R[] = [];
-  private readonly window: Array<QueuedUnit & { endSeq: number }> = [];
+  private readonly window: Array<{ unit: U; endSeq: number }> = [];
   private seq = 0;
   private publishing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly batchSize: number,
     private readonly publish: (records: R[]) => Promise<void>,
-    private readonly acknowledged: (units: QueuedUnit[], records: readonly R[]) => Promise<void>,
+    private readonly acknowledged: (units: U[], records: readonly R[]) => Promise<void>,
   ) {}
 
   /** Queues a unit's records (none is fine: it is done with the batch it falls in); publishes when a batch is full. */
-  async add(unit: QueuedUnit, records: readonly R[]): Promise<void> {
+  async add(unit: U, records: readonly R[]): Promise<void> {
     for (const r of records) this.pending.push(r);
     this.seq += records.length;
-    this.window.push({ ...unit, endSeq: this.seq });
+    this.window.push({ unit, endSeq: this.seq });
     if (this.pending.length >= this.batchSize) await this.flush();
   }
 
@@ -37,11 +37,8 @@ export class PublishWindow<R> {
     await this.publishing;
     const publishing = (async () => {
       if (records.length > 0) await this.publish(records);
-      const done: QueuedUnit[] = [];
-      while (this.window.length > 0 && this.window[0]!.endSeq <= upTo) {
-        const { index, name } = this.window.shift()!;
-        done.push({ index, name });
-      }
+      const done: U[] = [];
+      while (this.window.length > 0 && this.window[0]!.endSeq <= upTo) done.push(this.window.shift()!.unit);
       await this.acknowledged(done, records);
     })();
     // Awaited by the next flush (or settle()); this keeps a failure from being unhandled meanwhile.
