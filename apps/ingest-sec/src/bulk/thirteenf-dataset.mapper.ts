@@ -12,8 +12,12 @@ export interface DatasetContext {
   extractedAt: string;
 }
 
-/** One filing of a data set as the XML parser would give it: header tables + its INFOTABLE rows, the unit decided from its own numbers. Pure. */
+/**
+ * One filing of a data set as the XML parser would give it: header tables + its INFOTABLE rows,
+ * the unit decided from its filing date and its own numbers. Pure; RangeError without a filing date.
+ */
 export function datasetThirteenF(filing: ThirteenFDatasetFiling, holdings: ThirteenFHolding[]): ParsedThirteenF {
+  if (!filing.filedDate) throw new RangeError(`13F ${filing.accession}: no FILING_DATE in SUBMISSION`);
   return {
     accession: filing.accession,
     filedDate: filing.filedDate,
