@@ -149,7 +149,7 @@ async function main(): Promise<void> {
   if (settings.parts.has('api')) await apiPart(tag);
   if (settings.parts.has('bulk')) await bulkPart(tag);
   if (settings.parts.has('13f')) await thirteenFHoldersPart(thirteenF, ROOT, tag);
-  if (settings.parts.has('13f-bulk')) await thirteenFBulkPart(thirteenF, ROOT, tag);
+  if (settings.parts.has('13f-bulk')) await thirteenFBulkPart(thirteenF, ROOT, tag, runChild);
   console.log(`\n(${Math.round((Date.now() - t0) / 1000)} s in all)`);
 }
 

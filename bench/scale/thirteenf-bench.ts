@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Client } from 'pg';
 import { namespacedTopic, TOPICS, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import { RequestLimiter } from '@app/edgar';
-import { ensureTopics, KafkaRecordPublisher, type KafkaSettings } from '@app/messaging';
+import { ensureTopics, type KafkaSettings } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import { emptyThirteenFDatasetRows, thirteenFDatasetRowsFromFixtures, writeThirteenFDataset, type ThirteenFDatasetRows } from '@app/testing';
 // The bench runs the loader in process, once without a broker (parse + map) and once with it.
@@ -17,9 +17,10 @@ import { createScratchDb, loadCompanies, migrate, tickerMapRecords } from '../ap
 import { cleanups } from '../bench-support';
 import { fixturesDir } from '../projector/records.generator';
 import { deleteNamespacedTopics } from '../projector/topics-cleanup';
-import { explain, listVerdict } from './plans';
+import { InstitutionalHoldersRepository } from '@app/persistence';
+import { explain, listVerdict, poolDataSource, recordingDataSource, type Statement } from './plans';
 import { databaseSize, withClient } from './scale-data';
-import { fillThirteenF, holdersIndexOf, holdersKeyAt, HOLDERS_SORTS, holdersStatement, measureStatement, statementPool, THIRTEENF_PERIODS, type LatencyRun } from './thirteenf-scale';
+import { fillThirteenF, holdersIndexOf, holdersKeyAt, HOLDERS_SORTS, measureCalls, statementPool, THIRTEENF_PERIODS, type LatencyRun } from './thirteenf-scale';
 
 /*
  * The 13F part of bench:scale (issue 34): holders of one stock held by 5,000 managers, over
@@ -93,21 +94,32 @@ export async function thirteenFHoldersPart(s: ThirteenFBenchSettings, root: stri
   cleanups.push(() => pg.end());
   const pool = statementPool(db.url, s.poolSize);
   cleanups.push(() => pool.end());
+  // The api's own repository, on a pool like the api's; its statements recorded for EXPLAIN.
+  const repo = new InstitutionalHoldersRepository(poolDataSource(pool));
+  const statementOf = async (sort: (typeof HOLDERS_SORTS)[number], after?: [number, string, string]): Promise<Statement> => {
+    const out: Statement[] = [];
+    await new InstitutionalHoldersRepository(recordingDataSource(out)).holders({ cik }, period, sort, { direction: 'desc', limit: s.limit, ...(after ? { after } : {}) });
+    return out[0]!;
+  };
   const pages = [];
   for (const sort of HOLDERS_SORTS) {
     const key = await holdersKeyAt(pg, cik, period, sort, s.deep);
-    pages.push({ sort, first: holdersStatement(cik, period, sort, s.limit), deep: holdersStatement(cik, period, sort, s.limit, key.after), note: `after row ${int(key.offset + 1)} of ${int(key.total)}` });
+    const call = (after?: [number, string, string]) => async () => {
+      const page = await repo.holders({ cik }, period, sort, { direction: 'desc', limit: s.limit, ...(after ? { after } : {}) });
+      if (page.rows.length !== s.limit) throw new Error(`holders by ${sort}: ${page.rows.length} rows, not ${s.limit}`);
+    };
+    pages.push({ sort, first: call(), deep: call(key.after), statements: { first: await statementOf(sort), deep: await statementOf(sort, key.after) }, note: `after row ${int(key.offset + 1)} of ${int(key.total)}` });
   }
-  console.log(`\n== 13F holders of ${s.symbol} in ${period}: ${s.connections} concurrent statements on a pool of ${s.poolSize}, ${s.rounds} rounds of page 1 and the deep page back to back (order alternating), ${s.seconds} s each, limit=${s.limit}`);
+  console.log(`\n== 13F holders of ${s.symbol} in ${period}, InstitutionalHoldersRepository.holders: ${s.connections} concurrent calls on a pool of ${s.poolSize}, ${s.rounds} rounds of page 1 and the deep page back to back (order alternating), ${s.seconds} s each, limit=${s.limit}`);
   for (const p of pages) console.log(`  ${p.sort}: deep page ${p.note}`);
   console.log(row(['sort / page / round', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'requests']));
   const results = new Map<string, { p1: LatencyRun[]; deep: LatencyRun[] }>();
   for (const p of pages) {
-    for (const page of ['p1', 'deep'] as const) await measureStatement(pool, page === 'p1' ? p.first : p.deep, s.connections, 1);
+    for (const page of ['p1', 'deep'] as const) await measureCalls(page === 'p1' ? p.first : p.deep, s.connections, 1);
     const out = { p1: [] as LatencyRun[], deep: [] as LatencyRun[] };
     for (let round = 1; round <= s.rounds; round += 1) {
       for (const page of round % 2 === 1 ? (['p1', 'deep'] as const) : (['deep', 'p1'] as const)) {
-        const r = await measureStatement(pool, page === 'p1' ? p.first : p.deep, s.connections, s.seconds);
+        const r = await measureCalls(page === 'p1' ? p.first : p.deep, s.connections, s.seconds);
         out[page].push(r);
         console.log(row([`${p.sort} ${page} #${round}`, r.reqPerSec.toFixed(0), r.p50.toFixed(2), r.p99.toFixed(2), r.mean.toFixed(2), String(r.requests)]));
       }
@@ -120,12 +132,12 @@ export async function thirteenFHoldersPart(s: ThirteenFBenchSettings, root: stri
     const worst = (runs: LatencyRun[]) => Math.max(...runs.map((x) => x.p99));
     const ratios = r.deep.map((d, i) => d.mean / r.p1[i]!.mean).sort((a, b) => a - b);
     const median = ratios[Math.floor(ratios.length / 2)]!;
-    console.log(`  ${verdict(`${p.sort}: p99 page 1 ${worst(r.p1).toFixed(1)} ms, deep ${worst(r.deep).toFixed(1)} ms; deep/page-1 ${median.toFixed(3)} [${ratios.map((x) => x.toFixed(2)).join(', ')}]; ${r.p1.at(-1)!.reqPerSec.toFixed(0)} / ${r.deep.at(-1)!.reqPerSec.toFixed(0)} statements/s`, Math.max(worst(r.p1), worst(r.deep)) < P99_TARGET_MS)}`);
+    console.log(`  ${verdict(`${p.sort}: p99 page 1 ${worst(r.p1).toFixed(1)} ms, deep ${worst(r.deep).toFixed(1)} ms; deep/page-1 ${median.toFixed(3)} [${ratios.map((x) => x.toFixed(2)).join(', ')}]; ${r.p1.at(-1)!.reqPerSec.toFixed(0)} / ${r.deep.at(-1)!.reqPerSec.toFixed(0)} calls/s`, Math.max(worst(r.p1), worst(r.deep)) < P99_TARGET_MS)}`);
   }
 
-  console.log('\n== EXPLAIN (ANALYZE, BUFFERS) of the holders statement, custom and generic plan');
+  console.log('\n== EXPLAIN (ANALYZE, BUFFERS) of the repository\'s holders statement, custom and generic plan');
   for (const p of pages) {
-    for (const [which, st] of [['page 1', p.first], ['deep', p.deep]] as const) {
+    for (const [which, st] of [['page 1', p.statements.first], ['deep', p.statements.deep]] as const) {
       const custom = await explain(pg, st, false);
       const generic = await explain(pg, st, true);
       console.log(`\nholders by ${p.sort}, ${which}:`);
@@ -169,7 +181,10 @@ function syntheticDataset(root: string, rows: number): { data: ThirteenFDatasetR
   return { data: out, filings };
 }
 
-export async function thirteenFBulkPart(s: ThirteenFBenchSettings, root: string, tag: string): Promise<void> {
+/** Runs a built script as a child and resolves with its stdout (bench.ts's runner). */
+export type RunChild = (script: string, args: string[], env: Record<string, string>) => Promise<string>;
+
+export async function thirteenFBulkPart(s: ThirteenFBenchSettings, root: string, tag: string, runChild: RunChild): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), `bench-scale-13f-${tag}-`));
   cleanups.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
   console.log(`\n== 13F data-set loader over a generated data set`);
@@ -186,21 +201,24 @@ export async function thirteenFBulkPart(s: ThirteenFBenchSettings, root: string,
   await ensureTopics(kafka, [topic]);
   const config = thirteenFDatasetConfigSchema.parse({ KAFKA_BROKERS: s.brokers.join(','), LOG_LEVEL: 'warn' });
   const logger = createLogger({ level: 'warn', name: 'bench-13f-bulk' });
-  const load = (publisher: CountingPublisher | KafkaRecordPublisher, name: string): Promise<ThirteenFDatasetSummary> =>
-    new ThirteenFDatasetService(config, publisher, topic, logger).execute({ source: zip, sourceUrl: `https://www.sec.gov/files/structureddata/data/form-13f-data-sets/${zip.split('/').pop()!}`, checkpointPath: join(dir, `${name}.json`), budget: new RequestLimiter(10) });
+  const sourceUrl = `https://www.sec.gov/files/structureddata/data/form-13f-data-sets/${basename(zip)}`;
   const line = (label: string, r: ThirteenFDatasetSummary) =>
     `${label}: ${int(r.filings_done)} filings, ${int(r.records_published)} records, ${int(r.holdings_published)} holdings in ${r.seconds.toFixed(1)} s: ${int(r.records_per_s)} records/s, ${int(r.holdings_per_s)} holdings/s; INFOTABLE grouped: ${r.infotable_grouped}, peak rows held ${int(r.peak_rows_held)}, peak RSS ${r.peak_rss_mb} MB`;
-  const parse = await load(new CountingPublisher(), 'parse');
-  console.log(line('parse + map (two INFOTABLE passes, no broker)', parse));
-  const publisher = new KafkaRecordPublisher({ brokers: s.brokers, clientId: 'bench-scale-13f' });
-  let full: ThirteenFDatasetSummary;
-  try {
-    full = await load(publisher, 'kafka');
-  } finally {
-    await publisher.close();
-  }
-  console.log(line('with Kafka (the whole load)', full));
+  // In this process, with a publisher that only counts: the parser and mapper's own rate.
+  const parse = await new ThirteenFDatasetService(config, new CountingPublisher(), topic, logger).execute({ source: zip, sourceUrl, checkpointPath: join(dir, 'parse.json'), budget: new RequestLimiter(10) });
+  console.log(line('parse + map, in the bench process (two INFOTABLE passes, records counted, not sent; RSS is the bench\'s)', parse));
+  // The command as an operator runs it, in a process of its own (its RSS is the loader's alone).
+  const out = await runChild(join(root, 'dist/apps/ingest-sec/src/thirteenf-bulk.main.js'), ['--file', zip, '--checkpoint', join(dir, 'kafka.json')], {
+    PATH: process.env.PATH ?? '',
+    KAFKA_BROKERS: s.brokers.join(','),
+    KAFKA_TOPIC_NAMESPACE: namespace,
+    LOG_LEVEL: 'warn',
+  });
+  const json = /^\{\n[\s\S]*?\n\}$/m.exec(out)?.[0];
+  if (!json) throw new Error(`13f-bulk printed no summary:\n${out.slice(-2000)}`);
+  const full = JSON.parse(json) as ThirteenFDatasetSummary;
+  console.log(line('npm run ingest-sec -- 13f-bulk --file (child process, to Kafka)', full));
   console.log(`publish / parse + map, holdings/s: ${(full.holdings_per_s / parse.holdings_per_s).toFixed(3)}`);
   const minutes = (perS: number) => (REAL_QUARTER_ROWS / perS / 60).toFixed(1);
-  console.log(`a real quarter (~${int(REAL_QUARTER_ROWS)} INFOTABLE rows): ${minutes(parse.holdings_per_s)} min to parse + map, ${minutes(full.holdings_per_s)} min with the broker, at these rates`);
+  console.log(`a real quarter (~${int(REAL_QUARTER_ROWS)} INFOTABLE rows): ${minutes(parse.holdings_per_s)} min to parse + map, ${minutes(full.holdings_per_s)} min with the broker, at these rates (a year of four quarters: ${(Number(minutes(full.holdings_per_s)) * 4).toFixed(1)} min)`);
 }

@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Pool, type Client } from 'pg';
-import { INSTITUTIONAL_MANAGER_QUARTERS_TABLE, INSTITUTIONAL_MANAGERS_TABLE, INSTITUTIONAL_POSITIONS_TABLE } from '@app/persistence';
+import { type HoldersSort, CUSIP_CROSSWALK_TABLE, INSTITUTIONAL_MANAGER_QUARTERS_TABLE, INSTITUTIONAL_MANAGERS_TABLE, INSTITUTIONAL_POSITIONS_TABLE, THIRTEENF_FILINGS_TABLE, THIRTEENF_HOLDINGS_TABLE } from '@app/persistence';
 import { CopyStream } from './copy.stream';
-import type { Statement } from './plans';
 import { dropSecondaryIndexes, rebuildIndexes, withClient } from './scale-data';
 
 /*
@@ -12,7 +11,9 @@ import { dropSecondaryIndexes, rebuildIndexes, withClient } from './scale-data';
  * matched to a CIK, the rest unmatched, as the CUSIP crosswalk leaves them), and one stock (the
  * bench symbol's company) held by `holders` managers every quarter. Rows are generated (the 13F
  * projection writes them from 13f-holdings@1 records; none is in the fixtures at this scale), in
- * primary-key order, streamed into COPY; secondary indexes are rebuilt after the load.
+ * primary-key order, streamed into COPY; secondary indexes are rebuilt after the load. Each
+ * position has its filing row (thirteenf_holdings, with an infoTable quote) and its filing
+ * (thirteenf_filings), and matched CUSIPs their crosswalk row: the holders list joins them all.
  */
 
 export interface ThirteenFSizes {
@@ -54,11 +55,13 @@ export async function fillThirteenF(url: string, sizes: ThirteenFSizes, target: 
   // Security i: the target at 0, the companies' next, then unmatched CUSIPs.
   const ciks = [target.cik, ...companyCiks.filter((c) => c !== target.cik)];
   const cusips = Array.from({ length: SECURITIES }, (_, i) => (i === 0 ? target.cusip : cusipOf(i)));
-  const tables = ['institutional_positions', 'institutional_managers', 'institutional_manager_quarters'];
+  const tables = ['institutional_positions', 'institutional_managers', 'institutional_manager_quarters', 'thirteenf_holdings', 'thirteenf_filings', 'cusip_crosswalk'];
   const indexes = await dropSecondaryIndexes(url, tables);
   let positions = 0;
-  await timed(`institutional_positions (COPY, ${perManager} a manager a quarter)`, async () => {
+  await timed(`institutional_positions + thirteenf_holdings (COPY, ${perManager} a manager a quarter), thirteenf_filings, managers`, async () => {
     const copy = new CopyStream(url, 'institutional_positions', Object.keys(INSTITUTIONAL_POSITIONS_TABLE.columns));
+    const holdings = new CopyStream(url, 'thirteenf_holdings', Object.keys(THIRTEENF_HOLDINGS_TABLE.columns));
+    const filingRows = new CopyStream(url, 'thirteenf_filings', Object.keys(THIRTEENF_FILINGS_TABLE.columns));
     const managers = new CopyStream(url, 'institutional_managers', Object.keys(INSTITUTIONAL_MANAGERS_TABLE.columns));
     const quarters = new CopyStream(url, 'institutional_manager_quarters', Object.keys(INSTITUTIONAL_MANAGER_QUARTERS_TABLE.columns));
     try {
@@ -103,57 +106,87 @@ export async function fillThirteenF(url: string, sizes: ThirteenFSizes, target: 
               accession,
               holding_index: k,
             });
+            await holdings.write({
+              accession,
+              holding_index: k,
+              cusip: cusips[i],
+              issuer: `ISSUER ${i}`,
+              class_title: 'COM',
+              figi: null,
+              value_filed: value,
+              value_usd: value,
+              shares,
+              share_type: 'SH',
+              put_call: null,
+              discretion: 'SOLE',
+              other_managers: '{}',
+              voting_sole: shares,
+              voting_shared: 0,
+              voting_none: 0,
+              quote: `<infoTable><nameOfIssuer>ISSUER ${i}</nameOfIssuer><titleOfClass>COM</titleOfClass><cusip>${cusips[i]}</cusip><value>${value}</value><shrsOrPrnAmt><sshPrnamt>${shares}</sshPrnamt><sshPrnamtType>SH</sshPrnamtType></shrsOrPrnAmt><investmentDiscretion>SOLE</investmentDiscretion><votingAuthority><Sole>${shares}</Sole><Shared>0</Shared><None>0</None></votingAuthority></infoTable>`,
+            });
             positions += 1;
           }
+          await filingRows.write({
+            accession,
+            manager_cik: cik,
+            manager_name: `MANAGER ${m} CAPITAL MANAGEMENT LLC`,
+            form: '13F-HR',
+            report_type: 'holdings',
+            amendment_number: null,
+            amendment_type: null,
+            period,
+            filed_date: period,
+            accepted_at: null,
+            file_number: `028-${String(m).padStart(5, '0')}`,
+            other_managers: [],
+            included_managers: [],
+            entry_total: held.length,
+            value_total: total,
+            value_unit: 'dollars',
+            unit_basis: 'filing_date',
+            unit_flag: null,
+            holdings_total: held.length,
+            chunks_seen: 1,
+            chunk_count: 1,
+            superseded_by: null,
+            source_url: 'https://www.sec.gov/files/structureddata/data/form-13f-data-sets/bench_form13f.zip',
+            provenance: { src_id: 'src_bench', source_provider: 'sec', source_url: 'https://www.sec.gov/files/structureddata/data/form-13f-data-sets/bench_form13f.zip', accession, quote: null, content_hash: 'sha256:bench', extracted_at: '2025-05-15T00:00:00Z' },
+            record_id: `rec_${accession}`,
+            updated_at: '2025-05-15T00:00:00Z',
+          });
           await quarters.write({ manager_cik: cik, period, manager_name: `MANAGER ${m} CAPITAL MANAGEMENT LLC`, report_type: 'holdings', accessions: `{${accession}}`, other_managers: [], positions: held.length, value_usd_total: total, unit_flag: null, updated_at: '2025-05-15T00:00:00Z' });
         }
       }
-      await Promise.all([copy.end(), managers.end(), quarters.end()]);
+      const crosswalk = new CopyStream(url, 'cusip_crosswalk', Object.keys(CUSIP_CROSSWALK_TABLE.columns));
+      for (let i = 0; i < SECURITIES; i += 1) {
+        if (ciks[i]) await crosswalk.write({ cusip: cusips[i], cik: ciks[i], symbol: null, method: 'nport', accession: '9700000000-25-000001', holding_index: i, updated_at: '2025-05-15T00:00:00Z' });
+      }
+      await Promise.all([copy.end(), holdings.end(), filingRows.end(), managers.end(), quarters.end(), crosswalk.end()]);
     } catch (error) {
-      for (const s of [copy, managers, quarters]) s.kill();
+      for (const s of [copy, holdings, filingRows, managers, quarters]) s.kill();
       throw error;
     }
   });
   await timed('secondary indexes rebuilt', () => rebuildIndexes(url, indexes));
-  await timed('VACUUM ANALYZE', () => withClient(url, (c) => c.query('VACUUM ANALYZE institutional_positions, institutional_managers, institutional_manager_quarters')));
+  await timed('VACUUM ANALYZE', () => withClient(url, (c) => c.query(`VACUUM ANALYZE ${tables.join(', ')}`)));
   return { positions, phases };
 }
 
-export type HoldersSort = 'value' | 'shares' | 'change';
 export const HOLDERS_SORTS: readonly HoldersSort[] = ['value', 'shares', 'change'];
 const SORT_COLUMN: Record<HoldersSort, string> = { value: 'value_usd', shares: 'shares', change: 'share_delta' };
 // As the indexes declare them: the change index keeps NULLS LAST (a DESC order's default is NULLS FIRST).
 const SORT_ORDER: Record<HoldersSort, string> = { value: 'DESC', shares: 'DESC', change: 'DESC NULLS LAST' };
 export const holdersIndexOf = (sort: HoldersSort) => `institutional_positions_holders_${sort}_idx`;
 
-/**
- * Holders of one company in one quarter, in an order the partial indexes
- * institutional_positions_holders_{value,shares,change}_idx serve: (cik, period, <sort> DESC,
- * manager_cik, cusip), with the manager's name. The keyset after (sort value, manager, cusip)
- * bounds the index range (`<sort> <= $3`) and settles ties in the index's order. The statement
- * the index serves; to be the 13F repository's own once it is merged.
- */
-export function holdersStatement(cik: string, period: string, sort: HoldersSort, limit: number, after?: [string, string, string]): Statement {
-  const col = `p.${SORT_COLUMN[sort]}`;
-  const keyset = after ? ` AND ${col} <= $4 AND (${col} < $4 OR (p.manager_cik, p.cusip) > ($5, $6))` : '';
-  return {
-    text: `SELECT p.manager_cik, m.name AS manager_name, p.cusip, p.issuer, p.class_title, p.shares, p.principal, p.value_usd,
-        p.put_shares, p.put_value_usd, p.call_shares, p.call_value_usd, p.prev_shares, p.share_delta, p.change, p.accession, p.holding_index
-      FROM institutional_positions p LEFT JOIN institutional_managers m ON m.cik = p.manager_cik
-      WHERE p.cik = $1 AND p.period = $2${keyset} AND ${col} IS NOT NULL
-      ORDER BY ${col} ${SORT_ORDER[sort]}, p.manager_cik, p.cusip LIMIT $3`,
-    values: [cik, period, limit + 1, ...(after ?? [])],
-  };
-}
-
 /** The keyset of the row at `fraction` of the holders list (SQL of the list's own order). */
-export async function holdersKeyAt(c: Client, cik: string, period: string, sort: HoldersSort, fraction: number): Promise<{ total: number; offset: number; after: [string, string, string] }> {
+export async function holdersKeyAt(c: Client, cik: string, period: string, sort: HoldersSort, fraction: number): Promise<{ total: number; offset: number; after: [number, string, string] }> {
   const col = SORT_COLUMN[sort];
   const where = `WHERE cik = $1 AND period = $2 AND ${col} IS NOT NULL`;
   const total = Number((await c.query<{ n: string }>(`SELECT count(*) AS n FROM institutional_positions ${where}`, [cik, period])).rows[0]!.n);
   const offset = Math.max(0, Math.floor(total * fraction) - 1);
   const k = (await c.query<{ v: string; m: string; c: string }>(`SELECT ${col}::text AS v, manager_cik AS m, cusip AS c FROM institutional_positions ${where} ORDER BY ${col} ${SORT_ORDER[sort]}, manager_cik, cusip OFFSET ${offset} LIMIT 1`, [cik, period])).rows[0]!;
-  return { total, offset, after: [k.v, k.m, k.c] };
+  return { total, offset, after: [Number(k.v), k.m, k.c] };
 }
 
 export interface LatencyRun {
@@ -164,8 +197,8 @@ export interface LatencyRun {
   requests: number;
 }
 
-/** `concurrency` loops running one statement on a pool for `seconds`; latency per statement, as a client of the pool sees it. */
-export async function measureStatement(pool: Pool, s: Statement, concurrency: number, seconds: number): Promise<LatencyRun> {
+/** `concurrency` loops calling `fn` (one repository call) for `seconds`; the latency of each call as its caller sees it (pool waits included). */
+export async function measureCalls(fn: () => Promise<unknown>, concurrency: number, seconds: number): Promise<LatencyRun> {
   const latencies: number[] = [];
   const end = performance.now() + seconds * 1000;
   const t0 = performance.now();
@@ -173,8 +206,7 @@ export async function measureStatement(pool: Pool, s: Statement, concurrency: nu
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < end) {
         const t = performance.now();
-        const r = await pool.query({ text: s.text, values: s.values });
-        if (r.rowCount === 0) throw new Error('the holders statement returned no rows');
+        await fn();
         latencies.push(performance.now() - t);
       }
     }),
