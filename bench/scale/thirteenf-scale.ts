@@ -149,6 +149,7 @@ export async function fillThirteenF(url: string, sizes: ThirteenFSizes, target: 
             holdings_total: held.length,
             chunks_seen: 1,
             chunk_count: 1,
+            chunk_hashes: '{sha256:bench}',
             superseded_by: null,
             source_url: 'https://www.sec.gov/files/structureddata/data/form-13f-data-sets/bench_form13f.zip',
             provenance: { src_id: 'src_bench', source_provider: 'sec', source_url: 'https://www.sec.gov/files/structureddata/data/form-13f-data-sets/bench_form13f.zip', accession, quote: null, content_hash: 'sha256:bench', extracted_at: '2025-05-15T00:00:00Z' },
