@@ -73,6 +73,13 @@ export interface ThirteenFDatasetSummary {
   checkpoint: string;
 }
 
+/**
+ * A copy of `s` that holds no reference to the string it was cut from: V8 keeps a slice's parent
+ * alive, so an accession sliced from a line would keep the line's whole ~64 KB read chunk in memory
+ * for as long as the map holds the key (thousands of filings: hundreds of MB).
+ */
+const ownString = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
+
 interface RowStats {
   count: number;
   first: number;
@@ -199,7 +206,7 @@ class ThirteenFDatasetRun {
         if (s.last !== lineNo - 1) this.grouped = false;
         s.count += 1;
         s.last = lineNo;
-      } else stats.set(accession, { count: 1, first: lineNo, last: lineNo });
+      } else stats.set(ownString(accession), { count: 1, first: lineNo, last: lineNo });
     }
     // Load order: filings with rows as INFOTABLE first has them, then the rest (notices) as SUBMISSION lists them.
     const order = [...stats.keys()].filter((a) => filings.has(a));
