@@ -48,6 +48,7 @@ export interface ThirteenFBenchSettings {
 
 const P99_TARGET_MS = 100;
 const REAL_QUARTER_ROWS = 3_000_000;
+const LOADER_HEAP_MB = 160;
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const WIDTHS = [30, 9, 9, 9, 9, 9];
 const row = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(WIDTHS[i]!) : c.padStart(WIDTHS[i]!))).join(' ');
@@ -207,9 +208,11 @@ export async function thirteenFBulkPart(s: ThirteenFBenchSettings, root: string,
   // In this process, with a publisher that only counts: the parser and mapper's own rate.
   const parse = await new ThirteenFDatasetService(config, new CountingPublisher(), topic, logger).execute({ source: zip, sourceUrl, checkpointPath: join(dir, 'parse.json'), budget: new RequestLimiter(10) });
   console.log(line('parse + map, in the bench process (two INFOTABLE passes, records counted, not sent; RSS is the bench\'s)', parse));
-  // The command as an operator runs it, in a process of its own (its RSS is the loader's alone).
+  // The command as an operator runs it, in a process of its own (its RSS is the loader's alone),
+  // its heap capped: memory that grew with the data set would fail the run here.
   const out = await runChild(join(root, 'dist/apps/ingest-sec/src/thirteenf-bulk.main.js'), ['--file', zip, '--checkpoint', join(dir, 'kafka.json')], {
     PATH: process.env.PATH ?? '',
+    NODE_OPTIONS: `--max-old-space-size=${LOADER_HEAP_MB}`,
     KAFKA_BROKERS: s.brokers.join(','),
     KAFKA_TOPIC_NAMESPACE: namespace,
     LOG_LEVEL: 'warn',
@@ -217,7 +220,7 @@ export async function thirteenFBulkPart(s: ThirteenFBenchSettings, root: string,
   const json = /^\{\n[\s\S]*?\n\}$/m.exec(out)?.[0];
   if (!json) throw new Error(`13f-bulk printed no summary:\n${out.slice(-2000)}`);
   const full = JSON.parse(json) as ThirteenFDatasetSummary;
-  console.log(line('npm run ingest-sec -- 13f-bulk --file (child process, to Kafka)', full));
+  console.log(line(`npm run ingest-sec -- 13f-bulk --file (child process, heap capped at ${LOADER_HEAP_MB} MB, to Kafka)`, full));
   console.log(`publish / parse + map, holdings/s: ${(full.holdings_per_s / parse.holdings_per_s).toFixed(3)}`);
   const minutes = (perS: number) => (REAL_QUARTER_ROWS / perS / 60).toFixed(1);
   console.log(`a real quarter (~${int(REAL_QUARTER_ROWS)} INFOTABLE rows): ${minutes(parse.holdings_per_s)} min to parse + map, ${minutes(full.holdings_per_s)} min with the broker, at these rates (a year of four quarters: ${(Number(minutes(full.holdings_per_s)) * 4).toFixed(1)} min)`);
