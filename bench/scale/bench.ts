@@ -28,6 +28,7 @@ import { deleteNamespacedTopics } from '../projector/topics-cleanup';
 import { explain, listVerdict, recordingDataSource, type Statement } from './plans';
 import { databaseSize, fillScaleDatabase, readScaleCounts, type ScaleCounts } from './scale-data';
 import { generateSubmissionsZip } from './submissions-zip.generator';
+import { thirteenFBulkPart, thirteenFHoldersPart, type ThirteenFBenchSettings } from './thirteenf-bench';
 
 /*
  * `npm run bench:scale`: the read side at EDGAR's volume (issue 15). A scratch database with
@@ -52,7 +53,7 @@ const settings = {
   bulkEntities: Math.floor(num('BENCH_SCALE_BULK_ENTITIES', 200_000)),
   symbol: (env.BENCH_SCALE_SYMBOL || 'MSFT:US').toUpperCase(),
   searchQ: env.BENCH_SCALE_SEARCH_Q || 'microsoft',
-  parts: new Set((env.BENCH_SCALE_PARTS || 'api,bulk').split(',').map((s) => s.trim())),
+  parts: new Set((env.BENCH_SCALE_PARTS || 'api,bulk,13f,13f-bulk').split(',').map((s) => s.trim())),
   // Many short rounds rather than a few long ones: the machine's speed drifts over seconds, and
   // interleaving finely puts the same drift on both sides (the median of 9 ratios, not of 3).
   seconds: num('BENCH_SECONDS', 3),
@@ -71,6 +72,25 @@ const settings = {
   database: env.BENCH_SCALE_DATABASE || null,
   /** Keep the database this run creates (its name is printed). */
   keep: env.BENCH_SCALE_KEEP === '1',
+};
+
+/** The 13F part: its own database (BENCH_SCALE_PARTS=13f runs it alone). */
+const thirteenF: ThirteenFBenchSettings = {
+  databaseUrl: settings.databaseUrl,
+  brokers: settings.brokers,
+  symbol: settings.symbol,
+  positions: Math.floor(num('BENCH_SCALE_13F_POSITIONS', 12_000_000)),
+  managers: Math.floor(num('BENCH_SCALE_13F_MANAGERS', 8_000)),
+  holders: Math.floor(num('BENCH_SCALE_13F_HOLDERS', 5_000)),
+  datasetRows: Math.floor(num('BENCH_SCALE_13F_DATASET_ROWS', 300_000)),
+  limit: settings.limit,
+  deep: settings.deep,
+  rounds: Math.floor(num('BENCH_SCALE_13F_ROUNDS', 5)),
+  seconds: settings.seconds,
+  connections: settings.connections,
+  poolSize: settings.poolSize,
+  database: env.BENCH_SCALE_13F_DATABASE || null,
+  keep: settings.keep,
 };
 
 /** A database an earlier run loaded and kept: only bench_scale_* names, so a real database is never measured (or migrated) by mistake. */
@@ -123,11 +143,13 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const tag = `${process.pid}_${randomBytes(3).toString('hex')}`;
   console.log(`scale bench: ${cpus().length} cores, node ${process.version}; load1 ${loadavg()[0]!.toFixed(1)} at start`);
-  console.log(`sizes: ${int(settings.filings)} filings, ${int(settings.insiderRows)} insider rows, ${int(settings.fundHoldings)} fund holdings over ${int(settings.funds)} funds; bulk ${int(settings.bulkEntities)} entity files; parts: ${[...settings.parts].join(',')}`);
+  console.log(`sizes: ${int(settings.filings)} filings, ${int(settings.insiderRows)} insider rows, ${int(settings.fundHoldings)} fund holdings over ${int(settings.funds)} funds; bulk ${int(settings.bulkEntities)} entity files; 13F ${int(thirteenF.positions)} positions over ${int(thirteenF.managers)} managers (${int(thirteenF.holders)} holding ${settings.symbol}), data set ${int(thirteenF.datasetRows)} rows; parts: ${[...settings.parts].join(',')}`);
   console.log((await promisify(execFile)('df', ['-h', '/work'])).stdout.trim());
 
   if (settings.parts.has('api')) await apiPart(tag);
   if (settings.parts.has('bulk')) await bulkPart(tag);
+  if (settings.parts.has('13f')) await thirteenFHoldersPart(thirteenF, ROOT, tag);
+  if (settings.parts.has('13f-bulk')) await thirteenFBulkPart(thirteenF, ROOT, tag, runChild);
   console.log(`\n(${Math.round((Date.now() - t0) / 1000)} s in all)`);
 }
 

@@ -27,6 +27,11 @@ export function recordingDataSource(statements: Statement[]): DataSource {
   return { driver: { master: pool } } as unknown as DataSource;
 }
 
+/** A DataSource stand-in whose pool is a real pg Pool: the repositories' read side, without TypeORM's connection. */
+export function poolDataSource(pool: { query: (config: QueryConfig) => Promise<unknown> }): DataSource {
+  return { driver: { master: pool } } as unknown as DataSource;
+}
+
 interface PlanNode {
   'Node Type': string;
   'Index Name'?: string;

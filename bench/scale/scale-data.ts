@@ -44,7 +44,7 @@ export interface ScaleCounts {
 
 const LOADED_TABLES = ['filings', 'form4_filings', 'insider_transactions', 'funds', 'fund_holdings'];
 
-async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
   const c = new Client({ connectionString: url, application_name: 'bench-scale-load' });
   await c.connect();
   try {
@@ -74,16 +74,7 @@ export async function fillScaleDatabase(url: string, root: string, sizes: ScaleS
   if (!exposureCik) throw new Error(`no company ${symbol} in the ticker map`);
 
   // Secondary indexes off during the load; their definitions are replayed after it.
-  const indexes = await withClient(url, async (c) => {
-    const { rows } = await c.query<{ name: string; def: string }>(
-      `SELECT i.indexname AS name, i.indexdef AS def FROM pg_indexes i
-       WHERE i.schemaname = 'public' AND i.tablename = ANY($1::text[])
-         AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conname = i.indexname)`,
-      [LOADED_TABLES],
-    );
-    for (const r of rows) await c.query(`DROP INDEX ${r.name}`);
-    return rows;
-  });
+  const indexes = await dropSecondaryIndexes(url, LOADED_TABLES);
 
   // How many Form 4 records give at least the insider rows asked for: rows per record, measured on
   // a probe plan, is an estimate (the full plan cycles the fixtures differently), hence 0.1 % more.
@@ -141,12 +132,7 @@ export async function fillScaleDatabase(url: string, root: string, sizes: ScaleS
 
     await timed('funds, fund_holdings (COPY)', () => copyFunds(url, gen.fundHoldings, sizes, exposureCik, open));
 
-    await timed('secondary indexes rebuilt', () =>
-      withClient(url, async (c) => {
-        await c.query(`SET maintenance_work_mem = '512MB'`);
-        for (const r of indexes) await c.query(r.def);
-      }),
-    );
+    await timed('secondary indexes rebuilt', () => rebuildIndexes(url, indexes));
     // Loaded around the projection, so the counts it keeps are counted here once.
     await timed('company fund counts', () => withClient(url, (c) => rebuildCompanyFundCounts(c)));
     await timed('VACUUM ANALYZE', () => withClient(url, (c) => c.query('VACUUM ANALYZE')));
@@ -159,6 +145,28 @@ export async function fillScaleDatabase(url: string, root: string, sizes: ScaleS
     return { filings: await n('filings'), form4Filings: await n('form4_filings'), funds: await n('funds'), fundHoldings: await n('fund_holdings') };
   });
   return { companies, ...counts, insiderRows, exposureCik, phases };
+}
+
+/** Drops the secondary indexes of `tables` (constraints' own indexes stay) and returns their definitions, for rebuildIndexes after a load. */
+export async function dropSecondaryIndexes(url: string, tables: readonly string[]): Promise<Array<{ name: string; def: string }>> {
+  return withClient(url, async (c) => {
+    const { rows } = await c.query<{ name: string; def: string }>(
+      `SELECT i.indexname AS name, i.indexdef AS def FROM pg_indexes i
+       WHERE i.schemaname = 'public' AND i.tablename = ANY($1::text[])
+         AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conname = i.indexname)`,
+      [tables],
+    );
+    for (const r of rows) await c.query(`DROP INDEX ${r.name}`);
+    return rows;
+  });
+}
+
+/** Replays index definitions dropSecondaryIndexes returned (one build after a load is faster than maintaining them row by row). */
+export async function rebuildIndexes(url: string, indexes: ReadonlyArray<{ def: string }>): Promise<void> {
+  await withClient(url, async (c) => {
+    await c.query(`SET maintenance_work_mem = '512MB'`);
+    for (const r of indexes) await c.query(r.def);
+  });
 }
 
 /** The counts of a database an earlier run loaded and kept (BENCH_SCALE_DATABASE): read, not loaded. */

@@ -12,6 +12,7 @@ const COMMANDS: Record<string, { main: string; what: string }> = {
   companies: { main: 'main.js', what: 'SEC ticker map + submissions -> edgar.companies.v1' },
   filings: { main: 'filings.main.js', what: "filings by company (backfill), from the daily index (live) or a quarter's full index (quarter) -> edgar.filings.v1" },
   bulk: { main: 'bulk.main.js', what: "SEC's nightly submissions.zip -> filings and companies, resumable" },
+  '13f-bulk': { main: 'thirteenf-bulk.main.js', what: "one of SEC's Form 13F data sets (zip of TSV) -> edgar.13f-holdings.v1, resumable" },
   segments: { main: 'segments.main.js', what: '10-Q / 10-K inline-XBRL segments -> edgar.segments.v1' },
   sections: { main: 'sections.main.js', what: '10-K Items 1, 1A, 7 and the description -> edgar.tenk-sections.v1' },
   eightk: { main: 'eightk.main.js', what: '8-K items and exhibits as documents (named filings, or --follow edgar.filings.v1) -> edgar.filings.v1, ir.document-texts.v1' },

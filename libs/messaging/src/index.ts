@@ -2,7 +2,7 @@
 export type { KafkaSettings, KafkaLogLevel } from './kafka.settings';
 export type { MessagingLogger } from './messaging.logger';
 export { ensureTopics, replicationFor, topicConfigs } from './topics.admin';
-export { RecordProducer, recordHeaders, PUBLISH_BATCH_SIZE } from './record.producer';
+export { byteBoundedBatches, RecordProducer, recordHeaders, PUBLISH_BATCH_BYTES, PUBLISH_BATCH_SIZE } from './record.producer';
 export { DEFAULT_PUBLISH_RETRY_MS, KafkaRecordPublisher, PublishGaveUpError } from './record.publisher';
 export type { RecordPublisher } from './record.publisher';
 export { ConsumerRunner, DEFAULT_BATCH_LIMITS } from './consumer.runner';

@@ -7,6 +7,31 @@ import { InvalidRecordError } from './permanent.error';
 /** Records per `send`: keeps requests well under the broker's default 1 MiB message batch limit. */
 export const PUBLISH_BATCH_SIZE = 500;
 
+/**
+ * Value bytes per `send`: the broker refuses a record batch over message.max.bytes (1 MiB by
+ * default), and 500 small records fit, but two 13F chunks of ~450 KB each do not.
+ */
+export const PUBLISH_BATCH_BYTES = 768 * 1024;
+
+/** Consecutive slices of `values` of at most `maxCount` items and `maxBytes` (a larger item goes alone). */
+export function byteBoundedBatches<T>(values: readonly T[], bytesOf: (v: T) => number, maxCount: number, maxBytes: number): T[][] {
+  const out: T[][] = [];
+  let batch: T[] = [];
+  let bytes = 0;
+  for (const v of values) {
+    const n = bytesOf(v);
+    if (batch.length > 0 && (batch.length >= maxCount || bytes + n > maxBytes)) {
+      out.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(v);
+    bytes += n;
+  }
+  if (batch.length > 0) out.push(batch);
+  return out;
+}
+
 /** The header naming what a record is partitioned by, on topics that partition by something else than the key. */
 export const PARTITION_KEY_HEADER = 'partition-key';
 
@@ -102,14 +127,8 @@ export class RecordProducer {
     });
     if (failures.length > 0) throw new InvalidRecordError(topic.name, failures);
 
-    for (let start = 0; start < records.length; start += PUBLISH_BATCH_SIZE) {
-      const messages: Message[] = records.slice(start, start + PUBLISH_BATCH_SIZE).map((record) => ({
-        key: record.key,
-        value: JSON.stringify(record),
-        headers: recordHeaders(record, topic),
-      }));
-      await this.send(topic.name, messages);
-    }
+    const messages = records.map((record) => ({ key: record.key, value: JSON.stringify(record), headers: recordHeaders(record, topic) }) satisfies Message);
+    for (const batch of byteBoundedBatches(messages, (m) => Buffer.byteLength(m.value), PUBLISH_BATCH_SIZE, PUBLISH_BATCH_BYTES)) await this.send(topic.name, batch);
   }
 
   /** Sends bytes as they are, without validation: for dead letters and tests only. */

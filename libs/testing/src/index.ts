@@ -10,3 +10,4 @@ export * from './swc-register';
 export * from './free-port';
 export * from './request-windows';
 export * from './thirteenf-seed';
+export * from './thirteenf-dataset';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Entry, ZipFile } from 'yauzl';
 import { contentHash, type CompanyRecordV1, type FilingRecordV1, type TopicDefinition } from '@app/contracts';
-import { EdgarParseError, sharedEdgarBudget, type EdgarBudget } from '@app/edgar';
+import { EdgarParseError, type EdgarBudget } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import type { FetchedSource, MapContext } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
@@ -12,7 +12,8 @@ import { readCheckpoint, sameArchive, writeCheckpoint, type BulkCheckpoint } fro
 import type { BulkConfig } from './bulk.config';
 import { entityFileUrl, mainEntityRecords, overflowEntityRecords, type EntityRecords } from './bulk.mapper';
 import { progressReporter, type BulkProgress, type ProgressReporter } from './bulk.progress';
-import { openZipArchive, readEntry, type ZipArchive } from './zip.source';
+import { PublishWindow, type QueuedUnit } from './bulk.publish-window';
+import { httpZipOptions, openZipArchive, readEntry, type ZipArchive } from './zip.source';
 
 export const BULK_CONFIG = Symbol('BULK_CONFIG');
 export const BULK_TOPICS = Symbol('BULK_TOPICS');
@@ -66,14 +67,12 @@ export interface BulkBackfillSummary {
   checkpoint: string;
 }
 
-interface InFlightEntry {
-  index: number;
-  name: string;
-  /** Records queued up to and including this entry's. */
-  endSeq: number;
+interface QueuedEntry extends QueuedUnit {
   /** The CIK whose name this overflow file used. */
   overflowOf?: string;
 }
+
+type QueuedRecord = { topic: 'filings'; record: FilingRecordV1 } | { topic: 'companies'; record: CompanyRecordV1 };
 
 const NO_RECORDS: EntityRecords = { filings: [], companies: [], skipped: 0 };
 
@@ -96,25 +95,7 @@ export class BulkBackfillService {
   async execute(command: BulkBackfillCommand): Promise<BulkBackfillSummary> {
     const runId = command.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, use: 'bulk-backfill' });
-    const ua = this.config.EDGAR_USER_AGENT;
-    const archive = await openZipArchive(
-      command.source,
-      ua
-        ? {
-            userAgent: ua,
-            throttlePauseMs: this.config.EDGAR_THROTTLE_PAUSE_MS,
-            blockBytes: this.config.BULK_HTTP_BLOCK_BYTES,
-            budget:
-              command.budget ??
-              sharedEdgarBudget({
-                maxRps: this.config.EDGAR_MAX_RPS,
-                ...(this.config.EDGAR_BUDGET_REDIS_URL ? { redisUrl: this.config.EDGAR_BUDGET_REDIS_URL } : {}),
-                keyPrefix: this.config.EDGAR_BUDGET_KEY_PREFIX,
-                logger: this.logger,
-              }),
-          }
-        : null,
-    );
+    const archive = await openZipArchive(command.source, httpZipOptions(this.config, this.logger, command.budget));
     const progress = progressReporter({ tty: command.tty ?? false, logger: log, intervalMs: this.config.BULK_PROGRESS_INTERVAL_S * 1000 });
     try {
       let checkpoint = command.restart ? null : await readCheckpoint(command.checkpointPath);
@@ -141,11 +122,7 @@ class BulkRun {
   private readonly prefix: DonePrefix;
   private readonly resumeFrom: number;
   private readonly deferred = new Map<string, { index: number; entry: Entry }[]>();
-  private readonly window: InFlightEntry[] = [];
-  private pendingFilings: FilingRecordV1[] = [];
-  private pendingCompanies: CompanyRecordV1[] = [];
-  private publishing: Promise<void> = Promise.resolve();
-  private seq = 0;
+  private readonly window: PublishWindow<QueuedRecord, QueuedEntry>;
   private entriesSeen = 0;
   private readonly totals: { records: number; filings: number; companies: number; orphan: number; unreadable: number };
   private readonly thisRun = { records: 0, filings: 0, companies: 0, read: 0, rowsSkipped: 0 };
@@ -174,6 +151,11 @@ class BulkRun {
       orphan: checkpoint?.orphan_overflow ?? 0,
       unreadable: checkpoint?.unreadable_entries ?? 0,
     };
+    this.window = new PublishWindow(
+      config.BULK_PUBLISH_BATCH,
+      (batch) => this.publish(batch),
+      (entries, batch) => this.acknowledged(entries, batch),
+    );
   }
 
   async execute(): Promise<BulkBackfillSummary> {
@@ -212,7 +194,7 @@ class BulkRun {
     }
     if (stopped) {
       // What is acknowledged is checkpointed; the queued records are dropped (a rerun reads their entries again).
-      await this.publishing;
+      await this.window.settle();
       this.log.warn({ entries_done: this.prefix.count, records_published: this.totals.records }, 'bulk backfill stopped');
       return this.summary('stopped');
     }
@@ -224,8 +206,7 @@ class BulkRun {
       }
     }
     this.deferred.clear();
-    await this.flush();
-    await this.publishing;
+    await this.window.drain();
     if (this.prefix.count !== this.total) throw new Error(`bulk backfill ended with ${this.prefix.count} of ${this.total} entries done`);
     await this.saveCheckpoint(new Date().toISOString());
     this.reportProgress();
@@ -301,44 +282,34 @@ class BulkRun {
 
   /** Queues an entry's records; publishes when a batch is full. */
   private async complete(index: number, name: string, records: EntityRecords, overflowOf?: string): Promise<void> {
-    for (const r of records.filings) this.pendingFilings.push(r);
-    for (const r of records.companies) this.pendingCompanies.push(r);
     this.thisRun.rowsSkipped += records.skipped;
-    this.seq += records.filings.length + records.companies.length;
-    this.window.push({ index, name, endSeq: this.seq, ...(overflowOf ? { overflowOf } : {}) });
-    if (this.pendingFilings.length + this.pendingCompanies.length >= this.config.BULK_PUBLISH_BATCH) await this.flush();
+    const queued: QueuedRecord[] = [...records.companies.map((record) => ({ topic: 'companies' as const, record })), ...records.filings.map((record) => ({ topic: 'filings' as const, record }))];
+    await this.window.add({ index, name, ...(overflowOf ? { overflowOf } : {}) }, queued);
   }
 
-  /**
-   * Publishes the queued records while the next entries are read: one publish in flight at a time.
-   * Once the broker acknowledges them, their entries are done and the checkpoint says so.
-   */
-  private async flush(): Promise<void> {
-    const filings = this.pendingFilings;
-    const companies = this.pendingCompanies;
-    this.pendingFilings = [];
-    this.pendingCompanies = [];
-    const upTo = this.seq;
-    await this.publishing;
-    const publishing = (async () => {
-      if (companies.length > 0) await this.publisher.publish(this.topics.companies, companies);
-      if (filings.length > 0) await this.publisher.publish(this.topics.filings, filings);
-      this.totals.records += filings.length + companies.length;
-      this.totals.filings += filings.length;
-      this.totals.companies += companies.length;
-      this.thisRun.records += filings.length + companies.length;
-      this.thisRun.filings += filings.length;
-      this.thisRun.companies += companies.length;
-      while (this.window.length > 0 && this.window[0]!.endSeq <= upTo) {
-        const done = this.window.shift()!;
-        this.prefix.markDone(done.index, done.name);
-        if (done.overflowOf) this.names.overflowDone(done.overflowOf, done.name);
-      }
-      await this.saveCheckpoint(null);
-    })();
-    // Awaited by the next flush (or the end of the run); this keeps a failure from being unhandled meanwhile.
-    publishing.catch(() => undefined);
-    this.publishing = publishing;
+  /** A batch to the broker: companies first, then filings. */
+  private async publish(batch: readonly QueuedRecord[]): Promise<void> {
+    const companies = batch.flatMap((q) => (q.topic === 'companies' ? [q.record] : []));
+    const filings = batch.flatMap((q) => (q.topic === 'filings' ? [q.record] : []));
+    if (companies.length > 0) await this.publisher.publish(this.topics.companies, companies);
+    if (filings.length > 0) await this.publisher.publish(this.topics.filings, filings);
+  }
+
+  /** Once the broker acknowledged a batch, its entries are done and the checkpoint says so. */
+  private async acknowledged(entries: readonly QueuedEntry[], batch: readonly QueuedRecord[]): Promise<void> {
+    const companies = batch.filter((q) => q.topic === 'companies').length;
+    const filings = batch.length - companies;
+    this.totals.records += batch.length;
+    this.totals.filings += filings;
+    this.totals.companies += companies;
+    this.thisRun.records += batch.length;
+    this.thisRun.filings += filings;
+    this.thisRun.companies += companies;
+    for (const done of entries) {
+      this.prefix.markDone(done.index, done.name);
+      if (done.overflowOf) this.names.overflowDone(done.overflowOf, done.name);
+    }
+    await this.saveCheckpoint(null);
   }
 
   private async saveCheckpoint(finishedAt: string | null): Promise<void> {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { readJsonCheckpoint, writeJsonCheckpoint } from '@app/checkpoints';
 
-/** What identifies one published archive: SEC republishes submissions.zip nightly under one name. */
-const archiveSchema = z.object({
+/** What identifies one published archive: SEC republishes submissions.zip nightly under one name (a 13F data set may be republished too). */
+export const archiveSchema = z.object({
   size: z.number().int().nonnegative(),
   etag: z.string().nullable(),
   last_modified: z.string().nullable(),
@@ -43,7 +43,7 @@ export const readCheckpoint = (path: string): Promise<BulkCheckpoint | null> => 
 export const writeCheckpoint = (path: string, checkpoint: BulkCheckpoint): Promise<void> => writeJsonCheckpoint(path, checkpoint);
 
 /** Whether a checkpoint is about this very archive (same source, same published version). */
-export function sameArchive(checkpoint: BulkCheckpoint, source: string, archive: ArchiveVersion): boolean {
+export function sameArchive(checkpoint: { source: string; archive: ArchiveVersion }, source: string, archive: ArchiveVersion): boolean {
   return (
     checkpoint.source === source &&
     checkpoint.archive.size === archive.size &&

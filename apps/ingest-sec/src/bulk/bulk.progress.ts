@@ -44,11 +44,11 @@ export function progressFields(p: BulkProgress): Record<string, number | null> {
  * keeps the summary): entries done of the total, records/s and the ETA. Otherwise a structured log
  * line at most every `intervalMs`.
  */
-export function progressReporter(options: { tty: boolean; logger: Logger; intervalMs: number; stream?: NodeJS.WritableStream }): ProgressReporter {
+export function progressReporter(options: { tty: boolean; logger: Logger; intervalMs: number; stream?: NodeJS.WritableStream; label?: string; unit?: string }): ProgressReporter {
   if (options.tty) {
     const bar = new SingleBar(
       {
-        format: 'submissions.zip {bar} {percentage}% | {value}/{total} entries | {records} records | {rps} records/s | ETA {eta_formatted}',
+        format: `${options.label ?? 'submissions.zip'} {bar} {percentage}% | {value}/{total} ${options.unit ?? 'entries'} | {records} records | {rps} records/s | ETA {eta_formatted}`,
         etaBuffer: 200,
         fps: 5,
         stream: options.stream ?? process.stderr,

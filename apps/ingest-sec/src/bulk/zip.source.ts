@@ -1,7 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { fromRandomAccessReaderPromise, openPromise, RandomAccessReader, type Entry, type ZipFile } from 'yauzl';
-import type { EdgarBudget } from '@app/edgar';
+import { sharedEdgarBudget, type EdgarBudget } from '@app/edgar';
+import type { Logger } from '@app/observability';
+import type { BulkConfig } from './bulk.config';
 import type { ArchiveVersion } from './bulk.checkpoint';
 
 /** An opened submissions.zip: yauzl reads its central directory, then each entry at its offset. */
@@ -48,6 +50,25 @@ export async function openZipUrl(url: string, options: HttpZipOptions): Promise<
   const version = await reader.head();
   const zip = await fromRandomAccessReaderPromise(reader, version.size, YAUZL_OPTIONS);
   return { zip, version, requests: () => reader.requestCount, close: () => zip.close() };
+}
+
+/** How a bulk load reads a URL: null without a declared User-Agent (a local file needs none). */
+export function httpZipOptions(config: BulkConfig, logger: Logger, budget?: EdgarBudget): HttpZipOptions | null {
+  const ua = config.EDGAR_USER_AGENT;
+  if (!ua) return null;
+  return {
+    userAgent: ua,
+    throttlePauseMs: config.EDGAR_THROTTLE_PAUSE_MS,
+    blockBytes: config.BULK_HTTP_BLOCK_BYTES,
+    budget:
+      budget ??
+      sharedEdgarBudget({
+        maxRps: config.EDGAR_MAX_RPS,
+        ...(config.EDGAR_BUDGET_REDIS_URL ? { redisUrl: config.EDGAR_BUDGET_REDIS_URL } : {}),
+        keyPrefix: config.EDGAR_BUDGET_KEY_PREFIX,
+        logger,
+      }),
+  };
 }
 
 export function openZipArchive(source: string, http: HttpZipOptions | null): Promise<ZipArchive> {
@@ -188,4 +209,25 @@ class HttpRangeReader extends RandomAccessReader {
       return response;
     }
   }
+}
+
+/**
+ * The lines of one entry, streamed (an INFOTABLE.tsv is ~1 GB: never held whole), without their
+ * terminators (LF or CRLF). Decoded as UTF-8.
+ */
+export async function* entryLines(zip: ZipFile, entry: Entry): AsyncGenerator<string> {
+  const stream = await zip.openReadStreamPromise(entry);
+  const decoder = new TextDecoder('utf-8');
+  let rest = '';
+  for await (const chunk of stream) {
+    const text = rest + decoder.decode(chunk as Buffer, { stream: true });
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+      yield text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+      start = end + 1;
+    }
+    rest = text.slice(start);
+  }
+  rest += decoder.decode();
+  if (rest) yield rest.endsWith('\r') ? rest.slice(0, -1) : rest;
 }

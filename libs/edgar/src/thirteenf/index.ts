@@ -5,3 +5,4 @@ export * from './thirteenf-info-table.parser';
 export * from './thirteenf-value-unit';
 export * from './thirteenf-submission.parser';
 export * from './thirteenf-securities-list.parser';
+export * from './thirteenf-dataset.parser';
