@@ -16,7 +16,7 @@ import { CUSIP_CROSSWALK_TABLE } from './institutional.table';
 export const CUSIP_MATCH_JOIN = `
   LEFT JOIN LATERAL (
     SELECT cik, method FROM (
-      SELECT x.cik, 'cusip' AS method, 1 AS rank FROM cusip_crosswalk x WHERE x.cusip = p.cusip::bpchar
+      SELECT x.cik, 'cusip' AS method, 1 AS rank FROM cusip_crosswalk x WHERE x.cusip = p.cusip
       UNION ALL
       SELECT min(w.cik), 'cusip_issuer', 2 FROM cusip_crosswalk w WHERE left(w.cusip, 6) = left(p.cusip, 6) HAVING count(DISTINCT w.cik) = 1
     ) candidates ORDER BY rank LIMIT 1

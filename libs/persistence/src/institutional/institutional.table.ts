@@ -120,7 +120,8 @@ export const INSTITUTIONAL_MANAGERS_TABLE = table('institutional_managers', ['ci
 
 /** CUSIP -> covered company, from N-PORT holdings matched by an identifier (never by name). */
 export const CUSIP_CROSSWALK_TABLE = table('cusip_crosswalk', ['cusip'], {
-  cusip: char(9),
+  /** Nine characters (crosswalkRows keeps valid CUSIPs only); text like every other cusip column, so joins compare text with text. */
+  cusip: text(),
   cik: char(10),
   symbol: text().nullable(),
   method: text(),
@@ -132,7 +133,8 @@ export const CUSIP_CROSSWALK_TABLE = table('cusip_crosswalk', ['cusip'], {
 /** SEC's Official List of Section 13(f) Securities, per quarter. */
 export const THIRTEENF_SECURITIES_TABLE = table('thirteenf_securities', ['quarter', 'cusip'], {
   quarter: text(),
-  cusip: char(9),
+  /** Nine characters (thirteenFSecurityRows checks); text like every other cusip column. */
+  cusip: text(),
   has_options: boolean(),
   issuer: text(),
   description: text().nullable(),
