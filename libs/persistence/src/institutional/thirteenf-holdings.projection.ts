@@ -6,7 +6,7 @@ import { lockKeys, OutcomeTally } from '../projections/batch-reduction';
 import { upsertColumns } from '../table';
 import { CUSIP_MATCH_JOIN } from './cusip-crosswalk.projection';
 import { THIRTEENF_FILINGS_TABLE, THIRTEENF_HOLDINGS_TABLE } from './institutional.table';
-import { planChunks, quarterFilings, type StoredChunks } from './thirteenf-plan';
+import { planChunks, quarterFilings, type QuarterFiling, type StoredChunks } from './thirteenf-plan';
 
 /*
  * edgar.13f-holdings.v1 -> thirteenf_filings and thirteenf_holdings (every filing as filed), then
@@ -169,10 +169,7 @@ export async function projectThirteenFHoldings(m: EntityManager, envelopes: Read
   return tally.result();
 }
 
-interface StoredQuarterFiling extends ManagerQuarter {
-  accession: string;
-  filed_date: string;
-  amendment_type: string | null;
+interface StoredQuarterFiling extends ManagerQuarter, QuarterFiling {
   report_type: string;
   manager_name: string | null;
   other_managers: unknown;
@@ -182,6 +179,7 @@ interface StoredQuarterFiling extends ManagerQuarter {
 /* The complete filings of the quarters, through thirteenf_filings_manager_idx. */
 const QUARTER_FILINGS_SQL = `
   SELECT f.manager_cik, to_char(f.period, 'YYYY-MM-DD') AS period, f.accession, to_char(f.filed_date, 'YYYY-MM-DD') AS filed_date,
+    to_char(f.accepted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS accepted_at, f.amendment_number,
     f.amendment_type, f.report_type, f.manager_name, f.other_managers, f.superseded_by
   FROM unnest($1::bpchar[], $2::date[]) AS q(manager_cik, period)
   JOIN thirteenf_filings f ON f.manager_cik = q.manager_cik AND f.period = q.period
@@ -332,7 +330,7 @@ const UNIT_CHECK_SQL = `
     AND m.unit_flag IS DISTINCT FROM CASE WHEN c.contradicts THEN '${UNIT_CONTRADICTS_PREVIOUS_QUARTER}'
                                           WHEN m.unit_flag = '${UNIT_CONTRADICTS_PREVIOUS_QUARTER}' THEN NULL ELSE m.unit_flag END`;
 
-/* Name and file number from the manager's latest complete filing; latest_period from its quarters. A manager with no quarter left goes. */
+/* Name and file number from the manager's latest complete filing (latest period, then filing order as byFiling); latest_period from its quarters. A manager with no quarter left goes. */
 const UPSERT_MANAGERS_SQL = `
   WITH latest AS (
     SELECT manager_cik, max(period) AS latest_period FROM institutional_manager_quarters WHERE manager_cik = ANY($1::bpchar[]) GROUP BY manager_cik
@@ -340,7 +338,7 @@ const UPSERT_MANAGERS_SQL = `
   INSERT INTO institutional_managers (cik, name, file_number, latest_period, updated_at)
   SELECT DISTINCT ON (f.manager_cik) f.manager_cik, f.manager_name, f.file_number, l.latest_period, now()
   FROM latest l JOIN thirteenf_filings f ON f.manager_cik = l.manager_cik AND f.chunks_seen = f.chunk_count
-  ORDER BY f.manager_cik, f.period DESC, f.filed_date DESC, f.accession DESC
+  ORDER BY f.manager_cik, f.period DESC, f.filed_date DESC, f.accepted_at DESC NULLS LAST, f.amendment_number DESC NULLS LAST, f.accession DESC
   ON CONFLICT (cik) DO UPDATE SET name = EXCLUDED.name, file_number = EXCLUDED.file_number, latest_period = EXCLUDED.latest_period, updated_at = now()
   WHERE (institutional_managers.name, institutional_managers.file_number, institutional_managers.latest_period)
     IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.file_number, EXCLUDED.latest_period)`;
