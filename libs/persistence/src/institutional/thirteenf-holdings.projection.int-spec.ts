@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { FundHoldingsData, RecordEnvelope, ThirteenFHoldingData, ThirteenFHoldingsData, ThirteenFSecuritiesData } from '@app/contracts';
+import { cusipCheckDigit } from '@app/edgar';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { createDataSource } from '../data-source';
 import { projectFundHoldings } from '../funds/fund-holdings.projection';
 import type { BatchOutcome } from '../projections/batch-outcome';
+import { upsertCusipCrosswalk } from './cusip-crosswalk.projection';
 import { projectThirteenFHoldings, UNIT_CONTRADICTS_PREVIOUS_QUARTER } from './thirteenf-holdings.projection';
 import { projectThirteenFSecurities } from './thirteenf-securities.projection';
 import { thirteenFFilingsByAccessions } from './thirteenf.events';
@@ -78,6 +80,18 @@ const chunks = [0, 1].map((index) => ({
   id: `rec_actiam_chunk_${index}`,
   data: { ...actiam.data, chunk: { index, count: 2, holdings_total: 5 }, holdings: index === 0 ? actiam.data.holdings.slice(0, 3) : actiam.data.holdings.slice(3) },
 }));
+
+/** An N-PORT record whose holdings map the given CUSIPs to companies by ticker (what the crosswalk is written from). */
+const nport = (rows: Array<{ cusip: string; cik: string; symbol: string }>): RecordEnvelope<FundHoldingsData> => ({
+  ...adx,
+  data: {
+    ...adx.data,
+    holdings: rows.map((r, index) => ({ ...adx.data.holdings[0]!, index, cusip: r.cusip, match: { ...adx.data.holdings[0]!.match, cik: r.cik, symbol: r.symbol, method: 'ticker' } })),
+  },
+});
+/** A third CUSIP of Alphabet's issuer prefix, here named for another company: the prefix no longer names one. */
+const OTHER_02079K = `02079K20${cusipCheckDigit('02079K20')}`;
+const ALPHABET = '0001652044';
 
 let db: TestDatabase;
 let ds: DataSource;
@@ -278,6 +292,72 @@ describe('projectThirteenFHoldings', () => {
       ['594918104', '0000789019'],
       ['88160R101', '0001318605'],
     ]);
+  });
+});
+
+describe('the crosswalk and the 13F positions', () => {
+  beforeEach(reset);
+  const crosswalk = (rows: Parameters<typeof nport>[0]) => ds.transaction((m) => upsertCusipCrosswalk(m, [nport(rows)]));
+  const matches = async () => (await positions('2020-12-31')).map((r) => [r.cusip, r.cik, r.match_method]);
+
+  it('re-matches every position of the issuers written: a prefix that names two companies unmatches, in either arrival order', async () => {
+    await project([actiam]);
+    await crosswalk([{ cusip: '02079K305', cik: ALPHABET, symbol: 'GOOGL:US' }]);
+    expect((await matches()).slice(0, 2)).toEqual([
+      ['02079K107', ALPHABET, 'cusip_issuer'],
+      ['02079K305', ALPHABET, 'cusip'],
+    ]);
+    await crosswalk([{ cusip: OTHER_02079K, cik: '0000000099', symbol: 'OTHER:US' }]);
+    const after = await matches();
+    expect(after.slice(0, 2)).toEqual([
+      ['02079K107', null, null],
+      ['02079K305', ALPHABET, 'cusip'],
+    ]);
+    // The crosswalk first, then the 13F: the same.
+    await reset();
+    await crosswalk([{ cusip: '02079K305', cik: ALPHABET, symbol: 'GOOGL:US' }]);
+    await crosswalk([{ cusip: OTHER_02079K, cik: '0000000099', symbol: 'OTHER:US' }]);
+    await project([actiam]);
+    expect(await matches()).toEqual(after);
+    // The exact CUSIP of a position once matched by its issuer takes over.
+    await crosswalk([{ cusip: '02079K107', cik: ALPHABET, symbol: 'GOOG:US' }]);
+    expect((await matches())[0]).toEqual(['02079K107', ALPHABET, 'cusip']);
+  });
+
+  it('a crosswalk write in flight: a quarter recompute waits for it and matches its rows', async () => {
+    const writer = ds.createQueryRunner();
+    await writer.connect();
+    try {
+      await writer.startTransaction();
+      await upsertCusipCrosswalk(writer.manager, [nport([{ cusip: '037833100', cik: '0000320193', symbol: 'AAPL:US' }])]);
+      let done = false;
+      const recompute = project([actiam]).then(() => (done = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(done).toBe(false);
+      await writer.commitTransaction();
+      await recompute;
+    } finally {
+      await writer.release();
+    }
+    expect((await matches()).find((r) => r[0] === '037833100')).toEqual(['037833100', '0000320193', 'cusip']);
+  });
+
+  it('a quarter recompute in flight: a crosswalk write waits for it and re-matches its positions', async () => {
+    const recompute = ds.createQueryRunner();
+    await recompute.connect();
+    try {
+      await recompute.startTransaction();
+      await projectThirteenFHoldings(recompute.manager, [actiam]);
+      let done = false;
+      const write = crosswalk([{ cusip: '037833100', cik: '0000320193', symbol: 'AAPL:US' }]).then(() => (done = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(done).toBe(false);
+      await recompute.commitTransaction();
+      await write;
+    } finally {
+      await recompute.release();
+    }
+    expect((await matches()).find((r) => r[0] === '037833100')).toEqual(['037833100', '0000320193', 'cusip']);
   });
 });
 

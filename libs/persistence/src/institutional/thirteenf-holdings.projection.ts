@@ -4,7 +4,7 @@ import type { BatchOutcome } from '../projections/batch-outcome';
 import { columnArrays, unnestUpsertSql } from '../projections/batch-upsert';
 import { lockKeys, OutcomeTally } from '../projections/batch-reduction';
 import { upsertColumns } from '../table';
-import { CUSIP_MATCH_JOIN } from './cusip-crosswalk.projection';
+import { CUSIP_MATCH_JOIN, lockCrosswalkShared } from './cusip-crosswalk.projection';
 import { THIRTEENF_FILINGS_TABLE, THIRTEENF_HOLDINGS_TABLE } from './institutional.table';
 import { planChunks, quarterFilings, type QuarterFiling, type StoredChunks } from './thirteenf-plan';
 
@@ -349,8 +349,9 @@ const DELETE_MANAGERS_SQL = `
 
 /**
  * Recomputes the given manager quarters from their complete filings, set-based (a fixed number of
- * statements however many quarters): supersession, positions, the quarter rows, then the change
- * columns and the unit check of these quarters and of their next quarters, then the managers.
+ * statements however many quarters): supersession, positions (under CROSSWALK_LOCK, shared), the
+ * quarter rows, then the change columns and the unit check of these quarters and of their next
+ * quarters, then the managers.
  * Sorted, so concurrent batches (other managers) touch rows in one order.
  */
 export async function recomputeQuarters(m: EntityManager, quarters: ReadonlyArray<ManagerQuarter>): Promise<void> {
@@ -396,6 +397,9 @@ export async function recomputeQuarters(m: EntityManager, quarters: ReadonlyArra
   }
 
   if (superseded.length > 0) await m.query(SET_SUPERSEDED_SQL, [superseded.map((s) => s.accession), superseded.map((s) => s.superseded_by)]);
+  // Before the first write to positions (a crosswalk writer holding the lock may be updating them):
+  // positions are matched against a crosswalk no writer is changing, and a writer that comes after sees them.
+  await lockCrosswalkShared(m);
   await m.query(DELETE_POSITIONS_SQL, [ciks, periods]);
   if (current.length > 0) {
     await m.query(INSERT_POSITIONS_SQL, [current.map((c) => c.manager_cik), current.map((c) => c.period), current.map((c) => c.accession), current.map((c) => c.ord)]);
