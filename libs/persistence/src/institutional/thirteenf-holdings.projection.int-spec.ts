@@ -81,6 +81,20 @@ const chunks = [0, 1].map((index) => ({
   data: { ...actiam.data, chunk: { index, count: 2, holdings_total: 5 }, holdings: index === 0 ? actiam.data.holdings.slice(0, 3) : actiam.data.holdings.slice(3) },
 }));
 
+/** A filing cut into chunks of `size` rows (the ingestor's cut), one record per chunk. */
+function chunked(base: RecordEnvelope<ThirteenFHoldingsData>, holdings: ThirteenFHoldingData[], size: number, id: string): RecordEnvelope<ThirteenFHoldingsData>[] {
+  const count = Math.max(1, Math.ceil(holdings.length / size));
+  return Array.from({ length: count }, (_, index) => ({
+    ...base,
+    id: `rec_${id}_${index}`,
+    data: {
+      ...base.data,
+      chunk: { index, count, holdings_total: holdings.length },
+      holdings: holdings.slice(index * size, (index + 1) * size).map((h, i) => ({ ...h, index: index * size + i })),
+    },
+  }));
+}
+
 /** An N-PORT record whose holdings map the given CUSIPs to companies by ticker (what the crosswalk is written from). */
 const nport = (rows: Array<{ cusip: string; cik: string; symbol: string }>): RecordEnvelope<FundHoldingsData> => ({
   ...adx,
@@ -266,6 +280,32 @@ describe('projectThirteenFHoldings', () => {
     const q3 = filing('0001619124-21-000030', { period: '2021-09-30', quarter: '2021Q3', filed_date: '2021-11-12' }, actiam.data.holdings);
     await project([q3]);
     expect((await positions('2021-09-30')).map((r) => r.change)).toEqual([null, null, null, null, null]);
+  });
+
+  it('a filing read again with fewer rows in as many chunks serves none of the dropped ones', async () => {
+    const first = chunked(actiam, [APPLE!, ALPHABET_C!, ALPHABET_A!, MICROSOFT!], 2, 'first');
+    await project(first);
+    expect((await positions('2020-12-31')).map((r) => r.cusip)).toEqual(['02079K107', '02079K305', '037833100', '594918104']);
+    // Read again: Microsoft dropped, still two chunks (rows 0-1, then row 2 alone).
+    const again = chunked(actiam, [APPLE!, ALPHABET_C!, ALPHABET_A!], 2, 'again');
+    expect(await project([again[0]!])).toEqual({ inserted: [], updated: [actiam.key], unchanged: 0 });
+    // The first chunk's header says 3 rows: row 3 (the old second chunk's Microsoft) goes at once.
+    expect(await ds.query('SELECT holding_index, cusip FROM thirteenf_holdings ORDER BY holding_index')).toEqual([
+      { holding_index: 0, cusip: '037833100' },
+      { holding_index: 1, cusip: '02079K107' },
+      { holding_index: 2, cusip: '02079K305' },
+    ]);
+    expect((await positions('2020-12-31')).map((r) => r.cusip)).toEqual(['02079K107', '02079K305', '037833100']);
+    await project([again[1]!]);
+    expect(await ds.query('SELECT holding_index, cusip FROM thirteenf_holdings ORDER BY holding_index')).toHaveLength(3);
+    expect(await ds.query('SELECT holdings_total, chunks_seen, chunk_count FROM thirteenf_filings')).toEqual([{ holdings_total: 3, chunks_seen: 2, chunk_count: 2 }]);
+    const both = await snapshot();
+    // Both chunks of the new reading in one batch: the same.
+    await reset();
+    await project(first);
+    await project(again);
+    expect(await snapshot()).toEqual(both);
+    expect((await positions('2020-12-31')).map((r) => r.cusip)).toEqual(['02079K107', '02079K305', '037833100']);
   });
 
   it('matches positions through the crosswalk when N-PORT arrives after the 13F: by CUSIP, else by an unambiguous issuer', async () => {

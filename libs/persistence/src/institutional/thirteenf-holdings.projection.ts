@@ -91,6 +91,37 @@ const FILING_COLUMNS = upsertColumns(THIRTEENF_FILINGS_TABLE);
 /* superseded_by is the quarter's to set; the unit check's flag survives a redelivered header (the quarter recomputes it). */
 const UPSERT_FILINGS_SQL = unnestUpsertSql('thirteenf_filings', FILING_COLUMNS, 'accession', 'true', '1', { keep: ['superseded_by'] });
 
+/** The stored rows a written chunk replaces: its index range [from, to], and every row at or past the filing's holdings_total. */
+export interface ChunkTrim {
+  accession: string;
+  from: number;
+  to: number;
+  total: number;
+}
+
+const LAST_INDEX = 2 ** 31 - 1;
+
+/**
+ * What writing one chunk deletes first, so a filing read again with fewer rows (the same chunk
+ * count) serves none of the dropped ones: the chunk's index range (the last chunk's runs to the
+ * end) and the rows at or past holdings_total, which no chunk of this reading writes. Pure.
+ */
+export function chunkTrim(d: Pick<ThirteenFHoldingsData, 'accession' | 'chunk' | 'holdings'>): ChunkTrim {
+  const indexes = d.holdings.map((h) => h.index);
+  const last = d.chunk.index === d.chunk.count - 1;
+  return {
+    accession: d.accession,
+    from: indexes.length > 0 ? Math.min(...indexes) : d.chunk.holdings_total,
+    to: last ? LAST_INDEX : indexes.length > 0 ? Math.max(...indexes) : -1,
+    total: d.chunk.holdings_total,
+  };
+}
+
+const TRIM_HOLDINGS_SQL = `
+  DELETE FROM thirteenf_holdings h
+  USING unnest($1::text[], $2::int[], $3::int[], $4::int[]) AS t(accession, index_from, index_to, total)
+  WHERE h.accession = t.accession AND (h.holding_index >= t.total OR h.holding_index BETWEEN t.index_from AND t.index_to)`;
+
 const STORED_FILINGS_SQL = `
   SELECT accession, manager_cik, to_char(period, 'YYYY-MM-DD') AS period, chunk_count, chunk_hashes
   FROM thirteenf_filings WHERE accession = ANY($1::text[])`;
@@ -108,7 +139,9 @@ const quarterId = (q: ManagerQuarter): string => `${q.manager_cik}|${q.period}`;
  * transaction. Under the advisory locks of the batch's managers (one ordered statement):
  * 1. per filing, its chunks are folded over the stored bookkeeping (planChunks): a redelivered
  *    chunk (same data hash for its index) writes nothing and counts once;
- * 2. one upsert of the holdings of the chunks that changed, one of their filings;
+ * 2. the stored rows the changed chunks replace go (all of a filing cut differently, else each
+ *    chunk's index range and the rows past holdings_total: chunkTrim), then one upsert of the
+ *    holdings of those chunks, one of their filings;
  * 3. every manager quarter holding a filing that changed and is complete is recomputed
  *    (recomputeQuarters), with the change columns of its next quarter.
  * Keys are accessions: inserted when the filing had no row, updated when a chunk changed it.
@@ -129,6 +162,7 @@ export async function projectThirteenFHoldings(m: EntityManager, envelopes: Read
 
   const written = new Set<number>();
   const resets: string[] = [];
+  const trims: ChunkTrim[] = [];
   const filings: Array<ReturnType<typeof thirteenFFilingRow>> = [];
   const holdings: Array<ReturnType<typeof thirteenFHoldingRows>[number]> = [];
   const quarters = new Map<string, ManagerQuarter>();
@@ -145,6 +179,7 @@ export async function projectThirteenFHoldings(m: EntityManager, envelopes: Read
     for (const i of writers) {
       written.add(i);
       holdings.push(...thirteenFHoldingRows(envelopes[i]!));
+      trims.push(chunkTrim(envelopes[i]!.data));
     }
     // The header of the last chunk written stands for the filing.
     const last = envelopes[writers[writers.length - 1]!]!;
@@ -155,6 +190,7 @@ export async function projectThirteenFHoldings(m: EntityManager, envelopes: Read
     if (before && plan.completeBefore) quarters.set(quarterId(before), { manager_cik: before.manager_cik, period: before.period });
   }
   if (resets.length > 0) await m.query('DELETE FROM thirteenf_holdings WHERE accession = ANY($1::text[])', [resets]);
+  if (trims.length > 0) await m.query(TRIM_HOLDINGS_SQL, [trims.map((t) => t.accession), trims.map((t) => t.from), trims.map((t) => t.to), trims.map((t) => t.total)]);
   if (holdings.length > 0) await m.query(UPSERT_HOLDINGS_SQL, columnArrays(holdings, HOLDING_COLUMNS));
   if (filings.length > 0) await m.query(UPSERT_FILINGS_SQL, columnArrays(filings, FILING_COLUMNS));
   await recomputeQuarters(m, [...quarters.values()]);

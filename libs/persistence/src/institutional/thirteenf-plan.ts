@@ -37,7 +37,8 @@ const isComplete = (hashes: ReadonlyArray<string | null>): boolean => hashes.len
  * Applies one filing's chunks (offset order) to its stored bookkeeping: a chunk whose hash is the
  * one stored for its index is a redelivery and writes nothing; another hash rewrites the chunk; a
  * chunk count unlike the stored one means the filing was read again and cut differently, so the
- * stored rows go and counting starts over. Pure.
+ * stored rows go and counting starts over. (Read again with the same count, each chunk written
+ * replaces its own index range and the rows past the new holdings_total: chunkTrim.) Pure.
  */
 export function planChunks(stored: StoredChunks | undefined, chunks: ReadonlyArray<ChunkVersion>): ChunkPlan {
   let count = stored?.chunk_count ?? 0;
