@@ -71,9 +71,11 @@ export const THIRTEENF_HOLDINGS_TABLE = table('thirteenf_holdings', ['accession'
 
 /**
  * What is served: one row per manager, quarter (period) and CUSIP, summed over the quarter's
- * current filings, the options apart; `change` against the manager's previous quarter. A
- * `sold_out` row (held last quarter, not now: zeros) points (accession, holding_index) at the
- * holding of the previous quarter, the last one that shows the position.
+ * current filings, the options apart; `change` on the long position (shares + principal) against
+ * the manager's previous quarter, null when neither quarter holds it long. A `sold_out` row is
+ * either still filed for its options (its own holding) or, when the CUSIP is gone, a row of zeros
+ * pointing (accession, holding_index) at the holding of the previous quarter, the last one that
+ * shows the position.
  */
 export const INSTITUTIONAL_POSITIONS_TABLE = table('institutional_positions', ['manager_cik', 'period', 'cusip'], {
   manager_cik: char(10),

@@ -308,6 +308,45 @@ describe('projectThirteenFHoldings', () => {
     expect((await positions('2020-12-31')).map((r) => r.cusip)).toEqual(['02079K107', '02079K305', '037833100']);
   });
 
+  it('change follows the long position: options alone are sold_out after shares, else no change', async () => {
+    const option = (h: ThirteenFHoldingData, put_call: 'put' | 'call'): ThirteenFHoldingData => ({ ...h, put_call });
+    // 2020Q4: Apple long, Microsoft puts, Alphabet C puts.
+    const q4 = filing('0001619124-21-000001', {}, [APPLE!, option(MICROSOFT!, 'put'), option(ALPHABET_C!, 'put')]);
+    // 2021Q1: Apple calls only, Microsoft puts again, Amazon puts (new), Alphabet C gone.
+    const q1Options = filing('0001619124-21-000010', { period: '2021-03-31', quarter: '2021Q1', filed_date: '2021-05-14' }, [
+      option(APPLE!, 'call'),
+      option(MICROSOFT!, 'put'),
+      option(AMAZON!, 'put'),
+    ]);
+    const rowsOf = async () =>
+      (
+        await ds.query<Array<Position & { call_shares: string; put_shares: string }>>(
+          `SELECT cusip, shares, call_shares, put_shares, prev_shares, share_delta, change, accession FROM institutional_positions
+           WHERE manager_cik = $1 AND period = '2021-03-31' ORDER BY cusip COLLATE "C"`,
+          [MANAGER],
+        )
+      ).map((r) => [r.cusip, r.shares, r.call_shares, r.put_shares, r.prev_shares, r.share_delta, r.change, r.accession]);
+    const expected = [
+      ['023135106', '0', '0', '46688', '0', '0', null, q1Options.key],
+      // Long 1,733,777 shares, then calls only: sold out, the row kept (its own holding) for the calls.
+      ['037833100', '0', '1733777', '0', '1733777', '-1733777', 'sold_out', q1Options.key],
+      ['594918104', '0', '0', '1009277', '0', '0', null, q1Options.key],
+    ];
+    await project([q4]);
+    await project([q1Options]);
+    // Alphabet C's puts are gone: no long position was held, so no sold_out row.
+    expect(await rowsOf()).toEqual(expected);
+    const inOrder = await snapshot();
+    // The earlier quarter recomputed (a restatement of the same rows) keeps the sold_out row that is a holding of 2021Q1.
+    await project([filing('0001619124-21-000005', { form: '13F-HR/A', filed_date: '2021-03-01', amendment: { number: 1, type: 'restatement' } }, q4.data.holdings)]);
+    expect(await rowsOf()).toEqual(expected);
+    // Either arrival order.
+    await reset();
+    await project([q1Options]);
+    await project([q4]);
+    expect(await snapshot()).toEqual(inOrder);
+  });
+
   it('matches positions through the crosswalk when N-PORT arrives after the 13F: by CUSIP, else by an unambiguous issuer', async () => {
     await project([actiam]);
     await ds.transaction((m) => projectFundHoldings(m, [adx]));

@@ -17,8 +17,10 @@ import { planChunks, quarterFilings, type QuarterFiling, type StoredChunks } fro
  * restatement plus the new-holdings amendments filed after it), so the result does not depend on
  * arrival order nor on how chunks are cut into batches. The change columns compare with the
  * manager's previous calendar quarter and are recomputed for the next quarter too, which may have
- * landed first. A position held last quarter and absent now gets a `sold_out` row pointing at the
- * holding of the previous quarter (its accession and holding_index): the absence has no quote.
+ * landed first. change follows the long position (shares + principal, the options apart): a CUSIP
+ * held long last quarter and absent now gets a `sold_out` row of zeros citing the previous
+ * quarter's holding (its accession and holding_index), so its quote is that holding's infoTable
+ * row; one still filed for its options alone is its own `sold_out` row.
  */
 
 /** The unit check flag: the values per share contradict the previous quarter's by a factor near 1000. */
@@ -295,33 +297,47 @@ const CHANGE_QUARTERS = `
     WHERE EXISTS (SELECT 1 FROM institutional_manager_quarters m WHERE m.manager_cik = q.manager_cik AND m.period = q.period AND m.report_type <> 'notice')
   )`;
 
+/* The rows INSERT_SOLD_OUT_SQL made: sold_out rows citing a holding that is not of the quarter's current filings. */
 const DELETE_SOLD_OUT_SQL = `
   DELETE FROM institutional_positions p
-  USING unnest($1::bpchar[], $2::date[]) AS q(manager_cik, period)
-  WHERE p.manager_cik = q.manager_cik AND p.period = q.period AND p.change = 'sold_out'`;
+  USING unnest($1::bpchar[], $2::date[]) AS q(manager_cik, period), institutional_manager_quarters m
+  WHERE p.manager_cik = q.manager_cik AND p.period = q.period AND p.change = 'sold_out'
+    AND m.manager_cik = q.manager_cik AND m.period = q.period AND p.accession <> ALL(m.accessions)`;
 
-/* change on shares + principal against the previous quarter's row (none: new); all null when that quarter was not filed. */
+/*
+ * change on the long position (shares + principal; puts and calls apart) against the previous
+ * quarter's (0 when it has no row): from 0 to more is new, from more to 0 sold_out (the row stays
+ * for its options), 0 both times null (options only: no long position to compare). prev_shares
+ * and share_delta are set whenever the previous quarter was filed; all three are null when it was not.
+ */
 const SET_CHANGES_SQL = `
-  WITH ${CHANGE_QUARTERS}, computed AS (
-    SELECT p.manager_cik, p.period, p.cusip,
-      CASE WHEN cq.has_prev THEN coalesce(pp.shares + pp.principal, 0) END AS prev_shares,
-      CASE WHEN cq.has_prev THEN p.shares + p.principal - coalesce(pp.shares + pp.principal, 0) END AS share_delta,
-      CASE WHEN NOT cq.has_prev THEN NULL
-           WHEN pp.cusip IS NULL THEN 'new'
-           WHEN p.shares + p.principal > pp.shares + pp.principal THEN 'increased'
-           WHEN p.shares + p.principal < pp.shares + pp.principal THEN 'decreased'
-           ELSE 'unchanged' END AS change
+  WITH ${CHANGE_QUARTERS}, longs AS (
+    SELECT p.manager_cik, p.period, p.cusip, cq.has_prev, p.shares + p.principal AS now_long, coalesce(pp.shares + pp.principal, 0) AS prev_long
     FROM cq
     JOIN institutional_positions p ON p.manager_cik = cq.manager_cik AND p.period = cq.period
     LEFT JOIN institutional_positions pp ON cq.has_prev AND pp.manager_cik = cq.manager_cik AND pp.period = cq.prev AND pp.cusip = p.cusip
-      AND pp.change IS DISTINCT FROM 'sold_out'
+  ), computed AS (
+    SELECT manager_cik, period, cusip,
+      CASE WHEN has_prev THEN prev_long END AS prev_shares,
+      CASE WHEN has_prev THEN now_long - prev_long END AS share_delta,
+      CASE WHEN NOT has_prev OR (now_long = 0 AND prev_long = 0) THEN NULL
+           WHEN now_long = 0 THEN 'sold_out'
+           WHEN prev_long = 0 THEN 'new'
+           WHEN now_long > prev_long THEN 'increased'
+           WHEN now_long < prev_long THEN 'decreased'
+           ELSE 'unchanged' END AS change
+    FROM longs
   )
   UPDATE institutional_positions t SET prev_shares = c.prev_shares, share_delta = c.share_delta, change = c.change
   FROM computed c
   WHERE t.manager_cik = c.manager_cik AND t.period = c.period AND t.cusip = c.cusip
     AND (t.prev_shares, t.share_delta, t.change) IS DISTINCT FROM (c.prev_shares, c.share_delta, c.change)`;
 
-/* Held last quarter, gone now: a row of zeros pointing at last quarter's holding. */
+/*
+ * Held long last quarter, absent now: a row of zeros citing last quarter's holding (accession,
+ * holding_index), whose infoTable row is its quote. A previous row without a long position (options
+ * only, or itself such a row of zeros) makes none.
+ */
 const INSERT_SOLD_OUT_SQL = `
   WITH ${CHANGE_QUARTERS}
   INSERT INTO institutional_positions (manager_cik, period, cusip, cik, match_method, issuer, class_title, shares, principal, value_usd,
@@ -329,7 +345,7 @@ const INSERT_SOLD_OUT_SQL = `
   SELECT cq.manager_cik, cq.period, pp.cusip, pp.cik, pp.match_method, pp.issuer, pp.class_title, 0, 0, 0, 0, 0, 0, 0,
     pp.shares + pp.principal, -(pp.shares + pp.principal), 'sold_out', pp.accession, pp.holding_index
   FROM cq
-  JOIN institutional_positions pp ON cq.has_prev AND pp.manager_cik = cq.manager_cik AND pp.period = cq.prev AND pp.change IS DISTINCT FROM 'sold_out'
+  JOIN institutional_positions pp ON cq.has_prev AND pp.manager_cik = cq.manager_cik AND pp.period = cq.prev AND pp.shares + pp.principal > 0
   WHERE NOT EXISTS (SELECT 1 FROM institutional_positions p WHERE p.manager_cik = cq.manager_cik AND p.period = cq.period AND p.cusip = pp.cusip)`;
 
 /*
