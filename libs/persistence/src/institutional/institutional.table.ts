@@ -71,9 +71,11 @@ export const THIRTEENF_HOLDINGS_TABLE = table('thirteenf_holdings', ['accession'
 
 /**
  * What is served: one row per manager, quarter (period) and CUSIP, summed over the quarter's
- * current filings, the options apart; `change` against the manager's previous quarter. A
- * `sold_out` row (held last quarter, not now: zeros) points (accession, holding_index) at the
- * holding of the previous quarter, the last one that shows the position.
+ * current filings, the options apart; `change` on the long position (shares + principal) against
+ * the manager's previous quarter, null when neither quarter holds it long. A `sold_out` row is
+ * either still filed for its options (its own holding) or, when the CUSIP is gone, a row of zeros
+ * pointing (accession, holding_index) at the holding of the previous quarter, the last one that
+ * shows the position.
  */
 export const INSTITUTIONAL_POSITIONS_TABLE = table('institutional_positions', ['manager_cik', 'period', 'cusip'], {
   manager_cik: char(10),
@@ -120,7 +122,8 @@ export const INSTITUTIONAL_MANAGERS_TABLE = table('institutional_managers', ['ci
 
 /** CUSIP -> covered company, from N-PORT holdings matched by an identifier (never by name). */
 export const CUSIP_CROSSWALK_TABLE = table('cusip_crosswalk', ['cusip'], {
-  cusip: char(9),
+  /** Nine characters (crosswalkRows keeps valid CUSIPs only); text like every other cusip column, so joins compare text with text. */
+  cusip: text(),
   cik: char(10),
   symbol: text().nullable(),
   method: text(),
@@ -132,7 +135,8 @@ export const CUSIP_CROSSWALK_TABLE = table('cusip_crosswalk', ['cusip'], {
 /** SEC's Official List of Section 13(f) Securities, per quarter. */
 export const THIRTEENF_SECURITIES_TABLE = table('thirteenf_securities', ['quarter', 'cusip'], {
   quarter: text(),
-  cusip: char(9),
+  /** Nine characters (thirteenFSecurityRows checks); text like every other cusip column. */
+  cusip: text(),
   has_options: boolean(),
   issuer: text(),
   description: text().nullable(),

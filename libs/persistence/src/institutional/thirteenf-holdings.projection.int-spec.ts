@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { FundHoldingsData, RecordEnvelope, ThirteenFHoldingData, ThirteenFHoldingsData, ThirteenFSecuritiesData } from '@app/contracts';
+import { cusipCheckDigit } from '@app/edgar';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { createDataSource } from '../data-source';
 import { projectFundHoldings } from '../funds/fund-holdings.projection';
 import type { BatchOutcome } from '../projections/batch-outcome';
+import { upsertCusipCrosswalk } from './cusip-crosswalk.projection';
 import { projectThirteenFHoldings, UNIT_CONTRADICTS_PREVIOUS_QUARTER } from './thirteenf-holdings.projection';
 import { projectThirteenFSecurities } from './thirteenf-securities.projection';
 import { thirteenFFilingsByAccessions } from './thirteenf.events';
@@ -78,6 +80,32 @@ const chunks = [0, 1].map((index) => ({
   id: `rec_actiam_chunk_${index}`,
   data: { ...actiam.data, chunk: { index, count: 2, holdings_total: 5 }, holdings: index === 0 ? actiam.data.holdings.slice(0, 3) : actiam.data.holdings.slice(3) },
 }));
+
+/** A filing cut into chunks of `size` rows (the ingestor's cut), one record per chunk. */
+function chunked(base: RecordEnvelope<ThirteenFHoldingsData>, holdings: ThirteenFHoldingData[], size: number, id: string): RecordEnvelope<ThirteenFHoldingsData>[] {
+  const count = Math.max(1, Math.ceil(holdings.length / size));
+  return Array.from({ length: count }, (_, index) => ({
+    ...base,
+    id: `rec_${id}_${index}`,
+    data: {
+      ...base.data,
+      chunk: { index, count, holdings_total: holdings.length },
+      holdings: holdings.slice(index * size, (index + 1) * size).map((h, i) => ({ ...h, index: index * size + i })),
+    },
+  }));
+}
+
+/** An N-PORT record whose holdings map the given CUSIPs to companies by ticker (what the crosswalk is written from). */
+const nport = (rows: Array<{ cusip: string; cik: string; symbol: string }>): RecordEnvelope<FundHoldingsData> => ({
+  ...adx,
+  data: {
+    ...adx.data,
+    holdings: rows.map((r, index) => ({ ...adx.data.holdings[0]!, index, cusip: r.cusip, match: { ...adx.data.holdings[0]!.match, cik: r.cik, symbol: r.symbol, method: 'ticker' } })),
+  },
+});
+/** A third CUSIP of Alphabet's issuer prefix, here named for another company: the prefix no longer names one. */
+const OTHER_02079K = `02079K20${cusipCheckDigit('02079K20')}`;
+const ALPHABET = '0001652044';
 
 let db: TestDatabase;
 let ds: DataSource;
@@ -254,6 +282,71 @@ describe('projectThirteenFHoldings', () => {
     expect((await positions('2021-09-30')).map((r) => r.change)).toEqual([null, null, null, null, null]);
   });
 
+  it('a filing read again with fewer rows in as many chunks serves none of the dropped ones', async () => {
+    const first = chunked(actiam, [APPLE!, ALPHABET_C!, ALPHABET_A!, MICROSOFT!], 2, 'first');
+    await project(first);
+    expect((await positions('2020-12-31')).map((r) => r.cusip)).toEqual(['02079K107', '02079K305', '037833100', '594918104']);
+    // Read again: Microsoft dropped, still two chunks (rows 0-1, then row 2 alone).
+    const again = chunked(actiam, [APPLE!, ALPHABET_C!, ALPHABET_A!], 2, 'again');
+    expect(await project([again[0]!])).toEqual({ inserted: [], updated: [actiam.key], unchanged: 0 });
+    // The first chunk's header says 3 rows: row 3 (the old second chunk's Microsoft) goes at once.
+    expect(await ds.query('SELECT holding_index, cusip FROM thirteenf_holdings ORDER BY holding_index')).toEqual([
+      { holding_index: 0, cusip: '037833100' },
+      { holding_index: 1, cusip: '02079K107' },
+      { holding_index: 2, cusip: '02079K305' },
+    ]);
+    expect((await positions('2020-12-31')).map((r) => r.cusip)).toEqual(['02079K107', '02079K305', '037833100']);
+    await project([again[1]!]);
+    expect(await ds.query('SELECT holding_index, cusip FROM thirteenf_holdings ORDER BY holding_index')).toHaveLength(3);
+    expect(await ds.query('SELECT holdings_total, chunks_seen, chunk_count FROM thirteenf_filings')).toEqual([{ holdings_total: 3, chunks_seen: 2, chunk_count: 2 }]);
+    const both = await snapshot();
+    // Both chunks of the new reading in one batch: the same.
+    await reset();
+    await project(first);
+    await project(again);
+    expect(await snapshot()).toEqual(both);
+    expect((await positions('2020-12-31')).map((r) => r.cusip)).toEqual(['02079K107', '02079K305', '037833100']);
+  });
+
+  it('change follows the long position: options alone are sold_out after shares, else no change', async () => {
+    const option = (h: ThirteenFHoldingData, put_call: 'put' | 'call'): ThirteenFHoldingData => ({ ...h, put_call });
+    // 2020Q4: Apple long, Microsoft puts, Alphabet C puts.
+    const q4 = filing('0001619124-21-000001', {}, [APPLE!, option(MICROSOFT!, 'put'), option(ALPHABET_C!, 'put')]);
+    // 2021Q1: Apple calls only, Microsoft puts again, Amazon puts (new), Alphabet C gone.
+    const q1Options = filing('0001619124-21-000010', { period: '2021-03-31', quarter: '2021Q1', filed_date: '2021-05-14' }, [
+      option(APPLE!, 'call'),
+      option(MICROSOFT!, 'put'),
+      option(AMAZON!, 'put'),
+    ]);
+    const rowsOf = async () =>
+      (
+        await ds.query<Array<Position & { call_shares: string; put_shares: string }>>(
+          `SELECT cusip, shares, call_shares, put_shares, prev_shares, share_delta, change, accession FROM institutional_positions
+           WHERE manager_cik = $1 AND period = '2021-03-31' ORDER BY cusip COLLATE "C"`,
+          [MANAGER],
+        )
+      ).map((r) => [r.cusip, r.shares, r.call_shares, r.put_shares, r.prev_shares, r.share_delta, r.change, r.accession]);
+    const expected = [
+      ['023135106', '0', '0', '46688', '0', '0', null, q1Options.key],
+      // Long 1,733,777 shares, then calls only: sold out, the row kept (its own holding) for the calls.
+      ['037833100', '0', '1733777', '0', '1733777', '-1733777', 'sold_out', q1Options.key],
+      ['594918104', '0', '0', '1009277', '0', '0', null, q1Options.key],
+    ];
+    await project([q4]);
+    await project([q1Options]);
+    // Alphabet C's puts are gone: no long position was held, so no sold_out row.
+    expect(await rowsOf()).toEqual(expected);
+    const inOrder = await snapshot();
+    // The earlier quarter recomputed (a restatement of the same rows) keeps the sold_out row that is a holding of 2021Q1.
+    await project([filing('0001619124-21-000005', { form: '13F-HR/A', filed_date: '2021-03-01', amendment: { number: 1, type: 'restatement' } }, q4.data.holdings)]);
+    expect(await rowsOf()).toEqual(expected);
+    // Either arrival order.
+    await reset();
+    await project([q1Options]);
+    await project([q4]);
+    expect(await snapshot()).toEqual(inOrder);
+  });
+
   it('matches positions through the crosswalk when N-PORT arrives after the 13F: by CUSIP, else by an unambiguous issuer', async () => {
     await project([actiam]);
     await ds.transaction((m) => projectFundHoldings(m, [adx]));
@@ -278,6 +371,72 @@ describe('projectThirteenFHoldings', () => {
       ['594918104', '0000789019'],
       ['88160R101', '0001318605'],
     ]);
+  });
+});
+
+describe('the crosswalk and the 13F positions', () => {
+  beforeEach(reset);
+  const crosswalk = (rows: Parameters<typeof nport>[0]) => ds.transaction((m) => upsertCusipCrosswalk(m, [nport(rows)]));
+  const matches = async () => (await positions('2020-12-31')).map((r) => [r.cusip, r.cik, r.match_method]);
+
+  it('re-matches every position of the issuers written: a prefix that names two companies unmatches, in either arrival order', async () => {
+    await project([actiam]);
+    await crosswalk([{ cusip: '02079K305', cik: ALPHABET, symbol: 'GOOGL:US' }]);
+    expect((await matches()).slice(0, 2)).toEqual([
+      ['02079K107', ALPHABET, 'cusip_issuer'],
+      ['02079K305', ALPHABET, 'cusip'],
+    ]);
+    await crosswalk([{ cusip: OTHER_02079K, cik: '0000000099', symbol: 'OTHER:US' }]);
+    const after = await matches();
+    expect(after.slice(0, 2)).toEqual([
+      ['02079K107', null, null],
+      ['02079K305', ALPHABET, 'cusip'],
+    ]);
+    // The crosswalk first, then the 13F: the same.
+    await reset();
+    await crosswalk([{ cusip: '02079K305', cik: ALPHABET, symbol: 'GOOGL:US' }]);
+    await crosswalk([{ cusip: OTHER_02079K, cik: '0000000099', symbol: 'OTHER:US' }]);
+    await project([actiam]);
+    expect(await matches()).toEqual(after);
+    // The exact CUSIP of a position once matched by its issuer takes over.
+    await crosswalk([{ cusip: '02079K107', cik: ALPHABET, symbol: 'GOOG:US' }]);
+    expect((await matches())[0]).toEqual(['02079K107', ALPHABET, 'cusip']);
+  });
+
+  it('a crosswalk write in flight: a quarter recompute waits for it and matches its rows', async () => {
+    const writer = ds.createQueryRunner();
+    await writer.connect();
+    try {
+      await writer.startTransaction();
+      await upsertCusipCrosswalk(writer.manager, [nport([{ cusip: '037833100', cik: '0000320193', symbol: 'AAPL:US' }])]);
+      let done = false;
+      const recompute = project([actiam]).then(() => (done = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(done).toBe(false);
+      await writer.commitTransaction();
+      await recompute;
+    } finally {
+      await writer.release();
+    }
+    expect((await matches()).find((r) => r[0] === '037833100')).toEqual(['037833100', '0000320193', 'cusip']);
+  });
+
+  it('a quarter recompute in flight: a crosswalk write waits for it and re-matches its positions', async () => {
+    const recompute = ds.createQueryRunner();
+    await recompute.connect();
+    try {
+      await recompute.startTransaction();
+      await projectThirteenFHoldings(recompute.manager, [actiam]);
+      let done = false;
+      const write = crosswalk([{ cusip: '037833100', cik: '0000320193', symbol: 'AAPL:US' }]).then(() => (done = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(done).toBe(false);
+      await recompute.commitTransaction();
+      await write;
+    } finally {
+      await recompute.release();
+    }
+    expect((await matches()).find((r) => r[0] === '037833100')).toEqual(['037833100', '0000320193', 'cusip']);
   });
 });
 

@@ -4,9 +4,9 @@ import type { BatchOutcome } from '../projections/batch-outcome';
 import { columnArrays, unnestUpsertSql } from '../projections/batch-upsert';
 import { lockKeys, OutcomeTally } from '../projections/batch-reduction';
 import { upsertColumns } from '../table';
-import { CUSIP_MATCH_JOIN } from './cusip-crosswalk.projection';
+import { CUSIP_MATCH_JOIN, lockCrosswalkShared } from './cusip-crosswalk.projection';
 import { THIRTEENF_FILINGS_TABLE, THIRTEENF_HOLDINGS_TABLE } from './institutional.table';
-import { planChunks, quarterFilings, type StoredChunks } from './thirteenf-plan';
+import { planChunks, quarterFilings, type QuarterFiling, type StoredChunks } from './thirteenf-plan';
 
 /*
  * edgar.13f-holdings.v1 -> thirteenf_filings and thirteenf_holdings (every filing as filed), then
@@ -17,8 +17,10 @@ import { planChunks, quarterFilings, type StoredChunks } from './thirteenf-plan'
  * restatement plus the new-holdings amendments filed after it), so the result does not depend on
  * arrival order nor on how chunks are cut into batches. The change columns compare with the
  * manager's previous calendar quarter and are recomputed for the next quarter too, which may have
- * landed first. A position held last quarter and absent now gets a `sold_out` row pointing at the
- * holding of the previous quarter (its accession and holding_index): the absence has no quote.
+ * landed first. change follows the long position (shares + principal, the options apart): a CUSIP
+ * held long last quarter and absent now gets a `sold_out` row of zeros citing the previous
+ * quarter's holding (its accession and holding_index), so its quote is that holding's infoTable
+ * row; one still filed for its options alone is its own `sold_out` row.
  */
 
 /** The unit check flag: the values per share contradict the previous quarter's by a factor near 1000. */
@@ -91,6 +93,37 @@ const FILING_COLUMNS = upsertColumns(THIRTEENF_FILINGS_TABLE);
 /* superseded_by is the quarter's to set; the unit check's flag survives a redelivered header (the quarter recomputes it). */
 const UPSERT_FILINGS_SQL = unnestUpsertSql('thirteenf_filings', FILING_COLUMNS, 'accession', 'true', '1', { keep: ['superseded_by'] });
 
+/** The stored rows a written chunk replaces: its index range [from, to], and every row at or past the filing's holdings_total. */
+export interface ChunkTrim {
+  accession: string;
+  from: number;
+  to: number;
+  total: number;
+}
+
+const LAST_INDEX = 2 ** 31 - 1;
+
+/**
+ * What writing one chunk deletes first, so a filing read again with fewer rows (the same chunk
+ * count) serves none of the dropped ones: the chunk's index range (the last chunk's runs to the
+ * end) and the rows at or past holdings_total, which no chunk of this reading writes. Pure.
+ */
+export function chunkTrim(d: Pick<ThirteenFHoldingsData, 'accession' | 'chunk' | 'holdings'>): ChunkTrim {
+  const indexes = d.holdings.map((h) => h.index);
+  const last = d.chunk.index === d.chunk.count - 1;
+  return {
+    accession: d.accession,
+    from: indexes.length > 0 ? Math.min(...indexes) : d.chunk.holdings_total,
+    to: last ? LAST_INDEX : indexes.length > 0 ? Math.max(...indexes) : -1,
+    total: d.chunk.holdings_total,
+  };
+}
+
+const TRIM_HOLDINGS_SQL = `
+  DELETE FROM thirteenf_holdings h
+  USING unnest($1::text[], $2::int[], $3::int[], $4::int[]) AS t(accession, index_from, index_to, total)
+  WHERE h.accession = t.accession AND (h.holding_index >= t.total OR h.holding_index BETWEEN t.index_from AND t.index_to)`;
+
 const STORED_FILINGS_SQL = `
   SELECT accession, manager_cik, to_char(period, 'YYYY-MM-DD') AS period, chunk_count, chunk_hashes
   FROM thirteenf_filings WHERE accession = ANY($1::text[])`;
@@ -108,7 +141,9 @@ const quarterId = (q: ManagerQuarter): string => `${q.manager_cik}|${q.period}`;
  * transaction. Under the advisory locks of the batch's managers (one ordered statement):
  * 1. per filing, its chunks are folded over the stored bookkeeping (planChunks): a redelivered
  *    chunk (same data hash for its index) writes nothing and counts once;
- * 2. one upsert of the holdings of the chunks that changed, one of their filings;
+ * 2. the stored rows the changed chunks replace go (all of a filing cut differently, else each
+ *    chunk's index range and the rows past holdings_total: chunkTrim), then one upsert of the
+ *    holdings of those chunks, one of their filings;
  * 3. every manager quarter holding a filing that changed and is complete is recomputed
  *    (recomputeQuarters), with the change columns of its next quarter.
  * Keys are accessions: inserted when the filing had no row, updated when a chunk changed it.
@@ -129,6 +164,7 @@ export async function projectThirteenFHoldings(m: EntityManager, envelopes: Read
 
   const written = new Set<number>();
   const resets: string[] = [];
+  const trims: ChunkTrim[] = [];
   const filings: Array<ReturnType<typeof thirteenFFilingRow>> = [];
   const holdings: Array<ReturnType<typeof thirteenFHoldingRows>[number]> = [];
   const quarters = new Map<string, ManagerQuarter>();
@@ -145,6 +181,7 @@ export async function projectThirteenFHoldings(m: EntityManager, envelopes: Read
     for (const i of writers) {
       written.add(i);
       holdings.push(...thirteenFHoldingRows(envelopes[i]!));
+      trims.push(chunkTrim(envelopes[i]!.data));
     }
     // The header of the last chunk written stands for the filing.
     const last = envelopes[writers[writers.length - 1]!]!;
@@ -155,6 +192,7 @@ export async function projectThirteenFHoldings(m: EntityManager, envelopes: Read
     if (before && plan.completeBefore) quarters.set(quarterId(before), { manager_cik: before.manager_cik, period: before.period });
   }
   if (resets.length > 0) await m.query('DELETE FROM thirteenf_holdings WHERE accession = ANY($1::text[])', [resets]);
+  if (trims.length > 0) await m.query(TRIM_HOLDINGS_SQL, [trims.map((t) => t.accession), trims.map((t) => t.from), trims.map((t) => t.to), trims.map((t) => t.total)]);
   if (holdings.length > 0) await m.query(UPSERT_HOLDINGS_SQL, columnArrays(holdings, HOLDING_COLUMNS));
   if (filings.length > 0) await m.query(UPSERT_FILINGS_SQL, columnArrays(filings, FILING_COLUMNS));
   await recomputeQuarters(m, [...quarters.values()]);
@@ -169,10 +207,7 @@ export async function projectThirteenFHoldings(m: EntityManager, envelopes: Read
   return tally.result();
 }
 
-interface StoredQuarterFiling extends ManagerQuarter {
-  accession: string;
-  filed_date: string;
-  amendment_type: string | null;
+interface StoredQuarterFiling extends ManagerQuarter, QuarterFiling {
   report_type: string;
   manager_name: string | null;
   other_managers: unknown;
@@ -182,6 +217,7 @@ interface StoredQuarterFiling extends ManagerQuarter {
 /* The complete filings of the quarters, through thirteenf_filings_manager_idx. */
 const QUARTER_FILINGS_SQL = `
   SELECT f.manager_cik, to_char(f.period, 'YYYY-MM-DD') AS period, f.accession, to_char(f.filed_date, 'YYYY-MM-DD') AS filed_date,
+    to_char(f.accepted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS accepted_at, f.amendment_number,
     f.amendment_type, f.report_type, f.manager_name, f.other_managers, f.superseded_by
   FROM unnest($1::bpchar[], $2::date[]) AS q(manager_cik, period)
   JOIN thirteenf_filings f ON f.manager_cik = q.manager_cik AND f.period = q.period
@@ -261,33 +297,47 @@ const CHANGE_QUARTERS = `
     WHERE EXISTS (SELECT 1 FROM institutional_manager_quarters m WHERE m.manager_cik = q.manager_cik AND m.period = q.period AND m.report_type <> 'notice')
   )`;
 
+/* The rows INSERT_SOLD_OUT_SQL made: sold_out rows citing a holding that is not of the quarter's current filings. */
 const DELETE_SOLD_OUT_SQL = `
   DELETE FROM institutional_positions p
-  USING unnest($1::bpchar[], $2::date[]) AS q(manager_cik, period)
-  WHERE p.manager_cik = q.manager_cik AND p.period = q.period AND p.change = 'sold_out'`;
+  USING unnest($1::bpchar[], $2::date[]) AS q(manager_cik, period), institutional_manager_quarters m
+  WHERE p.manager_cik = q.manager_cik AND p.period = q.period AND p.change = 'sold_out'
+    AND m.manager_cik = q.manager_cik AND m.period = q.period AND p.accession <> ALL(m.accessions)`;
 
-/* change on shares + principal against the previous quarter's row (none: new); all null when that quarter was not filed. */
+/*
+ * change on the long position (shares + principal; puts and calls apart) against the previous
+ * quarter's (0 when it has no row): from 0 to more is new, from more to 0 sold_out (the row stays
+ * for its options), 0 both times null (options only: no long position to compare). prev_shares
+ * and share_delta are set whenever the previous quarter was filed; all three are null when it was not.
+ */
 const SET_CHANGES_SQL = `
-  WITH ${CHANGE_QUARTERS}, computed AS (
-    SELECT p.manager_cik, p.period, p.cusip,
-      CASE WHEN cq.has_prev THEN coalesce(pp.shares + pp.principal, 0) END AS prev_shares,
-      CASE WHEN cq.has_prev THEN p.shares + p.principal - coalesce(pp.shares + pp.principal, 0) END AS share_delta,
-      CASE WHEN NOT cq.has_prev THEN NULL
-           WHEN pp.cusip IS NULL THEN 'new'
-           WHEN p.shares + p.principal > pp.shares + pp.principal THEN 'increased'
-           WHEN p.shares + p.principal < pp.shares + pp.principal THEN 'decreased'
-           ELSE 'unchanged' END AS change
+  WITH ${CHANGE_QUARTERS}, longs AS (
+    SELECT p.manager_cik, p.period, p.cusip, cq.has_prev, p.shares + p.principal AS now_long, coalesce(pp.shares + pp.principal, 0) AS prev_long
     FROM cq
     JOIN institutional_positions p ON p.manager_cik = cq.manager_cik AND p.period = cq.period
     LEFT JOIN institutional_positions pp ON cq.has_prev AND pp.manager_cik = cq.manager_cik AND pp.period = cq.prev AND pp.cusip = p.cusip
-      AND pp.change IS DISTINCT FROM 'sold_out'
+  ), computed AS (
+    SELECT manager_cik, period, cusip,
+      CASE WHEN has_prev THEN prev_long END AS prev_shares,
+      CASE WHEN has_prev THEN now_long - prev_long END AS share_delta,
+      CASE WHEN NOT has_prev OR (now_long = 0 AND prev_long = 0) THEN NULL
+           WHEN now_long = 0 THEN 'sold_out'
+           WHEN prev_long = 0 THEN 'new'
+           WHEN now_long > prev_long THEN 'increased'
+           WHEN now_long < prev_long THEN 'decreased'
+           ELSE 'unchanged' END AS change
+    FROM longs
   )
   UPDATE institutional_positions t SET prev_shares = c.prev_shares, share_delta = c.share_delta, change = c.change
   FROM computed c
   WHERE t.manager_cik = c.manager_cik AND t.period = c.period AND t.cusip = c.cusip
     AND (t.prev_shares, t.share_delta, t.change) IS DISTINCT FROM (c.prev_shares, c.share_delta, c.change)`;
 
-/* Held last quarter, gone now: a row of zeros pointing at last quarter's holding. */
+/*
+ * Held long last quarter, absent now: a row of zeros citing last quarter's holding (accession,
+ * holding_index), whose infoTable row is its quote. A previous row without a long position (options
+ * only, or itself such a row of zeros) makes none.
+ */
 const INSERT_SOLD_OUT_SQL = `
   WITH ${CHANGE_QUARTERS}
   INSERT INTO institutional_positions (manager_cik, period, cusip, cik, match_method, issuer, class_title, shares, principal, value_usd,
@@ -295,7 +345,7 @@ const INSERT_SOLD_OUT_SQL = `
   SELECT cq.manager_cik, cq.period, pp.cusip, pp.cik, pp.match_method, pp.issuer, pp.class_title, 0, 0, 0, 0, 0, 0, 0,
     pp.shares + pp.principal, -(pp.shares + pp.principal), 'sold_out', pp.accession, pp.holding_index
   FROM cq
-  JOIN institutional_positions pp ON cq.has_prev AND pp.manager_cik = cq.manager_cik AND pp.period = cq.prev AND pp.change IS DISTINCT FROM 'sold_out'
+  JOIN institutional_positions pp ON cq.has_prev AND pp.manager_cik = cq.manager_cik AND pp.period = cq.prev AND pp.shares + pp.principal > 0
   WHERE NOT EXISTS (SELECT 1 FROM institutional_positions p WHERE p.manager_cik = cq.manager_cik AND p.period = cq.period AND p.cusip = pp.cusip)`;
 
 /*
@@ -332,7 +382,7 @@ const UNIT_CHECK_SQL = `
     AND m.unit_flag IS DISTINCT FROM CASE WHEN c.contradicts THEN '${UNIT_CONTRADICTS_PREVIOUS_QUARTER}'
                                           WHEN m.unit_flag = '${UNIT_CONTRADICTS_PREVIOUS_QUARTER}' THEN NULL ELSE m.unit_flag END`;
 
-/* Name and file number from the manager's latest complete filing; latest_period from its quarters. A manager with no quarter left goes. */
+/* Name and file number from the manager's latest complete filing (latest period, then filing order as byFiling); latest_period from its quarters. A manager with no quarter left goes. */
 const UPSERT_MANAGERS_SQL = `
   WITH latest AS (
     SELECT manager_cik, max(period) AS latest_period FROM institutional_manager_quarters WHERE manager_cik = ANY($1::bpchar[]) GROUP BY manager_cik
@@ -340,7 +390,7 @@ const UPSERT_MANAGERS_SQL = `
   INSERT INTO institutional_managers (cik, name, file_number, latest_period, updated_at)
   SELECT DISTINCT ON (f.manager_cik) f.manager_cik, f.manager_name, f.file_number, l.latest_period, now()
   FROM latest l JOIN thirteenf_filings f ON f.manager_cik = l.manager_cik AND f.chunks_seen = f.chunk_count
-  ORDER BY f.manager_cik, f.period DESC, f.filed_date DESC, f.accession DESC
+  ORDER BY f.manager_cik, f.period DESC, f.filed_date DESC, f.accepted_at DESC NULLS LAST, f.amendment_number DESC NULLS LAST, f.accession DESC
   ON CONFLICT (cik) DO UPDATE SET name = EXCLUDED.name, file_number = EXCLUDED.file_number, latest_period = EXCLUDED.latest_period, updated_at = now()
   WHERE (institutional_managers.name, institutional_managers.file_number, institutional_managers.latest_period)
     IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.file_number, EXCLUDED.latest_period)`;
@@ -351,8 +401,9 @@ const DELETE_MANAGERS_SQL = `
 
 /**
  * Recomputes the given manager quarters from their complete filings, set-based (a fixed number of
- * statements however many quarters): supersession, positions, the quarter rows, then the change
- * columns and the unit check of these quarters and of their next quarters, then the managers.
+ * statements however many quarters): supersession, positions (under CROSSWALK_LOCK, shared), the
+ * quarter rows, then the change columns and the unit check of these quarters and of their next
+ * quarters, then the managers.
  * Sorted, so concurrent batches (other managers) touch rows in one order.
  */
 export async function recomputeQuarters(m: EntityManager, quarters: ReadonlyArray<ManagerQuarter>): Promise<void> {
@@ -398,6 +449,9 @@ export async function recomputeQuarters(m: EntityManager, quarters: ReadonlyArra
   }
 
   if (superseded.length > 0) await m.query(SET_SUPERSEDED_SQL, [superseded.map((s) => s.accession), superseded.map((s) => s.superseded_by)]);
+  // Before the first write to positions (a crosswalk writer holding the lock may be updating them):
+  // positions are matched against a crosswalk no writer is changing, and a writer that comes after sees them.
+  await lockCrosswalkShared(m);
   await m.query(DELETE_POSITIONS_SQL, [ciks, periods]);
   if (current.length > 0) {
     await m.query(INSERT_POSITIONS_SQL, [current.map((c) => c.manager_cik), current.map((c) => c.period), current.map((c) => c.accession), current.map((c) => c.ord)]);

@@ -22,10 +22,17 @@ describe('planChunks', () => {
 });
 
 describe('quarterFilings', () => {
-  const original = { accession: '0000000001-21-000001', filed_date: '2021-02-12', amendment_type: null };
-  const restatement = { accession: '0000000001-21-000005', filed_date: '2021-03-01', amendment_type: 'restatement' };
-  const addedBefore = { accession: '0000000001-21-000003', filed_date: '2021-02-20', amendment_type: 'new_holdings' };
-  const addedAfter = { accession: '0000000001-21-000006', filed_date: '2021-03-15', amendment_type: 'new_holdings' };
+  const filing = (accession: string, filed_date: string, amendment_type: string | null, amendment_number: number | null = null, accepted_at: string | null = null) => ({
+    accession,
+    filed_date,
+    accepted_at,
+    amendment_number,
+    amendment_type,
+  });
+  const original = filing('0000000001-21-000001', '2021-02-12', null);
+  const restatement = filing('0000000001-21-000005', '2021-03-01', 'restatement', 2);
+  const addedBefore = filing('0000000001-21-000003', '2021-02-20', 'new_holdings', 1);
+  const addedAfter = filing('0000000001-21-000006', '2021-03-15', 'new_holdings', 3);
 
   it('keeps the latest report and the new-holdings amendments filed after it; the rest is superseded by that report', () => {
     const plan = quarterFilings([addedAfter, restatement, addedBefore, original]);
@@ -43,9 +50,27 @@ describe('quarterFilings', () => {
     expect(quarterFilings([original, addedBefore]).current).toEqual([original.accession, addedBefore.accession]);
   });
 
-  it('the same filing date: the later accession is the later filing', () => {
+  it('the same filing date: the later acceptance is the later filing, whatever the accessions say', () => {
+    // Self-filed original, then a restatement of the same day through a filing agent (CIK 0000950123): its accession sorts first.
+    const selfFiled = filing('0001234567-24-000001', '2024-02-14', null, null, '2024-02-14T10:02:11.000000Z');
+    const agentRestatement = filing('0000950123-24-006000', '2024-02-14', 'restatement', 2, '2024-02-14T16:45:03.000000Z');
+    for (const order of [[selfFiled, agentRestatement], [agentRestatement, selfFiled]]) {
+      expect(quarterFilings(order)).toMatchObject({ base: agentRestatement.accession, current: [agentRestatement.accession] });
+    }
+    // A new-holdings amendment accepted before the same-day restatement is superseded by it.
+    const addedEarlier = filing('0001234567-24-000009', '2024-02-14', 'new_holdings', 1, '2024-02-14T12:00:00.000000Z');
+    expect(Object.fromEntries(quarterFilings([selfFiled, addedEarlier, agentRestatement]).supersededBy)).toEqual({
+      [selfFiled.accession]: agentRestatement.accession,
+      [addedEarlier.accession]: agentRestatement.accession,
+      [agentRestatement.accession]: null,
+    });
+  });
+
+  it('the same filing date without acceptance times: the amendment number, then the accession', () => {
     const sameDay = { ...restatement, filed_date: original.filed_date, accession: '0000000001-21-000000' };
-    expect(quarterFilings([original, sameDay]).base).toBe(original.accession);
+    expect(quarterFilings([original, sameDay]).base).toBe(sameDay.accession);
+    const unnumbered = { ...sameDay, amendment_number: null };
+    expect(quarterFilings([original, unnumbered]).base).toBe(original.accession);
   });
 
   it('only new-holdings amendments in: they are what the quarter has', () => {

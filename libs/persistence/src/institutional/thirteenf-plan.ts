@@ -37,7 +37,8 @@ const isComplete = (hashes: ReadonlyArray<string | null>): boolean => hashes.len
  * Applies one filing's chunks (offset order) to its stored bookkeeping: a chunk whose hash is the
  * one stored for its index is a redelivery and writes nothing; another hash rewrites the chunk; a
  * chunk count unlike the stored one means the filing was read again and cut differently, so the
- * stored rows go and counting starts over. Pure.
+ * stored rows go and counting starts over. (Read again with the same count, each chunk written
+ * replaces its own index range and the rows past the new holdings_total: chunkTrim.) Pure.
  */
 export function planChunks(stored: StoredChunks | undefined, chunks: ReadonlyArray<ChunkVersion>): ChunkPlan {
   let count = stored?.chunk_count ?? 0;
@@ -70,6 +71,9 @@ export function planChunks(stored: StoredChunks | undefined, chunks: ReadonlyArr
 export interface QuarterFiling {
   accession: string;
   filed_date: string;
+  /** EDGAR's acceptance time (ISO 8601), null when the record did not carry it. */
+  accepted_at: string | null;
+  amendment_number: number | null;
   amendment_type: string | null;
 }
 
@@ -77,17 +81,30 @@ export interface QuarterFiling {
 export interface QuarterPlan {
   /** The report the quarter rests on: the latest original or restatement; null when only new-holdings amendments are in. */
   base: string | null;
-  /** The base, then the new-holdings amendments filed after it, by (filed_date, accession). */
+  /** The base, then the new-holdings amendments filed after it, in filing order (byFiling). */
   current: string[];
   /** Per filing of the quarter: the base that replaces it, or null when it is current. */
   supersededBy: Map<string, string | null>;
 }
 
-const byFiling = (a: QuarterFiling, b: QuarterFiling): number =>
-  a.filed_date < b.filed_date ? -1 : a.filed_date > b.filed_date ? 1 : a.accession < b.accession ? -1 : a.accession > b.accession ? 1 : 0;
+const compareNullsFirst = (a: number | null, b: number | null): number => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a - b);
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const acceptedMs = (f: QuarterFiling): number | null => (f.accepted_at === null ? null : Date.parse(f.accepted_at));
 
 /**
- * The current filings of a manager's quarter: the latest (filed_date, accession) of the originals
+ * Filing order: filed_date, then acceptance time, then amendment number (an original, without
+ * one, first), then accession. The accession is the last resort only: its prefix is the CIK of
+ * whoever submitted it (the manager or a filing agent), so two filings of one day do not sort by
+ * it in time.
+ */
+export const byFiling = (a: QuarterFiling, b: QuarterFiling): number =>
+  compareText(a.filed_date, b.filed_date) ||
+  compareNullsFirst(acceptedMs(a), acceptedMs(b)) ||
+  compareNullsFirst(a.amendment_number, b.amendment_number) ||
+  compareText(a.accession, b.accession);
+
+/**
+ * The current filings of a manager's quarter: the latest (byFiling) of the originals
  * (13F-HR, 13F-NT) and restatements (an amendment without a type counts as one: it restates the
  * report), plus the new-holdings amendments filed after it. Everything else is superseded by that
  * latest report. Pure.

@@ -17,11 +17,21 @@ const UPSERT_SQL = unnestUpsertSql(
   { updatedAt: false },
 );
 
-/** The thirteenf_securities rows of a batch: per (quarter, CUSIP) the last record's, sorted by key (the upsert's lock order). Pure. */
+/** What the column holds (text, joined with the other cusip columns): nine upper-case letters or digits, as the record schema says. */
+const CUSIP = /^[A-Z0-9]{9}$/;
+
+/**
+ * The thirteenf_securities rows of a batch: per (quarter, CUSIP) the last record's, sorted by key
+ * (the upsert's lock order). A CUSIP that is not nine characters fails the batch, as the record
+ * schema would have. Pure.
+ */
 export function thirteenFSecurityRows(envelopes: ReadonlyArray<RecordEnvelope<ThirteenFSecuritiesData>>) {
   const rows = new Map<string, { quarter: string; cusip: string; has_options: boolean; issuer: string; description: string | null; status: string | null; envelope: number }>();
   envelopes.forEach((e, envelope) => {
-    for (const s of e.data.securities) rows.set(`${e.data.quarter}|${s.cusip}`, { quarter: e.data.quarter, ...s, envelope });
+    for (const s of e.data.securities) {
+      if (!CUSIP.test(s.cusip)) throw new Error(`13f-securities record ${e.id}: CUSIP ${JSON.stringify(s.cusip)} is not nine characters`);
+      rows.set(`${e.data.quarter}|${s.cusip}`, { quarter: e.data.quarter, ...s, envelope });
+    }
   });
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
 }

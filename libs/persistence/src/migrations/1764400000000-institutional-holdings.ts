@@ -6,6 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * per manager, quarter and CUSIP, recomputed when a filing of that quarter lands, with the change
  * against the manager's previous quarter computed then, not per request. cusip_crosswalk maps a
  * CUSIP to a covered company from evidence (N-PORT holdings matched by identifier), never a name.
+ * Every cusip column is text (the writers check the nine characters), so the joins between them
+ * compare text with text and use each side's index.
  * Immutable once merged.
  */
 export class InstitutionalHoldings1764400000000 implements MigrationInterface {
@@ -93,8 +95,8 @@ export class InstitutionalHoldings1764400000000 implements MigrationInterface {
     await q.query(`CREATE INDEX institutional_positions_holders_change_idx ON institutional_positions (cik, period, share_delta DESC NULLS LAST, manager_cik, cusip) WHERE cik IS NOT NULL`);
     await q.query(`CREATE INDEX institutional_positions_cusip_idx ON institutional_positions (cusip, period, value_usd DESC, manager_cik)`);
     await q.query(`CREATE INDEX institutional_positions_portfolio_idx ON institutional_positions (manager_cik, period, value_usd DESC, cusip)`);
-    // The unmatched rows of an issuer, re-matched when N-PORT brings a CUSIP of it to the crosswalk.
-    await q.query(`CREATE INDEX institutional_positions_unmatched_idx ON institutional_positions (left(cusip, 6)) WHERE cik IS NULL`);
+    // The rows of an issuer (CUSIP prefix), re-matched when N-PORT brings a CUSIP of it to the crosswalk.
+    await q.query(`CREATE INDEX institutional_positions_issuer_idx ON institutional_positions (left(cusip, 6))`);
     await q.query(`
       CREATE TABLE institutional_manager_quarters (
         manager_cik char(10) NOT NULL,
@@ -120,7 +122,7 @@ export class InstitutionalHoldings1764400000000 implements MigrationInterface {
     await q.query(`CREATE INDEX institutional_managers_name_trgm_idx ON institutional_managers USING gin (search_fold(coalesce(name, '')) gin_trgm_ops)`);
     await q.query(`
       CREATE TABLE cusip_crosswalk (
-        cusip char(9) PRIMARY KEY,
+        cusip text PRIMARY KEY,
         cik char(10) NOT NULL,
         symbol text,
         method text NOT NULL,
@@ -129,10 +131,12 @@ export class InstitutionalHoldings1764400000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX cusip_crosswalk_issuer_idx ON cusip_crosswalk (left(cusip, 6))`);
+    // A company's CUSIPs.
+    await q.query(`CREATE INDEX cusip_crosswalk_cik_idx ON cusip_crosswalk (cik, cusip)`);
     await q.query(`
       CREATE TABLE thirteenf_securities (
         quarter text NOT NULL,
-        cusip char(9) NOT NULL,
+        cusip text NOT NULL,
         has_options boolean NOT NULL,
         issuer text NOT NULL,
         description text,
