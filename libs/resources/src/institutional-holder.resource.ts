@@ -10,7 +10,13 @@ export const institutionalPositionSchema = z.object({
   cusip: z.string(),
   issuer: z.string().describe('nameOfIssuer as filed'),
   class_title: z.string().nullable(),
-  symbol: z.string().nullable().describe('Company matched to the CUSIP (by identifier, never by name); null when unmatched'),
+  symbol: z
+    .string()
+    .nullable()
+    .describe(
+      'Listing of the company matched to the CUSIP (by identifier, never by name): matched by the CUSIP itself, the listing the N-PORT evidence named; ' +
+        "matched by the CUSIP's issuer prefix, the company's symbol when it has exactly one listing; null when unmatched or the share class is not known",
+    ),
   shares: z.number().int().describe('Shares held (SH rows), options excluded'),
   principal: z.number().int().describe('Principal amount (PRN rows)'),
   value_usd: z.number().int().describe('USD; filings before 2023-01-03 report thousands, scaled here'),
@@ -23,9 +29,9 @@ export const institutionalPositionSchema = z.object({
   }),
   weight: z.number().nullable().describe("Fraction of the manager's reported quarter (value / total)"),
   period: z.string().describe('Quarter end, YYYY-MM-DD'),
-  accession: z.string().nullable(),
+  accession: z.string().describe("The filing the row comes from; for a sold_out row, the previous quarter's filing"),
   filed_date: z.string().nullable(),
-  filing_url: z.string().nullable().describe('The filing in EDGAR Archives'),
+  filing_url: z.string().describe('The filing in EDGAR Archives'),
   provenance: provenanceSchema.nullable().describe('quote: the infoTable element as filed; for a sold_out row, the previous quarter\'s row that was sold'),
 });
 export type InstitutionalPositionBody = z.infer<typeof institutionalPositionSchema>;
@@ -41,7 +47,11 @@ export const companyHoldersSchema = z.object({
   data: z.array(institutionalPositionSchema),
   pagination: paginationSchema,
   company: companyReferenceSchema,
-  meta: quarterMetaSchema.extend({ cusips: z.array(z.string()).describe('CUSIPs matched to the company') }),
+  meta: quarterMetaSchema.extend({
+    cusips: z
+      .array(z.string())
+      .describe("CUSIPs matched to the company (by the CUSIP itself or by its issuer prefix) among the positions of the quarter served, sorted; empty when it has none"),
+  }),
   _gaps: z.array(z.string()),
 });
 
@@ -95,7 +105,8 @@ export const institutionHoldingsSchema = z.object({
 export const INSTITUTIONAL_GAPS: readonly string[] = [
   'Form 13F covers managers with over $100 million in 13(f) securities, 45 days after quarter end; positions under the 13F threshold and short positions are not reported',
   'values before 2023-01-03 were filed in thousands and are scaled; a filing whose numbers contradict its date carries unit_flag on GET /v1/institutions/{cik}',
-  'companies are matched by CUSIP through the identifier crosswalk only; unmatched CUSIPs: GET /v1/securities/{cusip}/institutional-holders',
+  'companies are matched by CUSIP through the identifier crosswalk only (the CUSIP itself, else its issuer prefix when that names one company); unmatched CUSIPs: GET /v1/securities/{cusip}/institutional-holders',
+  "a company's holders are those of its CIK: every share class, and for a trust whose series share one CIK (e.g. the Select Sector SPDRs), every series",
 ];
 
 const int = (text: string) => Number(text);
@@ -125,8 +136,8 @@ export function toInstitutionalPosition(row: InstitutionalPositionRow): Institut
     period: row.period,
     accession: row.accession,
     filed_date: row.filedDate,
-    filing_url: row.accession ? filingArchivesUrl(row.managerCik, row.accession) : null,
-    provenance: row.provenance && row.accession ? { ...row.provenance, accession: row.accession, quote: row.quote } : null,
+    filing_url: filingArchivesUrl(row.managerCik, row.accession),
+    provenance: row.provenance ? { ...row.provenance, accession: row.accession, quote: row.quote } : null,
   };
 }
 

@@ -1,184 +1,192 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import {
+  contentHash,
+  padCik,
+  quarterOf,
+  recordId,
+  sourceId,
+  stableStringify,
+  thirteenFHoldingsRecordV1,
+  type RecordEnvelope,
+  type ThirteenFHoldingData,
+  type ThirteenFHoldingsData,
+} from '@app/contracts';
+import { parseThirteenFSubmission } from '@app/edgar';
 import { defaultFixturesDir } from './fixture-server';
 
 /*
- * 13F read-model rows for tests of the read side, written with SQL into the agreed tables the way
- * the projection fills them: real infoTable rows of ../shared/fixtures/13f (each quote the element
- * as filed), plus rows the tests name as synthetic where a scenario needs more than the fixtures hold.
+ * 13f-holdings@1 records for tests of the 13F read side, to be projected by the real projection
+ * (projectRecords / projectThirteenFHoldings): never read-model rows written by hand. The records
+ * come from real filings: ACTIAM's 2020Q4 example record, and LTSONE's 2023Q3 complete submission
+ * parsed by parseThirteenFSubmission. A scenario that needs more (another quarter, many managers)
+ * derives it from one of them with deriveThirteenF, the transformation stated where it is made.
  */
 
-export interface SeedQuery {
-  query(sql: string, params?: unknown[]): Promise<unknown>;
+export type ThirteenFRecord = RecordEnvelope<ThirteenFHoldingsData>;
+
+const EXAMPLES = resolve(__dirname, '../../contracts/src/examples');
+
+/** ACTIAM N.V., 2020Q4, values in thousands: AAPL, GOOG, GOOGL, MSFT, AMZN (the contracts' example record). */
+export function actiam2020Q4(): ThirteenFRecord {
+  return thirteenFHoldingsRecordV1.parse(JSON.parse(readFileSync(join(EXAMPLES, '13f-holdings@1.actiam-2020q4.json'), 'utf8')));
 }
 
-/** One infoTable row of a fixture filing, as filed. */
-export interface FixtureHolding {
-  index: number;
-  issuer: string;
-  classTitle: string;
-  cusip: string;
-  value: number;
-  shares: number;
-  quote: string;
-}
-
-/** A real 13F filing from the fixtures, with the header facts its SGML header and cover page state. */
-export interface FixtureFiling {
-  file: string;
-  accession: string;
-  managerCik: string;
-  managerName: string;
-  period: string;
-  filedDate: string;
-  unit: 'thousands' | 'dollars';
-  valueTotal: number;
-  holdings: FixtureHolding[];
-}
-
-const tag = (block: string, name: string): string => new RegExp(`<ns1:${name}>([^<]*)</ns1:${name}>`).exec(block)?.[1] ?? '';
-
-/** The infoTable elements of a complete-submission .txt with the ns1: prefix (ACTIAM, LTSONE). */
-function infoTables(file: string): FixtureHolding[] {
-  const text = readFileSync(join(defaultFixturesDir(), '13f', file), 'utf8');
-  return [...text.matchAll(/<ns1:infoTable>[\s\S]*?<\/ns1:infoTable>/g)].map((m, index) => ({
-    index,
-    issuer: tag(m[0], 'nameOfIssuer'),
-    classTitle: tag(m[0], 'titleOfClass'),
-    cusip: tag(m[0], 'cusip'),
-    value: Number(tag(m[0], 'value')),
-    shares: Number(tag(m[0], 'sshPrnamt')),
-    quote: m[0],
+/**
+ * A fixture 13F complete submission (../shared/fixtures/13f) as the follower publishes it: parsed
+ * by parseThirteenFSubmission, then one record per chunk of THIRTEENF_HOLDINGS_PER_RECORD
+ * (the fixtures hold fewer, so one), header fields as the parser read them.
+ */
+export function thirteenFFixtureRecord(file: string): ThirteenFRecord {
+  const bytes = readFileSync(join(defaultFixturesDir(), '13f', file));
+  const parsed = parseThirteenFSubmission(bytes.toString('utf8'));
+  const { primary } = parsed;
+  if (!parsed.accession || !primary.managerCik || !primary.period || !parsed.filedDate || !primary.form) throw new Error(`${file}: not a complete 13F submission`);
+  const hash = contentHash(bytes);
+  const url = `https://www.sec.gov/Archives/edgar/data/${Number(primary.managerCik)}/${parsed.accession.replace(/-/g, '')}/${parsed.accession}.txt`;
+  const ref = (m: (typeof primary.otherManagers)[number]) => ({ sequence: m.sequence, cik: m.cik ? padCik(m.cik) : null, name: m.name, file_number: m.fileNumber });
+  const holdings: ThirteenFHoldingData[] = parsed.holdings.map((h) => ({
+    index: h.index,
+    issuer: h.issuer,
+    class_title: h.classTitle,
+    cusip: h.cusip.toUpperCase(),
+    figi: h.figi,
+    value_filed: h.valueFiled,
+    value_usd: h.valueFiled * parsed.valueUnit.factor,
+    shares: h.shares,
+    share_type: h.shareType,
+    put_call: h.putCall,
+    discretion: h.discretion,
+    other_managers: h.otherManagers,
+    voting: { sole: h.votingSole, shared: h.votingShared, none: h.votingNone },
+    quote: h.quote,
   }));
-}
-
-/** ACTIAM N.V., 2020Q4, values in thousands (filed before 2023-01-03): AAPL, GOOG, GOOGL, MSFT, AMZN. */
-export const ACTIAM_2020Q4: FixtureFiling = {
-  file: 'ACTIAM-0001619124-21-000002.txt',
-  accession: '0001619124-21-000002',
-  managerCik: '0001619124',
-  managerName: 'ACTIAM N.V.',
-  period: '2020-12-31',
-  filedDate: '2021-02-12',
-  unit: 'thousands',
-  valueTotal: 732158,
-  holdings: infoTables('ACTIAM-0001619124-21-000002.txt'),
-};
-
-/** LTS One Management LP, 2023Q3, values in dollars: 14 rows, MSFT among them. */
-export const LTSONE_2023Q3: FixtureFiling = {
-  file: 'LTSONE-0001894188-23-000007.txt',
-  accession: '0001894188-23-000007',
-  managerCik: '0001894188',
-  managerName: 'LTS One Management LP',
-  period: '2023-09-30',
-  filedDate: '2023-11-14',
-  unit: 'dollars',
-  valueTotal: 454926000,
-  holdings: infoTables('LTSONE-0001894188-23-000007.txt'),
-};
-
-export const archivesTxtUrl = (cik: string, accession: string) => `https://www.sec.gov/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}/${accession}.txt`;
-
-/** A position row to write; change columns as the projection computes them. */
-export interface SeedPosition {
-  managerCik: string;
-  period: string;
-  cusip: string;
-  cik: string | null;
-  issuer: string;
-  classTitle: string | null;
-  shares: number;
-  valueUsd: number;
-  prevShares: number | null;
-  shareDelta: number | null;
-  change: string | null;
-  accession: string;
-  holdingIndex: number;
-  put?: { shares: number; valueUsd: number };
-  call?: { shares: number; valueUsd: number };
-}
-
-/** thirteenf_filings + thirteenf_holdings + the manager rows of one filing (its positions are written apart). */
-export async function seedThirteenFFiling(db: SeedQuery, f: FixtureFiling, over: { superseded_by?: string; form?: string; amendmentType?: string | null } = {}): Promise<void> {
-  const scale = f.unit === 'thousands' ? 1000 : 1;
-  const provenance = {
-    src_id: `src_sec_13f_${f.accession.replace(/-/g, '')}`,
-    source_provider: 'sec',
-    source_url: archivesTxtUrl(f.managerCik, f.accession),
-    accession: f.accession,
-    quote: null,
-    content_hash: `sha256:${'0'.repeat(64)}`,
-    extracted_at: '2025-01-01T00:00:00Z',
+  const data: ThirteenFHoldingsData = {
+    accession: parsed.accession,
+    source_url: url,
+    form: primary.form as ThirteenFHoldingsData['form'],
+    filed_date: parsed.filedDate,
+    accepted_at: parsed.acceptedAt,
+    manager: { cik: padCik(primary.managerCik), name: primary.managerName, file_number: primary.fileNumber, crd_number: primary.crdNumber, sec_file_number: primary.secFileNumber },
+    period: primary.period,
+    quarter: quarterOf(primary.period),
+    report_type: primary.reportType ?? 'holdings',
+    amendment: primary.isAmendment ? { number: primary.amendmentNumber, type: primary.amendmentType } : null,
+    other_managers: primary.otherManagers.map(ref),
+    included_managers: primary.includedManagers.map(ref),
+    summary: { entry_total: primary.tableEntryTotal, value_total: primary.tableValueTotal },
+    value_unit: { unit: parsed.valueUnit.unit, basis: parsed.valueUnit.basis, flag: parsed.valueUnit.flag },
+    chunk: { index: 0, count: 1, holdings_total: holdings.length },
+    holdings,
   };
-  await db.query(
-    `INSERT INTO thirteenf_filings (accession, manager_cik, manager_name, form, report_type, amendment_number, amendment_type, period, filed_date,
-       other_managers, included_managers, entry_total, value_total, value_unit, unit_basis, holdings_total, chunks_seen, chunk_count, chunk_hashes, superseded_by,
-       source_url, provenance, record_id)
-     VALUES ($1, $2, $3, $4, 'holdings', NULL, $5, $6, $7, '[]', '[]', $8, $9, $10, 'filing_date', $8, 1, 1, ARRAY['seeded'], $11, $12, $13, $14)`,
-    [f.accession, f.managerCik, f.managerName, over.form ?? '13F-HR', over.amendmentType ?? null, f.period, f.filedDate, f.holdings.length, f.valueTotal, f.unit,
-      over.superseded_by ?? null, provenance.source_url, JSON.stringify(provenance), `rec_${f.accession.replace(/-/g, '')}`],
-  );
-  for (const h of f.holdings) {
-    await db.query(
-      `INSERT INTO thirteenf_holdings (accession, holding_index, cusip, issuer, class_title, figi, value_filed, value_usd, shares, share_type, put_call, discretion,
-         other_managers, voting_sole, voting_shared, voting_none, quote)
-       VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, 'SH', NULL, 'SOLE', '{}', $8, 0, 0, $9)`,
-      [f.accession, h.index, h.cusip, h.issuer, h.classTitle, h.value, h.value * scale, h.shares, h.quote],
-    );
-  }
-  await seedManagerQuarter(db, { managerCik: f.managerCik, managerName: f.managerName, period: f.period, accessions: [f.accession], positions: f.holdings.length, valueUsdTotal: f.valueTotal * scale });
-}
-
-export async function seedManagerQuarter(db: SeedQuery, q: { managerCik: string; managerName: string; period: string; accessions: string[]; positions: number; valueUsdTotal: number }): Promise<void> {
-  await db.query(
-    `INSERT INTO institutional_manager_quarters (manager_cik, period, manager_name, report_type, accessions, other_managers, positions, value_usd_total)
-     VALUES ($1, $2, $3, 'holdings', $4, '[]', $5, $6)`,
-    [q.managerCik, q.period, q.managerName, q.accessions, q.positions, q.valueUsdTotal],
-  );
-  await db.query(
-    `INSERT INTO institutional_managers (cik, name, file_number, latest_period) VALUES ($1, $2, NULL, $3)
-     ON CONFLICT (cik) DO UPDATE SET latest_period = greatest(institutional_managers.latest_period, excluded.latest_period), name = excluded.name`,
-    [q.managerCik, q.managerName, q.period],
-  );
-}
-
-/** The positions of a fixture filing as the projection serves them: one per CUSIP, `cikOf` the crosswalk's match. */
-export function positionsOf(f: FixtureFiling, cikOf: (cusip: string) => string | null, prev: (cusip: string) => number | null = () => null): SeedPosition[] {
-  const scale = f.unit === 'thousands' ? 1000 : 1;
-  return f.holdings.map((h) => {
-    const p = prev(h.cusip);
-    const delta = p === null ? null : h.shares - p;
-    return {
-      managerCik: f.managerCik,
-      period: f.period,
-      cusip: h.cusip,
-      cik: cikOf(h.cusip),
-      issuer: h.issuer,
-      classTitle: h.classTitle,
-      shares: h.shares,
-      valueUsd: h.value * scale,
-      prevShares: p,
-      shareDelta: delta,
-      change: p === null ? null : delta! > 0 ? 'increased' : delta! < 0 ? 'decreased' : 'unchanged',
-      accession: f.accession,
-      holdingIndex: h.index,
-    };
+  return thirteenFHoldingsRecordV1.parse({
+    schema: '13f-holdings@1',
+    key: data.accession,
+    id: recordId(`${data.accession}/0`, contentHash(stableStringify(data))),
+    observed_at: '2025-08-02T12:00:00.000Z',
+    produced_by: 'ingest-sec',
+    correlation_id: 'run_thirteenf-seed',
+    provenance: {
+      src_id: sourceId(url, hash),
+      source_provider: 'sec',
+      source_url: url,
+      accession: data.accession,
+      quote: holdings[0]?.quote ?? null,
+      content_hash: hash,
+      extracted_at: '2025-08-02T12:00:01.000Z',
+    },
+    data,
   });
 }
 
-export async function seedPositions(db: SeedQuery, rows: SeedPosition[]): Promise<void> {
-  for (const r of rows) {
-    await db.query(
-      `INSERT INTO institutional_positions (manager_cik, period, cusip, cik, match_method, issuer, class_title, shares, principal, value_usd,
-         put_shares, put_value_usd, call_shares, call_value_usd, prev_shares, share_delta, change, accession, holding_index)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-      [r.managerCik, r.period, r.cusip, r.cik, r.cik ? 'crosswalk' : null, r.issuer, r.classTitle, r.shares, r.valueUsd, r.put?.shares ?? 0, r.put?.valueUsd ?? 0,
-        r.call?.shares ?? 0, r.call?.valueUsd ?? 0, r.prevShares, r.shareDelta, r.change, r.accession, r.holdingIndex],
-    );
-  }
+/** LTS One Management LP, 2023Q3, values in dollars: 14 rows, MSFT among them (parsed from the fixture .txt). */
+export function ltsone2023Q3(): ThirteenFRecord {
+  return thirteenFFixtureRecord('LTSONE-0001894188-23-000007.txt');
 }
 
-export async function seedCrosswalk(db: SeedQuery, cusip: string, cik: string, symbol: string): Promise<void> {
-  await db.query(`INSERT INTO cusip_crosswalk (cusip, cik, symbol, method, accession, holding_index) VALUES ($1, $2, $3, 'nport_cusip', '0000002230-23-990001', 0)`, [cusip, cik, symbol]);
+/** One infoTable row of a record by CUSIP (throws when the filing has none). */
+export function holdingOf(record: ThirteenFRecord, cusip: string): ThirteenFHoldingData {
+  const h = record.data.holdings.find((x) => x.cusip === cusip);
+  if (!h) throw new Error(`${record.data.accession} holds no ${cusip}`);
+  return h;
+}
+
+/**
+ * Another filing made from a real record: the stated header changes (accession, manager, period,
+ * dates, ...) and rows (re-indexed in the order given; each keeps its quote as filed), one chunk.
+ * The period's quarter follows the period; unless given, the summary is the rows' count and value
+ * sum (options included, as tableValueTotal is). Checked against the contract, as a published
+ * record is.
+ */
+export function deriveThirteenF(base: ThirteenFRecord, changes: Partial<ThirteenFHoldingsData> & { accession: string }, holdings: ThirteenFHoldingData[]): ThirteenFRecord {
+  const data: ThirteenFHoldingsData = {
+    ...base.data,
+    ...changes,
+    quarter: quarterOf(changes.period ?? base.data.period),
+    summary: changes.summary ?? { entry_total: holdings.length, value_total: holdings.reduce((s, h) => s + h.value_filed, 0) },
+    chunk: { index: 0, count: 1, holdings_total: holdings.length },
+    holdings: holdings.map((h, index) => ({ ...h, index })),
+  };
+  return thirteenFHoldingsRecordV1.parse({
+    ...base,
+    key: data.accession,
+    id: recordId(`${data.accession}/0`, contentHash(stableStringify(data))),
+    provenance: { ...base.provenance, accession: data.accession, quote: data.holdings[0]?.quote ?? null },
+    data,
+  });
+}
+
+/** A dollars row with its shares (and, at the same price, its value) set to `shares`; `valueFiled` overrides the value. */
+export function withShares(h: ThirteenFHoldingData, shares: number, valueFiled = Math.round((h.value_filed * shares) / h.shares)): ThirteenFHoldingData {
+  return { ...h, shares, value_filed: valueFiled, value_usd: valueFiled, voting: { sole: shares, shared: 0, none: 0 } };
+}
+
+/** The cusip_crosswalk row the N-PORT projection would write for a fund holding matched by CUSIP (tests of the 13F read side only). */
+export async function seedCrosswalk(db: { query(sql: string, params?: unknown[]): Promise<unknown> }, cusip: string, cik: string, symbol: string | null): Promise<void> {
+  await db.query(`INSERT INTO cusip_crosswalk (cusip, cik, symbol, method, accession, holding_index) VALUES ($1, $2, $3, 'cusip', '0000002230-23-990001', 0)`, [cusip, cik, symbol]);
+}
+
+export const LTSONE_CUSIPS = { microsoft: '594918104', amazon: '023135106', sherwin: '824348106', visa: '92826C839' } as const;
+/** Tesla's CUSIP: a row re-keyed to it is a position LTSONE's 2023Q3 did not hold. */
+export const TESLA = '88160R101';
+export const LTSONE_2023Q4_ACCESSION = '0001894188-24-990001';
+
+/**
+ * LTSONE's 2023Q4, derived from its real 2023Q3 record: Microsoft's row with 80,000 shares valued
+ * $30,000,000 (+15,000), Amazon's row as filed (unchanged), and a new position: Amazon's row
+ * re-keyed to Tesla's CUSIP with 1,000 shares valued $2,521,000 (so the quarter totals
+ * $50,000,000) plus a call row on it (500 shares, $120,000). The other twelve rows are not filed
+ * again: the projection serves them as sold_out.
+ */
+export function ltsone2023Q4(q3: ThirteenFRecord = ltsone2023Q3()): ThirteenFRecord {
+  const amazon = holdingOf(q3, LTSONE_CUSIPS.amazon);
+  const tesla = { ...withShares(amazon, 1_000, 2_521_000), issuer: 'TESLA INC', cusip: TESLA };
+  return deriveThirteenF(q3, { accession: LTSONE_2023Q4_ACCESSION, period: '2023-12-31', filed_date: '2024-02-14', accepted_at: null }, [
+    withShares(holdingOf(q3, LTSONE_CUSIPS.microsoft), 80_000, 30_000_000),
+    amazon,
+    tesla,
+    { ...withShares(tesla, 500, 120_000), put_call: 'call' },
+  ]);
+}
+
+/**
+ * `count` managers derived from LTSONE's real 2023Q3 record, for paging and plan tests. Manager g
+ * (1..count) has CIK 10000 + g and the name `DERIVED FILER g`; its 2023Q3 filing holds Microsoft's
+ * row with 100 x (g mod 500) shares valued $1,000 x floor(g / 7) (ties every 7), Amazon's and
+ * Visa's rows as filed. When g mod 5 > 0 it also filed 2023Q2 with Amazon's row alone, so its
+ * Microsoft position is `new` (share delta = its shares); the others have no previous quarter
+ * (change unknown).
+ */
+export function derivedManagers(count: number, q3: ThirteenFRecord = ltsone2023Q3()): ThirteenFRecord[] {
+  const [microsoft, amazon, visa] = [LTSONE_CUSIPS.microsoft, LTSONE_CUSIPS.amazon, LTSONE_CUSIPS.visa].map((c) => holdingOf(q3, c)) as [ThirteenFHoldingData, ThirteenFHoldingData, ThirteenFHoldingData];
+  const records: ThirteenFRecord[] = [];
+  for (let g = 1; g <= count; g++) {
+    const cik = padCik(10_000 + g);
+    const manager = { ...q3.data.manager, cik, name: `DERIVED FILER ${g}`, file_number: null, crd_number: null, sec_file_number: null };
+    records.push(
+      deriveThirteenF(q3, { accession: `${cik}-23-000003`, manager }, [{ ...withShares(microsoft, 100 * (g % 500), 1000 * Math.floor(g / 7)) }, amazon, visa]),
+    );
+    if (g % 5 > 0) records.push(deriveThirteenF(q3, { accession: `${cik}-23-000002`, manager, period: '2023-06-30', filed_date: '2023-08-14', accepted_at: null }, [amazon]));
+  }
+  return records;
 }

@@ -38,8 +38,10 @@ export const institutionalRoutes = defineRoutes({
     operationId: 'getCompanyInstitutionalHolders',
     summary: 'Institutions holding the company (13F)',
     description:
-      "Form 13F positions in the company's securities at one quarter, one row per manager and CUSIP: a company with several share classes (GOOG, GOOGL) " +
-      `has a row per class held. ${ROW_RULE} A quarter without data answers an empty list; meta.quarters names those with data. ${PAGE_RULE}`,
+      "Form 13F positions in the company's securities at one quarter, one row per manager and CUSIP. The company is its CIK: every CUSIP matched to it is served, " +
+      'so a company with several share classes (GOOG, GOOGL) has a row per class held, and a trust whose series share one CIK (the Select Sector SPDRs: XLF, XLK, ...) ' +
+      'answers with the holders of every series under any of its symbols; each row names its CUSIP and, where known, its listing symbol, and meta.cusips the CUSIPs ' +
+      `of the quarter served. ${ROW_RULE} A quarter without data answers an empty list; meta.quarters names those with data. ${PAGE_RULE}`,
     tags: ['institutions'],
     path: companyHoldersPath,
     query: companyHoldersParams,
@@ -124,8 +126,11 @@ export const institutionalApi: RouteModule = {
         handle: async ({ query, path }) => {
           const company = await companies.get(path.symbol);
           const target = { cik: company.cik };
-          const [choice, cusips] = await Promise.all([service.holdersQuarter(target, query.quarter), service.repo.cusipsOf(company.cik)]);
-          const page = await holdersPage(paging, service, target, choice, query.sort, 'institutional-holders', query);
+          const choice = await service.holdersQuarter(target, query.quarter);
+          const [page, cusips] = await Promise.all([
+            holdersPage(paging, service, target, choice, query.sort, 'institutional-holders', query),
+            choice.period ? service.repo.cusipsOf(company.cik, choice.period) : Promise.resolve([]),
+          ]);
           return { ...page, company: toCompanyReference(company), meta: { ...quarterMeta(choice), cusips }, _gaps: [...INSTITUTIONAL_GAPS] };
         },
       }),

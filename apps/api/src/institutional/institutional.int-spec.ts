@@ -6,18 +6,18 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CompanyData, RecordEnvelope } from '@app/contracts';
 import { createLogger } from '@app/observability';
 import { projectRecords } from '@app/persistence';
-import { ACTIAM_2020Q4, createTestDatabase, LTSONE_2023Q3, positionsOf, seedCrosswalk, seedManagerQuarter, seedPositions, seedThirteenFFiling, type TestDatabase } from '@app/testing';
+import { actiam2020Q4, createTestDatabase, LTSONE_2023Q4_ACCESSION, ltsone2023Q3, ltsone2023Q4, seedCrosswalk, TESLA, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
 
-// The 13F routes and MCP tools through the real api on Fastify, over rows written with SQL from the
-// real ACTIAM (2020Q4, thousands) and LTSONE (2023Q3, dollars) filings; LTSONE's 2023Q4 is synthetic.
+// The 13F routes and MCP tools through the real api on Fastify, over rows the real projection wrote
+// from the real ACTIAM (2020Q4, thousands) and LTSONE (2023Q3, dollars) filings; LTSONE's 2023Q4 is
+// derived from its 2023Q3 record (libs/testing/src/thirteenf-seed.ts states how).
 const EXAMPLES = resolve(__dirname, '../../../../libs/contracts/src/examples');
 const msftCompany = JSON.parse(readFileSync(join(EXAMPLES, 'company@1.msft.json'), 'utf8')) as RecordEnvelope<CompanyData>;
 const MSFT = '594918104';
 const MSFT_CIK = '0000789019';
-const Q4_ACCESSION = '0001894188-24-990001';
 
 let db: TestDatabase;
 let api: { server: FastifyInstance; context: ApiContext };
@@ -49,18 +49,9 @@ beforeAll(async () => {
   const ds = api.context.dataSource;
   await projectRecords(ds, [msftCompany]);
   await seedCrosswalk(ds, MSFT, MSFT_CIK, 'MSFT:US');
-  const cikOf = (c: string) => (c === MSFT ? MSFT_CIK : null);
-  for (const f of [ACTIAM_2020Q4, LTSONE_2023Q3]) {
-    await seedThirteenFFiling(ds, f);
-    await seedPositions(ds, positionsOf(f, cikOf));
-  }
-  await seedManagerQuarter(ds, { managerCik: '0001894188', managerName: 'LTS One Management LP', period: '2023-12-31', accessions: [Q4_ACCESSION], positions: 3, valueUsdTotal: 50_000_000 });
-  const base = { managerCik: '0001894188', period: '2023-12-31', classTitle: 'COM', accession: Q4_ACCESSION };
-  await seedPositions(ds, [
-    { ...base, cusip: MSFT, cik: MSFT_CIK, issuer: 'MICROSOFT CORP', shares: 80_000, valueUsd: 30_000_000, prevShares: 65_000, shareDelta: 15_000, change: 'increased', holdingIndex: 0 },
-    { ...base, cusip: '824348106', cik: null, issuer: 'SHERWIN WILLIAMS CO', shares: 0, valueUsd: 0, prevShares: 80_000, shareDelta: -80_000, change: 'sold_out', holdingIndex: -1 },
-    { ...base, cusip: '88160R101', cik: null, issuer: 'TESLA INC', shares: 1_000, valueUsd: 20_000_000, prevShares: null, shareDelta: 1_000, change: 'new', holdingIndex: 2, call: { shares: 500, valueUsd: 120_000 } },
-  ]);
+  const q3 = ltsone2023Q3();
+  await projectRecords(ds, [actiam2020Q4(), q3]);
+  await projectRecords(ds, [ltsone2023Q4(q3)]);
   await ds.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_b', 'b', 'builder'), ('acct_f', 'f', 'free')`);
   key = (await api.context.keys.createKey({ accountId: 'acct_b', mode: 'live', label: 't' })).key;
   freeKey = (await api.context.keys.createKey({ accountId: 'acct_f', mode: 'live', label: 't' })).key;
@@ -138,6 +129,7 @@ describe('GET /v1/institutions', () => {
     const detail = await get('/v1/institutions/1894188');
     expect(detail.status).toBe(200);
     expect(detail.body.filings).toEqual([
+      expect.objectContaining({ accession: LTSONE_2023Q4_ACCESSION, form: '13F-HR', period: '2023-12-31', holdings_count: 4, value_total: 50120000, value_unit: 'dollars' }),
       expect.objectContaining({ accession: '0001894188-23-000007', form: '13F-HR', report_type: 'holdings', amendment_type: null, period: '2023-09-30', superseded_by: null, holdings_count: 14, value_total: 454926000, value_unit: 'dollars', unit_flag: null }),
     ]);
     expect(detail.body.quarters!.map((q) => q.quarter)).toEqual(['2023Q4', '2023Q3']);
@@ -147,13 +139,18 @@ describe('GET /v1/institutions', () => {
   });
 
   it("serves a manager's portfolio with sold_out rows, options apart and matched symbols", async () => {
-    const { body } = await get('/v1/institutions/0001894188/holdings?sort=change');
+    const { body } = await get('/v1/institutions/0001894188/holdings?sort=change&limit=20');
     expect(body.meta).toMatchObject({ quarter: '2023Q4', previous_quarter: '2023Q3' });
-    expect(body.data.map((r) => [r.cusip, r.change.type, r.change.share_delta, r.symbol])).toEqual([
+    // 2023Q4 files Microsoft, Amazon and Tesla; the twelve other 2023Q3 rows are served sold_out.
+    expect(body.data.map((r) => [r.cusip, r.change.type, r.change.share_delta, r.symbol]).slice(0, 3)).toEqual([
       [MSFT, 'increased', 15000, 'MSFT:US'],
-      ['88160R101', 'new', 1000, null],
-      ['824348106', 'sold_out', -80000, null],
+      [TESLA, 'new', 1000, null],
+      ['023135106', 'unchanged', 0, null],
     ]);
+    expect(body.data.slice(3).map((r) => r.change.type)).toEqual(Array(12).fill('sold_out'));
+    const sherwin = body.data.find((r) => r.cusip === '824348106')!;
+    expect(sherwin).toMatchObject({ shares: 0, change: { type: 'sold_out', share_delta: -80000, previous_shares: 80000 }, symbol: null, accession: '0001894188-23-000007', filed_date: '2023-11-14' });
+    expect(sherwin.provenance!.quote).toContain('<ns1:nameOfIssuer>SHERWIN WILLIAMS CO</ns1:nameOfIssuer>');
     expect(body.data[1]!.call).toEqual({ shares: 500, value_usd: 120000 });
     const page1 = await get('/v1/institutions/0001894188/holdings?quarter=2023Q3&limit=5');
     expect(page1.body.data.map((r) => r.value_usd)).toEqual([...page1.body.data.map((r) => r.value_usd)].sort((a, b) => b - a));

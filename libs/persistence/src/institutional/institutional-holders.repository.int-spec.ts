@@ -1,67 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
+import type { CompanyData, RecordEnvelope } from '@app/contracts';
 import {
-  ACTIAM_2020Q4,
+  actiam2020Q4,
   createTestDatabase,
-  LTSONE_2023Q3,
-  positionsOf,
+  derivedManagers,
+  LTSONE_2023Q4_ACCESSION,
+  ltsone2023Q3,
+  ltsone2023Q4,
   seedCrosswalk,
-  seedManagerQuarter,
-  seedPositions,
-  seedThirteenFFiling,
+  TESLA,
   type TestDatabase,
 } from '@app/testing';
 import { createDataSource } from '../data-source';
 import type { KeyPart, PageRequest } from '../keyset';
+import { projectRecords } from '../projections/record-projections';
 import { HOLDERS_ORDER, InstitutionalHoldersRepository, type HoldersSort, type InstitutionalPositionRow } from './institutional-holders.repository';
 
-// The read side over the agreed tables, seeded with SQL from the real ACTIAM and LTSONE filings;
-// the synthetic rows (managers 00099xxxxx, LTSONE's 2023Q4) are named so where they are made.
+// The read side over rows the real projection wrote from real filings: ACTIAM's 2020Q4 example
+// record and LTSONE's 2023Q3 complete submission (parsed); LTSONE's 2023Q4 and the 3,000 filers
+// are derived from LTSONE's record as libs/testing/src/thirteenf-seed.ts states.
 const MSFT = '594918104';
 const MSFT_CIK = '0000789019';
 const GOOGL_CIK = '0001652044';
+const AMZN_CIK = '0001018724';
+const AMZN = '023135106';
+const LTSONE = '0001894188';
 const Q3 = '2023-09-30';
 const Q4 = '2023-12-31';
 const SYNTHETIC = 3000;
+/** Crosswalk rows of unrelated CUSIPs (issuer prefixes ZZ0000..ZZ0299), so the planner weighs the table as it is. */
+const FILLER_CROSSWALK = 3000;
 
 let db: TestDatabase;
 let ds: DataSource;
 let repo: InstitutionalHoldersRepository;
 
-const cikOf = (cusip: string) => (cusip === MSFT ? MSFT_CIK : cusip === '02079K305' || cusip === '02079K107' ? GOOGL_CIK : null);
+const msftCompany = JSON.parse(readFileSync(join(__dirname, '../../../contracts/src/examples/company@1.msft.json'), 'utf8')) as RecordEnvelope<CompanyData>;
+/** Another listing made from Microsoft's example company record: the stated CIK, ticker and name. */
+const listing = (cik: string, ticker: string, name: string): RecordEnvelope<CompanyData> => ({
+  ...msftCompany,
+  key: `${ticker}:US`,
+  id: `rec_${ticker.toLowerCase().padEnd(32, '0')}`,
+  data: { ...msftCompany.data, cik, ticker, name, detail: msftCompany.data.detail && { ...msftCompany.data.detail, sec_name: name, tickers: [ticker] } },
+});
 
 beforeAll(async () => {
   db = await createTestDatabase('thirteenf_read');
   ds = createDataSource({ url: db.url });
   await ds.initialize();
   repo = new InstitutionalHoldersRepository(ds);
+  // Listings: Microsoft and Amazon one each, Alphabet two (GOOGL, GOOG).
+  await projectRecords(ds, [msftCompany, listing(AMZN_CIK, 'AMZN', 'AMAZON COM INC'), listing(GOOGL_CIK, 'GOOGL', 'Alphabet Inc.'), listing(GOOGL_CIK, 'GOOG', 'Alphabet Inc.')]);
+  // Crosswalk: Microsoft's and Alphabet A's own CUSIPs; Alphabet C (02079K107) only by issuer prefix;
+  // Amazon only through a notional bond CUSIP of its issuer (no listing: symbol null).
   await seedCrosswalk(ds, MSFT, MSFT_CIK, 'MSFT:US');
   await seedCrosswalk(ds, '02079K305', GOOGL_CIK, 'GOOGL:US');
-  await seedCrosswalk(ds, '02079K107', GOOGL_CIK, 'GOOG:US');
-  for (const f of [ACTIAM_2020Q4, LTSONE_2023Q3]) {
-    await seedThirteenFFiling(ds, f);
-    await seedPositions(ds, positionsOf(f, cikOf));
-  }
-  // Synthetic: LTSONE's next quarter, MSFT bought (+15,000), AMZN held, SHERWIN sold out, a new position.
-  await seedManagerQuarter(ds, { managerCik: LTSONE_2023Q3.managerCik, managerName: 'LTS One Management LP', period: Q4, accessions: ['0001894188-24-990001'], positions: 3, valueUsdTotal: 50_000_000 });
-  const base = { managerCik: LTSONE_2023Q3.managerCik, period: Q4, classTitle: 'COM', accession: '0001894188-24-990001' };
-  await seedPositions(ds, [
-    { ...base, cusip: MSFT, cik: MSFT_CIK, issuer: 'MICROSOFT CORP', shares: 80_000, valueUsd: 30_000_000, prevShares: 65_000, shareDelta: 15_000, change: 'increased', holdingIndex: 0 },
-    { ...base, cusip: '023135106', cik: null, issuer: 'AMAZON COM INC', shares: 137_500, valueUsd: 20_000_000, prevShares: 137_500, shareDelta: 0, change: 'unchanged', holdingIndex: 1 },
-    { ...base, cusip: '824348106', cik: null, issuer: 'SHERWIN WILLIAMS CO', shares: 0, valueUsd: 0, prevShares: 80_000, shareDelta: -80_000, change: 'sold_out', holdingIndex: -1 },
-    { ...base, cusip: '88160R101', cik: null, issuer: 'TESLA INC', shares: 1_000, valueUsd: 0, prevShares: null, shareDelta: 1_000, change: 'new', holdingIndex: 2, call: { shares: 500, valueUsd: 120_000 } },
-  ]);
-  // Synthetic: 3,000 managers holding MSFT in 2023Q3 (values with ties every 7), and other stocks, so the planner has a real choice.
+  await seedCrosswalk(ds, '023135AJ5', AMZN_CIK, null);
   await ds.query(
-    `INSERT INTO institutional_positions (manager_cik, period, cusip, cik, issuer, class_title, shares, principal, value_usd, put_shares, put_value_usd, call_shares, call_value_usd,
-       prev_shares, share_delta, change, accession, holding_index)
-     SELECT lpad((990000000 + g)::text, 10, '0'), $1::date, c.cusip, c.cik, 'SYNTHETIC', 'COM', 100 * (g % 500), 0, 1000 * (g / 7), 0, 0, 0, 0,
-       CASE WHEN g % 5 = 0 THEN NULL ELSE 100 * (g % 500) - (g % 11) END, CASE WHEN g % 5 = 0 THEN NULL ELSE g % 11 END, CASE WHEN g % 5 = 0 THEN NULL ELSE 'increased' END,
-       '0000000001-23-' || lpad(g::text, 6, '0'), 0
-     FROM generate_series(1, ${SYNTHETIC}) g CROSS JOIN (VALUES ($2::text, $3::char(10)), ('SYN' || '000000', NULL), ('SYN' || '000001', $4::char(10))) c(cusip, cik)`,
-    [Q3, MSFT, MSFT_CIK, '0000000002'],
+    `INSERT INTO cusip_crosswalk (cusip, cik, symbol, method, accession, holding_index)
+     SELECT 'ZZ' || lpad(g::text, 7, '0'), lpad((2000000 + g)::text, 10, '0'), NULL, 'cusip', '0000002230-23-990001', g FROM generate_series(1, ${FILLER_CROSSWALK}) g`,
   );
-  await ds.query('ANALYZE institutional_positions');
-}, 120_000);
+  const q3 = ltsone2023Q3();
+  await projectRecords(ds, [actiam2020Q4(), q3]);
+  await projectRecords(ds, [ltsone2023Q4(q3)]);
+  const derived = derivedManagers(SYNTHETIC, q3);
+  for (let i = 0; i < derived.length; i += 500) await projectRecords(ds, derived.slice(i, i + 500));
+  await ds.query('ANALYZE');
+}, 300_000);
 
 afterAll(async () => {
   await ds?.destroy();
@@ -100,13 +107,48 @@ describe('InstitutionalHoldersRepository', () => {
     expect(page.rows[0]!.provenance).toMatchObject({ accession: '0001619124-21-000002' });
   });
 
-  it('gives one row per manager and CUSIP for a company with two share classes', async () => {
+  it('gives one row per manager and CUSIP for a company with two share classes; an issuer-prefix match of a two-listing company has no symbol', async () => {
     const page = await repo.holders({ cik: GOOGL_CIK }, '2020-12-31', 'shares', { direction: 'desc', limit: 10 });
-    expect(page.rows.map((r) => [r.cusip, r.shares, r.symbol])).toEqual([
-      ['02079K107', '38127', 'GOOG:US'],
-      ['02079K305', '33532', 'GOOGL:US'],
+    expect(page.rows.map((r) => [r.cusip, r.shares, r.matchMethod, r.symbol])).toEqual([
+      ['02079K107', '38127', 'cusip_issuer', null],
+      ['02079K305', '33532', 'cusip', 'GOOGL:US'],
     ]);
-    expect(await repo.cusipsOf(GOOGL_CIK)).toEqual(['02079K107', '02079K305']);
+    // meta.cusips: both, though 02079K107 has no crosswalk row of its own.
+    expect(await repo.cusipsOf(GOOGL_CIK, '2020-12-31')).toEqual(['02079K107', '02079K305']);
+    expect(await repo.cusipsOf(GOOGL_CIK, Q3)).toEqual([]);
+  });
+
+  it("gives an issuer-prefix match the company's symbol when it has one listing, in lists and for the CUSIP", async () => {
+    const page = await repo.holders({ cik: AMZN_CIK }, '2020-12-31', 'value', { direction: 'desc', limit: 10 });
+    expect(page.rows.map((r) => [r.managerCik, r.cusip, r.matchMethod, r.symbol])).toEqual([['0001619124', AMZN, 'cusip_issuer', 'AMZN:US']]);
+    expect(await repo.cusipsOf(AMZN_CIK, '2020-12-31')).toEqual([AMZN]);
+    const portfolio = await repo.portfolio('0001619124', '2020-12-31', 'value', { direction: 'desc', limit: 10 });
+    expect(portfolio.rows.map((r) => [r.cusip, r.symbol])).toEqual([
+      ['037833100', null],
+      ['594918104', 'MSFT:US'],
+      [AMZN, 'AMZN:US'],
+      ['02079K107', null],
+      ['02079K305', 'GOOGL:US'],
+    ]);
+    expect(await repo.security(AMZN)).toEqual({ cusip: AMZN, issuer: 'AMAZON COM INC', classTitle: 'COM', cik: AMZN_CIK, symbol: 'AMZN:US' });
+    expect(await repo.security('02079K107')).toMatchObject({ cik: GOOGL_CIK, symbol: null });
+    expect(await repo.security(MSFT)).toMatchObject({ cik: MSFT_CIK, symbol: 'MSFT:US' });
+  });
+
+  it('reads cusip_crosswalk and thirteenf_securities by their indexes (text = text), never a whole table', async () => {
+    const sent: { text: string; values: unknown[] }[] = [];
+    const recording = new InstitutionalHoldersRepository({ driver: { master: { query: (c: { text: string; values: unknown[] }) => (sent.push(c), Promise.resolve({ rows: [] })) } } } as unknown as DataSource);
+    await recording.holders({ cik: MSFT_CIK }, Q3, 'value', { direction: 'desc', limit: 50 });
+    const [holders] = await ds.query<[{ 'QUERY PLAN': [{ Plan: PlanNode }] }]>(`EXPLAIN (FORMAT JSON) ${sent[0]!.text}`, sent[0]!.values);
+    expect(flatten(holders['QUERY PLAN'][0].Plan).filter((n) => /^Seq Scan on (cusip_crosswalk|institutional_positions)/.test(n))).toEqual([]);
+    expect(flatten(holders['QUERY PLAN'][0].Plan)).toContain('Index Scan on cusip_crosswalk (cusip_crosswalk_pkey)');
+    // security(): the tables are small here, so seq scans are priced out to show which scans are possible at all.
+    await recording.security(AMZN);
+    await ds.transaction(async (m) => {
+      await m.query('SET LOCAL enable_seqscan = off');
+      const [security] = await m.query<[{ 'QUERY PLAN': [{ Plan: PlanNode }] }]>(`EXPLAIN (FORMAT JSON) ${sent[1]!.text}`, sent[1]!.values);
+      expect(flatten(security['QUERY PLAN'][0].Plan).filter((n) => /^Seq Scan/.test(n))).toEqual([]);
+    });
   });
 
   it.each<HoldersSort>(['value', 'shares', 'change'])('pages %s in the served order: every holder once, ties by manager', async (sort) => {
@@ -138,22 +180,26 @@ describe('InstitutionalHoldersRepository', () => {
     expect(HOLDERS_ORDER[sort].columns).toHaveLength(3);
   });
 
-  it('serves the change columns: increased, unchanged, sold_out (no infoTable row), new with its call apart', async () => {
-    const page = await repo.portfolio(LTSONE_2023Q3.managerCik, Q4, 'change', { direction: 'desc', limit: 2 });
+  it("serves the change columns: increased, unchanged, sold_out (citing last quarter's row), new with its call apart", async () => {
+    const page = await repo.portfolio(LTSONE, Q4, 'change', { direction: 'desc', limit: 2 });
     expect(page.rows.map((r) => [r.issuer, r.change, r.shareDelta])).toEqual([
       ['MICROSOFT CORP', 'increased', '15000'],
       ['TESLA INC', 'new', '1000'],
     ]);
-    const rest = await repo.portfolio(LTSONE_2023Q3.managerCik, Q4, 'change', { direction: 'desc', limit: 5, after: page.nextKey! });
-    expect(rest.rows.map((r) => [r.issuer, r.change, r.shareDelta, r.prevShares])).toEqual([
+    const rest = await repo.portfolio(LTSONE, Q4, 'change', { direction: 'desc', limit: 20, after: page.nextKey! });
+    // Amazon unchanged, then the twelve rows 2023Q4 did not file again, sold_out, largest delta first.
+    expect(rest.rows.map((r) => [r.issuer, r.change, r.shareDelta, r.prevShares]).slice(0, 2)).toEqual([
       ['AMAZON COM INC', 'unchanged', '0', '137500'],
-      ['SHERWIN WILLIAMS CO', 'sold_out', '-80000', '80000'],
+      ['INTUIT', 'sold_out', '-32500', '32500'],
     ]);
-    expect(rest.rows[1]).toMatchObject({ shares: '0', quote: null });
+    expect(rest.rows.slice(1).map((r) => r.change)).toEqual(Array(12).fill('sold_out'));
+    const sherwin = rest.rows.find((r) => r.issuer === 'SHERWIN WILLIAMS CO')!;
+    expect(sherwin).toMatchObject({ change: 'sold_out', shareDelta: '-80000', prevShares: '80000', shares: '0', accession: '0001894188-23-000007', holdingIndex: 11 });
+    expect(sherwin.quote).toContain('<ns1:cusip>824348106</ns1:cusip>');
     const tesla = page.rows[1]!;
-    expect(tesla).toMatchObject({ shares: '1000', callShares: '500', callValueUsd: '120000', putShares: '0', symbol: null });
-    const byValue = await repo.portfolio(LTSONE_2023Q3.managerCik, Q4, 'value', { direction: 'desc', limit: 10 });
-    expect(byValue.rows.map((r) => r.valueUsd)).toEqual(['30000000', '20000000', '0', '0']);
+    expect(tesla).toMatchObject({ cusip: TESLA, shares: '1000', callShares: '500', callValueUsd: '120000', putShares: '0', symbol: null, accession: LTSONE_2023Q4_ACCESSION });
+    const byValue = await repo.portfolio(LTSONE, Q4, 'value', { direction: 'desc', limit: 20 });
+    expect(byValue.rows.map((r) => r.valueUsd)).toEqual(['30000000', '17479000', '2521000', ...Array(12).fill('0')]);
     expect(byValue.rows[0]).toMatchObject({ symbol: 'MSFT:US', managerValueTotal: '50000000' });
   });
 
@@ -174,8 +220,10 @@ describe('InstitutionalHoldersRepository', () => {
     expect((await repo.searchManagers({ cik: '0001894188' }, { direction: 'desc', limit: 5 })).rows).toHaveLength(1);
     const all = await repo.searchManagers({}, { direction: 'desc', limit: 1 });
     const second = await repo.searchManagers({}, { direction: 'desc', limit: 1, after: all.nextKey! });
-    expect([all.rows[0]!.cik, second.rows[0]!.cik, second.hasMore]).toEqual(['0001894188', '0001619124', false]);
+    // The derived filers (CIKs 0000010001..) come after, by CIK descending.
+    expect([all.rows[0]!.cik, second.rows[0]!.cik, second.hasMore]).toEqual(['0001894188', '0001619124', true]);
     expect(await repo.filingsOf('0001894188')).toEqual([
+      expect.objectContaining({ accession: LTSONE_2023Q4_ACCESSION, form: '13F-HR', period: Q4, filedDate: '2024-02-14', holdingsTotal: 4, valueTotal: '50120000', valueUnit: 'dollars', supersededBy: null }),
       expect.objectContaining({ accession: '0001894188-23-000007', form: '13F-HR', period: Q3, filedDate: '2023-11-14', holdingsTotal: 14, valueTotal: '454926000', valueUnit: 'dollars', supersededBy: null }),
     ]);
     expect((await repo.quartersOf('0001894188')).map((q) => [q.period, q.valueUsdTotal])).toEqual([[Q4, '50000000'], [Q3, '454926000']]);

@@ -14,8 +14,14 @@ export interface InstitutionalPositionRow {
   /** YYYY-MM-DD, the quarter end */
   period: string;
   cusip: string;
-  /** The matched company's CIK and listing symbol; null when the CUSIP is unmatched. */
+  /** The matched company's CIK; null when the CUSIP is unmatched. */
   cik: string | null;
+  /**
+   * The listing (`<TICKER>:US`) the CUSIP is a share of: matched by its own CUSIP, the crosswalk
+   * row's symbol (what the N-PORT holding named); matched by issuer prefix (no crosswalk row of
+   * its own), the company's symbol when it has exactly one listing, else null (which share class
+   * is not known). Null when unmatched.
+   */
   symbol: string | null;
   matchMethod: string | null;
   issuer: string;
@@ -30,9 +36,13 @@ export interface InstitutionalPositionRow {
   prevShares: string | null;
   shareDelta: string | null;
   change: string | null;
-  /** The filing and infoTable row the position comes from; a sold-out row may have none. */
-  accession: string | null;
-  holdingIndex: number | null;
+  /**
+   * The filing and infoTable row the position comes from (never null: NOT NULL columns); a
+   * sold_out row cites the previous quarter's row, the position that was sold. filedDate, quote
+   * and provenance are joined from that filing and row.
+   */
+  accession: string;
+  holdingIndex: number;
   filedDate: string | null;
   quote: string | null;
   provenance: Provenance | null;
@@ -130,16 +140,28 @@ export const MANAGER_SEARCH_ORDER = keysetOrder<InstitutionalManagerRow>(
 /** At most this many quarters are listed as available (a century of quarters). */
 const QUARTERS_LISTED = 400;
 
+/**
+ * The listing symbol of a matched CUSIP (see InstitutionalPositionRow.symbol): the crosswalk row
+ * `cw` of the CUSIP when it names the matched company `cik` (a position keeps its match when the
+ * crosswalk later re-points the CUSIP), else, for an issuer-prefix match, the company's only
+ * listing (companies_cik_idx; the rule of HoldingMatcher.listingOf for a holding that names no
+ * ticker). The crosswalk is joined by its primary key alone: a condition on its cik would be
+ * pushed down as a filter on a column the key does not lead with.
+ */
+const symbolSql = (p: string, cw: string, cik = `${p}.cik`) => `CASE WHEN ${cw}.cik = ${cik} THEN ${cw}.symbol
+    WHEN ${p}.match_method = 'cusip_issuer' THEN (SELECT min(c.symbol) FROM companies c WHERE c.cik = ${cik} HAVING count(*) = 1) END`;
+
 const POSITION_COLUMNS = `
   p.manager_cik AS "managerCik", coalesce(q.manager_name, m.name) AS "managerName", to_char(p.period, 'YYYY-MM-DD') AS period,
-  p.cusip, p.cik, cw.symbol, p.match_method AS "matchMethod", p.issuer, p.class_title AS "classTitle",
+  p.cusip, p.cik, ${symbolSql('p', 'cw')} AS symbol, p.match_method AS "matchMethod", p.issuer, p.class_title AS "classTitle",
   p.shares::text AS shares, p.principal::text AS principal, p.value_usd::text AS "valueUsd",
   p.put_shares::text AS "putShares", p.put_value_usd::text AS "putValueUsd", p.call_shares::text AS "callShares", p.call_value_usd::text AS "callValueUsd",
   p.prev_shares::text AS "prevShares", p.share_delta::text AS "shareDelta", p.change,
   p.accession, p.holding_index AS "holdingIndex", to_char(f.filed_date, 'YYYY-MM-DD') AS "filedDate", h.quote, f.provenance,
   q.value_usd_total::text AS "managerValueTotal"`;
 
-// Every join is by primary key: a nested loop over the ordered index scan keeps the order.
+// Every join is by primary key (cusip: text = text): a nested loop over the ordered index scan
+// keeps the order.
 const POSITION_JOINS = `
   LEFT JOIN thirteenf_holdings h ON h.accession = p.accession AND h.holding_index = p.holding_index
   LEFT JOIN thirteenf_filings f ON f.accession = p.accession
@@ -207,32 +229,39 @@ export class InstitutionalHoldersRepository {
     return result.rows.map((r) => r.period);
   }
 
-  /** The CUSIPs matched to a company (cusip_crosswalk), sorted. */
-  async cusipsOf(cik: string): Promise<string[]> {
+  /**
+   * The CUSIPs of a company's positions at one quarter end, sorted: those matched to it by their
+   * own CUSIP and those matched by issuer prefix (which have no crosswalk row). An index-only read
+   * of institutional_positions_holders_value_idx over the company's quarter.
+   */
+  async cusipsOf(cik: string, period: string): Promise<string[]> {
     const result = await this.pool.query<{ cusip: string }>({
       name: 'thirteenf_cusips_of_company',
-      text: `SELECT cusip FROM cusip_crosswalk WHERE cik = $1 ORDER BY cusip`,
-      values: [cik],
+      text: `SELECT DISTINCT cusip FROM institutional_positions WHERE cik = $1 AND period = $2::date ORDER BY cusip`,
+      values: [cik, period],
     });
     return result.rows.map((r) => r.cusip);
   }
 
   /**
    * What is known of a CUSIP: its issuer and class as last filed (newest position), else from
-   * SEC's Official List; and the company it is matched to. Null when neither knows it.
+   * SEC's Official List; the company it is matched to (the newest position's match, else the
+   * crosswalk's) and the listing symbol by the positions' rule. Null when neither knows it.
+   * Every read is by index: institutional_positions_cusip_idx, thirteenf_securities_cusip_idx,
+   * the crosswalk's primary key.
    */
   async security(cusipValue: string): Promise<{ cusip: string; issuer: string; classTitle: string | null; cik: string | null; symbol: string | null } | null> {
     const result = await this.pool.query<{ cusip: string; issuer: string; classTitle: string | null; cik: string | null; symbol: string | null }>({
       name: 'thirteenf_security',
       text: `
-        SELECT $1::text AS cusip, s.issuer, s.class_title AS "classTitle", cw.cik, cw.symbol
+        SELECT s.cusip, s.issuer, s.class_title AS "classTitle", coalesce(s.cik, cw.cik) AS cik, ${symbolSql('s', 'cw', 'coalesce(s.cik, cw.cik)')} AS symbol
         FROM (
-          (SELECT issuer, class_title, 0 AS rank FROM institutional_positions WHERE cusip = $1 ORDER BY period DESC, value_usd DESC LIMIT 1)
+          (SELECT cusip, issuer, class_title, cik, match_method, 0 AS rank FROM institutional_positions WHERE cusip = $1::text ORDER BY period DESC, value_usd DESC LIMIT 1)
           UNION ALL
-          (SELECT issuer, description, 1 FROM thirteenf_securities WHERE cusip = $1 ORDER BY quarter DESC LIMIT 1)
+          (SELECT cusip, issuer, description, NULL, NULL, 1 FROM thirteenf_securities WHERE cusip = $1::text ORDER BY quarter DESC LIMIT 1)
           ORDER BY rank LIMIT 1
         ) s
-        LEFT JOIN cusip_crosswalk cw ON cw.cusip = $1`,
+        LEFT JOIN cusip_crosswalk cw ON cw.cusip = s.cusip`,
       values: [cusipValue],
     });
     return result.rows[0] ?? null;
