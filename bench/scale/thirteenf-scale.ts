@@ -59,7 +59,8 @@ export async function fillThirteenF(url: string, sizes: ThirteenFSizes, target: 
   const indexes = await dropSecondaryIndexes(url, tables);
   let positions = 0;
   await timed(`institutional_positions + thirteenf_holdings (COPY, ${perManager} a manager a quarter), thirteenf_filings, managers`, async () => {
-    const copy = new CopyStream(url, 'institutional_positions', Object.keys(INSTITUTIONAL_POSITIONS_TABLE.columns));
+    // change_rank is generated: Postgres computes it from share_delta.
+    const copy = new CopyStream(url, 'institutional_positions', Object.entries(INSTITUTIONAL_POSITIONS_TABLE.columns).filter(([, c]) => !c.generated).map(([name]) => name));
     const holdings = new CopyStream(url, 'thirteenf_holdings', Object.keys(THIRTEENF_HOLDINGS_TABLE.columns));
     const filingRows = new CopyStream(url, 'thirteenf_filings', Object.keys(THIRTEENF_FILINGS_TABLE.columns));
     const managers = new CopyStream(url, 'institutional_managers', Object.keys(INSTITUTIONAL_MANAGERS_TABLE.columns));
@@ -175,18 +176,16 @@ export async function fillThirteenF(url: string, sizes: ThirteenFSizes, target: 
 }
 
 export const HOLDERS_SORTS: readonly HoldersSort[] = ['value', 'shares', 'change'];
-const SORT_COLUMN: Record<HoldersSort, string> = { value: 'value_usd', shares: 'shares', change: 'share_delta' };
-// As the indexes declare them: the change index keeps NULLS LAST (a DESC order's default is NULLS FIRST).
-const SORT_ORDER: Record<HoldersSort, string> = { value: 'DESC', shares: 'DESC', change: 'DESC NULLS LAST' };
+const SORT_COLUMN: Record<HoldersSort, string> = { value: 'value_usd', shares: 'shares', change: 'change_rank' };
 export const holdersIndexOf = (sort: HoldersSort) => `institutional_positions_holders_${sort}_idx`;
 
 /** The keyset of the row at `fraction` of the holders list (SQL of the list's own order). */
 export async function holdersKeyAt(c: Client, cik: string, period: string, sort: HoldersSort, fraction: number): Promise<{ total: number; offset: number; after: [number, string, string] }> {
   const col = SORT_COLUMN[sort];
-  const where = `WHERE cik = $1 AND period = $2 AND ${col} IS NOT NULL`;
+  const where = `WHERE cik = $1 AND period = $2`;
   const total = Number((await c.query<{ n: string }>(`SELECT count(*) AS n FROM institutional_positions ${where}`, [cik, period])).rows[0]!.n);
   const offset = Math.max(0, Math.floor(total * fraction) - 1);
-  const k = (await c.query<{ v: string; m: string; c: string }>(`SELECT ${col}::text AS v, manager_cik AS m, cusip AS c FROM institutional_positions ${where} ORDER BY ${col} ${SORT_ORDER[sort]}, manager_cik, cusip OFFSET ${offset} LIMIT 1`, [cik, period])).rows[0]!;
+  const k = (await c.query<{ v: string; m: string; c: string }>(`SELECT ${col}::text AS v, manager_cik AS m, cusip AS c FROM institutional_positions ${where} ORDER BY ${col} DESC, manager_cik, cusip OFFSET ${offset} LIMIT 1`, [cik, period])).rows[0]!;
   return { total, offset, after: [Number(k.v), k.m, k.c] };
 }
 

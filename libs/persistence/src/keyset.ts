@@ -3,8 +3,8 @@
  * predicate of the next page and the key a cursor carries, so the three cannot drift apart.
  */
 
-/** One value of a sort key, as a cursor carries it (JSON); null only for a `nullsLast` column. */
-export type KeyPart = string | number | null;
+/** One value of a sort key, as a cursor carries it (JSON). */
+export type KeyPart = string | number;
 
 /** Postgres type a key value is bound as; it also says what a cursor's value must look like. */
 export type KeyType = 'text' | 'date' | 'integer' | 'bigint' | 'float8' | 'numeric' | 'timestamptz';
@@ -23,11 +23,6 @@ export interface KeyColumn<R> {
    * lead (`value_usd DESC, manager_cik`), so the index serves the order without a sort.
    */
   reverse?: boolean;
-  /**
-   * The first column only: its nulls come after every value on a descending page (the order of a
-   * `DESC NULLS LAST` index), before them on an ascending one; a cursor then carries null.
-   */
-  nullsLast?: boolean;
 }
 
 /** A list's order: its columns, most significant first, all in the page's direction. */
@@ -85,7 +80,7 @@ function isKeyValue(type: KeyType, v: unknown): boolean {
 export function isKeyOf(order: KeysetOrder<never>, key: unknown): key is KeyPart[] {
   if (!Array.isArray(key) || key.length !== order.columns.length) return false;
   const values: unknown[] = key;
-  return order.columns.every((c, i) => (values[i] === null && c.nullsLast === true && i === 0) || (isKeyValue(c.type, values[i]) && (c.accepts?.(values[i] as KeyPart) ?? true)));
+  return order.columns.every((c, i) => isKeyValue(c.type, values[i]) && (c.accepts?.(values[i] as KeyPart) ?? true));
 }
 
 /**
@@ -94,7 +89,7 @@ export function isKeyOf(order: KeysetOrder<never>, key: unknown): key is KeyPart
  * composite indexes serve directly.
  */
 export function keysetSql(order: KeysetOrder<never>, page: PageRequest, params: unknown[]): { predicate: string | null; orderByLimit: string } {
-  if (order.columns.some((c) => c.reverse || c.nullsLast)) return mixedKeysetSql(order, page, params);
+  if (order.columns.some((c) => c.reverse)) return mixedKeysetSql(order, page, params);
   const dir = page.direction === 'asc' ? 'ASC' : 'DESC';
   let predicate: string | null = null;
   if (page.after) {
@@ -120,16 +115,14 @@ export function toPage<R>(order: KeysetOrder<R>, rows: R[], limit: number): Page
 }
 
 /**
- * keysetSql for an order whose columns do not all run one way (`reverse`, `nullsLast`): no row
- * comparison can say "after" there, so the bound is spelled on the first column, which the index
- * then seeks to (`lead <= $1 AND (lead < $1 OR (tail) > (...))`); the other columns, all one way,
- * compare as a row. Past a non-null bound of a nulls-last column the nulls still follow: that page
- * reads the index from its start on the equality columns, filtering (no sort either way).
+ * keysetSql for an order whose columns do not all run one way (`reverse`): no row comparison can
+ * say "after" there, so the bound is spelled on the first column, which the index then seeks to
+ * (`lead <= $1 AND (lead < $1 OR (tail) > (...))`); the other columns, all one way, compare as a row.
  */
 function mixedKeysetSql(order: KeysetOrder<never>, page: PageRequest, params: unknown[]): { predicate: string | null; orderByLimit: string } {
   const [lead, ...tail] = order.columns;
-  if (!lead || tail.some((c) => c.nullsLast) || new Set(tail.map((c) => c.reverse === true)).size > 1) {
-    throw new Error('keyset: a mixed order needs a first column and a tail that runs one way, without nullsLast');
+  if (!lead || new Set(tail.map((c) => c.reverse === true)).size > 1) {
+    throw new Error('keyset: a mixed order needs a first column and a tail that runs one way');
   }
   const desc = page.direction === 'desc';
   const runsDesc = (c: KeyColumn<never>) => desc !== (c.reverse === true);
@@ -146,19 +139,10 @@ function mixedKeysetSql(order: KeysetOrder<never>, page: PageRequest, params: un
       tailPredicate = tail.length === 1 ? `${tail[0]!.sql} ${op} ${tailBounds[0]}` : `(${tail.map((c) => c.sql).join(', ')}) ${op} (${tailBounds.join(', ')})`;
     }
     const leadDesc = runsDesc(lead);
-    if (page.after[0] === null) {
-      // Only a nulls-last lead carries null (isKeyOf): on a descending page nothing but nulls follows.
-      predicate = leadDesc ? `${lead.sql} IS NULL AND ${tailPredicate}` : `(${lead.sql} IS NOT NULL OR ${tailPredicate})`;
-    } else {
-      const b = bound(0);
-      const seek = `${lead.sql} ${leadDesc ? '<=' : '>='} ${b} AND (${lead.sql} ${leadDesc ? '<' : '>'} ${b} OR ${tailPredicate})`;
-      predicate = lead.nullsLast && leadDesc ? `((${seek}) OR ${lead.sql} IS NULL)` : seek;
-    }
+    const b = bound(0);
+    predicate = `${lead.sql} ${leadDesc ? '<=' : '>='} ${b} AND (${lead.sql} ${leadDesc ? '<' : '>'} ${b} OR ${tailPredicate})`;
   }
   params.push(page.limit + 1);
-  const terms = order.columns.map((c) => {
-    const d = runsDesc(c) ? 'DESC' : 'ASC';
-    return c.nullsLast ? `${c.sql} ${d} ${desc ? 'NULLS LAST' : 'NULLS FIRST'}` : `${c.sql} ${d}`;
-  });
+  const terms = order.columns.map((c) => `${c.sql} ${runsDesc(c) ? 'DESC' : 'ASC'}`);
   return { predicate, orderByLimit: `ORDER BY ${terms.join(', ')} LIMIT $${params.length}` };
 }

@@ -35,6 +35,8 @@ export interface InstitutionalPositionRow {
   callValueUsd: string;
   prevShares: string | null;
   shareDelta: string | null;
+  /** The change sort's key: shareDelta, or below every delta when there is none. */
+  changeRank: string;
   change: string | null;
   /**
    * The filing and infoTable row the position comes from (never null: NOT NULL columns); a
@@ -56,19 +58,19 @@ export type PortfolioSort = 'value' | 'change';
 /** Holders of a company (its CIK: every CUSIP matched to it) or of one CUSIP, at one quarter end. */
 export type HoldersTarget = { cik: string } | { cusip: string };
 
-const bigintKey = (text: string | null) => (text === null ? null : Number(text));
 const manager = { sql: 'p.manager_cik', type: 'text', of: (r: InstitutionalPositionRow) => r.managerCik, reverse: true } as const;
 const cusip = { sql: 'p.cusip', type: 'text', of: (r: InstitutionalPositionRow) => r.cusip, reverse: true } as const;
 
 /**
  * The holders lists' orders, the institutional_positions_holders_{value,shares,change}_idx
  * indexes' after (cik, period): largest first, ties by manager then CUSIP ascending;
- * change is the share delta, largest first, nulls (no previous quarter known) last.
+ * change is the share delta, largest first, rows without one (no previous quarter known) last
+ * (change_rank).
  */
 export const HOLDERS_ORDER: Readonly<Record<HoldersSort, KeysetOrder<InstitutionalPositionRow>>> = {
   value: keysetOrder<InstitutionalPositionRow>({ sql: 'p.value_usd', type: 'bigint', of: (r) => Number(r.valueUsd) }, manager, cusip),
   shares: keysetOrder<InstitutionalPositionRow>({ sql: 'p.shares', type: 'bigint', of: (r) => Number(r.shares) }, manager, cusip),
-  change: keysetOrder<InstitutionalPositionRow>({ sql: 'p.share_delta', type: 'bigint', of: (r) => bigintKey(r.shareDelta), nullsLast: true }, manager, cusip),
+  change: keysetOrder<InstitutionalPositionRow>({ sql: 'p.change_rank', type: 'bigint', of: (r) => Number(r.changeRank) }, manager, cusip),
 };
 
 /**
@@ -84,7 +86,7 @@ export const CUSIP_HOLDERS_ORDER = keysetOrder<InstitutionalPositionRow>({ sql: 
  */
 export const PORTFOLIO_ORDER: Readonly<Record<PortfolioSort, KeysetOrder<InstitutionalPositionRow>>> = {
   value: keysetOrder<InstitutionalPositionRow>({ sql: 'p.value_usd', type: 'bigint', of: (r) => Number(r.valueUsd) }, cusip),
-  change: keysetOrder<InstitutionalPositionRow>({ sql: 'p.share_delta', type: 'bigint', of: (r) => bigintKey(r.shareDelta), nullsLast: true }, cusip),
+  change: keysetOrder<InstitutionalPositionRow>({ sql: 'p.change_rank', type: 'bigint', of: (r) => Number(r.changeRank) }, cusip),
 };
 
 /** One 13F filer, as institutional_managers keeps it. */
@@ -156,7 +158,7 @@ const POSITION_COLUMNS = `
   p.cusip, p.cik, ${symbolSql('p', 'cw')} AS symbol, p.match_method AS "matchMethod", p.issuer, p.class_title AS "classTitle",
   p.shares::text AS shares, p.principal::text AS principal, p.value_usd::text AS "valueUsd",
   p.put_shares::text AS "putShares", p.put_value_usd::text AS "putValueUsd", p.call_shares::text AS "callShares", p.call_value_usd::text AS "callValueUsd",
-  p.prev_shares::text AS "prevShares", p.share_delta::text AS "shareDelta", p.change,
+  p.prev_shares::text AS "prevShares", p.share_delta::text AS "shareDelta", p.change_rank::text AS "changeRank", p.change,
   p.accession, p.holding_index AS "holdingIndex", to_char(f.filed_date, 'YYYY-MM-DD') AS "filedDate", h.quote, f.provenance,
   q.value_usd_total::text AS "managerValueTotal"`;
 

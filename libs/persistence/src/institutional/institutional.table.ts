@@ -94,6 +94,8 @@ export const INSTITUTIONAL_POSITIONS_TABLE = table('institutional_positions', ['
   call_value_usd: bigint(),
   prev_shares: bigint().nullable(),
   share_delta: bigint().nullable(),
+  /** share_delta, or below every delta when there is none: the change sort's key. */
+  change_rank: bigint().generatedAs("COALESCE(share_delta, '-9007199254740991'::bigint)"),
   change: text().nullable(),
   accession: text(),
   holding_index: integer(),

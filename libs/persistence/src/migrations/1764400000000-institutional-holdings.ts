@@ -84,6 +84,8 @@ export class InstitutionalHoldings1764400000000 implements MigrationInterface {
         call_value_usd bigint NOT NULL,
         prev_shares bigint,
         share_delta bigint,
+        -- The change sort's key: no delta (no previous quarter) ranks last, so the index and keyset stay plain.
+        change_rank bigint NOT NULL GENERATED ALWAYS AS (coalesce(share_delta, -9007199254740991)) STORED,
         change text,
         accession text NOT NULL,
         holding_index integer NOT NULL,
@@ -92,7 +94,7 @@ export class InstitutionalHoldings1764400000000 implements MigrationInterface {
     // Holders of a company in each served order, and of an unmatched CUSIP; a manager's portfolio by value.
     await q.query(`CREATE INDEX institutional_positions_holders_value_idx ON institutional_positions (cik, period, value_usd DESC, manager_cik, cusip) WHERE cik IS NOT NULL`);
     await q.query(`CREATE INDEX institutional_positions_holders_shares_idx ON institutional_positions (cik, period, shares DESC, manager_cik, cusip) WHERE cik IS NOT NULL`);
-    await q.query(`CREATE INDEX institutional_positions_holders_change_idx ON institutional_positions (cik, period, share_delta DESC NULLS LAST, manager_cik, cusip) WHERE cik IS NOT NULL`);
+    await q.query(`CREATE INDEX institutional_positions_holders_change_idx ON institutional_positions (cik, period, change_rank DESC, manager_cik, cusip) WHERE cik IS NOT NULL`);
     await q.query(`CREATE INDEX institutional_positions_cusip_idx ON institutional_positions (cusip, period, value_usd DESC, manager_cik)`);
     await q.query(`CREATE INDEX institutional_positions_portfolio_idx ON institutional_positions (manager_cik, period, value_usd DESC, cusip)`);
     // The rows of an issuer (CUSIP prefix), re-matched when N-PORT brings a CUSIP of it to the crosswalk.
