@@ -1,4 +1,5 @@
 import { EdgarParseError } from '../edgar.parse-error';
+import { managerSequences } from './thirteenf-other-managers';
 import type { ThirteenFAmendmentType, ThirteenFHolding, ThirteenFManagerRef, ThirteenFPrimaryDoc, ThirteenFReportType } from './thirteenf.types';
 
 /*
@@ -244,12 +245,6 @@ export function infoTableLineReader(headerLine: string): (line: string, index: n
     const shareType = cols.get(f, 'SSHPRNAMTTYPE')?.toUpperCase();
     if (shareType !== 'SH' && shareType !== 'PRN') throw new EdgarParseError('INFOTABLE.tsv', `${where}: SSHPRNAMTTYPE ${JSON.stringify(shareType ?? null)} is neither SH nor PRN`);
     const putCall = cols.get(f, 'PUTCALL')?.toLowerCase();
-    // OTHERMANAGER lists the included managers' sequence numbers (`1`, `1,3`, `01 02`); 0 or blank is none.
-    const others = (cols.get(f, 'OTHERMANAGER') ?? '')
-      .split(/[^0-9]+/)
-      .filter(Boolean)
-      .map(Number)
-      .filter((n) => n > 0);
     return {
       index,
       issuer,
@@ -261,7 +256,7 @@ export function infoTableLineReader(headerLine: string): (line: string, index: n
       shareType,
       putCall: putCall === 'put' || putCall === 'call' ? putCall : null,
       discretion: cols.get(f, 'INVESTMENTDISCRETION')?.toUpperCase() ?? null,
-      otherManagers: [...new Set(others)],
+      otherManagers: managerSequences([cols.get(f, 'OTHERMANAGER')]),
       votingSole: numberOr(cols.get(f, 'VOTING_AUTH_SOLE'), 0, `${where} VOTING_AUTH_SOLE`, 'INFOTABLE'),
       votingShared: numberOr(cols.get(f, 'VOTING_AUTH_SHARED'), 0, `${where} VOTING_AUTH_SHARED`, 'INFOTABLE'),
       votingNone: numberOr(cols.get(f, 'VOTING_AUTH_NONE'), 0, `${where} VOTING_AUTH_NONE`, 'INFOTABLE'),

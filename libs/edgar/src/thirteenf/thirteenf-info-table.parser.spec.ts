@@ -73,6 +73,15 @@ describe('parseThirteenFInfoTable', () => {
     expect(parsed[0]!.quote).toContain('<ns1:putCall>Put</ns1:putCall>');
   });
 
+  it('other managers as a range "1-3", values with an exponent (BARD rows rewritten)', () => {
+    const rows = BARD.split('</ns1:infoTable>');
+    rows[0] = rows[0]!.replace(/<ns1:otherManager>0<\/ns1:otherManager>/, '<ns1:otherManager>1-3, 5</ns1:otherManager>');
+    rows[1] = rows[1]!.replace(/<ns1:value>(\d+)<\/ns1:value>/, (_m, v: string) => `<ns1:value>${Number(v) / 1000}E+3</ns1:value>`);
+    const parsed = parseThirteenFInfoTable(rows.join('</ns1:infoTable>'));
+    expect(parsed[0]!.otherManagers).toEqual([1, 2, 3, 5]);
+    expect(parsed[1]!.valueFiled).toBe(holdings[1]!.valueFiled);
+  });
+
   it('throws EdgarParseError for another document or a row without its numbers', () => {
     expect(() => parseThirteenFInfoTable(read('BARD-0001850858-21-000004-primary_doc.xml'))).toThrow(EdgarParseError);
     expect(() => parseThirteenFInfoTable(BARD.replace(/<ns1:value>\d+<\/ns1:value>/, '<ns1:value>n/a</ns1:value>'))).toThrow(/infoTable 0: value/);

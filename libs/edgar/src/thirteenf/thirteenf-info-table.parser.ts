@@ -1,4 +1,5 @@
 import { EdgarParseError } from '../edgar.parse-error';
+import { managerSequences } from './thirteenf-other-managers';
 import { cleanText, numberText, walkXml } from './thirteenf-xml.reader';
 import type { ThirteenFHolding } from './thirteenf.types';
 
@@ -35,8 +36,7 @@ function toHolding(row: RowDraft, index: number, quote: string): ThirteenFHoldin
     shareType,
     putCall: putCall === 'put' || putCall === 'call' ? putCall : null,
     discretion: t('investmentDiscretion')?.toUpperCase() ?? null,
-    // "1,2", "1 2" or repeated elements; 0 is how filers write "none" (sequence numbers start at 1).
-    otherManagers: [...new Set(row.otherManagers.flatMap((raw) => (cleanText(raw) ?? '').split(/[^0-9]+/)).filter((s) => s !== '').map(Number))].filter((s) => s > 0),
+    otherManagers: managerSequences(row.otherManagers.map(cleanText)),
     votingSole: n('Sole') ?? 0,
     votingShared: n('Shared') ?? 0,
     votingNone: n('None') ?? 0,

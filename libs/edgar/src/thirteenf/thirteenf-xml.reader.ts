@@ -9,10 +9,10 @@ export function cleanText(raw: string | undefined): string | null {
   return v === '' ? null : v;
 }
 
-/** A number as filed; thousands separators are tolerated (not valid xsd, but unambiguous). */
+/** A number as filed; thousands separators and an exponent (1.2E+5) are tolerated (not valid xsd, but unambiguous). */
 export function numberText(raw: string | undefined): number | null {
   const v = cleanText(raw)?.replace(/,/g, '');
-  if (v === undefined || v === null || !/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(v)) return null;
+  if (v === undefined || v === null || !/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?$/.test(v)) return null;
   return Number(v);
 }
 
