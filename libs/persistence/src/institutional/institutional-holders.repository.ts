@@ -314,7 +314,8 @@ export class InstitutionalHoldersRepository {
           holdings_total AS "holdingsTotal", entry_total AS "entryTotal", value_total::text AS "valueTotal", value_unit AS "valueUnit",
           unit_basis AS "unitBasis", unit_flag AS "unitFlag", source_url AS "sourceUrl"
         FROM thirteenf_filings WHERE manager_cik = $1
-        ORDER BY period DESC, filed_date DESC, accession DESC`,
+        -- Newest first in the order the projection applies a quarter's filings (acceptance, not accession, within a day).
+        ORDER BY period DESC, filed_date DESC, accepted_at DESC NULLS LAST, amendment_number DESC NULLS LAST, accession DESC`,
       values: [managerCik],
     });
     return result.rows;
