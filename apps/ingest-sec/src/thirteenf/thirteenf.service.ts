@@ -127,8 +127,8 @@ export class ThirteenFService {
       filedDate: known?.filed_date ?? null,
       acceptedAt: parsed.acceptedAt ?? known?.accepted_at ?? null,
     });
-    // One publish per chunk: chunks of one key share a partition, and several in one batch could exceed the request limit.
-    for (const record of records) await this.publisher.publish(this.topic, [record]);
+    // Chunks share the key, so one partition, in order; the producer splits sends by bytes.
+    await this.publisher.publish(this.topic, records);
     const { data } = records[0]!;
     log.info({ url: fetched.url, manager: data.manager.cik, quarter: data.quarter, form: data.form, holdings: data.chunk.holdings_total, records: records.length, valueUnit: data.value_unit }, '13F read');
     return { accession: command.accession, status: 'published', quarter: data.quarter, holdings: data.chunk.holdings_total, records: records.length };
