@@ -10,7 +10,14 @@ export const filingDataSchema = z.object({
   company_name: z.string().min(1).describe('Filer name as the source prints it'),
   form: z.string().min(1).describe('EDGAR form type as filed, e.g. 10-K, 8-K, 4, 10-K/A'),
   filed_date: date.describe('Filing date (YYYY-MM-DD, EDGAR business day)'),
-  accepted_at: z.string().datetime({ offset: true }).nullable().describe('EDGAR acceptance time (ISO 8601, UTC); null when the source does not give it (daily index, current events listing)'),
+  accepted_at: z
+    .string()
+    .datetime({ offset: true })
+    .nullable()
+    .describe(
+      'EDGAR acceptance time (ISO 8601, UTC): from the submissions JSON, the latest-filings Atom feed, the complete submission header or, for rows ' +
+        'of the daily index and current events listing, the filing index page; null only when none of them could be read',
+    ),
   report_period: date.nullable().describe('Period of report (YYYY-MM-DD); null when the source does not give it or the form has none'),
   primary_document_url: z.string().url().nullable().describe(
     'Absolute www.sec.gov URL of the primary document (/Archives/edgar/data/<cik unpadded>/<accession without dashes>/<document>); ' +
@@ -42,8 +49,11 @@ export const filingDataSchema = z.object({
   file_number: z.string().nullable().describe('SEC file number when given'),
   film_number: z.string().nullable().describe('Film number when given'),
   source: z
-    .enum(['submissions', 'submission_text', 'daily_index', 'current_events'])
-    .describe('Which EDGAR source the record was read from (submission_text: the complete submission .txt, which the 8-K worker reads for the items)'),
+    .enum(['submissions', 'submission_text', 'daily_index', 'current_events', 'latest_filings'])
+    .describe(
+      'Which EDGAR source the record was read from (submission_text: the complete submission .txt, which the 8-K worker reads for the items; ' +
+        'latest_filings: the getcurrent Atom feed of the latest filings, all forms)',
+    ),
 });
 
 export type FilingData = z.infer<typeof filingDataSchema>;

@@ -40,7 +40,7 @@ export function filingRow(envelope: RecordEnvelope<FilingData>) {
  * Richer sources first: the submissions JSON has every field; the complete submission text (read by
  * the 8-K worker) the items, acceptance time and period; the feeds only a few.
  */
-const SOURCE_RANKS: Readonly<Record<FilingData['source'], number>> = { submissions: 4, submission_text: 3, current_events: 2, daily_index: 1 };
+const SOURCE_RANKS: Readonly<Record<FilingData['source'], number>> = { submissions: 4, submission_text: 3, latest_filings: 2, current_events: 2, daily_index: 1 };
 
 export function sourceRank(source: string): number {
   return SOURCE_RANKS[source as FilingData['source']] ?? 1;

@@ -29,7 +29,7 @@ export const FILINGS_TABLE = table('filings', ['accession'], {
   act: text().nullable(),
   file_number: text().nullable(),
   film_number: text().nullable(),
-  /** submissions | submission_text | daily_index | current_events: a richer source is never overwritten by a poorer one. */
+  /** submissions | submission_text | latest_filings | daily_index | current_events: a richer source is never overwritten by a poorer one. */
   source: text(),
   provenance: jsonb<Provenance>(),
   record_id: text(),
