@@ -32,6 +32,8 @@ export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
   // Filings feeds. Routes match the path only, so /cgi-bin/current answers for any q1/q2/q3 query.
   { path: '/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx', file: 'feeds/form.20200318.idx' },
   { path: '/cgi-bin/current', file: 'feeds/current-1eb469.html' },
+  // The latest-filings Atom feed (browse-edgar?action=getcurrent&output=atom), as recorded on 2026-01-12.
+  { path: '/cgi-bin/browse-edgar', file: 'feeds/getcurrent-atom-2026-01-12-count100-start0.xml' },
   { path: '/Archives/edgar/data/1648960/000121390024004875/index.json', file: 'feeds/0001213900-24-004875-index.json' },
   { path: '/Archives/edgar/data/51143/000156218017002633/0001562180-17-002633-index.htm', file: 'feeds/0001562180-17-002633-index.htm' },
   // Inline-XBRL 10-Q primary documents at their Archive paths (accessions 0000320193-25-000057,
