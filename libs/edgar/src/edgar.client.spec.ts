@@ -55,6 +55,27 @@ describe('EdgarClient', () => {
     expect(server.seen[0]).toMatchObject({ path: '/files/company_tickers.json', ua: UA, acceptEncoding: 'gzip, deflate' });
   });
 
+  it('conditional GET: sends the validators back, reads 304 as not_modified, and a 304 to a plain GET is an error', async () => {
+    const asked: Array<{ ifNoneMatch?: string; ifModifiedSince?: string }> = [];
+    server = await startServer((req, res) => {
+      asked.push({ ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] });
+      if (req.headers['if-none-match'] === '"v1"' || req.url === '/always-304') {
+        res.writeHead(304);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { etag: '"v1"', 'last-modified': 'Mon, 12 Jan 2026 16:28:50 GMT' });
+      res.end('<feed/>');
+    });
+    const c = client(server.url);
+    const first = await c.getWwwIfChanged('/feed', {});
+    expect(first).toMatchObject({ kind: 'ok', etag: '"v1"', lastModified: 'Mon, 12 Jan 2026 16:28:50 GMT' });
+    const second = await c.getWwwIfChanged('/feed', { etag: '"v1"', lastModified: 'Mon, 12 Jan 2026 16:28:50 GMT' });
+    expect(second).toMatchObject({ kind: 'not_modified', status: 304 });
+    expect(asked).toEqual([{}, { ifNoneMatch: '"v1"', ifModifiedSince: 'Mon, 12 Jan 2026 16:28:50 GMT' }]);
+    await expect(c.getWww('/always-304')).rejects.toMatchObject({ code: 'EDGAR_HTTP_ERROR', status: 304 });
+  });
+
   it('joins data.sec.gov paths onto the data base URL', async () => {
     server = await startServer((_req, res) => res.end('{}'));
     await client(server.url).getData('/submissions/CIK0000789019.json');

@@ -46,6 +46,20 @@ export interface EdgarNotFound {
 
 export type EdgarFetchResult = EdgarResponse | EdgarNotFound;
 
+/** 304: the resource has not changed since the validators a conditional request sent. */
+export interface EdgarNotModified {
+  kind: 'not_modified';
+  url: string;
+  status: 304;
+  fetchedAt: string;
+}
+
+/** What an earlier response said of its version: sent back as If-None-Match / If-Modified-Since. */
+export interface EdgarValidators {
+  etag?: string;
+  lastModified?: string;
+}
+
 /** Per-request options. */
 export interface EdgarRequestOptions {
   /**
@@ -96,12 +110,21 @@ export class EdgarClient {
 
   /** GET a path of www.sec.gov, e.g. `/files/company_tickers_exchange.json`. */
   getWww(path: string, options: EdgarRequestOptions = {}): Promise<EdgarFetchResult> {
-    return this.get(joinUrl(this.options.wwwBaseUrl, path), options);
+    return this.getWhole(joinUrl(this.options.wwwBaseUrl, path), options);
+  }
+
+  /**
+   * Conditional GET of a path of www.sec.gov: 304 (`not_modified`) when the resource is the version
+   * `validators` name, which costs SEC (and the budget) no body. A response without validators is
+   * always read whole.
+   */
+  getWwwIfChanged(path: string, validators: EdgarValidators, options: EdgarRequestOptions = {}): Promise<EdgarFetchResult | EdgarNotModified> {
+    return this.get(joinUrl(this.options.wwwBaseUrl, path), options, validators);
   }
 
   /** GET a path of data.sec.gov, e.g. `/submissions/CIK0000789019.json`. */
   getData(path: string, options: EdgarRequestOptions = {}): Promise<EdgarFetchResult> {
-    return this.get(joinUrl(this.options.dataBaseUrl, path), options);
+    return this.getWhole(joinUrl(this.options.dataBaseUrl, path), options);
   }
 
   /** The URL `getWww(path)` fetches (for provenance before or without fetching). */
@@ -114,7 +137,17 @@ export class EdgarClient {
     return joinUrl(this.options.dataBaseUrl, path);
   }
 
-  private async get(url: string, options: EdgarRequestOptions): Promise<EdgarFetchResult> {
+  /** An unconditional GET: a 304 can only answer a request that sent validators, so here it is an error. */
+  private async getWhole(url: string, options: EdgarRequestOptions): Promise<EdgarFetchResult> {
+    const result = await this.get(url, options, {});
+    if (result.kind === 'not_modified') throw new EdgarError('EDGAR_HTTP_ERROR', url, 304, `GET ${url} answered 304 to a request without validators`);
+    return result;
+  }
+
+  private async get(url: string, options: EdgarRequestOptions, validators: EdgarValidators): Promise<EdgarFetchResult | EdgarNotModified> {
+    const headers: Record<string, string> = { 'User-Agent': this.options.userAgent, 'Accept-Encoding': 'gzip, deflate' };
+    if (validators.etag) headers['If-None-Match'] = validators.etag;
+    if (validators.lastModified) headers['If-Modified-Since'] = validators.lastModified;
     let attempt = 0;
     let pauses = 0;
     for (;;) {
@@ -123,7 +156,7 @@ export class EdgarClient {
       let response: Response;
       try {
         response = await fetch(url, {
-          headers: { 'User-Agent': this.options.userAgent, 'Accept-Encoding': 'gzip, deflate' },
+          headers,
           signal: AbortSignal.timeout(this.timeoutMs),
         });
       } catch (error) {
@@ -150,6 +183,10 @@ export class EdgarClient {
         if (starting) this.logger.warn(log, 'SEC throttled us: pausing all EDGAR requests');
         else this.logger.debug(log, 'SEC throttled a request already in flight');
         continue;
+      }
+      if (status === 304) {
+        await response.body?.cancel();
+        return { kind: 'not_modified', url, status: 304, fetchedAt };
       }
       if (status === 404) {
         await response.body?.cancel();

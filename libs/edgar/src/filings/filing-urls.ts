@@ -82,3 +82,11 @@ export function easternToIso(text: string): string | null {
   }
   return new Date(guess).toISOString();
 }
+
+/**
+ * EDGAR's latest-filings Atom feed (all forms, owners included): `count` entries (EDGAR serves at
+ * most 100) from the `start`-th newest.
+ */
+export function latestFilingsFeedPath(start = 0, count = 100): string {
+  return `/cgi-bin/browse-edgar?action=getcurrent&count=${count}&start=${start}&type=&owner=include&output=atom`;
+}
