@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { contentHash, TOPICS, validateRecord } from '@app/contracts';
-import { parseCurrentEvents, parseDailyIndex, parseRecentFilings, parseSubmissions } from '@app/edgar';
-import { filingRecordFromFeed, filingRecordFromSubmissions } from './filing.mapper';
+import { parseCurrentEvents, parseDailyIndex, parseLatestFilingsFeed, parseRecentFilings, parseSubmissions } from '@app/edgar';
+import { filingRecordFromFeed, filingRecordFromLatestFeed, filingRecordFromSubmissions } from './filing.mapper';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? resolve(__dirname, '../../../../../shared/fixtures');
 const ctx = { runId: 'run_test', extractedAt: '2025-08-02T12:00:01.000Z' };
@@ -44,5 +44,18 @@ describe('filing mapper', () => {
     expect(validateRecord(TOPICS.filings, c)).toMatchObject({ ok: true });
     expect(c.data).toMatchObject({ accession: '0001493152-21-008957', is_amendment: true, amends_accession: null, cik: '0001656501' });
     expect(html.toString('utf8')).toContain(c.provenance.quote);
+  });
+
+  it('maps a latest-filings feed entry with its acceptance time, the entry as the quote', () => {
+    const atom = readFileSync(join(FIXTURES, 'feeds', 'getcurrent-atom-2026-01-12-count100-start0.xml'));
+    const issuer = parseLatestFilingsFeed(atom).entries.find((e) => e.accession === '0000080661-26-000032' && e.role === 'Issuer')!;
+    const r = filingRecordFromLatestFeed(issuer, sourceOf(atom, 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcurrent&count=100&start=0&type=&owner=include&output=atom'), ctx);
+    expect(validateRecord(TOPICS.filings, r)).toMatchObject({ ok: true });
+    expect(r.data).toMatchObject({
+      accession: '0000080661-26-000032', cik: '0000080661', company_name: 'PROGRESSIVE CORP/OH/', form: '4', filed_date: '2026-01-12',
+      accepted_at: '2026-01-12T16:26:36.000Z', source: 'latest_filings', items: [],
+      primary_document_url: 'https://www.sec.gov/Archives/edgar/data/80661/000008066126000032/0000080661-26-000032-index.htm',
+    });
+    expect(atom.toString('latin1')).toContain(r.provenance.quote);
   });
 });

@@ -6,6 +6,7 @@ import {
   itemsOf,
   type CurrentEventsEntry,
   type DailyIndexEntry,
+  type LatestFilingEntry,
   type RecentFiling,
 } from '@app/edgar';
 import type { FetchedSource, MapContext } from '../company.mapper';
@@ -85,12 +86,16 @@ export function filingRecordFromSubmissions(
   return filingEnvelope(data, source, JSON.stringify(f.accessionNumber), ctx);
 }
 
-/** A daily-index or current-events row -> filing@1 (fewer fields: those sources give no more). Pure. */
+/**
+ * A daily-index or current-events row -> filing@1 (fewer fields: those sources give no more). Pure.
+ * `acceptedAt`: read by the caller from the filing's index page, as neither row prints it.
+ */
 export function filingRecordFromFeed(
   kind: 'daily_index' | 'current_events',
   e: DailyIndexEntry | CurrentEventsEntry,
   source: FetchedSource,
   ctx: MapContext,
+  acceptedAt: string | null = null,
 ): FilingRecordV1 {
   const data: FilingData = {
     accession: e.accession,
@@ -98,7 +103,7 @@ export function filingRecordFromFeed(
     company_name: e.companyName,
     form: e.form,
     filed_date: e.dateFiled,
-    accepted_at: null,
+    accepted_at: acceptedAt,
     report_period: null,
     primary_document_url: filingIndexUrl(e.cik, e.accession),
     primary_doc_description: null,
@@ -115,4 +120,33 @@ export function filingRecordFromFeed(
     source: kind,
   };
   return filingEnvelope(data, source, e.line, ctx);
+}
+
+/**
+ * One filer's entry of the latest-filings Atom feed -> filing@1: the feed's fields plus the
+ * acceptance time. The caller picks which filer's entry (the covered one). Pure.
+ */
+export function filingRecordFromLatestFeed(e: LatestFilingEntry, source: FetchedSource, ctx: MapContext): FilingRecordV1 {
+  const data: FilingData = {
+    accession: e.accession,
+    cik: e.cik,
+    company_name: e.companyName,
+    form: e.form,
+    filed_date: e.filedDate,
+    accepted_at: e.acceptedAt,
+    report_period: null,
+    primary_document_url: filingIndexUrl(e.cik, e.accession),
+    primary_doc_description: null,
+    items: isEightKForm(e.form) ? null : [],
+    size: null,
+    is_xbrl: null,
+    is_inline_xbrl: null,
+    is_amendment: isAmendmentForm(e.form),
+    amends_accession: null,
+    act: null,
+    file_number: null,
+    film_number: null,
+    source: 'latest_filings',
+  };
+  return filingEnvelope(data, source, e.quote, ctx);
 }

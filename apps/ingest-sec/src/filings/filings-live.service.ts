@@ -5,11 +5,18 @@ import {
   EdgarClient,
   EdgarError,
   EdgarParseError,
+  archivesDocumentPath,
   currentEventsPath,
   dailyIndexPath,
+  latestFilingsFeedPath,
   parseCurrentEvents,
   parseDailyIndex,
-  type EdgarFetchResult,
+  parseFilingIndexPage,
+  parseLatestFilingsFeed,
+  type CurrentEventsEntry,
+  type DailyIndexEntry,
+  type EdgarValidators,
+  type LatestFilingEntry,
   coverageOf,
   covers,
   fetchTickerMap,
@@ -19,12 +26,14 @@ import type { Logger } from '@app/observability';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
 import { isNportForm } from '../nport/nport.mapper';
-import { filingRecordFromFeed } from './filing.mapper';
+import { filingRecordFromFeed, filingRecordFromLatestFeed } from './filing.mapper';
 import { FILINGS_TOPIC } from './filings-backfill.service';
 import type { FilingsConfig } from './filings.config';
+import { feedIntervalAfter } from './feed-interval';
 
 export const FILINGS_CONFIG = Symbol('FILINGS_CONFIG');
 
+/** One poll of the daily indexes and current-events listings (the backstop of the feed). */
 export interface PollSummary {
   runId: string;
   date: string;
@@ -37,6 +46,25 @@ export interface PollSummary {
   published: number;
   /** Covered rows already published by this process. */
   duplicates: number;
+  /** Index pages read for the acceptance time of rows neither source dates, and how many gave none. */
+  acceptanceLookups: number;
+  acceptanceMissing: number;
+}
+
+/** One poll of the latest-filings Atom feed. */
+export interface FeedPollSummary {
+  runId: string;
+  /** not_modified: EDGAR answered 304 to the validators of the previous answer. */
+  feed: 'ok' | 'not_modified' | 'not_found' | 'error';
+  /** Feed pages read (100 entries each): more than one when a whole page was new. */
+  pages: number;
+  /** Filings (accessions) on the pages read. */
+  filings: number;
+  /** Filings this process had not seen on the feed before, covered or not. */
+  new: number;
+  published: number;
+  /** The wait chosen before the next feed poll. */
+  nextPollMs: number;
 }
 
 /**
@@ -55,26 +83,50 @@ export class BoundedSet {
     return true;
   }
 
+  has(key: string): boolean {
+    return this.items.has(key);
+  }
+
   get size(): number {
     return this.items.size;
   }
 }
 
 const today = (): string => new Date().toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+
+/** Which filer's entry a multi-filer filing is recorded under, when several are covered: the issuer's (subject's) before a reporting owner's. */
+const ROLE_ORDER = ['Issuer', 'Filer', 'Subject', 'Filed by', 'Reporting'];
+const roleRank = (role: string | null) => {
+  const i = ROLE_ORDER.indexOf(role ?? '');
+  return i < 0 ? ROLE_ORDER.length : i;
+};
 
 /**
- * Live mode: each poll reads today's daily form index (404 until EDGAR publishes it at night, which
- * is normal) and the current-events listing of each configured form, keeps covered companies'
- * rows and every N-PORT report (whoever files it: its holdings name covered companies), drops
- * accessions this process already published and publishes the rest. Every request goes through
- * the shared EDGAR budget, first in line (`discovery`).
+ * Live mode. Discovery has two loops, every request first in line in the shared EDGAR budget
+ * (`discovery`):
+ * - the latest-filings Atom feed (all forms, with acceptance times), asked with the previous
+ *   answer's validators, at an adaptive pace (docs/freshness.md): every FILINGS_FEED_MIN_INTERVAL_MS
+ *   while new filings keep coming, slowing down to FILINGS_FEED_MAX_INTERVAL_MS when quiet and to
+ *   FILINGS_FEED_QUIET_INTERVAL_MS while EDGAR accepts no filings (nights, weekends);
+ * - every FILINGS_POLL_INTERVAL_S, the day's form index and the current-events listing of each
+ *   configured form: the backstop for whatever the feed's 100 entries let pass. Their rows carry
+ *   no acceptance time: a row of the last two days that is new here has it read from its index page.
+ * Both keep covered companies' filings and every N-PORT report (whoever files it: its holdings name
+ * covered companies), drop accessions this process already published and publish the rest.
  */
 @Injectable()
 export class FilingsLiveService implements OnApplicationShutdown {
-  private readonly seen: BoundedSet;
+  private readonly published: BoundedSet;
+  /** Accessions met on the feed, covered or not: what is new on the next answer. */
+  private readonly feedSeen: BoundedSet;
+  private feedValidators: EdgarValidators = {};
+  /** The feed was read once: a later answer whose first page is all new may not hold every new filing. */
+  private feedRead = false;
+  private feedIntervalMs: number;
   private coverage: CikCoverage | undefined;
   private stopped = false;
-  private wake: (() => void) | undefined;
+  private readonly wakers = new Set<() => void>();
   private readonly edgar: EdgarClient;
 
   constructor(
@@ -84,55 +136,146 @@ export class FilingsLiveService implements OnApplicationShutdown {
     @Inject(FILINGS_TOPIC) private readonly topic: TopicDefinition,
     @Inject(INGEST_LOGGER) private readonly logger: Logger,
   ) {
-    this.seen = new BoundedSet(config.FILINGS_DEDUPE_SIZE);
+    this.published = new BoundedSet(config.FILINGS_DEDUPE_SIZE);
+    this.feedSeen = new BoundedSet(config.FILINGS_DEDUPE_SIZE);
+    this.feedIntervalMs = config.FILINGS_FEED_MIN_INTERVAL_MS;
     // Finding new filings comes first in the shared EDGAR budget: everything downstream waits on it.
     this.edgar = edgar.withPriority('discovery');
   }
 
-  /** Polls until stopped (or once). */
-  async run(options: { once?: boolean; date?: string; intervalS?: number } = {}): Promise<PollSummary[]> {
-    const summaries: PollSummary[] = [];
-    const intervalMs = (options.intervalS ?? this.config.FILINGS_POLL_INTERVAL_S) * 1000;
-    while (!this.stopped) {
+  /**
+   * Polls until stopped: the feed loop and the index loop side by side. `once`: one feed poll, then
+   * one index poll. `date`: the day whose form index is read (a past day's replay: no feed).
+   */
+  async run(options: { once?: boolean; date?: string; intervalS?: number } = {}): Promise<Array<PollSummary | FeedPollSummary>> {
+    const summaries: Array<PollSummary | FeedPollSummary> = [];
+    const readsFeed = options.date === undefined || options.date === today();
+    if (options.once) {
+      if (readsFeed) summaries.push(await this.pollFeed());
       summaries.push(await this.poll({ date: options.date }));
-      if (options.once) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, intervalMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      return summaries;
     }
+    const intervalMs = (options.intervalS ?? this.config.FILINGS_POLL_INTERVAL_S) * 1000;
+    const feedLoop = async () => {
+      while (!this.stopped) {
+        const s = await this.pollFeed();
+        summaries.push(s);
+        await this.sleep(s.nextPollMs);
+      }
+    };
+    const indexLoop = async () => {
+      while (!this.stopped) {
+        summaries.push(await this.poll({ date: options.date }));
+        await this.sleep(intervalMs);
+      }
+    };
+    await Promise.all([readsFeed ? feedLoop() : Promise.resolve(), indexLoop()]);
     return summaries;
   }
 
   stop(): void {
     this.stopped = true;
-    this.wake?.();
+    for (const wake of this.wakers) wake();
   }
 
   onApplicationShutdown(): void {
     this.stop();
   }
 
+  /** Reads the latest-filings feed (conditionally), and older pages while a whole page is new. */
+  async pollFeed(options: { runId?: string } = {}): Promise<FeedPollSummary> {
+    const runId = options.runId ?? `run_${randomUUID()}`;
+    const log = this.logger.child({ runId, use: 'filings-live-feed' });
+    this.coverage ??= await coverageOf(this.config.SEC_COVERAGE, () => fetchTickerMap(this.edgar));
+    const summary: FeedPollSummary = { runId, feed: 'ok', pages: 0, filings: 0, new: 0, published: 0, nextPollMs: 0 };
+    const extractedAt = new Date().toISOString();
+    const firstPoll = !this.feedRead;
+    const newEntries = new Map<string, LatestFilingEntry[]>();
+    const sources = new Map<string, FetchedSource>();
+
+    for (let page = 0; page < this.config.FILINGS_FEED_MAX_PAGES; page += 1) {
+      const path = latestFilingsFeedPath(page * 100, 100);
+      const answer = await this.fetch(() => (page === 0 ? this.edgar.getWwwIfChanged(path, this.feedValidators) : this.edgar.getWww(path)), log);
+      if (answer === 'error' || answer.kind !== 'ok') {
+        if (page === 0) summary.feed = answer === 'error' ? 'error' : answer.kind;
+        break;
+      }
+      let entries: LatestFilingEntry[];
+      try {
+        entries = parseLatestFilingsFeed(answer.bytes).entries;
+      } catch (error) {
+        if (!(error instanceof EdgarParseError)) throw error;
+        log.error({ url: answer.url, error: error.message }, 'latest filings feed unreadable');
+        if (page === 0) summary.feed = 'error';
+        break;
+      }
+      // Validators only once the answer was read: a feed we could not read is asked for whole again.
+      if (page === 0) this.feedValidators = { ...(answer.etag ? { etag: answer.etag } : {}), ...(answer.lastModified ? { lastModified: answer.lastModified } : {}) };
+      this.feedRead = true;
+      summary.pages += 1;
+      const source = sourceOf(answer);
+      const accessions = new Set(entries.map((e) => e.accession));
+      summary.filings += accessions.size;
+      let known = 0;
+      for (const e of entries) {
+        if (this.feedSeen.has(e.accession) && !newEntries.has(e.accession)) {
+          known += 1;
+          continue;
+        }
+        const group = newEntries.get(e.accession) ?? [];
+        group.push(e);
+        newEntries.set(e.accession, group);
+        sources.set(e.accession, source);
+      }
+      // A page with a filing seen before reaches back to the previous answer; the first poll reads one page.
+      if (known > 0 || firstPoll || entries.length < 100) break;
+    }
+
+    const records: FilingRecordV1[] = [];
+    for (const [accession, entries] of newEntries) {
+      this.feedSeen.add(accession);
+      const entry = this.coveredEntry(entries);
+      if (!entry || !this.published.add(accession)) continue;
+      records.push(filingRecordFromLatestFeed(entry, sources.get(accession)!, { runId, extractedAt }));
+    }
+    summary.new = newEntries.size;
+    if (records.length > 0) await this.publisher.publish(this.topic, records);
+    summary.published = records.length;
+    this.feedIntervalMs = feedIntervalAfter(this.feedIntervalMs, summary.new > 0, Date.now(), this.config);
+    summary.nextPollMs = this.feedIntervalMs;
+    if (summary.published > 0 || summary.feed === 'error') log.info({ ...summary, topic: this.topic.name }, 'feed poll finished');
+    else log.debug({ ...summary }, 'feed poll finished');
+    return summary;
+  }
+
+  /** The entry a filing is recorded under: a covered filer's, issuer first; any for an N-PORT report; none when no filer is covered. */
+  private coveredEntry(entries: readonly LatestFilingEntry[]): LatestFilingEntry | null {
+    const ordered = [...entries].sort((a, b) => roleRank(a.role) - roleRank(b.role));
+    const covered = ordered.find((e) => covers(this.coverage!, e.cik));
+    if (covered) return covered;
+    return isNportForm(ordered[0]!.form) ? ordered[0]! : null;
+  }
+
+  /** One poll of the day's form index (and the previous day's) and the current-events listings. */
   async poll(options: { date?: string; runId?: string } = {}): Promise<PollSummary> {
     const runId = options.runId ?? `run_${randomUUID()}`;
     const date = options.date ?? today();
     const log = this.logger.child({ runId, use: 'filings-live' });
     this.coverage ??= await coverageOf(this.config.SEC_COVERAGE, () => fetchTickerMap(this.edgar));
-    const summary: PollSummary = { runId, date, dailyIndex: 'ok', currentEvents: {}, seen: 0, published: 0, duplicates: 0 };
+    const summary: PollSummary = {
+      runId, date, dailyIndex: 'ok', currentEvents: {}, seen: 0, published: 0, duplicates: 0, acceptanceLookups: 0, acceptanceMissing: 0,
+    };
     const extractedAt = new Date().toISOString();
-    const records: FilingRecordV1[] = [];
-    const take = (record: FilingRecordV1): void => {
+    const rows: Array<{ kind: 'daily_index' | 'current_events'; entry: DailyIndexEntry | CurrentEventsEntry; source: FetchedSource }> = [];
+    const take = (kind: 'daily_index' | 'current_events', entry: DailyIndexEntry | CurrentEventsEntry, source: FetchedSource): void => {
       summary.seen += 1;
       // A fund's N-PORT report is read for the covered companies it holds, whoever files it.
-      if (!covers(this.coverage!, record.data.cik) && !isNportForm(record.data.form)) return;
-      if (!this.seen.add(record.key)) {
+      if (!covers(this.coverage!, entry.cik) && !isNportForm(entry.form)) return;
+      if (!this.published.add(entry.accession)) {
         summary.duplicates += 1;
         return;
       }
-      records.push(record);
+      rows.push({ kind, entry, source });
     };
 
     const readIndex = async (day: string): Promise<PollSummary['dailyIndex']> => {
@@ -141,7 +284,7 @@ export class FilingsLiveService implements OnApplicationShutdown {
       if (index.kind === 'not_found') return 'not_published';
       try {
         const source = sourceOf(index);
-        for (const e of parseDailyIndex(index.bytes).entries) take(filingRecordFromFeed('daily_index', e, source, { runId, extractedAt }));
+        for (const e of parseDailyIndex(index.bytes).entries) take('daily_index', e, source);
         return 'ok';
       } catch (error) {
         if (!(error instanceof EdgarParseError)) throw error;
@@ -150,7 +293,7 @@ export class FilingsLiveService implements OnApplicationShutdown {
       }
     };
     if (options.date === undefined) {
-      summary.previousDailyIndex = await readIndex(new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10));
+      summary.previousDailyIndex = await readIndex(new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10));
     }
     summary.dailyIndex = await readIndex(date);
 
@@ -162,7 +305,7 @@ export class FilingsLiveService implements OnApplicationShutdown {
       }
       try {
         const source = sourceOf(page);
-        for (const e of parseCurrentEvents(page.bytes).entries) take(filingRecordFromFeed('current_events', e, source, { runId, extractedAt }));
+        for (const e of parseCurrentEvents(page.bytes).entries) take('current_events', e, source);
         summary.currentEvents[form] = 'ok';
       } catch (error) {
         if (!(error instanceof EdgarParseError)) throw error;
@@ -171,14 +314,39 @@ export class FilingsLiveService implements OnApplicationShutdown {
       }
     }
 
+    // Recent rows are news: their acceptance time is worth a request. A past day's rows are history.
+    const recentFrom = new Date(Date.now() - 2 * DAY_MS).toISOString().slice(0, 10);
+    const records: FilingRecordV1[] = [];
+    for (const { kind, entry, source } of rows) {
+      let acceptedAt: string | null = null;
+      if (entry.dateFiled >= recentFrom && !this.stopped) {
+        summary.acceptanceLookups += 1;
+        acceptedAt = await this.acceptedAtOf(entry.cik, entry.accession, log);
+        if (acceptedAt === null) summary.acceptanceMissing += 1;
+      }
+      records.push(filingRecordFromFeed(kind, entry, source, { runId, extractedAt }, acceptedAt));
+    }
     if (records.length > 0) await this.publisher.publish(this.topic, records);
     summary.published = records.length;
-    log.info({ ...summary, remembered: this.seen.size, topic: this.topic.name }, 'filings poll finished');
+    log.info({ ...summary, remembered: this.published.size, topic: this.topic.name }, 'filings poll finished');
     return summary;
   }
 
+  /** The acceptance time the filing's index page prints; null when the page cannot be read. */
+  private async acceptedAtOf(cik: string, accession: string, log: Logger): Promise<string | null> {
+    const page = await this.fetch(() => this.edgar.getWww(archivesDocumentPath(cik, accession, `${accession}-index.htm`), { priority: 'documents' }), log);
+    if (page === 'error' || page.kind === 'not_found') return null;
+    try {
+      return parseFilingIndexPage(page.bytes).acceptedAt;
+    } catch (error) {
+      if (!(error instanceof EdgarParseError)) throw error;
+      log.warn({ url: page.url, error: error.message }, 'filing index page unreadable');
+      return null;
+    }
+  }
+
   /** One fetch; EDGAR failures are logged and the poll goes on (the next poll retries). */
-  private async fetch(get: () => Promise<EdgarFetchResult>, log: Logger): Promise<EdgarFetchResult | 'error'> {
+  private async fetch<T extends { kind: string }>(get: () => Promise<T>, log: Logger): Promise<T | 'error'> {
     try {
       return await get();
     } catch (error) {
@@ -187,8 +355,23 @@ export class FilingsLiveService implements OnApplicationShutdown {
       return 'error';
     }
   }
+
+  /** Waits `ms`, or less when stopped. */
+  private sleep(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.wakers.add(wake);
+    });
+  }
 }
 
 function sourceOf(r: { url: string; bytes: Buffer; fetchedAt: string }): FetchedSource {
   return { url: r.url, contentHash: contentHash(r.bytes), fetchedAt: r.fetchedAt };
 }
+

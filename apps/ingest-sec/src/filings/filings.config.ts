@@ -4,8 +4,16 @@ import { ingestSecConfigSchema } from '../ingest-sec.config';
 
 /** Settings of the filings use case only (the shared EDGAR/Kafka/coverage ones come from ingestSecConfigSchema). */
 export const filingsSettingsSchema = z.object({
-  /** Live mode: seconds between polls. */
+  /** Live mode: seconds between polls of the daily indexes and current-events listings (the feed's backstop). */
   FILINGS_POLL_INTERVAL_S: z.coerce.number().int().min(5).default(60),
+  /** Live mode: ms between latest-filings feed polls while new filings keep coming. */
+  FILINGS_FEED_MIN_INTERVAL_MS: z.coerce.number().int().min(250).default(1000),
+  /** Live mode: the longest wait between feed polls while EDGAR accepts filings (weekdays 6:00-22:00 New York). */
+  FILINGS_FEED_MAX_INTERVAL_MS: z.coerce.number().int().min(250).default(2000),
+  /** Live mode: the longest wait between feed polls while EDGAR accepts none (nights, weekends). */
+  FILINGS_FEED_QUIET_INTERVAL_MS: z.coerce.number().int().min(250).default(30_000),
+  /** Live mode: feed pages (100 filings each) read in one poll when every entry is new (a burst, or after a pause). */
+  FILINGS_FEED_MAX_PAGES: z.coerce.number().int().min(1).max(20).default(5),
   /** Live mode: form types asked of the current-events listing (one request each per poll). */
   FILINGS_CURRENT_FORMS: z
     .string()
