@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { checkResources, expectedResources, formatCoverage, requestFigures } from './day-coverage';
-import type { DayFiling } from './edgar-day';
+import { firstPolledVisibility, type DayFiling } from './edgar-day';
 
 /**
  * The coverage table of a simulated EDGAR day (scripts/live.sh coverage):
@@ -25,7 +25,8 @@ async function main(): Promise<number> {
   }
   const day = JSON.parse(readFileSync(dayFile, 'utf8')) as { fixturesDir: string; date: string; filings: DayFiling[] };
   const now = Date.now();
-  const appeared = day.filings.filter((f) => f.at <= now);
+  // Appeared: on a source the pipeline polls (the feed or the current-events listing).
+  const appeared = day.filings.filter((f) => firstPolledVisibility(f) <= now);
   const rows = await checkResources(api, key, expectedResources(day.fixturesDir, day.date, appeared));
   const log = arg('--requests');
   const figures = log && existsSync(log) ? requestFigures(readFileSync(log, 'utf8')) : null;

@@ -13,7 +13,7 @@ import {
   type TickerMapEntry,
 } from '@app/edgar';
 import type { DayFiling } from './edgar-day';
-import { maxRequestsInAnyWindow } from './request-windows';
+import { busiestSecond } from './request-windows';
 
 /**
  * After a simulated EDGAR day: for every filing that appeared, each API resource that should derive
@@ -155,7 +155,7 @@ export interface RequestFigures {
   busiestSecond: number;
   /** Requests per minute over the span of the log. */
   perMinute: number;
-  /** Requests per kind: listing (current events, daily index), index.json, documents, company load, other. */
+  /** Requests per kind: listings (latest-filings feed, current events, daily index), index.json, documents, company load, other. */
   byKind: Record<string, number>;
 }
 
@@ -169,7 +169,7 @@ export function requestFigures(log: string): RequestFigures {
   const byKind: Record<string, number> = {};
   for (const m of lines) {
     const path = m[3]!;
-    const kind = path.startsWith('/cgi-bin/current') || path.includes('/daily-index/')
+    const kind = path.startsWith('/cgi-bin/current') || path.startsWith('/cgi-bin/browse-edgar') || path.includes('/daily-index/')
       ? 'listings'
       : path.endsWith('/index.json')
         ? 'index.json'
@@ -181,7 +181,7 @@ export function requestFigures(log: string): RequestFigures {
     byKind[kind] = (byKind[kind] ?? 0) + 1;
   }
   const span = at.length > 1 ? Math.max(...at) - Math.min(...at) : 0;
-  return { requests: at.length, busiestSecond: maxRequestsInAnyWindow(at.map((t) => ({ at: t })), 1000), perMinute: span > 0 ? Math.round((at.length * 60_000) / span) : at.length, byKind };
+  return { requests: at.length, busiestSecond: busiestSecond(at.map((t) => ({ at: t }))), perMinute: span > 0 ? Math.round((at.length * 60_000) / span) : at.length, byKind };
 }
 
 /** The table, one line per resource, then the share served (of all, and per kind). */

@@ -1,13 +1,22 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { cloneAccession, evenTimes, peakDurationMs, peakPicks, peakTimes, type DaySchedule } from './day-schedule';
+import { eastern } from './eastern-time';
+import { filingIndexPage } from './filing-index-page';
+import { feedQueryOf, latestFilingsFeed, notModified } from './latest-filings-feed';
 
 /**
- * A simulated EDGAR day: the fixture filings appear one after another over a compressed day, each
- * with a row in the current-events listing (`/cgi-bin/current`), a row in the day's form index
+ * A simulated EDGAR day: the fixture filings are accepted one after another over a compressed day
+ * (evenly, or as a peak hour: day-schedule.ts), each with entries in the latest-filings Atom feed
+ * (`/cgi-bin/browse-edgar?action=getcurrent`), a row in the current-events listing
+ * (`/cgi-bin/current`), a row in the day's form index
  * (`/Archives/edgar/daily-index/<yyyy>/QTR<q>/form.<yyyymmdd>.idx`), its directory listing
- * (`index.json`) and its documents. Before its time a filing's paths answer 404, as on EDGAR. The
- * pages are the real files' layouts (feeds/current-1eb469.html, feeds/form.20200318.idx,
- * feeds/0001213900-24-004875-index.json) with the rows of the day; filings keep their real CIK,
+ * (`index.json`), its index page (`<accession>-index.htm`) and its documents. Each source shows a
+ * filing from its own time (`visibleAt`: EDGAR's feeds trail acceptance by different delays); before
+ * it a filing's paths answer 404, as on EDGAR. The pages are the real files' layouts
+ * (feeds/getcurrent-atom-2026-01-12-count100-start0.xml, feeds/current-1eb469.html,
+ * feeds/form.20200318.idx, feeds/0001213900-24-004875-index.json,
+ * feeds/0001562180-17-002633-index.htm) with the rows of the day; filings keep their real CIK,
  * accession and form, and take the simulated day's date.
  */
 
@@ -38,14 +47,46 @@ export interface DayFiling {
   documents: DayDocument[];
   /** Fixture filings have documents; background rows of the real daily index are listed only. */
   background: boolean;
-  /** Epoch ms it appears at. */
-  at: number;
+  /** A copy of a fixture filing under a synthetic accession (day-schedule.ts cloneAccession), when a peak day needs more filings than the fixtures hold. */
+  clone: boolean;
+  /** A Form 4's (first) reporting owner, as its XML names it: the feed lists the filing under it too. */
+  reportingOwner: { cik: string; name: string } | null;
+  /** Epoch ms EDGAR accepted it. */
+  acceptedAt: number;
+  /** Epoch ms each source shows it from. */
+  visibleAt: DayVisibility;
+}
+
+/** When each of EDGAR's sources shows a filing (epoch ms). */
+export interface DayVisibility {
+  /** Its directory: index.json, -index.htm, documents. */
+  index: number;
+  /** The latest-filings Atom feed. */
+  feed: number;
+  /** The current-events listing. */
+  listing: number;
+  /** The day's form index. */
+  dailyIndex: number;
+}
+
+/** A filing of the fixtures before the day gives it its times. */
+export type FixtureFiling = Omit<DayFiling, 'acceptedAt' | 'visibleAt'>;
+
+/**
+ * How long after acceptance each source shows a filing (default: all 0, the daily index at once).
+ * `dailyIndex: 'night'` publishes the day's form index only once the day is over, as EDGAR does.
+ */
+export interface DayDelays {
+  indexMs?: number;
+  feedMs?: number;
+  listingMs?: number;
+  dailyIndex?: 'immediate' | 'night';
 }
 
 export interface EdgarDayOptions {
   /** YYYY-MM-DD of the simulated day (default: today, UTC). */
   date?: string;
-  /** The day's filings appear over this many ms from `startAt` (default 60 s). */
+  /** The day's filings appear over this many ms from `startAt` (default 60 s); a peak schedule sets its own length. */
   durationMs?: number;
   /** Epoch ms the day starts at (default: now). */
   startAt?: number;
@@ -54,26 +95,58 @@ export interface EdgarDayOptions {
    * documents are not served): the volume of a real day in the listings. Default 0.
    */
   background?: number;
+  delays?: DayDelays;
+  /** Default `{ kind: 'even' }`. */
+  schedule?: DaySchedule;
 }
 
-export type DayAnswer = { status: 404 } | { status: 200; body: Buffer; contentType: string } | { status: 200; file: string };
+export type DayAnswer =
+  | { status: 404 }
+  | { status: 304; headers: Record<string, string> }
+  | { status: 200; body: Buffer; contentType: string; headers?: Record<string, string> }
+  | { status: 200; file: string };
+
+/** The request's validators, for the feed's conditional GETs. */
+export interface DayConditional {
+  ifNoneMatch?: string;
+  ifModifiedSince?: string;
+}
 
 export interface EdgarDay {
   date: string;
   startAt: number;
   endAt: number;
   filings: readonly DayFiling[];
-  /** Filings that appeared by `now`. */
-  appeared(now: number): DayFiling[];
+  /** Filings `source` shows at `now`. */
+  visibleOn(source: keyof DayVisibility, now: number): DayFiling[];
   /** The answer for a request, or null when the path is not the day's (the fixed routes answer it). */
-  answer(pathname: string, query: URLSearchParams, now: number): DayAnswer | null;
+  answer(pathname: string, query: URLSearchParams, now: number, conditional?: DayConditional): DayAnswer | null;
 }
+
+/** What `--day-manifest` writes: the day and every filing with its times, for coverage reports and benches. */
+export interface DayManifest {
+  fixturesDir: string;
+  url: string;
+  date: string;
+  startAt: number;
+  endAt: number;
+  delays: DayDelays;
+  schedule: DaySchedule;
+  filings: readonly DayFiling[];
+}
+
+export function dayManifest(day: EdgarDay, options: EdgarDayOptions, fixturesDir: string, url: string): DayManifest {
+  return { fixturesDir, url, date: day.date, startAt: day.startAt, endAt: day.endAt, delays: options.delays ?? {}, schedule: options.schedule ?? { kind: 'even' }, filings: day.filings };
+}
+
+/** The first time a poller could see a filing: on the feed or the current-events listing (detection lag counts from it). */
+export const firstPolledVisibility = (filing: Pick<DayFiling, 'visibleAt'>): number => Math.min(filing.visibleAt.feed, filing.visibleAt.listing);
 
 const noDashes = (accession: string) => accession.replace(/-/g, '');
 
 /** The fixture filings: every routed document under /Archives/edgar/data/ of a folder with a form type, grouped by accession. */
-export function fixtureDayFilings(fixturesDir: string, routes: readonly { path: string; file: string }[]): Omit<DayFiling, 'at'>[] {
-  const byAccession = new Map<string, Omit<DayFiling, 'at'>>();
+export function fixtureDayFilings(fixturesDir: string, routes: readonly { path: string; file: string }[]): FixtureFiling[] {
+  const byAccession = new Map<string, FixtureFiling>();
   const names = companyNames(fixturesDir);
   for (const route of routes) {
     const form = FORM_OF_FOLDER[route.file.split('/')[0]!];
@@ -88,12 +161,29 @@ export function fixtureDayFilings(fixturesDir: string, routes: readonly { path: 
     let filing = byAccession.get(accession);
     if (!filing) {
       const companyName = names.get(cik) ?? registrantName(join(fixturesDir, route.file)) ?? `CIK ${cik}`;
-      filing = { cik, accession, form, companyName, documents: [], background: false };
+      filing = { cik, accession, form, companyName, documents: [], background: false, clone: false, reportingOwner: null };
       byAccession.set(accession, filing);
     }
     filing.documents.push({ name, file: route.file });
   }
-  return [...byAccession.values()];
+  const filings = [...byAccession.values()];
+  for (const f of filings) if (f.form === '4' || f.form === '4/A') f.reportingOwner = reportingOwner(readFileSync(join(fixturesDir, f.documents[0]!.file), 'utf8'));
+  return filings;
+}
+
+/** The first reporting owner an ownership document names (its XML, bare or inside a complete submission). */
+export function reportingOwner(text: string): { cik: string; name: string } | null {
+  const cik = /<rptOwnerCik>\s*(\d+)\s*<\/rptOwnerCik>/.exec(text)?.[1];
+  const name = /<rptOwnerName>\s*([^<]+?)\s*<\/rptOwnerName>/.exec(text)?.[1];
+  return cik && name ? { cik: String(Number(cik)), name } : null;
+}
+
+/** The period of report a filing's primary document states (Form 4 XML, or a complete submission's header). */
+function periodOfReport(text: string): string | null {
+  const xml = /<periodOfReport>\s*(\d{4}-\d{2}-\d{2})/.exec(text);
+  if (xml) return xml[1]!;
+  const header = /CONFORMED PERIOD OF REPORT:\s*(\d{4})(\d{2})(\d{2})/.exec(text);
+  return header ? `${header[1]}-${header[2]}-${header[3]}` : null;
 }
 
 /** Company names by unpadded CIK, from SEC's ticker map (the first title of each CIK). */
@@ -115,7 +205,7 @@ function registrantName(file: string): string | null {
 }
 
 /** Rows of the real form index listed as background filings: every `step`-th row, `count` of them. */
-function backgroundFilings(fixturesDir: string, count: number, skip: ReadonlySet<string>): Omit<DayFiling, 'at'>[] {
+function backgroundFilings(fixturesDir: string, count: number, skip: ReadonlySet<string>): FixtureFiling[] {
   if (count <= 0) return [];
   const rows = readFileSync(join(fixturesDir, 'feeds/form.20200318.idx'), 'latin1')
     .split('\n')
@@ -128,12 +218,36 @@ function backgroundFilings(fixturesDir: string, count: number, skip: ReadonlySet
   return unique
     .filter((_, i) => i % step === 0)
     .slice(0, count)
-    .map((m) => ({ cik: m[3]!, accession: m[4]!, form: m[1]!.trim(), companyName: m[2]!.trim(), documents: [], background: true }));
+    .map((m) => ({ cik: m[3]!, accession: m[4]!, form: m[1]!.trim(), companyName: m[2]!.trim(), documents: [], background: true, clone: false, reportingOwner: null }));
 }
 
-/** Spreads items evenly over [startAt, startAt + durationMs]: the first at startAt + durationMs / n, the last at the end. */
-function schedule<T>(items: readonly T[], startAt: number, durationMs: number): Array<T & { at: number }> {
-  return items.map((item, i) => ({ ...item, at: startAt + Math.round((durationMs * (i + 1)) / items.length) }));
+/**
+ * The peak day's filings: each time takes the next pick; a fixture filing picked again is a clone
+ * under a synthetic accession (same CIK and documents; a complete submission named after it).
+ */
+function peakFilings(fixtures: readonly FixtureFiling[], times: readonly number[], year: string): Array<FixtureFiling & { acceptedAt: number }> {
+  const used = new Set<string>();
+  let clones = 0;
+  return peakPicks(fixtures, times.length).map((f, i) => {
+    const acceptedAt = times[i]!;
+    if (!used.has(f.accession)) {
+      used.add(f.accession);
+      return { ...f, acceptedAt };
+    }
+    const accession = cloneAccession(year, (clones += 1));
+    const documents = f.documents.map((d) => (d.name === `${f.accession}.txt` ? { ...d, name: `${accession}.txt` } : d));
+    return { ...f, accession, documents, clone: true, acceptedAt };
+  });
+}
+
+/** When each source shows a filing accepted at `acceptedAt`. */
+export function visibility(acceptedAt: number, delays: DayDelays, endAt: number): DayVisibility {
+  return {
+    index: acceptedAt + (delays.indexMs ?? 0),
+    feed: acceptedAt + (delays.feedMs ?? 0),
+    listing: acceptedAt + (delays.listingMs ?? 0),
+    dailyIndex: delays.dailyIndex === 'night' ? Math.max(endAt, acceptedAt) : acceptedAt,
+  };
 }
 
 /** `routes`: the fixture server's fixed routes (FIXTURE_ROUTES); the day's filings are the routed documents of filings. */
@@ -142,33 +256,51 @@ export function createEdgarDay(fixturesDir: string, routes: readonly { path: str
   const date = options.date ?? new Date().toISOString().slice(0, 10);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`day date must be YYYY-MM-DD: ${date}`);
   const startAt = options.startAt ?? Date.now();
-  const durationMs = options.durationMs ?? 60_000;
+  const schedule = options.schedule ?? { kind: 'even' };
+  const durationMs = schedule.kind === 'peak' ? peakDurationMs(schedule) : (options.durationMs ?? 60_000);
+  const endAt = startAt + durationMs;
   const fixtures = fixtureDayFilings(dir, routes);
   const background = backgroundFilings(dir, options.background ?? 0, new Set(fixtures.map((f) => f.accession)));
   // Fixture and background filings each spread over the whole day (independently).
-  const filings = [...schedule(fixtures, startAt, durationMs), ...schedule(background, startAt, durationMs)].sort((a, b) => a.at - b.at);
+  const accepted = [
+    ...(schedule.kind === 'peak' ? peakFilings(fixtures, peakTimes(schedule, startAt), date.slice(0, 4)) : withTimes(fixtures, evenTimes(fixtures.length, startAt, durationMs))),
+    ...withTimes(background, evenTimes(background.length, startAt, durationMs)),
+  ];
+  const delays = options.delays ?? {};
+  const filings: DayFiling[] = accepted.map((f) => ({ ...f, visibleAt: visibility(f.acceptedAt, delays, endAt) })).sort((a, b) => a.acceptedAt - b.acceptedAt);
   const byAccession = new Map(filings.map((f) => [noDashes(f.accession), f]));
+  const sizeOf = memo((file: string) => statSync(join(dir, file)).size);
+  const sizeBytes = (f: DayFiling) => f.documents.reduce((sum, d) => sum + sizeOf(d.file), 0);
   const currentTemplate = readFileSync(join(dir, 'feeds/current-1eb469.html'), 'utf8');
   const indexTemplate = readFileSync(join(dir, 'feeds/form.20200318.idx'), 'latin1');
+  const feedTemplate = readFileSync(join(dir, 'feeds/getcurrent-atom-2026-01-12-count100-start0.xml'), 'latin1');
+  const indexPageTemplate = readFileSync(join(dir, 'feeds/0001562180-17-002633-index.htm'), 'utf8');
   const indexPath = dailyIndexPathOf(date);
-  const appeared = (now: number) => filings.filter((f) => f.at <= now);
+  const visibleOn = (source: keyof DayVisibility, now: number) => filings.filter((f) => f.visibleAt[source] <= now);
 
   return {
     date,
     startAt,
-    endAt: startAt + durationMs,
+    endAt,
     filings,
-    appeared,
-    answer(pathname, query, now) {
+    visibleOn,
+    answer(pathname, query, now, conditional = {}) {
+      if (pathname === '/cgi-bin/browse-edgar' && query.get('action') === 'getcurrent') {
+        const visible = visibleOn('feed', now).map((filing) => ({ filing, sizeBytes: sizeBytes(filing) }));
+        const feed = latestFilingsFeed(feedTemplate, visible, feedQueryOf(query), date, now);
+        const headers: Record<string, string> = { etag: feed.etag, ...(feed.lastModified === null ? {} : { 'last-modified': new Date(feed.lastModified).toUTCString() }) };
+        if (notModified(feed, conditional.ifNoneMatch, conditional.ifModifiedSince)) return { status: 304, headers };
+        return { status: 200, body: feed.body, contentType: 'application/atom+xml', headers };
+      }
       if (pathname === '/cgi-bin/current') {
         // q1: days back (0 = today); q3: the form type asked.
-        const rows = (query.get('q1') ?? '0') === '0' ? appeared(now) : [];
+        const rows = (query.get('q1') ?? '0') === '0' ? visibleOn('listing', now) : [];
         const form = query.get('q3');
         const html = currentEventsPage(currentTemplate, date, rows.filter((f) => !form || f.form === form || f.form === `${form}/A`), rows.length, now);
         return { status: 200, body: Buffer.from(html, 'utf8'), contentType: 'text/html' };
       }
       if (pathname === indexPath) {
-        const rows = appeared(now);
+        const rows = visibleOn('dailyIndex', now);
         // EDGAR publishes nothing for a day before its first filing.
         if (rows.length === 0) return { status: 404 };
         return { status: 200, body: Buffer.from(formIndex(indexTemplate, date, rows), 'latin1'), contentType: 'text/plain' };
@@ -176,13 +308,32 @@ export function createEdgarDay(fixturesDir: string, routes: readonly { path: str
       const inDir = /^\/Archives\/edgar\/data\/(\d+)\/(\d{18})\/([^/]+)$/.exec(pathname);
       const txt = /^\/Archives\/edgar\/data\/(\d+)\/(\d{10}-\d{2}-\d{6})\.txt$/.exec(pathname);
       const filing = inDir ? byAccession.get(inDir[2]!) : txt ? byAccession.get(noDashes(txt[2]!)) : undefined;
-      if (!filing || filing.cik !== (inDir?.[1] ?? txt?.[1])) return null;
-      if (filing.at > now) return { status: 404 };
-      if (inDir?.[3] === 'index.json') return { status: 200, body: Buffer.from(directoryListing(dir, filing), 'utf8'), contentType: 'application/json' };
-      const doc = inDir ? filing.documents.find((d) => d.name === inDir[3]) : undefined;
-      // Documents outside the directory (the complete submission .txt) are the fixed routes' to serve.
-      return doc ? { status: 200, file: doc.file } : txt ? null : { status: 404 };
+      // EDGAR serves a filing's directory under each of its parties' CIKs.
+      const cik = inDir?.[1] ?? txt?.[1];
+      if (!filing || (filing.cik !== cik && filing.reportingOwner?.cik !== cik)) return null;
+      if (filing.visibleAt.index > now) return { status: 404 };
+      const name = inDir ? inDir[3]! : `${txt![2]}.txt`;
+      if (name === 'index.json') return { status: 200, body: Buffer.from(directoryListing(dir, filing), 'utf8'), contentType: 'application/json' };
+      if (name === `${filing.accession}-index.htm` || name === `${filing.accession}-index.html`) {
+        const documents = filing.documents.map((d) => ({ name: d.name, sizeBytes: sizeOf(d.file) }));
+        const primary = filing.documents[0];
+        const period = primary ? periodOfReport(readFileSync(join(dir, primary.file), 'latin1')) : null;
+        return { status: 200, body: Buffer.from(filingIndexPage(indexPageTemplate, filing, date, documents, period), 'utf8'), contentType: 'text/html; charset=utf-8' };
+      }
+      // The complete submission .txt is served both in the directory and beside it, as on EDGAR.
+      const doc = filing.documents.find((d) => d.name === name);
+      return doc ? { status: 200, file: doc.file } : { status: 404 };
     },
+  };
+}
+
+const withTimes = <T>(items: readonly T[], times: readonly number[]): Array<T & { acceptedAt: number }> => items.map((item, i) => ({ ...item, acceptedAt: times[i]! }));
+
+function memo<V>(compute: (key: string) => V): (key: string) => V {
+  const cache = new Map<string, V>();
+  return (key) => {
+    if (!cache.has(key)) cache.set(key, compute(key));
+    return cache.get(key)!;
   };
 }
 
@@ -192,17 +343,6 @@ function dailyIndexPathOf(date: string): string {
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-/** New York wall time of an instant: `2024-01-19 16:21:45` and its zone abbreviation. */
-function eastern(at: number): { stamp: string; time: string; zone: string } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' })
-      .formatToParts(new Date(at))
-      .map((p) => [p.type, p.value]),
-  );
-  const time = `${parts.hour}:${parts.minute}:${parts.second}`;
-  return { stamp: `${parts.year}-${parts.month}-${parts.day} ${time}`, time, zone: parts.timeZoneName ?? 'ET' };
-}
 
 /**
  * The current-events page in the layout of the real one: its head and foot as they stand, the
@@ -255,7 +395,7 @@ export function formIndex(template: string, date: string, rows: readonly DayFili
 /** The filing's directory listing in index.json's layout, naming the documents served under it. */
 export function directoryListing(fixturesDir: string, filing: DayFiling): string {
   const directory = `/Archives/edgar/data/${filing.cik}/${noDashes(filing.accession)}`;
-  const modified = eastern(filing.at).stamp;
+  const modified = eastern(filing.acceptedAt).stamp;
   return JSON.stringify(
     {
       directory: {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultFixturesDir, startFixtureServer, type FixtureServer } from './fixture-server';
+import { expectEventually } from './eventually';
+import { fixtureDayFilings } from './edgar-day';
+import { defaultFixturesDir, FIXTURE_ROUTES, startFixtureServer, type FixtureServer } from './fixture-server';
 
 describe('startFixtureServer', () => {
   let server: FixtureServer;
@@ -39,5 +41,54 @@ describe('startFixtureServer', () => {
     const head = await fetch(`${server.url}/submissions/CIK0000789019.json`, { method: 'HEAD', headers: { 'Accept-Encoding': 'identity' } });
     expect(head.headers.get('content-length')).toBe(String(file.length));
     expect((await fetch(`${server.url}/submissions/CIK0000789019.json`, { headers: { Range: `bytes=${file.length}-` } })).status).toBe(416);
+  });
+});
+
+describe('startFixtureServer with a day: the latest-filings feed over HTTP', () => {
+  const FEED = '/cgi-bin/browse-edgar?action=getcurrent&count=100&output=atom';
+  let server: FixtureServer;
+  // Filings 5 s apart, the last accepted 3 s after start: a test sees the feed change once.
+  beforeAll(async () => {
+    const durationMs = 5_000 * fixtureDayFilings(defaultFixturesDir(), FIXTURE_ROUTES).length;
+    server = await startFixtureServer({ day: { startAt: Date.now() + 3_000 - durationMs, durationMs }, throttleOnce: { afterMs: 0, pathPrefix: '/cgi-bin/browse-edgar' } });
+  });
+  afterAll(async () => { await server.close(); });
+
+  it("answers SEC's 403 once to the feed (throttleOnce), then serves it", async () => {
+    expect((await fetch(`${server.url}${FEED}`)).status).toBe(403);
+    expect((await fetch(`${server.url}${FEED}`)).status).toBe(200);
+  });
+
+  it('keeps its ETag while the entries hold, answers 304 to If-None-Match and If-Modified-Since, and a new ETag once a filing appears', async () => {
+    const last = server.day!.filings.at(-1)!;
+    const before = await fetch(`${server.url}${FEED}`);
+    expect(before.status).toBe(200);
+    expect(before.headers.get('content-type')).toBe('application/atom+xml');
+    const etag = before.headers.get('etag')!;
+    const lastModified = before.headers.get('last-modified')!;
+    expect(etag).toMatch(/^"[0-9a-f]{40}"$/);
+    // Not yet: the last filing is still to come.
+    expect(await before.text()).not.toContain(last.accession);
+    expect(Date.parse(lastModified)).toBe(Math.floor(server.day!.filings.at(-2)!.visibleAt.feed / 1000) * 1000);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // the feed's own time moves on
+    const again = await fetch(`${server.url}${FEED}`);
+    expect(again.headers.get('etag')).toBe(etag);
+    const conditional = await fetch(`${server.url}${FEED}`, { headers: { 'If-None-Match': etag } });
+    expect(conditional.status).toBe(304);
+    expect(await conditional.text()).toBe('');
+    expect((await fetch(`${server.url}${FEED}`, { headers: { 'If-Modified-Since': lastModified } })).status).toBe(304);
+    const older = new Date(Date.parse(lastModified) - 1_000).toUTCString();
+    expect((await fetch(`${server.url}${FEED}`, { headers: { 'If-Modified-Since': older } })).status).toBe(200);
+
+    const changed = await expectEventually(async () => {
+      const res = await fetch(`${server.url}${FEED}`, { headers: { 'If-None-Match': etag } });
+      expect(res.status).toBe(200);
+      return res;
+    });
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(await changed.text()).toContain(last.accession);
+    expect((await fetch(`${server.url}${FEED}`, { headers: { 'If-Modified-Since': lastModified } })).status).toBe(200);
+    expect(server.requests.filter((r) => r.path === '/cgi-bin/browse-edgar').map((r) => r.status)).toContain(304);
   });
 });

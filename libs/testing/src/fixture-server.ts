@@ -196,10 +196,18 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       return 403;
     }
     // The day's listings and filings first: a filing's documents are 404 until it appears.
-    const dayAnswer = day && (req.method === 'GET' || req.method === 'HEAD') ? day.answer(path, url.searchParams, Date.now()) : null;
+    const header = (name: string) => (typeof req.headers[name] === 'string' ? req.headers[name] : undefined);
+    const dayAnswer =
+      day && (req.method === 'GET' || req.method === 'HEAD')
+        ? day.answer(path, url.searchParams, Date.now(), { ifNoneMatch: header('if-none-match'), ifModifiedSince: header('if-modified-since') })
+        : null;
     if (dayAnswer?.status === 404) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return 404;
+    }
+    if (dayAnswer?.status === 304) {
+      res.writeHead(304, dayAnswer.headers).end();
+      return 304;
     }
     // A generated page has no file: its body is the day's.
     const route: FixtureRoute | undefined = dayAnswer ? { path, file: 'file' in dayAnswer ? dayAnswer.file : '' } : req.method === 'GET' || req.method === 'HEAD' ? routes.get(path) : undefined;
@@ -213,7 +221,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       cache.set(route.file, body);
     }
     const contentType = dayAnswer && 'body' in dayAnswer ? dayAnswer.contentType : (route.contentType ?? contentTypeOf(route.file));
-    const headers: Record<string, string> = { 'content-type': contentType, 'accept-ranges': 'bytes' };
+    const headers: Record<string, string> = { 'content-type': contentType, 'accept-ranges': 'bytes', ...(dayAnswer && 'headers' in dayAnswer ? dayAnswer.headers : {}) };
     // One `bytes=a-b` range (what zip readers ask for), answered as SEC does: 206, never gzipped.
     const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
     if (range) {

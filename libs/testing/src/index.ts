@@ -3,6 +3,7 @@ export * from './kafka';
 export * from './eventually';
 export * from './fixture-server';
 export * from './edgar-day';
+export * from './day-schedule';
 export * from './day-coverage';
 export * from './submissions-zip';
 export * from './own-kafka';
