@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { TOPICS, validateRecord, type FilingData, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
 import { EdgarClient, RequestLimiter } from '@app/edgar';
 import { createLogger } from '@app/observability';
-import { defaultFixturesDir, maxRequestsInAnyWindow } from '@app/testing';
+import { defaultFixturesDir, maxRequestsInAnyWindow, startFixtureServer } from '@app/testing';
 import type { RecordPublisher } from '../ingest.providers';
 import { FilingsBackfillService } from './filings-backfill.service';
 import { FilingsLiveService } from './filings-live.service';
@@ -184,5 +184,52 @@ describe('latest filings feed poller', () => {
     expect(after.filter((r) => r.path.startsWith('/submissions/'))).toHaveLength(3);
     expect(budget.stats.throttles).toBe(1);
     expect(publisher.records.length).toBeGreaterThan(0);
+  });
+});
+
+describe('latest filings feed poller on a simulated EDGAR clock', () => {
+  it('finds each filing once, within seconds of its showing on the feed, with its acceptance time', async () => {
+    const delays = { feedMs: 1500, listingMs: 1500, indexMs: 0, dailyIndex: 'night' as const };
+    const day = await startFixtureServer({ day: { delays, schedule: { kind: 'peak', burstCount: 12, burstMs: 3000, tailPerMinute: 30, tailMs: 4000 } } });
+    try {
+      const budget = new RequestLimiter(10);
+      const publisher = new ArrayPublisher();
+      const edgarOfDay = new EdgarClient({ userAgent: UA, wwwBaseUrl: day.url, dataBaseUrl: day.url, maxRps: 10, budget, maxAttempts: 1 });
+      const dayConfig = parseFilingsConfig({
+        EDGAR_USER_AGENT: UA, EDGAR_WWW_BASE_URL: day.url, EDGAR_DATA_BASE_URL: day.url, KAFKA_BROKERS: '127.0.0.1:1',
+        SEC_COVERAGE: 'all', FILINGS_CURRENT_FORMS: '8-K', LOG_LEVEL: 'silent', FILINGS_POLL_INTERVAL_S: '3600',
+        FILINGS_FEED_MIN_INTERVAL_MS: '1000', FILINGS_FEED_MAX_INTERVAL_MS: '2000', FILINGS_FEED_QUIET_INTERVAL_MS: '2000',
+      });
+      const live = new FilingsLiveService(dayConfig, edgarOfDay, publisher, TOPICS.filings, logger);
+      const firstSeen = new Map<string, number>();
+      const publish = publisher.publish.bind(publisher);
+      publisher.publish = async (topic, records) => {
+        for (const r of records) firstSeen.set(r.key, Date.now());
+        return publish(topic, records);
+      };
+      const running = live.run();
+      const filings = day.day!.filings;
+      const lastVisible = Math.max(...filings.map((f) => f.visibleAt.feed));
+      await new Promise((r) => setTimeout(r, lastVisible - Date.now() + 3000));
+      live.stop();
+      await running;
+
+      expect(publisher.records.map((r) => r.key).sort()).toEqual(filings.map((f) => f.accession).sort());
+      for (const f of filings) {
+        const record = publisher.records.find((r) => r.key === f.accession)!;
+        // The feed prints the acceptance second.
+        expect(Date.parse(record.data.accepted_at!)).toBe(Math.floor(f.acceptedAt / 1000) * 1000);
+        expect(record.data.source).toBe('latest_filings');
+        const lag = firstSeen.get(f.accession)! - f.visibleAt.feed;
+        expect(lag).toBeGreaterThanOrEqual(0);
+        // At most one 2 s wait plus the request.
+        expect(lag).toBeLessThan(2600);
+      }
+      const feedAsks = day.requests.filter((r) => r.path === '/cgi-bin/browse-edgar');
+      expect(feedAsks.some((r) => r.status === 304)).toBe(true);
+      expect(maxRequestsInAnyWindow(day.requests, 1000)).toBeLessThanOrEqual(10);
+    } finally {
+      await day.close();
+    }
   });
 });
