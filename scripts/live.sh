@@ -21,7 +21,8 @@
 # it; 0 each), LIVE_DAY_DAILY_INDEX (fixtures: immediate, or night to publish the day's form index
 # only once the day is over; immediate), LIVE_DAY_PEAK (fixtures: "burstCount,burstMs,tailPerMinute,tailMs",
 # a peak hour instead of an even spread over LIVE_DAY_SECONDS; fixture filings cloned under synthetic
-# accessions when more are needed; unset) and LIVE_DAY_PEAK_SEED (its jitter's seed, 1).
+# accessions when more are needed; unset), LIVE_DAY_PEAK_SEED (its jitter's seed, 1) and
+# LIVE_DAY_START_DELAY_S (fixtures: the day's first filing that long after the fixture server starts, 0).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -138,11 +139,14 @@ if [[ "$LIVE_SOURCE" == fixtures ]]; then
     ${LIVE_DAY_THROTTLE_AFTER_S:+--throttle-after-ms "$((LIVE_DAY_THROTTLE_AFTER_S * 1000))" --throttle-path-prefix /Archives/edgar/data/} \
     ${LIVE_DAY_INDEX_DELAY_MS:+--day-index-delay-ms "$LIVE_DAY_INDEX_DELAY_MS"} ${LIVE_DAY_FEED_DELAY_MS:+--day-feed-delay-ms "$LIVE_DAY_FEED_DELAY_MS"} \
     ${LIVE_DAY_LISTING_DELAY_MS:+--day-listing-delay-ms "$LIVE_DAY_LISTING_DELAY_MS"} ${LIVE_DAY_DAILY_INDEX:+--day-daily-index "$LIVE_DAY_DAILY_INDEX"} \
-    ${LIVE_DAY_PEAK:+--day-peak "$LIVE_DAY_PEAK"} ${LIVE_DAY_PEAK_SEED:+--day-peak-seed "$LIVE_DAY_PEAK_SEED"}
+    ${LIVE_DAY_PEAK:+--day-peak "$LIVE_DAY_PEAK"} ${LIVE_DAY_PEAK_SEED:+--day-peak-seed "$LIVE_DAY_PEAK_SEED"} \
+    ${LIVE_DAY_START_DELAY_S:+--day-start-delay-ms "$((LIVE_DAY_START_DELAY_S * 1000))"}
   wait_tcp 127.0.0.1 "$FIXTURE_PORT" 30 "fixture server"
   export EDGAR_USER_AGENT="${EDGAR_USER_AGENT:-Filings Platform live day ops@filings.example}"
   export EDGAR_WWW_BASE_URL="http://127.0.0.1:$FIXTURE_PORT" EDGAR_DATA_BASE_URL="http://127.0.0.1:$FIXTURE_PORT"
   export FILINGS_POLL_INTERVAL_S="${FILINGS_POLL_INTERVAL_S:-5}"
+  # A simulated day is a business day whatever the clock says: the feed keeps its daytime pace.
+  export FILINGS_FEED_QUIET_INTERVAL_MS="${FILINGS_FEED_QUIET_INTERVAL_MS:-${FILINGS_FEED_MAX_INTERVAL_MS:-2000}}"
   # The simulated day's date, whatever the clock says by the time it ends.
   FILINGS_LIVE_ARGS="--date $DAY_DATE"
   # The day's companies get their submissions read (three real files; the others fall back to the ticker map).

@@ -8,7 +8,7 @@ import { startFixtureServer, type FixtureServerOptions } from './fixture-server'
  *   node dist/libs/testing/src/fixture-server.cli.js [--dir <fixturesDir>] [--port <port>]
  *     [--day] [--day-date YYYY-MM-DD] [--day-seconds N] [--day-background N] [--day-manifest <file>] [--requests-log <file>]
  *     [--day-index-delay-ms N] [--day-feed-delay-ms N] [--day-listing-delay-ms N] [--day-daily-index immediate|night]
- *     [--day-peak burstCount,burstMs,tailPerMinute,tailMs [--day-peak-seed N]]
+ *     [--day-peak burstCount,burstMs,tailPerMinute,tailMs [--day-peak-seed N]] [--day-start-delay-ms N]
  *     [--throttle-after-ms N [--throttle-path-prefix P]]
  * --day publishes a simulated EDGAR day (libs/testing/src/edgar-day.ts): the fixture filings appear
  * over --day-seconds (default 60), with --day-background rows of a real daily index listed too.
@@ -17,6 +17,7 @@ import { startFixtureServer, type FixtureServerOptions } from './fixture-server'
  * the day's form index only once the day is over (default immediate). --day-peak accepts burstCount
  * filings within the first burstMs, then tailPerMinute a minute for tailMs (replaces --day-seconds;
  * fixture filings are cloned under synthetic accessions when more are needed; the seed fixes the jitter).
+ * --day-start-delay-ms: the day starts that long after the server (default 0).
  * --day-manifest writes the day's filings (JSON: accession, cik, form, acceptedAt, visibleAt per
  * source, clone, ...) for the day's coverage report and benches; --requests-log appends one line per
  * answered request (`<arrival epoch ms> <status> <path>`), which the day's coverage report reads for
@@ -56,7 +57,15 @@ async function main(): Promise<void> {
   const seconds = intArg('--day-seconds');
   const delays: DayDelays = { indexMs: intArg('--day-index-delay-ms'), feedMs: intArg('--day-feed-delay-ms'), listingMs: intArg('--day-listing-delay-ms'), dailyIndex: dailyIndexArg() };
   const day: FixtureServerOptions['day'] = process.argv.includes('--day')
-    ? { date: arg('--day-date'), durationMs: seconds === undefined ? undefined : seconds * 1000, background: intArg('--day-background'), delays, schedule: peakArg() }
+    ? {
+        date: arg('--day-date'),
+        // The day's first filing can wait for a pipeline still starting (a bench subscribes its receiver first).
+        startAt: Date.now() + (intArg('--day-start-delay-ms') ?? 0),
+        durationMs: seconds === undefined ? undefined : seconds * 1000,
+        background: intArg('--day-background'),
+        delays,
+        schedule: peakArg(),
+      }
     : undefined;
   const throttleAfterMs = intArg('--throttle-after-ms');
   const throttleOnce = throttleAfterMs === undefined ? undefined : { afterMs: throttleAfterMs, pathPrefix: arg('--throttle-path-prefix') };
