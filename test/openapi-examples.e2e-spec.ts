@@ -187,6 +187,7 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       getTranscript: { method: 'GET', path: `/v1/transcripts/${transcript.id as number}` },
       search: { method: 'GET', path: '/v1/search?q=FRP%20Holdings' },
       getCoverage: { method: 'GET', path: '/v1/coverage/MSFT:US' },
+      getFreshness: { method: 'GET', path: '/v1/status/freshness?last=200' },
       verifyCitation: { method: 'POST', path: '/v1/citations/verify', body: { provenance: msft.provenance } },
       createWebhookEndpoint: { method: 'POST', path: '/v1/webhook-endpoints', body: webhook },
       listWebhookEndpoints: { method: 'GET', path: '/v1/webhook-endpoints' },

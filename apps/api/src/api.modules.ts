@@ -12,6 +12,7 @@ import type { RouteModule } from './platform/route.module';
 import { searchApi } from './search/search.controller';
 import { sectionsApi } from './sections/sections.controller';
 import { segmentsApi } from './segments/segments.controller';
+import { freshnessApi } from './status/freshness.controller';
 import { transcriptsApi } from './transcripts/transcripts.controller';
 import { webhooksApi } from './webhooks/webhooks.controller';
 
@@ -34,5 +35,6 @@ export const API_MODULES: readonly RouteModule[] = [
   coverageApi,
   citationsApi,
   webhooksApi,
+  freshnessApi,
   healthApi,
 ];

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { namespacedTopic, TOPICS, type CompanyRecordV1, type RecordEnvelope } from '@app/contracts';
+import { namespacedTopic, TOPICS, type CompanyRecordV1, type FilingData, type RecordEnvelope } from '@app/contracts';
 import { ensureTopics, readTopic, RecordProducer, type KafkaSettings } from '@app/messaging';
 import { createTestDatabase, expectEventually, kafkaBrokersForTests, type TestDatabase } from '@app/testing';
 import { projectorConfigSchema } from './projector.config';
@@ -105,6 +105,48 @@ describe('projector', () => {
     const { rows } = await pg.query<{ name: string }>(`SELECT name FROM companies WHERE symbol = 'MSFT:US'`);
     expect(rows[0]!.name).toBe('MICROSOFT CORPORATION');
     expect(p.service.counts.unchanged).toBeGreaterThanOrEqual(1);
+  });
+
+  it('records when a filing live discovery found was published and served, observes served and event_created, and ignores backfills', async () => {
+    const namespace = `t${randomBytes(4).toString('hex')}`;
+    const topic = namespacedTopic(TOPICS.filings, namespace);
+    await ensureTopics(settings, [topic]);
+    const backfill = JSON.parse(readFileSync(join(EXAMPLES, 'filing@1.msft-10-k.json'), 'utf8')) as RecordEnvelope<FilingData>;
+    const accession = '0000950170-26-000042';
+    const acceptedAt = new Date(Date.now() - 3_000);
+    const live: RecordEnvelope<FilingData> = {
+      ...backfill,
+      key: accession,
+      id: `rec_${'42'.repeat(16)}`,
+      observed_at: new Date(acceptedAt.getTime() + 1_000).toISOString(),
+      provenance: { ...backfill.provenance, accession },
+      data: { ...backfill.data, accession, form: '8-K', items: ['2.02'], accepted_at: acceptedAt.toISOString(), source: 'latest_filings' },
+    };
+    const publishedFrom = Date.now();
+    await producer.publish(topic, [backfill, live]);
+    const publishedTo = Date.now();
+    const p = await start(namespace, 'projector-freshness');
+    await expectEventually(() => expect(p.counters().processed).toBe(2));
+
+    const { rows } = await pg.query<{ accession: string; first_seen_at: Date; first_seen_source: string; published_at: Date; projected_at: Date }>(
+      `SELECT accession, first_seen_at, first_seen_source, published_at, projected_at FROM filing_freshness WHERE accession = ANY($1)`,
+      [[accession, backfill.key]],
+    );
+    expect(rows.map((r) => [r.accession, r.first_seen_at.toISOString(), r.first_seen_source])).toEqual([[accession, live.observed_at, 'latest_filings']]);
+    // The Kafka timestamp the producer stamped, and the projector's clock after it.
+    expect(rows[0]!.published_at.getTime()).toBeGreaterThanOrEqual(publishedFrom - 1_000);
+    expect(rows[0]!.published_at.getTime()).toBeLessThanOrEqual(publishedTo + 1_000);
+    expect(rows[0]!.projected_at.getTime()).toBeGreaterThanOrEqual(rows[0]!.published_at.getTime() - 1_000);
+
+    const counts = (await p.service.freshness.get()).values.filter((v) => v.metricName === 'filing_freshness_seconds_count');
+    expect(counts.map((v) => [v.labels, v.value])).toEqual([
+      [{ stage: 'served' }, 1],
+      [{ stage: 'event_created', event_type: 'filing.created' }, 1],
+    ]);
+    const sums = (await p.service.freshness.get()).values.filter((v) => v.metricName === 'filing_freshness_seconds_sum');
+    // Served about 3 s after acceptance (the record was accepted 3 s before the test published it), not years (the backfill).
+    for (const v of sums) expect(v.value).toBeGreaterThanOrEqual(3);
+    for (const v of sums) expect(v.value).toBeLessThan(60);
   });
 
   it('sends a malformed record to the dead-letter topic and still projects the next one', async () => {

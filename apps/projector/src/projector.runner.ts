@@ -75,5 +75,6 @@ function projectorMetrics(service: ProjectorService): Registry {
   });
   readCounter(registry, { name: 'projector_webhook_events_total', help: 'Webhook events made for new or changed rows.', read: () => service.counts.events });
   readCounter(registry, { name: 'projector_webhook_deliveries_total', help: 'Deliveries queued for those events (one per subscribed endpoint).', read: () => service.counts.deliveries });
+  registry.registerMetric(service.freshness);
   return registry;
 }

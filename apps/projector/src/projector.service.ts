@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { TOPICS, topicKeysConsumedBy } from '@app/contracts';
-import { PermanentError, type ConsumedRecord, type RecordBatch } from '@app/messaging';
-import type { Logger } from '@app/observability';
+import { messageProducedAt, PermanentError, type ConsumedRecord, type RecordBatch } from '@app/messaging';
+import { filingFreshnessHistogram, observeFreshness, type Logger } from '@app/observability';
 import { BATCH_PROJECTIONS } from '@app/persistence';
 import { writeWebhookEvents } from './webhook-events.writer';
 
@@ -39,6 +39,8 @@ export interface ProjectorCounts {
 @Injectable()
 export class ProjectorService {
   readonly counts: ProjectorCounts = { inserted: 0, updated: 0, unchanged: 0, events: 0, deliveries: 0 };
+  /** The projector's stages of filing freshness: served and event_created, observed once the batch commits. */
+  readonly freshness = filingFreshnessHistogram();
 
   constructor(
     @Inject(PROJECTOR_DATA_SOURCE) private readonly ds: DataSource,
@@ -54,17 +56,21 @@ export class ProjectorService {
       else bySchema.set(r.envelope.schema, [r]);
     }
     const counts = { inserted: 0, updated: 0, unchanged: 0, events: 0, deliveries: 0 };
+    // Observed only after the commit: a batch rolled back and retried must not count twice.
+    const observations: Array<() => void> = [];
     try {
       await this.ds.transaction(async (m) => {
         for (const [schema, records] of bySchema) {
-          const outcome = await BATCH_PROJECTIONS[schema]!(m, records.map((r) => r.envelope));
+          const outcome = await BATCH_PROJECTIONS[schema]!(m, records.map((r) => r.envelope), records.map((r) => messageProducedAt(r.meta)));
           counts.inserted += outcome.inserted.length;
           counts.updated += outcome.updated.length;
           counts.unchanged += outcome.unchanged;
+          for (const f of outcome.firstServed ?? []) observations.push(() => observeFreshness(this.freshness, 'served', f.acceptedAt, f.projectedAt));
           if (outcome.inserted.length + outcome.updated.length === 0) continue;
           const written = await writeWebhookEvents(m, records, outcome);
           counts.events += written.events;
           counts.deliveries += written.deliveries;
+          for (const e of written.freshness) observations.push(() => observeFreshness(this.freshness, 'event_created', e.acceptedAt, e.createdAt, e.type));
         }
       });
     } catch (err) {
@@ -72,6 +78,7 @@ export class ProjectorService {
       throw err;
     }
     for (const k of Object.keys(counts) as Array<keyof ProjectorCounts>) this.counts[k] += counts[k];
+    for (const observe of observations) observe();
     this.logger.debug({ topic: batch.topic, partition: batch.partition, records: batch.records.length, ...counts }, 'batch projected');
   }
 }

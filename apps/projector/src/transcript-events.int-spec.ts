@@ -46,7 +46,7 @@ const projected = (envelope: RecordEnvelope<DocumentTextData>, offset: number): 
 async function projectBatch(records: ProjectedRecord[]): Promise<{ events: number; deliveries: number }> {
   return ds.transaction(async (m) => {
     const outcome = await projectDocumentTexts(m, records.map((r) => r.envelope as RecordEnvelope<DocumentTextData>));
-    if (outcome.inserted.length + outcome.updated.length === 0) return { events: 0, deliveries: 0 };
+    if (outcome.inserted.length + outcome.updated.length === 0) return { events: 0, deliveries: 0, freshness: [] };
     return writeWebhookEvents(m, records, outcome);
   });
 }
@@ -56,7 +56,7 @@ const eventsOf = async (key: string): Promise<Array<{ id: string; type: string; 
 
 describe('transcripts: projection and transcript.published', () => {
   it('writes the transcript and its event (data as the API serves it) in the batch that brings its text', async () => {
-    expect(await projectBatch([projected(CITI, 1)])).toEqual({ events: 1, deliveries: 1 });
+    expect(await projectBatch([projected(CITI, 1)])).toEqual({ events: 1, deliveries: 1, freshness: [] });
     const [row] = await transcriptsByUrls(ds, [CITI.key]);
     expect(row).toMatchObject({ cik: '0000831001', ticker: 'C', callDate: '2025-01-15', company: 'Citi', turnCount: 59, contentHash: CITI.provenance.content_hash });
     const detail = toTranscriptDetail(row!);
@@ -83,7 +83,7 @@ describe('transcripts: projection and transcript.published', () => {
     ds.query(`SELECT id, content_hash, record_id FROM transcripts WHERE url = $1`, [CITI.key]);
 
   it('makes no second event on a replay, nor for a new version of the same PDF, which replaces the transcript under the same id', async () => {
-    expect(await projectBatch([projected(CITI, 2)])).toEqual({ events: 0, deliveries: 0 });
+    expect(await projectBatch([projected(CITI, 2)])).toEqual({ events: 0, deliveries: 0, freshness: [] });
     const [before] = await transcriptRows();
     const [event] = await eventsOf(CITI.key);
     expect(event!.data.id).toBe(before!.id);
@@ -94,7 +94,7 @@ describe('transcripts: projection and transcript.published', () => {
       observed_at: '2026-11-21T09:00:00.000Z',
       provenance: { ...CITI.provenance, content_hash: hash },
     };
-    expect(await projectBatch([projected(next, 3)])).toEqual({ events: 0, deliveries: 0 });
+    expect(await projectBatch([projected(next, 3)])).toEqual({ events: 0, deliveries: 0, freshness: [] });
     // The id the event gave out still names the transcript, now of the new version.
     expect(await transcriptRows()).toEqual([{ id: before!.id, content_hash: hash, record_id: 'rec_citi_v2' }]);
     expect((await new TranscriptsRepository(ds).findById(before!.id))?.contentHash).toBe(hash);
@@ -123,7 +123,7 @@ describe('transcripts: projection and transcript.published', () => {
     expect(await repo.findById(before!.id)).toBeNull();
     expect(await transcriptsByUrls(ds, [CITI.key])).toEqual([]);
     expect((await repo.list({}, { direction: 'desc', limit: 10 })).rows).toEqual([]);
-    expect(await projectBatch([projected(version(1), 11)])).toEqual({ events: 0, deliveries: 0 });
+    expect(await projectBatch([projected(version(1), 11)])).toEqual({ events: 0, deliveries: 0, freshness: [] });
     expect(await transcriptRows()).toEqual([{ id: before!.id, content_hash: hash, record_id: 'rec_citi_v2b_1' }]);
     const served = await repo.findById(before!.id);
     expect(served?.documentText).toBe(CITI.data.pages.map((p) => p.text).join(CITI.data.page_separator));
@@ -140,7 +140,7 @@ describe('transcripts: projection and transcript.published', () => {
     };
     await projectBatch([projected(deckOfSameUrl, 4)]);
     expect(await ds.query(`SELECT 1 FROM transcripts WHERE url = $1`, [CITI.key])).toEqual([]);
-    expect(await projectBatch([projected(DECK, 5)])).toEqual({ events: 0, deliveries: 0 });
+    expect(await projectBatch([projected(DECK, 5)])).toEqual({ events: 0, deliveries: 0, freshness: [] });
     expect(await eventsOf(DECK.key)).toEqual([]);
   });
 

@@ -75,7 +75,7 @@ describe('writeWebhookEvents', () => {
     const produced = Date.parse('2026-11-24T10:00:00.000Z');
     // Two records of the key in the batch: the last one is the event's source.
     const batch = [record(accession, 4, produced - 1000), record(accession, 5, produced)];
-    expect(await projectBatch(batch)).toEqual({ events: 1, deliveries: 1 });
+    expect(await projectBatch(batch)).toEqual({ events: 1, deliveries: 1, freshness: [] });
 
     const row = await new FilingsRepository(ds).findByAccession(accession);
     const events = await eventsOf(accession);
@@ -98,12 +98,12 @@ describe('writeWebhookEvents', () => {
   it('makes nothing more when the batch comes again (replay), nor for an update of an announced filing', async () => {
     const accession = '0000950170-25-900002';
     const batch = [record(accession, 7, Date.now())];
-    expect(await projectBatch(batch)).toEqual({ events: 1, deliveries: 1 });
+    expect(await projectBatch(batch)).toEqual({ events: 1, deliveries: 1, freshness: [] });
     // The same records again: the rows are unchanged, nothing is written.
-    expect(await projectBatch(batch)).toEqual({ events: 0, deliveries: 0 });
+    expect(await projectBatch(batch)).toEqual({ events: 0, deliveries: 0, freshness: [] });
     // A changed row of the same filing: its event exists already (same id), nothing new.
     const changed = [record(accession, 8, Date.now(), 'rec_changed')];
-    expect(await projectBatch(changed)).toEqual({ events: 0, deliveries: 0 });
+    expect(await projectBatch(changed)).toEqual({ events: 0, deliveries: 0, freshness: [] });
     const events = await eventsOf(accession);
     expect(events.map((e) => e.source_record_id)).toEqual([batch[0]!.envelope.id]);
     expect(await deliveriesOf(events[0]!.id)).toHaveLength(1);
@@ -115,13 +115,13 @@ describe('writeWebhookEvents', () => {
     await ds.transaction(async (m) => {
       const outcome = await projectFilings(m, batch.map((r) => r.envelope as RecordEnvelope<FilingData>));
       // Not among the changed keys.
-      expect(await writeWebhookEvents(m, batch, { ...outcome, inserted: [], unchanged: 1 })).toEqual({ events: 0, deliveries: 0 });
+      expect(await writeWebhookEvents(m, batch, { ...outcome, inserted: [], unchanged: 1 })).toEqual({ events: 0, deliveries: 0, freshness: [] });
       // Changed, but no row (nothing to announce).
       const missing = '0000950170-25-999999';
-      expect(await writeWebhookEvents(m, [record(missing, 1, Date.now())], { inserted: [missing], updated: [], unchanged: 0, filings: new Map() })).toEqual({ events: 0, deliveries: 0 });
+      expect(await writeWebhookEvents(m, [record(missing, 1, Date.now())], { inserted: [missing], updated: [], unchanged: 0, filings: new Map() })).toEqual({ events: 0, deliveries: 0, freshness: [] });
       // A company record makes no event.
       const company = { ...batch[0]!, envelope: { ...batch[0]!.envelope, schema: 'company@1' } };
-      expect(await writeWebhookEvents(m, [company], outcome)).toEqual({ events: 0, deliveries: 0 });
+      expect(await writeWebhookEvents(m, [company], outcome)).toEqual({ events: 0, deliveries: 0, freshness: [] });
     });
     expect(await eventsOf(accession)).toEqual([]);
   });
@@ -131,7 +131,7 @@ describe('writeWebhookEvents', () => {
     await expect(
       ds.transaction(async (m) => {
         const outcome = await projectFilings(m, [record(accession, 1, Date.now()).envelope as RecordEnvelope<FilingData>]);
-        expect(await writeWebhookEvents(m, [record(accession, 1, Date.now())], outcome)).toEqual({ events: 1, deliveries: 1 });
+        expect(await writeWebhookEvents(m, [record(accession, 1, Date.now())], outcome)).toEqual({ events: 1, deliveries: 1, freshness: [] });
         throw new Error('batch failed');
       }),
     ).rejects.toThrow('batch failed');
@@ -154,9 +154,9 @@ describe('13f.filed', () => {
     ds.transaction(async (m) => writeWebhookEvents(m, records, await projectThirteenFHoldings(m, records.map((r) => r.envelope as RecordEnvelope<ThirteenFHoldingsData>))));
 
   it('announces a filing once, when its last chunk completes it, with the filing summary', async () => {
-    expect(await projectChunks([chunk(0, 1)])).toEqual({ events: 0, deliveries: 0 });
+    expect(await projectChunks([chunk(0, 1)])).toEqual({ events: 0, deliveries: 0, freshness: [] });
     expect(await eventsOf(actiam.key)).toEqual([]);
-    expect(await projectChunks([chunk(1, 2)])).toEqual({ events: 1, deliveries: 1 });
+    expect(await projectChunks([chunk(1, 2)])).toEqual({ events: 1, deliveries: 1, freshness: [] });
     const [event] = await eventsOf(actiam.key);
     expect(event).toMatchObject({ id: webhookEventId('13f.filed', actiam.key), type: '13f.filed', source_topic: 'edgar.13f-holdings.v1' });
     expect(event!.data).toEqual({
@@ -177,7 +177,7 @@ describe('13f.filed', () => {
     });
     expect(await deliveriesOf(event!.id)).toEqual([{ endpoint_id: 'we_13f', status: 'pending', due: true }]);
     // Redelivered chunks (and the whole filing again) announce nothing more.
-    expect(await projectChunks([chunk(0, 3), chunk(1, 4)])).toEqual({ events: 0, deliveries: 0 });
+    expect(await projectChunks([chunk(0, 3), chunk(1, 4)])).toEqual({ events: 0, deliveries: 0, freshness: [] });
     expect(await eventsOf(actiam.key)).toHaveLength(1);
   });
 });

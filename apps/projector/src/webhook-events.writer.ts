@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { webhookEventsOf, type RecordEnvelope } from '@app/contracts';
-import type { MessageMeta } from '@app/messaging';
+import { messageProducedAt, type MessageMeta } from '@app/messaging';
 import {
   documentsByUrls,
   form4FilingsByAccessions,
@@ -10,6 +10,7 @@ import {
   WebhookEventsRepository,
   type BatchOutcome,
   type FilingRecord,
+  type InsertedEvents,
   type InsiderTransactionRecord,
   type NewWebhookEvent,
 } from '@app/persistence';
@@ -44,7 +45,7 @@ export async function writeWebhookEvents(
   m: EntityManager,
   records: ReadonlyArray<ProjectedRecord>,
   outcome: BatchOutcome,
-): Promise<{ events: number; deliveries: number }> {
+): Promise<InsertedEvents> {
   const changedKeys = new Set([...outcome.inserted, ...outcome.updated]);
   // Last record of each key wins (records come in offset order): its topic, id and timestamp are the event's source.
   const byKey = new Map<string, Pending>();
@@ -53,7 +54,7 @@ export async function writeWebhookEvents(
     if (!changedKeys.has(envelope.key)) continue;
     for (const event of webhookEventsOf(envelope)) byKey.set(`${event.type}\n${envelope.key}`, { ...event, key: envelope.key, record });
   }
-  if (byKey.size === 0) return { events: 0, deliveries: 0 };
+  if (byKey.size === 0) return { events: 0, deliveries: 0, freshness: [] };
   const pending = [...byKey.values()];
   const keysOf = (type: EventType): string[] => pending.filter((p) => p.type === type).map((p) => p.key);
   const data = await resources(m, outcome.filings ?? new Map(), {
@@ -67,7 +68,6 @@ export async function writeWebhookEvents(
   for (const p of pending) {
     const resource = data[p.type].get(p.key);
     if (resource === undefined) continue;
-    const ts = p.record.meta.timestamp === undefined ? NaN : Number(p.record.meta.timestamp);
     events.push({
       id: p.id,
       type: p.type,
@@ -75,7 +75,7 @@ export async function writeWebhookEvents(
       data: resource,
       sourceTopic: p.record.meta.topic,
       sourceRecordId: p.record.envelope.id,
-      sourceProducedAt: Number.isFinite(ts) ? new Date(ts) : null,
+      sourceProducedAt: messageProducedAt(p.record.meta),
     });
   }
   return new WebhookEventsRepository(m).insertEvents(events);

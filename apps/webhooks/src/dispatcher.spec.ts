@@ -21,6 +21,7 @@ function delivery(i: number): ClaimedDelivery {
     url: 'https://receiver.example/hook',
     sealedSecrets: [sealed],
     leaseToken: `lease_${i}`,
+    filingAcceptedAt: null,
   };
 }
 
@@ -78,6 +79,24 @@ describe('Dispatcher (fake repository and sender)', () => {
     await d.stop();
     expect(written(repo)).toEqual(['del_1']);
     expect(d.counts).toMatchObject({ claimed: 1, succeeded: 1, errors: 0 });
+  });
+
+  it('observes the freshness of deliveries of filings live discovery found (first attempt, delivered), and of no others', async () => {
+    const repo = new FakeRepo();
+    const acceptedAt = new Date(Date.now() - 2_000);
+    repo.due = [{ ...delivery(1), filingAcceptedAt: acceptedAt }, delivery(2)];
+    const d = dispatcher(repo, 0);
+    d.start();
+    await sleep(60);
+    await d.stop();
+    expect(written(repo)).toEqual(['del_1', 'del_2']);
+    const values = (await d.freshness.get()).values;
+    const count = (stage: string) => values.find((v) => v.metricName === 'filing_freshness_seconds_count' && v.labels.stage === stage);
+    expect(count('first_attempt')).toMatchObject({ value: 1, labels: { event_type: 'filing.created' } });
+    expect(count('delivered')).toMatchObject({ value: 1, labels: { event_type: 'filing.created' } });
+    // About 2 s from acceptance: above the 1 s bucket, within the 3 s one.
+    const bucket = (le: number) => values.find((v) => v.metricName === 'filing_freshness_seconds_bucket' && v.labels.stage === 'delivered' && (v.labels as { le?: number }).le === le)?.value;
+    expect([bucket(1), bucket(3)]).toEqual([0, 1]);
   });
 
   it('records many results in few statements, each once', async () => {

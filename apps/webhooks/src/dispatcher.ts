@@ -1,4 +1,4 @@
-import { Histogram } from '@app/observability';
+import { filingFreshnessHistogram, Histogram, observeFreshness } from '@app/observability';
 import type { AttemptResult, ClaimedDelivery, WebhookDispatchRepository } from '@app/persistence';
 import { nextStep, responseExcerpt, SecretBox, webhookBody, webhookHeaders } from '@app/webhooks';
 import type { SendResult, WebhookSender } from './webhook.sender';
@@ -86,6 +86,8 @@ export class Dispatcher {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers: [],
   });
+  /** The dispatcher's stages of filing freshness (first_attempt, delivered), per delivery of an event about a filing live discovery found. */
+  readonly freshness = filingFreshnessHistogram();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly queue: Array<{ delivery: ClaimedDelivery; claimedAt: number }> = [];
   /**
@@ -384,10 +386,12 @@ export class Dispatcher {
       // Nothing was sent (a secret that does not open): a failed attempt on the same schedule.
       res = { statusCode: null, body: Buffer.alloc(0), retryAfter: null, durationMs: 0, error: `not sent: ${(err as Error).message}` };
     }
+    const answeredAt = new Date();
     this.recentAttemptMs = this.recentAttemptMs === 0 ? res.durationMs : this.recentAttemptMs + (res.durationMs - this.recentAttemptMs) / 8;
     // Attempts that sent nothing (a refused URL, a secret that does not open) have no duration.
     if (res.statusCode !== null || res.durationMs > 0) this.attemptSeconds.observe(res.durationMs / 1000);
     if (attempt === 1) this.firstAttemptDelaySeconds.observe(Math.max(0, sentAt.getTime() - d.eventCreatedAt.getTime()) / 1000);
+    if (attempt === 1 && d.filingAcceptedAt) observeFreshness(this.freshness, 'first_attempt', d.filingAcceptedAt, sentAt, d.type);
     const step = nextStep({ statusCode: res.statusCode, retryAfter: res.retryAfter, attempts: attempt }, this.options.retrySchedule, new Date());
     const record: AttemptResult = {
       deliveryId: d.id,
@@ -408,7 +412,11 @@ export class Dispatcher {
     try {
       const endpointDisabled = await this.recordSoon(record);
       if (record.result === 'gone') this.goneCommitted(d.endpointId);
-      if (record.result === 'succeeded') this.counts.succeeded += 1;
+      if (record.result === 'succeeded') {
+        this.counts.succeeded += 1;
+        // Counted once recorded: a success whose record is lost is sent again, and counted then.
+        if (d.filingAcceptedAt) observeFreshness(this.freshness, 'delivered', d.filingAcceptedAt, answeredAt, d.type);
+      }
       else if (record.result === 'retry') this.counts.retried += 1;
       else this.counts.failed += 1;
       if (endpointDisabled) {

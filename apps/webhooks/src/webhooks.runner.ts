@@ -126,5 +126,6 @@ export function webhooksMetrics(dispatcher: Dispatcher): Registry {
   readGauge(registry, { name: 'webhooks_attempts_unrecorded', help: 'Attempt results waiting to be written.', read: () => dispatcher.unrecordedCount });
   registry.registerMetric(dispatcher.attemptSeconds);
   registry.registerMetric(dispatcher.firstAttemptDelaySeconds);
+  registry.registerMetric(dispatcher.freshness);
   return registry;
 }

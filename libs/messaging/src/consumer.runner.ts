@@ -18,6 +18,12 @@ export interface MessageMeta {
   timestamp?: string;
 }
 
+/** When the record was produced (its Kafka timestamp), or null when the message does not say. */
+export function messageProducedAt(meta: MessageMeta): Date | null {
+  const ms = meta.timestamp === undefined ? NaN : Number(meta.timestamp);
+  return Number.isFinite(ms) ? new Date(ms) : null;
+}
+
 /** A validated record and where it came from. */
 export interface ConsumedRecord {
   envelope: RecordEnvelope;

@@ -5,7 +5,7 @@ export { ensureTopics, replicationFor, topicConfigs } from './topics.admin';
 export { byteBoundedBatches, RecordProducer, recordHeaders, PUBLISH_BATCH_BYTES, PUBLISH_BATCH_SIZE } from './record.producer';
 export { DEFAULT_PUBLISH_RETRY_MS, KafkaRecordPublisher, PublishGaveUpError } from './record.publisher';
 export type { RecordPublisher } from './record.publisher';
-export { ConsumerRunner, DEFAULT_BATCH_LIMITS } from './consumer.runner';
+export { ConsumerRunner, DEFAULT_BATCH_LIMITS, messageProducedAt } from './consumer.runner';
 export type { BatchHandler, BatchLimits, ConsumedRecord, ConsumerRunnerOptions, ConsumerCounters, MessageMeta, RecordBatch } from './consumer.runner';
 export { KafkaBatchContext, KafkaBatchTransport, RecordErrorPassThrough, startWorker } from './kafka-batch.transport';
 export type { KafkaBatchTransportOptions, RunningWorker } from './kafka-batch.transport';

@@ -8,6 +8,7 @@ export * from './keyset';
 export * from './companies';
 export * from './funds';
 export * from './filings';
+export * from './freshness';
 export * from './segments';
 export * from './roster';
 export * from './documents';

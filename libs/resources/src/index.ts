@@ -71,3 +71,5 @@ export {
   toInstitutionalPosition,
   toInstitutionDetail,
 } from './institutional-holder.resource';
+export { freshnessSchema, toFreshness } from './freshness.resource';
+export type { FilingFreshness, FreshnessBody } from './freshness.resource';

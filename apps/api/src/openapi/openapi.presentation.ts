@@ -25,6 +25,10 @@ export const API_TAGS: { name: string; description: string }[] = [
     name: 'webhooks',
     description: 'Webhook endpoints (builder plan and above), their signing secrets, deliveries and the event log; pushes are signed with Standard Webhooks.',
   },
+  {
+    name: 'status',
+    description: "How fresh the service is: the lag from EDGAR's acceptance of a filing to each stage of the pipeline, from detection to webhook delivery.",
+  },
   { name: 'health', description: 'Liveness, readiness and metrics of this api process, for load balancers, orchestrators and Prometheus (no API key needed).' },
 ];
 

@@ -24,8 +24,8 @@ const other = (n: number): RecordEnvelope<FilingData> => {
 let db: TestDatabase;
 let ds: DataSource;
 /** The outcome's keys and count (the written rows are checked on their own). */
-const project = async (envelopes: RecordEnvelope<FilingData>[]): Promise<Omit<BatchOutcome, 'filings'>> => {
-  const { filings: _rows, ...outcome } = await ds.transaction((m) => projectFilings(m, envelopes));
+const project = async (envelopes: RecordEnvelope<FilingData>[]): Promise<Omit<BatchOutcome, 'filings' | 'firstServed'>> => {
+  const { filings: _rows, firstServed: _served, ...outcome } = await ds.transaction((m) => projectFilings(m, envelopes));
   return outcome;
 };
 const size = async (accession: string) => (await new FilingsRepository(ds).findByAccession(accession))?.size;
@@ -94,6 +94,26 @@ describe('filings read model', () => {
     expect(await size(example.key)).toBe(3);
     expect(await project([tooOld, older])).toEqual({ inserted: [], updated: [example.key], unchanged: 1 });
     expect(await size(example.key)).toBe(2);
+  });
+
+  it('never blanks a known acceptance time, after the row or within a batch', async () => {
+    const acceptedAt = (accession: string) => new FilingsRepository(ds).findByAccession(accession).then((f) => f?.acceptedAt?.toISOString());
+    const feed = (n: number, source: FilingData['source'], observed_at: string, accepted_at: string | null): RecordEnvelope<FilingData> => ({
+      ...other(n),
+      id: `rec_${n}_${source}`,
+      observed_at,
+      data: { ...other(n).data, source, accepted_at, primary_document_url: null },
+    });
+    // The latest-filings feed states it; the current events listing (same rank), later, does not: the row keeps it.
+    expect(await project([feed(5, 'latest_filings', '2025-08-01T00:00:00.000Z', '2025-07-31T21:00:00.000Z')])).toMatchObject({ inserted: [other(5).key] });
+    expect(await project([feed(5, 'current_events', '2025-08-01T00:00:01.000Z', null)])).toMatchObject({ updated: [other(5).key] });
+    expect(await new FilingsRepository(ds).findByAccession(other(5).key)).toMatchObject({ source: 'current_events' });
+    expect(await acceptedAt(other(5).key)).toBe('2025-07-31T21:00:00.000Z');
+    // Both in one batch: the later record wins, with the acceptance time the earlier one gave.
+    const batch = [feed(6, 'latest_filings', '2025-08-01T00:00:00.000Z', '2025-07-31T21:00:05.000Z'), feed(6, 'current_events', '2025-08-01T00:00:01.000Z', null)];
+    expect(await project(batch)).toEqual({ inserted: [other(6).key], updated: [], unchanged: 1 });
+    expect(await new FilingsRepository(ds).findByAccession(other(6).key)).toMatchObject({ source: 'current_events' });
+    expect(await acceptedAt(other(6).key)).toBe('2025-07-31T21:00:05.000Z');
   });
 
   it('never lets a poorer source overwrite a richer one', async () => {

@@ -4,6 +4,7 @@ import type { BatchOutcome } from '../projections/batch-outcome';
 import { upsertColumns } from '../table';
 import { FILING_RECORD_COLUMNS, FILINGS_TABLE, type FilingRecord } from './filings.table';
 import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql } from '../projections/batch-upsert';
+import { filingSightings, recordFilingSightings } from '../freshness/filing-freshness.projection';
 
 /** The row a filing@1 record projects to; pure, so it is tested without a database. */
 export function filingRow(envelope: RecordEnvelope<FilingData>) {
@@ -55,7 +56,9 @@ export const FILING_COLUMNS = upsertColumns(FILINGS_TABLE);
 /*
  * Insert, or update only when the data hash changed, the record is not older than the row, and its
  * source is not poorer (a daily-index row seen after the submissions JSON never blanks the
- * acceptance time or the primary document).
+ * acceptance time or the primary document). A known acceptance time is never blanked by a source
+ * of the same rank either (a current-events row without one after the latest-filings feed's): it is
+ * a fact of EDGAR, the same in every source that states it.
  */
 const UPSERT_SQL = unnestUpsertSql(
   'filings',
@@ -65,6 +68,7 @@ const UPSERT_SQL = unnestUpsertSql(
     AND filings.observed_at <= EXCLUDED.observed_at
     AND ${RANK('filings.source')} <= ${RANK('EXCLUDED.source')}`,
   `accession AS key, (xmax = 0) AS inserted, ${FILING_RECORD_COLUMNS}`,
+  { set: { accepted_at: 'COALESCE(EXCLUDED.accepted_at, filings.accepted_at)' } },
 );
 
 const VERSIONS_SQL = `
@@ -72,12 +76,29 @@ const VERSIONS_SQL = `
     FROM filings WHERE accession = ANY($1::text[])`;
 
 /**
+ * The batch's surviving rows, each with an acceptance time when any record of its accession in the
+ * batch gave one: the batch counterpart of the upsert's COALESCE (the latest known one wins).
+ */
+function withKnownAcceptance<R extends { accession: string; accepted_at: string | null }>(survivors: ReadonlyArray<R>, all: ReadonlyArray<R>): R[] {
+  const known = new Map<string, string>();
+  for (const r of all) if (r.accepted_at !== null) known.set(r.accession, r.accepted_at);
+  return survivors.map((r) => (r.accepted_at === null && known.has(r.accession) ? { ...r, accepted_at: known.get(r.accession)! } : r));
+}
+
+/**
  * Projects a batch of filing@1 records (one topic-partition, offset order) in the caller's
  * transaction with one upsert: same record twice -> one row, unchanged hash -> no write, an older
- * record or a poorer source never overwrites the row; per accession the batch ends as applying it
- * one record at a time would. Keys are accessions; the written rows come back for their webhook events.
+ * record or a poorer source never overwrites the row, a known acceptance time is never blanked; per
+ * accession the batch ends as applying it one record at a time would. Keys are accessions; the
+ * written rows come back for their webhook events. Records of live discovery also record when the
+ * filing was first seen, published (`producedAt[i]`: the Kafka timestamp of `envelopes[i]`, when
+ * known) and served, in filing_freshness; the filings served for the first time come back.
  */
-export async function projectFilings(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<FilingData>>): Promise<BatchOutcome> {
+export async function projectFilings(
+  m: EntityManager,
+  envelopes: ReadonlyArray<RecordEnvelope<FilingData>>,
+  producedAt: ReadonlyArray<Date | null> = [],
+): Promise<BatchOutcome> {
   const all = envelopes.map(filingRow);
   const { survivors, rows } = await survivingRows(
     m,
@@ -85,7 +106,9 @@ export async function projectFilings(m: EntityManager, envelopes: ReadonlyArray<
     (r) => ({ key: r.accession, hash: r.data_hash, observedAt: Date.parse(r.observed_at), rank: sourceRank(r.source) }),
     VERSIONS_SQL,
   );
-  const written = rows.length > 0 ? await m.query<Array<FilingRecord & { key: string; inserted: boolean }>>(UPSERT_SQL, columnArrays(rows, FILING_COLUMNS)) : [];
+  const upserted = withKnownAcceptance(rows, all);
+  const written = upserted.length > 0 ? await m.query<Array<FilingRecord & { key: string; inserted: boolean }>>(UPSERT_SQL, columnArrays(upserted, FILING_COLUMNS)) : [];
   const filings = new Map(written.map(({ key, inserted: _inserted, ...record }) => [key, record]));
-  return { ...batchOutcome(envelopes, survivors, rows.map((r) => r.accession), written), filings };
+  const firstServed = await recordFilingSightings(m, filingSightings(envelopes, producedAt));
+  return { ...batchOutcome(envelopes, survivors, rows.map((r) => r.accession), written), filings, firstServed };
 }

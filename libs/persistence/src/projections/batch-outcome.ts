@@ -1,4 +1,5 @@
 import type { FilingRecord } from '../filings/filings.table';
+import type { FirstServedFiling } from '../freshness/filing-freshness.projection';
 
 /**
  * What one batch of records did to a read model. `inserted` and `updated` list the envelope keys
@@ -16,6 +17,8 @@ export interface BatchOutcome {
    * them, by accession: the projector makes their webhook events from them without reading them again.
    */
   filings?: ReadonlyMap<string, FilingRecord>;
+  /** The filings projection also returns the filings live discovery found that it served for the first time (freshness). */
+  firstServed?: ReadonlyArray<FirstServedFiling>;
 }
 
 /**

@@ -16,8 +16,12 @@ import { projectTenkSections } from '../tenk-sections/tenk-section.projection';
 import { projectThirteenFHoldings } from '../institutional/thirteenf-holdings.projection';
 import { projectThirteenFSecurities } from '../institutional/thirteenf-securities.projection';
 
-/** A batch projection; its records were validated against its schema (the map below is keyed by schema). */
-export type BatchProjection = (m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope>) => Promise<BatchOutcome>;
+/**
+ * A batch projection; its records were validated against its schema (the map below is keyed by
+ * schema). `producedAt[i]` is the Kafka timestamp of `envelopes[i]` when the caller has it (only
+ * the filings projection uses it, for freshness).
+ */
+export type BatchProjection = (m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope>, producedAt?: ReadonlyArray<Date | null>) => Promise<BatchOutcome>;
 
 /** A record envelope of one of a topic's schemas. */
 type EnvelopeOf<S extends Readonly<Record<string, z.ZodType>>> = z.infer<S[keyof S]>;
@@ -28,9 +32,9 @@ type EnvelopeOf<S extends Readonly<Record<string, z.ZodType>>> = z.infer<S[keyof
  */
 function projectionOf<S extends Readonly<Record<string, z.ZodType>>>(
   _topic: { schemas: S },
-  project: (m: EntityManager, envelopes: ReadonlyArray<EnvelopeOf<S>>) => Promise<BatchOutcome>,
+  project: (m: EntityManager, envelopes: ReadonlyArray<EnvelopeOf<S>>, producedAt?: ReadonlyArray<Date | null>) => Promise<BatchOutcome>,
 ): BatchProjection {
-  return (m, envelopes) => project(m, envelopes as ReadonlyArray<EnvelopeOf<S>>);
+  return (m, envelopes, producedAt) => project(m, envelopes as ReadonlyArray<EnvelopeOf<S>>, producedAt);
 }
 
 /**

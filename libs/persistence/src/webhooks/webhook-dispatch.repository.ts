@@ -22,6 +22,11 @@ export interface ClaimedDelivery {
   sealedSecrets: string[];
   /** This claim's token: results and releases apply only while the row still carries it. */
   leaseToken: string;
+  /**
+   * EDGAR's acceptance of the filing the event is about, when live discovery found it (its
+   * filing_freshness row): what the freshness of this delivery is measured from. Null otherwise.
+   */
+  filingAcceptedAt: Date | null;
 }
 
 /**
@@ -89,8 +94,9 @@ export class WebhookDispatchRepository {
           ARRAY(SELECT s.sealed_secret FROM webhook_endpoint_secrets s
                 WHERE s.endpoint_id = e.id AND (s.expires_at IS NULL OR s.expires_at > now())
                 ORDER BY s.created_at DESC, s.id DESC) AS "sealedSecrets",
-          c.lease_token::text AS "leaseToken"
-        FROM claimed c JOIN webhook_events ev ON ev.id = c.event_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
+          c.lease_token::text AS "leaseToken", f.accepted_at AS "filingAcceptedAt"
+        FROM claimed c JOIN webhook_events ev ON ev.id = c.event_id JOIN webhook_endpoints e ON e.id = c.endpoint_id
+        LEFT JOIN filing_freshness f ON f.accession = ev.entity_key AND NOT ev.is_test`,
       values: [limit, leaseMs, randomUUID()],
     });
     return r.rows;

@@ -42,7 +42,7 @@ describe('WebhookEventsRepository.insertEvents', () => {
     try {
       await ds.transaction(async (m) => {
         const repo = new WebhookEventsRepository(m);
-        expect(await repo.insertEvents([event('evt_1'), event('evt_2'), event('evt_3', 'form4.filed')])).toEqual({ events: 3, deliveries: 5 });
+        expect(await repo.insertEvents([event('evt_1'), event('evt_2'), event('evt_3', 'form4.filed')])).toEqual({ events: 3, deliveries: 5, freshness: [] });
         // Not before the commit: a dispatcher woken now would find nothing it can see.
         await new Promise((resolve) => setTimeout(resolve, 100));
         expect(notified).toBe(0);
@@ -50,8 +50,8 @@ describe('WebhookEventsRepository.insertEvents', () => {
       await expectEventually(() => expect(notified).toBe(1));
       // A replay (ids that exist) writes nothing and notifies nobody; a new id among them is inserted.
       const repo = new WebhookEventsRepository(ds);
-      expect(await repo.insertEvents([event('evt_1'), event('evt_2')])).toEqual({ events: 0, deliveries: 0 });
-      expect(await repo.insertEvents([event('evt_1'), event('evt_4')])).toEqual({ events: 1, deliveries: 2 });
+      expect(await repo.insertEvents([event('evt_1'), event('evt_2')])).toEqual({ events: 0, deliveries: 0, freshness: [] });
+      expect(await repo.insertEvents([event('evt_1'), event('evt_4')])).toEqual({ events: 1, deliveries: 2, freshness: [] });
       await expectEventually(() => expect(notified).toBe(2));
       const rows = await ds.query<Array<{ event_id: string; n: number }>>(
         `SELECT event_id, count(*)::int AS n FROM webhook_deliveries GROUP BY event_id ORDER BY event_id`,

@@ -20,6 +20,14 @@ export interface NewWebhookEvent {
   sourceProducedAt: Date | null;
 }
 
+/** What insertEvents inserted. */
+export interface InsertedEvents {
+  events: number;
+  deliveries: number;
+  /** The new events about filings found by live discovery (a filing_freshness row), with the times their event_created lag is measured between. */
+  freshness: Array<{ type: string; acceptedAt: Date; createdAt: Date }>;
+}
+
 /**
  * webhook_events and webhook_deliveries, the projector's side: it inserts every event (the API's
  * test events aside) and its deliveries, in the transaction that writes the rows the events
@@ -39,8 +47,8 @@ export class WebhookEventsRepository {
    * and on (event_id, endpoint_id) as a second guard. Ids must be distinct within one call.
    * Notifies WEBHOOK_DELIVERIES_CHANNEL when it inserted deliveries.
    */
-  async insertEvents(events: readonly NewWebhookEvent[]): Promise<{ events: number; deliveries: number }> {
-    if (events.length === 0) return { events: 0, deliveries: 0 };
+  async insertEvents(events: readonly NewWebhookEvent[]): Promise<InsertedEvents> {
+    if (events.length === 0) return { events: 0, deliveries: 0, freshness: [] };
     // One JSON parameter: the events' data travel as JSON objects, not as escaped array elements.
     const rows = events.map((e, n) => ({
       n,
@@ -52,7 +60,7 @@ export class WebhookEventsRepository {
       source_record_id: e.sourceRecordId,
       source_produced_at: e.sourceProducedAt,
     }));
-    const r = await this.db.query<{ events: number; deliveries: number }>({
+    const r = await this.db.query<{ events: number; deliveries: number; freshness: Array<{ type: string; accepted_at: string; created_at: string }> | null }>({
       name: 'webhook_events_insert',
       text: `WITH ev AS (
           INSERT INTO webhook_events (id, type, entity_key, data, source_topic, source_record_id, source_produced_at, created_at)
@@ -61,7 +69,7 @@ export class WebhookEventsRepository {
             AS t(n int, id text, type text, entity_key text, data jsonb, source_topic text, source_record_id text, source_produced_at timestamptz)
           ORDER BY n
           ON CONFLICT (id) DO NOTHING
-          RETURNING id, type
+          RETURNING id, type, entity_key, created_at
         ), del AS (
           INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
           SELECT 'del_' || substr(md5(gen_random_uuid()::text), 1, 24), ev.id, e.id, 'pending', now()
@@ -69,11 +77,17 @@ export class WebhookEventsRepository {
           ON CONFLICT ON CONSTRAINT webhook_deliveries_event_endpoint_key DO NOTHING
           RETURNING 1
         )
-        SELECT n.events, n.deliveries, CASE WHEN n.deliveries > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified
+        SELECT n.events, n.deliveries, CASE WHEN n.deliveries > 0 THEN pg_notify('${WEBHOOK_DELIVERIES_CHANNEL}', '') END AS notified,
+          (SELECT json_agg(json_build_object('type', ev.type, 'accepted_at', f.accepted_at, 'created_at', ev.created_at))
+             FROM ev JOIN filing_freshness f ON f.accession = ev.entity_key) AS freshness
         FROM (SELECT (SELECT count(*) FROM ev)::int AS events, (SELECT count(*) FROM del)::int AS deliveries) n`,
       values: [JSON.stringify(rows)],
     });
-    const { events: inserted, deliveries } = r.rows[0]!;
-    return { events: inserted, deliveries };
+    const { events: inserted, deliveries, freshness } = r.rows[0]!;
+    return {
+      events: inserted,
+      deliveries,
+      freshness: (freshness ?? []).map((f) => ({ type: f.type, acceptedAt: new Date(f.accepted_at), createdAt: new Date(f.created_at) })),
+    };
   }
 }

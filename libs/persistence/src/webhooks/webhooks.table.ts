@@ -93,3 +93,12 @@ export const WEBHOOK_EVENTS_TABLE = table('webhook_events', ['id'], {
   source_produced_at: timestamptz().nullable(),
   created_at: timestamptz().default('now()'),
 });
+
+/**
+ * webhookEventId(type, key) of @app/contracts in SQL, for `keySql` (a column): a real event's id
+ * from its entity, so a read finds it by primary key instead of needing an index on entity_key.
+ * The freshness read's integration test holds the two together.
+ */
+export function webhookEventIdSql(type: 'filing.created', keySql: string): string {
+  return `'evt_' || left(encode(sha256(convert_to('${type}' || E'\\n' || ${keySql}, 'UTF8')), 'hex'), 32)`;
+}
