@@ -117,6 +117,8 @@ export PORT="${PORT:-3000}"
 export PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://127.0.0.1:$PORT}"
 export LOG_LEVEL="${LOG_LEVEL:-info}"
 export PROJECTOR_OPS_PORT="${PROJECTOR_OPS_PORT:-9101}" WEBHOOKS_OPS_PORT="${WEBHOOKS_OPS_PORT:-9102}"
+# The live poller's /metrics (its freshness stages) only when asked: FILINGS_OPS_PORT.
+export FILINGS_OPS_PORT="${FILINGS_OPS_PORT:-}"
 export SEC_COVERAGE="${SEC_COVERAGE:-all}"
 # Form 4s of the covered issuers as they are filed; no history read from submissions at start.
 FORM4_ISSUERS_SET="${FORM4_ISSUERS:-}"

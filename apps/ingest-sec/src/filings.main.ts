@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError } from '@app/config';
+import { registerEdgarBudgetMetrics } from '@app/edgar';
+import { createLogger, createMetricsRegistry, startOpsServer, type OpsServer } from '@app/observability';
 import { parseFilingsArgs, parseFilingsConfig, type FilingsConfig } from './filings/filings.config';
 import { FilingsBackfillService, FilingsBackfillStoppedError } from './filings/filings-backfill.service';
 import { FilingsLiveService } from './filings/filings-live.service';
@@ -63,11 +65,32 @@ async function bootstrap(): Promise<number> {
     const stop = () => live.stop();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    await live.run({ once: command.once, date: command.date, intervalS: command.intervalS });
+    const ops = command.once ? null : await startLiveOps(config, live);
+    try {
+      await live.run({ once: command.once, date: command.date, intervalS: command.intervalS });
+    } finally {
+      await ops?.close();
+    }
     return 0;
   } finally {
     await app.close();
   }
+}
+
+/** OPS_PORT: the poller's /healthz, /readyz and /metrics (its freshness stages, the EDGAR budget, the process). */
+async function startLiveOps(config: FilingsConfig, live: FilingsLiveService): Promise<OpsServer | null> {
+  if (config.OPS_PORT === undefined) return null;
+  const registry = createMetricsRegistry();
+  registry.registerMetric(live.freshness);
+  registerEdgarBudgetMetrics(registry);
+  return startOpsServer({
+    host: config.OPS_HOST,
+    port: config.OPS_PORT,
+    logger: createLogger({ name: 'ingest-sec-filings', level: config.LOG_LEVEL }),
+    // Nothing to wait on: the poller answers as long as it runs (an EDGAR outage is logged and retried).
+    ready: () => Promise.resolve({ ready: true, checks: {} }),
+    metrics: () => registry.metrics(),
+  });
 }
 
 bootstrap().then(

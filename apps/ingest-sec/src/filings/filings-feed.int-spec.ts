@@ -104,6 +104,9 @@ describe('latest filings feed poller', () => {
     const first = await live.pollFeed();
     const older = accessionsOf(feedEntries.slice(10));
     expect(first).toMatchObject({ feed: 'ok', pages: 1, filings: older.size, new: older.size, published: older.size });
+    // Each published filing is observed at the poller's two stages (the recorded feed is months old: the top bucket).
+    const observed = (await live.freshness.get()).values.filter((v) => v.metricName === 'filing_freshness_seconds_count');
+    expect(observed.map((v) => [v.labels.stage, v.value]).sort()).toEqual([['first_seen', older.size], ['published', older.size]]);
     expect(new Set(publisher.records.map((r) => r.key))).toEqual(older);
     const form4 = publisher.records.find((r) => r.key === '0000080661-26-000030');
     // A Form 4 is recorded under its issuer (the feed lists the reporting owner first); 11:22:01 EST is 16:22:01 UTC.

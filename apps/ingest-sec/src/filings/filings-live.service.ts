@@ -22,7 +22,7 @@ import {
   fetchTickerMap,
   type CikCoverage,
 } from '@app/edgar';
-import type { Logger } from '@app/observability';
+import { filingFreshnessHistogram, observeFreshness, type FilingFreshnessHistogram, type Logger } from '@app/observability';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
 import { isNportForm } from '../nport/nport.mapper';
@@ -128,6 +128,8 @@ export class FilingsLiveService implements OnApplicationShutdown {
   private stopped = false;
   private readonly wakers = new Set<() => void>();
   private readonly edgar: EdgarClient;
+  /** `filing_freshness_seconds` of the poller's stages (first_seen, published); the app registers it on its ops port. */
+  readonly freshness: FilingFreshnessHistogram = filingFreshnessHistogram();
 
   constructor(
     @Inject(FILINGS_CONFIG) private readonly config: FilingsConfig,
@@ -239,7 +241,7 @@ export class FilingsLiveService implements OnApplicationShutdown {
       records.push(filingRecordFromLatestFeed(entry, sources.get(accession)!, { runId, extractedAt }));
     }
     summary.new = newEntries.size;
-    if (records.length > 0) await this.publisher.publish(this.topic, records);
+    await this.publishObserved(records);
     summary.published = records.length;
     this.feedIntervalMs = feedIntervalAfter(this.feedIntervalMs, summary.new > 0, Date.now(), this.config);
     summary.nextPollMs = this.feedIntervalMs;
@@ -326,10 +328,23 @@ export class FilingsLiveService implements OnApplicationShutdown {
       }
       records.push(filingRecordFromFeed(kind, entry, source, { runId, extractedAt }, acceptedAt));
     }
-    if (records.length > 0) await this.publisher.publish(this.topic, records);
+    await this.publishObserved(records);
     summary.published = records.length;
     log.info({ ...summary, remembered: this.published.size, topic: this.topic.name }, 'filings poll finished');
     return summary;
+  }
+
+  /** Publishes, and observes how long after acceptance each filing was first seen (its source fetched) and published. */
+  private async publishObserved(records: readonly FilingRecordV1[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.publisher.publish(this.topic, records);
+    const publishedAt = new Date();
+    for (const r of records) {
+      if (r.data.accepted_at === null) continue;
+      const acceptedAt = new Date(r.data.accepted_at);
+      observeFreshness(this.freshness, 'first_seen', acceptedAt, new Date(r.observed_at));
+      observeFreshness(this.freshness, 'published', acceptedAt, publishedAt);
+    }
   }
 
   /** The acceptance time the filing's index page prints; null when the page cannot be read. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ConfigError } from '@app/config';
+import { ConfigError, opsConfig } from '@app/config';
 import { ingestSecConfigSchema } from '../ingest-sec.config';
 
 /** Settings of the filings use case only (the shared EDGAR/Kafka/coverage ones come from ingestSecConfigSchema). */
-export const filingsSettingsSchema = z.object({
+export const filingsSettingsSchema = opsConfig.extend({
   /** Live mode: seconds between polls of the daily indexes and current-events listings (the feed's backstop). */
   FILINGS_POLL_INTERVAL_S: z.coerce.number().int().min(5).default(60),
   /** Live mode: ms between latest-filings feed polls while new filings keep coming. */
