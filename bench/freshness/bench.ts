@@ -97,6 +97,8 @@ function startReceiver() {
   };
 }
 
+interface Straggler { type: string; form: string; accession: string; clone: boolean; detectionMs: number | null; fromVisibleMs: number | null }
+
 interface RunFigures {
   filings: number;
   detected: number;
@@ -108,6 +110,8 @@ interface RunFigures {
   backfillPasses: number;
   badSignatures: number;
   cpuSeconds: number;
+  /** The slowest deliveries and the expected ones that never came: where the tail comes from. */
+  stragglers: Straggler[];
 }
 
 /** One peak hour through a fresh live set: its own checkout copy, database, topics and budget key. */
@@ -208,19 +212,31 @@ async function runOnce(round: number): Promise<RunFigures> {
     .map((m) => ({ at: Number(m[1]) }));
 
   const detection = manifest.filings.flatMap((f) => (seen.has(f.accession) ? [seen.get(f.accession)! - firstPolledVisibility(f)] : []));
+  const stragglers: Straggler[] = [];
   const delivered = Object.fromEntries(
     EVENT_TYPES.map((type) => {
+      // The day's filings only: the backfill's filings make events too (history announced as news: issue 39).
       const first = new Map<string, number>();
       for (const a of receiver.arrivals) if (a.type === type && !first.has(a.accession)) first.set(a.accession, a.at);
       const fromVisible: number[] = [];
       const fromAccepted: number[] = [];
+      const lags: Straggler[] = [];
       for (const f of manifest.filings) {
+        if (type === 'form4.filed' && f.form !== '4') continue;
         const at = first.get(f.accession);
-        if (at === undefined) continue;
+        const detectionMs = seen.has(f.accession) ? seen.get(f.accession)! - firstPolledVisibility(f) : null;
+        if (at === undefined) {
+          lags.push({ type, form: f.form, accession: f.accession, clone: f.clone, detectionMs, fromVisibleMs: null });
+          continue;
+        }
         fromVisible.push(at - firstPolledVisibility(f));
         fromAccepted.push(at - f.acceptedAt);
+        lags.push({ type, form: f.form, accession: f.accession, clone: f.clone, detectionMs, fromVisibleMs: at - firstPolledVisibility(f) });
       }
-      return [type, { count: first.size, expected: expected[type], fromVisibleP50: pct(fromVisible, 50), fromVisibleP99: pct(fromVisible, 99), fromAcceptedP50: pct(fromAccepted, 50), fromAcceptedP99: pct(fromAccepted, 99) }];
+      lags.sort((a, b) => (b.fromVisibleMs ?? Infinity) - (a.fromVisibleMs ?? Infinity));
+      stragglers.push(...lags.slice(0, 5));
+      const count = fromVisible.length;
+      return [type, { count, expected: expected[type], fromVisibleP50: pct(fromVisible, 50), fromVisibleP99: pct(fromVisible, 99), fromAcceptedP50: pct(fromAccepted, 50), fromAcceptedP99: pct(fromAccepted, 99) }];
     }),
   ) as RunFigures['delivered'];
   return {
@@ -234,6 +250,7 @@ async function runOnce(round: number): Promise<RunFigures> {
     backfillPasses,
     badSignatures: receiver.badSignatures,
     cpuSeconds,
+    stragglers,
   };
 }
 
@@ -263,6 +280,10 @@ function print(label: string, f: RunFigures): void {
   for (const type of EVENT_TYPES) {
     const d = f.delivered[type];
     console.log(`  ${type}: ${d.count}/${d.expected} delivered; from first visibility p50 ${s(d.fromVisibleP50)}, p99 ${s(d.fromVisibleP99)} (target p99 ${TARGETS[type]} s); from acceptance p50 ${s(d.fromAcceptedP50)}, p99 ${s(d.fromAcceptedP99)}`);
+  }
+  console.log('  slowest (or missing) deliveries:');
+  for (const x of f.stragglers) {
+    console.log(`    ${x.type} ${x.form} ${x.accession}${x.clone ? ' (clone)' : ''}: detected after ${s(x.detectionMs)}, delivered ${x.fromVisibleMs === null ? 'never' : `after ${s(x.fromVisibleMs)}`}`);
   }
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectEventually } from './eventually';
 import { fixtureDayFilings } from './edgar-day';
-import { defaultFixturesDir, FIXTURE_ROUTES, startFixtureServer, type FixtureServer } from './fixture-server';
+import { defaultFixturesDir, FIXTURE_ROUTES, startFixtureServer, WEBHOOK_SINK_PATH, type FixtureServer } from './fixture-server';
 
 describe('startFixtureServer', () => {
   let server: FixtureServer;
@@ -23,6 +23,12 @@ describe('startFixtureServer', () => {
     expect(res.status).toBe(404);
     expect(server.requests.at(-1)).toMatchObject({ path: '/submissions/CIK0000000001.json', userAgent: 'Someone else@x.example', status: 404 });
     expect(server.requests[0]).toMatchObject({ userAgent: 'Test ops@test.example', acceptEncoding: 'gzip', status: 200 });
+  });
+
+  it('takes webhook deliveries posted to its sink (204), and only there', async () => {
+    const post = (path: string) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"filing.created"}' });
+    expect((await post(WEBHOOK_SINK_PATH)).status).toBe(204);
+    expect((await post('/webhooks/other')).status).toBe(404);
   });
 
   it('injects failures for a path, then serves it again', async () => {

@@ -93,6 +93,9 @@ export const FIXTURE_ROUTES: readonly FixtureRoute[] = [
   { path: '/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf', file: 'transcripts/C-citi-4Q2024-earnings-call-transcript.pdf' },
 ];
 
+/** POST here answers 204: a webhook endpoint for a local run (`npm start` subscribes one). */
+export const WEBHOOK_SINK_PATH = '/webhooks/sink';
+
 export interface FixtureRequest {
   method: string;
   path: string;
@@ -194,6 +197,12 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       throttle.done = true;
       res.writeHead(403, { 'content-type': 'text/html' }).end('<h1>Your Request Originates from an Undeclared Automated Tool</h1><p>Request Rate Threshold Exceeded</p>');
       return 403;
+    }
+    // A webhook receiver for a local run: every delivery posted here is taken (204).
+    if (req.method === 'POST' && path === WEBHOOK_SINK_PATH) {
+      req.resume();
+      res.writeHead(204).end();
+      return 204;
     }
     // The day's listings and filings first: a filing's documents are 404 until it appears.
     const header = (name: string) => (typeof req.headers[name] === 'string' ? req.headers[name] : undefined);
