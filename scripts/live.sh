@@ -16,9 +16,9 @@
 # length, 120), LIVE_DAY_BACKGROUND (fixtures: rows of a real daily index listed too, 0),
 # LIVE_DAY_THROTTLE_AFTER_S (fixtures: answer SEC's 403 to the first filing document asked after
 # that many seconds, to watch every reader pause for EDGAR_THROTTLE_PAUSE_MS),
-# LIVE_DAY_INDEX_DELAY_MS, LIVE_DAY_FEED_DELAY_MS, LIVE_DAY_LISTING_DELAY_MS (fixtures: how long after
-# acceptance a filing's directory, the latest-filings Atom feed and the current-events listing show
-# it; 0 each), LIVE_DAY_DAILY_INDEX (fixtures: immediate, or night to publish the day's form index
+# LIVE_DAY_INDEX_DELAY_MS, LIVE_DAY_COMPLETE_SUBMISSION_DELAY_MS, LIVE_DAY_FEED_DELAY_MS,
+# LIVE_DAY_LISTING_DELAY_MS (fixtures: how long after acceptance a filing's directory, its complete
+# submission, the latest-filings Atom feed and the current-events listing show it; 0 each), LIVE_DAY_DAILY_INDEX (fixtures: immediate, or night to publish the day's form index
 # only once the day is over; immediate), LIVE_DAY_PEAK (fixtures: "burstCount,burstMs,tailPerMinute,tailMs",
 # a peak hour instead of an even spread over LIVE_DAY_SECONDS; fixture filings cloned under synthetic
 # accessions when more are needed; unset), LIVE_DAY_PEAK_SEED (its jitter's seed, 1) and
@@ -139,7 +139,7 @@ if [[ "$LIVE_SOURCE" == fixtures ]]; then
     --port "$FIXTURE_PORT" --day --day-date "$DAY_DATE" --day-seconds "${LIVE_DAY_SECONDS:-120}" \
     --day-background "${LIVE_DAY_BACKGROUND:-0}" --day-manifest "$LIVE_DIR/day.json" --requests-log "$LIVE_DIR/fixture-requests.log" \
     ${LIVE_DAY_THROTTLE_AFTER_S:+--throttle-after-ms "$((LIVE_DAY_THROTTLE_AFTER_S * 1000))" --throttle-path-prefix /Archives/edgar/data/} \
-    ${LIVE_DAY_INDEX_DELAY_MS:+--day-index-delay-ms "$LIVE_DAY_INDEX_DELAY_MS"} ${LIVE_DAY_FEED_DELAY_MS:+--day-feed-delay-ms "$LIVE_DAY_FEED_DELAY_MS"} \
+    ${LIVE_DAY_INDEX_DELAY_MS:+--day-index-delay-ms "$LIVE_DAY_INDEX_DELAY_MS"} ${LIVE_DAY_COMPLETE_SUBMISSION_DELAY_MS:+--day-complete-submission-delay-ms "$LIVE_DAY_COMPLETE_SUBMISSION_DELAY_MS"} ${LIVE_DAY_FEED_DELAY_MS:+--day-feed-delay-ms "$LIVE_DAY_FEED_DELAY_MS"} \
     ${LIVE_DAY_LISTING_DELAY_MS:+--day-listing-delay-ms "$LIVE_DAY_LISTING_DELAY_MS"} ${LIVE_DAY_DAILY_INDEX:+--day-daily-index "$LIVE_DAY_DAILY_INDEX"} \
     ${LIVE_DAY_PEAK:+--day-peak "$LIVE_DAY_PEAK"} ${LIVE_DAY_PEAK_SEED:+--day-peak-seed "$LIVE_DAY_PEAK_SEED"} \
     ${LIVE_DAY_START_DELAY_S:+--day-start-delay-ms "$((LIVE_DAY_START_DELAY_S * 1000))"}

@@ -15,9 +15,10 @@ import { cleanup, cleanups, cleanUpOnSignals, positiveNumberEnv } from '../bench
  * --fixtures`: live poller, followers, projector, dispatcher, API), on the simulated EDGAR clock,
  * with a filings backfill taking the rest of the shared budget. A burst of BENCH_BURST filings in
  * the first minute, then BENCH_TAIL_PER_MIN a minute for BENCH_TAIL_MIN minutes, Forms 4 and 8-K
- * mostly (fixture filings, cloned under synthetic accessions). Each shows on the latest-filings
- * feed and the current-events listings BENCH_VISIBLE_DELAY_S after acceptance (the daily index at
- * night). A local receiver verifies every signed delivery. Prints per run: detection lag from first
+ * mostly (fixture filings, cloned under synthetic accessions). Each filing's directory answers at
+ * acceptance, its complete submission BENCH_COMPLETE_SUBMISSION_DELAY_S later, and it shows on the
+ * latest-filings feed and the current-events listings BENCH_VISIBLE_DELAY_S after acceptance (the
+ * daily index at night). A local receiver verifies every signed delivery. Prints per run: detection lag from first
  * visibility, visibility- and acceptance-to-delivered p50/p99 for filing.created and form4.filed,
  * and the busiest second at the fake SEC; then the runs side by side. Asserts nothing. README.md.
  */
@@ -28,7 +29,8 @@ const settings = {
   burst: num('BENCH_BURST', 60),
   tailPerMinute: num('BENCH_TAIL_PER_MIN', 6),
   tailMinutes: num('BENCH_TAIL_MIN', 9),
-  visibleDelayS: num('BENCH_VISIBLE_DELAY_S', 30),
+  visibleDelayS: num('BENCH_VISIBLE_DELAY_S', 60),
+  completeSubmissionDelayS: num('BENCH_COMPLETE_SUBMISSION_DELAY_S', 40),
   startDelayS: num('BENCH_START_DELAY_S', 45),
   serverUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
   brokers: process.env.KAFKA_BROKERS || '127.0.0.1:9092',
@@ -146,6 +148,7 @@ async function runOnce(round: number): Promise<RunFigures> {
     LIVE_DAY_PEAK_SEED: String(round),
     LIVE_DAY_FEED_DELAY_MS: String(settings.visibleDelayS * 1000),
     LIVE_DAY_LISTING_DELAY_MS: String(settings.visibleDelayS * 1000),
+    LIVE_DAY_COMPLETE_SUBMISSION_DELAY_MS: String(settings.completeSubmissionDelayS * 1000),
     LIVE_DAY_DAILY_INDEX: 'night',
     LIVE_DAY_START_DELAY_S: String(settings.startDelayS),
   };
@@ -291,7 +294,7 @@ async function main(): Promise<void> {
   cleanUpOnSignals();
   console.log(
     `freshness bench: ${settings.runs} runs of a peak hour (${settings.burst} filings in the first minute, then ${settings.tailPerMinute} a minute for ${settings.tailMinutes} min), ` +
-      `visible on the feed and listings ${settings.visibleDelayS} s after acceptance, daily index at night, a filings backfill beside it`,
+      `visible on the feed and listings ${settings.visibleDelayS} s after acceptance (complete submission ${settings.completeSubmissionDelayS} s), daily index at night, a filings backfill beside it`,
   );
   const results: RunFigures[] = [];
   for (let round = 1; round <= settings.runs; round++) {

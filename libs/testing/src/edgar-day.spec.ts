@@ -104,6 +104,20 @@ const feedEntries = (xml: Buffer) => {
 /** `<updated>` as EDGAR writes it, computed apart from the code under test: UTC shifted by a known offset. */
 const atOffset = (at: number, offsetHours: number) => `${new Date(at + offsetHours * 3_600_000).toISOString().slice(0, 19)}${offsetHours < 0 ? '-' : '+'}${String(Math.abs(offsetHours)).padStart(2, '0')}:00`;
 
+describe('complete submission delay', () => {
+  it('serves the complete submission .txt completeSubmissionMs after acceptance, the directory at once', () => {
+    const day = createEdgarDay(dir, FIXTURE_ROUTES, { date: '2026-03-02', startAt: START, durationMs: 60_000, delays: { completeSubmissionMs: 40_000 } });
+    const eightK = day.filings.find((f) => f.documents.some((d) => d.name === `${f.accession}.txt`))!;
+    const t = eightK.acceptedAt;
+    const txt = `/Archives/edgar/data/${eightK.cik}/${eightK.accession}.txt`;
+    const listing = `/Archives/edgar/data/${eightK.cik}/${eightK.accession.replace(/-/g, '')}/index.json`;
+    const status = (path: string, now: number) => day.answer(path, new URLSearchParams(), now)?.status;
+    expect([status(txt, t + 39_999), status(txt, t + 40_000)]).toEqual([404, 200]);
+    expect(status(listing, t)).toBe(200);
+    expect(eightK.visibleAt.completeSubmission).toBe(t + 40_000);
+  });
+});
+
 describe('visibility per source', () => {
   const delays = { indexMs: 5_000, feedMs: 1_000, listingMs: 3_000, dailyIndex: 'night' as const };
   const late = createEdgarDay(dir, FIXTURE_ROUTES, { date: '2026-03-02', startAt: START, durationMs: 60_000, delays });
@@ -117,7 +131,7 @@ describe('visibility per source', () => {
   const onListing = (now: number) => parseCurrentEvents(bodyOf(ask(currentEventsPath('10-Q'), now))).entries.some((e) => e.accession === nvda.accession);
 
   it('stamps each filing with its acceptance and the time each source shows it', () => {
-    expect(nvda.visibleAt).toEqual({ index: t + 5_000, feed: t + 1_000, listing: t + 3_000, dailyIndex: late.endAt });
+    expect(nvda.visibleAt).toEqual({ index: t + 5_000, completeSubmission: t + 5_000, feed: t + 1_000, listing: t + 3_000, dailyIndex: late.endAt });
     expect(firstPolledVisibility(nvda)).toBe(t + 1_000);
   });
 
@@ -141,7 +155,7 @@ describe('visibility per source', () => {
   });
 
   it('keeps every source at acceptance without delays (the default day)', () => {
-    for (const f of day.filings) expect(f.visibleAt).toEqual({ index: f.acceptedAt, feed: f.acceptedAt, listing: f.acceptedAt, dailyIndex: f.acceptedAt });
+    for (const f of day.filings) expect(f.visibleAt).toEqual({ index: f.acceptedAt, completeSubmission: f.acceptedAt, feed: f.acceptedAt, listing: f.acceptedAt, dailyIndex: f.acceptedAt });
   });
 });
 
@@ -282,7 +296,7 @@ describe('day manifest', () => {
     expect(manifest.filings).toHaveLength(manifestDay.filings.length);
     for (const f of manifest.filings) {
       expect(f).toMatchObject({ accession: expect.stringMatching(/^\d{10}-\d{2}-\d{6}$/), cik: expect.stringMatching(/^\d+$/), form: expect.any(String), clone: false });
-      expect(f.visibleAt).toEqual({ index: f.acceptedAt, feed: f.acceptedAt + 2_000, listing: f.acceptedAt, dailyIndex: f.acceptedAt });
+      expect(f.visibleAt).toEqual({ index: f.acceptedAt, completeSubmission: f.acceptedAt, feed: f.acceptedAt + 2_000, listing: f.acceptedAt, dailyIndex: f.acceptedAt });
     }
   });
 });

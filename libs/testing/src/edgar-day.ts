@@ -61,6 +61,8 @@ export interface DayFiling {
 export interface DayVisibility {
   /** Its directory: index.json, -index.htm, documents. */
   index: number;
+  /** Its complete submission (`<accession>.txt`), assembled by EDGAR after the documents (about 40 s after acceptance). */
+  completeSubmission: number;
   /** The latest-filings Atom feed. */
   feed: number;
   /** The current-events listing. */
@@ -78,6 +80,8 @@ export type FixtureFiling = Omit<DayFiling, 'acceptedAt' | 'visibleAt'>;
  */
 export interface DayDelays {
   indexMs?: number;
+  /** After acceptance, never before the directory (default: with the directory). */
+  completeSubmissionMs?: number;
   feedMs?: number;
   listingMs?: number;
   dailyIndex?: 'immediate' | 'night';
@@ -244,6 +248,7 @@ function peakFilings(fixtures: readonly FixtureFiling[], times: readonly number[
 export function visibility(acceptedAt: number, delays: DayDelays, endAt: number): DayVisibility {
   return {
     index: acceptedAt + (delays.indexMs ?? 0),
+    completeSubmission: acceptedAt + Math.max(delays.indexMs ?? 0, delays.completeSubmissionMs ?? 0),
     feed: acceptedAt + (delays.feedMs ?? 0),
     listing: acceptedAt + (delays.listingMs ?? 0),
     dailyIndex: delays.dailyIndex === 'night' ? Math.max(endAt, acceptedAt) : acceptedAt,
@@ -321,6 +326,7 @@ export function createEdgarDay(fixturesDir: string, routes: readonly { path: str
         return { status: 200, body: Buffer.from(filingIndexPage(indexPageTemplate, filing, date, documents, period), 'utf8'), contentType: 'text/html; charset=utf-8' };
       }
       // The complete submission .txt is served both in the directory and beside it, as on EDGAR.
+      if (name === `${filing.accession}.txt` && filing.visibleAt.completeSubmission > now) return { status: 404 };
       const doc = filing.documents.find((d) => d.name === name);
       return doc ? { status: 200, file: doc.file } : { status: 404 };
     },

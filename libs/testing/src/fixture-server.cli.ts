@@ -7,12 +7,12 @@ import { startFixtureServer, type FixtureServerOptions } from './fixture-server'
  * Runs the fixture EDGAR server until SIGINT/SIGTERM (used by scripts/run.sh and scripts/live.sh):
  *   node dist/libs/testing/src/fixture-server.cli.js [--dir <fixturesDir>] [--port <port>]
  *     [--day] [--day-date YYYY-MM-DD] [--day-seconds N] [--day-background N] [--day-manifest <file>] [--requests-log <file>]
- *     [--day-index-delay-ms N] [--day-feed-delay-ms N] [--day-listing-delay-ms N] [--day-daily-index immediate|night]
+ *     [--day-index-delay-ms N] [--day-complete-submission-delay-ms N] [--day-feed-delay-ms N] [--day-listing-delay-ms N] [--day-daily-index immediate|night]
  *     [--day-peak burstCount,burstMs,tailPerMinute,tailMs [--day-peak-seed N]] [--day-start-delay-ms N]
  *     [--throttle-after-ms N [--throttle-path-prefix P]]
  * --day publishes a simulated EDGAR day (libs/testing/src/edgar-day.ts): the fixture filings appear
  * over --day-seconds (default 60), with --day-background rows of a real daily index listed too.
- * --day-*-delay-ms: how long after acceptance a filing's directory (index), the latest-filings Atom
+ * --day-*-delay-ms: how long after acceptance a filing's directory (index), its complete submission, the latest-filings Atom
  * feed and the current-events listing show it (default 0 each); --day-daily-index night publishes
  * the day's form index only once the day is over (default immediate). --day-peak accepts burstCount
  * filings within the first burstMs, then tailPerMinute a minute for tailMs (replaces --day-seconds;
@@ -55,7 +55,7 @@ function dailyIndexArg(): DayDelays['dailyIndex'] {
 async function main(): Promise<void> {
   const port = intArg('--port');
   const seconds = intArg('--day-seconds');
-  const delays: DayDelays = { indexMs: intArg('--day-index-delay-ms'), feedMs: intArg('--day-feed-delay-ms'), listingMs: intArg('--day-listing-delay-ms'), dailyIndex: dailyIndexArg() };
+  const delays: DayDelays = { indexMs: intArg('--day-index-delay-ms'), completeSubmissionMs: intArg('--day-complete-submission-delay-ms'), feedMs: intArg('--day-feed-delay-ms'), listingMs: intArg('--day-listing-delay-ms'), dailyIndex: dailyIndexArg() };
   const day: FixtureServerOptions['day'] = process.argv.includes('--day')
     ? {
         date: arg('--day-date'),
