@@ -229,12 +229,12 @@ async function runOnce(round: number): Promise<RunFigures> {
         const at = first.get(f.accession);
         const detectionMs = seen.has(f.accession) ? seen.get(f.accession)! - firstPolledVisibility(f) : null;
         if (at === undefined) {
-          lags.push({ type, form: f.form, accession: f.accession, clone: f.clone, detectionMs, fromVisibleMs: null });
+          lags.push({ type, form: f.form, accession: f.accession, clone: f.cloneOf !== null, detectionMs, fromVisibleMs: null });
           continue;
         }
         fromVisible.push(at - firstPolledVisibility(f));
         fromAccepted.push(at - f.acceptedAt);
-        lags.push({ type, form: f.form, accession: f.accession, clone: f.clone, detectionMs, fromVisibleMs: at - firstPolledVisibility(f) });
+        lags.push({ type, form: f.form, accession: f.accession, clone: f.cloneOf !== null, detectionMs, fromVisibleMs: at - firstPolledVisibility(f) });
       }
       lags.sort((a, b) => (b.fromVisibleMs ?? Infinity) - (a.fromVisibleMs ?? Infinity));
       stragglers.push(...lags.slice(0, 5));

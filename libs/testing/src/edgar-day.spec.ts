@@ -266,15 +266,21 @@ describe('peak-hour day', () => {
     expect(filed).toHaveLength(100);
     const others = filed.filter((f) => f.form !== '4' && f.form !== '8-K');
     expect(others).toHaveLength(Math.floor(100 / 6));
-    const clones = filed.filter((f) => f.clone);
+    const clones = filed.filter((f) => f.cloneOf !== null);
     expect(new Set(filed.map((f) => f.accession)).size).toBe(100);
-    expect(clones.length).toBe(100 - new Set(filed.filter((f) => !f.clone).map((f) => f.accession)).size);
+    expect(clones.length).toBe(100 - new Set(filed.filter((f) => f.cloneOf === null).map((f) => f.accession)).size);
     expect(clones.every((f) => /^9999999000-26-\d{6}$/.test(f.accession))).toBe(true);
     const dkngClone = clones.find((f) => f.documents.some((d) => d.file === 'form4/DKNG-0001104659-25-025206.txt'))!;
     const name = `${dkngClone.accession}.txt`;
     expect(dkngClone.documents.map((d) => d.name)).toEqual([name]);
     const url = new URL(`/Archives/edgar/data/1883685/${dkngClone.accession}.txt`, 'http://x');
-    expect(busy.answer(url.pathname, url.searchParams, busy.endAt)).toEqual({ status: 200, file: 'form4/DKNG-0001104659-25-025206.txt' });
+    expect(dkngClone.cloneOf).toBe('0001104659-25-025206');
+    // The clone's submission names the clone, as a real one names itself: no mention of the original is left.
+    const text = bodyOf(busy.answer(url.pathname, url.searchParams, busy.endAt)).toString('latin1');
+    expect(text).toContain(`ACCESSION NUMBER:\t\t${dkngClone.accession}`);
+    expect(text).not.toContain('0001104659-25-025206');
+    expect(text).not.toContain('000110465925025206');
+    expect(text.length).toBe(readFileSync(join(dir, 'form4/DKNG-0001104659-25-025206.txt'), 'latin1').length);
     const listing = busy.answer(`/Archives/edgar/data/1883685/${dkngClone.accession.replace(/-/g, '')}/index.json`, new URLSearchParams(), busy.endAt);
     expect(parseFilingDirectory(bodyOf(listing)).items.map((i) => i.name)).toEqual([name]);
   });
@@ -295,7 +301,7 @@ describe('day manifest', () => {
     expect(manifest).toMatchObject({ date: '2026-03-02', startAt: START, endAt: START + 60_000, delays: { feedMs: 2_000 }, schedule: { kind: 'even' } });
     expect(manifest.filings).toHaveLength(manifestDay.filings.length);
     for (const f of manifest.filings) {
-      expect(f).toMatchObject({ accession: expect.stringMatching(/^\d{10}-\d{2}-\d{6}$/), cik: expect.stringMatching(/^\d+$/), form: expect.any(String), clone: false });
+      expect(f).toMatchObject({ accession: expect.stringMatching(/^\d{10}-\d{2}-\d{6}$/), cik: expect.stringMatching(/^\d+$/), form: expect.any(String), cloneOf: null });
       expect(f.visibleAt).toEqual({ index: f.acceptedAt, completeSubmission: f.acceptedAt, feed: f.acceptedAt + 2_000, listing: f.acceptedAt, dailyIndex: f.acceptedAt });
     }
   });

@@ -47,8 +47,11 @@ export interface DayFiling {
   documents: DayDocument[];
   /** Fixture filings have documents; background rows of the real daily index are listed only. */
   background: boolean;
-  /** A copy of a fixture filing under a synthetic accession (day-schedule.ts cloneAccession), when a peak day needs more filings than the fixtures hold. */
-  clone: boolean;
+  /**
+   * The fixture filing this one copies under a synthetic accession (day-schedule.ts cloneAccession),
+   * when a peak day needs more filings than the fixtures hold; null for a fixture filing itself.
+   */
+  cloneOf: string | null;
   /** A Form 4's (first) reporting owner, as its XML names it: the feed lists the filing under it too. */
   reportingOwner: { cik: string; name: string } | null;
   /** Epoch ms EDGAR accepted it. */
@@ -165,7 +168,7 @@ export function fixtureDayFilings(fixturesDir: string, routes: readonly { path: 
     let filing = byAccession.get(accession);
     if (!filing) {
       const companyName = names.get(cik) ?? registrantName(join(fixturesDir, route.file)) ?? `CIK ${cik}`;
-      filing = { cik, accession, form, companyName, documents: [], background: false, clone: false, reportingOwner: null };
+      filing = { cik, accession, form, companyName, documents: [], background: false, cloneOf: null, reportingOwner: null };
       byAccession.set(accession, filing);
     }
     filing.documents.push({ name, file: route.file });
@@ -222,7 +225,7 @@ function backgroundFilings(fixturesDir: string, count: number, skip: ReadonlySet
   return unique
     .filter((_, i) => i % step === 0)
     .slice(0, count)
-    .map((m) => ({ cik: m[3]!, accession: m[4]!, form: m[1]!.trim(), companyName: m[2]!.trim(), documents: [], background: true, clone: false, reportingOwner: null }));
+    .map((m) => ({ cik: m[3]!, accession: m[4]!, form: m[1]!.trim(), companyName: m[2]!.trim(), documents: [], background: true, cloneOf: null, reportingOwner: null }));
 }
 
 /**
@@ -240,7 +243,7 @@ function peakFilings(fixtures: readonly FixtureFiling[], times: readonly number[
     }
     const accession = cloneAccession(year, (clones += 1));
     const documents = f.documents.map((d) => (d.name === `${f.accession}.txt` ? { ...d, name: `${accession}.txt` } : d));
-    return { ...f, accession, documents, clone: true, acceptedAt };
+    return { ...f, accession, documents, cloneOf: f.accession, acceptedAt };
   });
 }
 
@@ -328,9 +331,19 @@ export function createEdgarDay(fixturesDir: string, routes: readonly { path: str
       // The complete submission .txt is served both in the directory and beside it, as on EDGAR.
       if (name === `${filing.accession}.txt` && filing.visibleAt.completeSubmission > now) return { status: 404 };
       const doc = filing.documents.find((d) => d.name === name);
-      return doc ? { status: 200, file: doc.file } : { status: 404 };
+      if (!doc) return { status: 404 };
+      // A clone's complete submission states the clone's accession in its header, as a real one states its own.
+      if (filing.cloneOf !== null && name === `${filing.accession}.txt`) {
+        return { status: 200, body: cloneSubmission(readFileSync(join(dir, doc.file), 'latin1'), filing.cloneOf, filing.accession), contentType: 'text/plain' };
+      }
+      return { status: 200, file: doc.file };
     },
   };
+}
+
+/** The complete submission `text` of `original`, every mention of its accession (dashed or not) naming `clone` instead. Pure. */
+export function cloneSubmission(text: string, original: string, clone: string): Buffer {
+  return Buffer.from(text.split(original).join(clone).split(noDashes(original)).join(noDashes(clone)), 'latin1');
 }
 
 const withTimes = <T>(items: readonly T[], times: readonly number[]): Array<T & { acceptedAt: number }> => items.map((item, i) => ({ ...item, acceptedAt: times[i]! }));
