@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FRESHNESS_STAGES, type FreshnessStage } from '@app/observability';
-import type { FreshnessGroup, FreshnessWindowRecord } from '@app/persistence';
+import { PIPELINE_STAGES, type FreshnessGroup, type FreshnessWindowRecord, type PipelineStage } from '@app/persistence';
 
 /** What the service read, and for which request: the input of toFreshness. */
 export interface FilingFreshness {
@@ -35,10 +35,27 @@ const lagsSchema = z
   .object(Object.fromEntries(FRESHNESS_STAGES.map((s) => [s, stageLagSchema(s)])) as { [S in FreshnessStage]: ReturnType<typeof stageLagSchema> })
   .describe("Per stage of the pipeline, in order, how long after EDGAR's acceptance the filings reached it");
 
+const sinceSeenLagSchema = (stage: PipelineStage) =>
+  z
+    .object({
+      filings: z.number().int().describe('Filings of the group that have reached this stage; only they are in the percentiles'),
+      p50_seconds: z.number().nullable().describe('Median of the lag from first seen to this stage, in seconds (to the millisecond; percentile_cont); null when no filing reached it'),
+      p95_seconds: z.number().nullable().describe('95th percentile of the lag from first seen to this stage, in seconds (to the millisecond; percentile_cont); null when no filing reached it'),
+    })
+    .describe(`Lag from first seen until ${STAGE_MEANINGS[stage]}`);
+
+const sinceSeenSchema = z
+  .object(Object.fromEntries(PIPELINE_STAGES.map((s) => [s, sinceSeenLagSchema(s)])) as { [S in PipelineStage]: ReturnType<typeof sinceSeenLagSchema> })
+  .describe(
+    'Per later stage, how long after the pipeline first saw a filing it reached the stage: the latency the platform adds once a filing is found, ' +
+      "apart from EDGAR's own delay in listing it and the poll's wait (both in lag_from_acceptance.first_seen)",
+  );
+
 const formFreshnessSchema = z.object({
   form: z.string().describe('EDGAR form type as filed (10-K, 8-K, 4, ...)'),
   filings: z.number().int().describe('Filings of this form in the window'),
   lag_from_acceptance: lagsSchema,
+  lag_from_first_seen: sinceSeenSchema,
 });
 
 export const freshnessSchema = z.object({
@@ -56,6 +73,7 @@ export const freshnessSchema = z.object({
         'Filings loaded by backfills (the submissions API, bulk archives) are history, not news, and are never counted',
     ),
   lag_from_acceptance: lagsSchema,
+  lag_from_first_seen: sinceSeenSchema,
   by_form: z.array(formFreshnessSchema).describe('The same figures per form in the window, most filings first (ties by form)'),
 });
 
@@ -72,6 +90,17 @@ function toLags(group: FreshnessGroup): FreshnessBody['lag_from_acceptance'] {
   return lags as FreshnessBody['lag_from_acceptance'];
 }
 
+function toSinceSeen(group: FreshnessGroup): FreshnessBody['lag_from_first_seen'] {
+  const lags = Object.fromEntries(
+    PIPELINE_STAGES.map((stage) => {
+      const s = group.sinceSeen[stage];
+      return [stage, { filings: s.filings, p50_seconds: s.p50, p95_seconds: s.p95 }];
+    }),
+  );
+  // Built from PIPELINE_STAGES, the keys sinceSeenSchema is made of.
+  return lags as FreshnessBody['lag_from_first_seen'];
+}
+
 /** Read model -> the freshness answer. */
 export function toFreshness(f: FilingFreshness): FreshnessBody {
   const r = f.record;
@@ -85,6 +114,7 @@ export function toFreshness(f: FilingFreshness): FreshnessBody {
       newest_accepted_at: r.newestAcceptedAt ? r.newestAcceptedAt.toISOString() : null,
     },
     lag_from_acceptance: toLags(r.overall),
-    by_form: r.byForm.map((g) => ({ form: g.form!, filings: g.filings, lag_from_acceptance: toLags(g) })),
+    lag_from_first_seen: toSinceSeen(r.overall),
+    by_form: r.byForm.map((g) => ({ form: g.form!, filings: g.filings, lag_from_acceptance: toLags(g), lag_from_first_seen: toSinceSeen(g) })),
   };
 }

@@ -93,6 +93,9 @@ describe('GET /v1/status/freshness', () => {
     // Seen after 1, 2, 3, 4, 30, 60 s: median 3.5; 95th percentile 0.75 of the way from 30 to 60.
     expect(b.lag_from_acceptance.first_seen).toEqual({ filings: 6, p50_seconds: 3.5, p95_seconds: 52.5 });
     expect(b.lag_from_acceptance.served).toEqual({ filings: 6, p50_seconds: 5.5, p95_seconds: 54.5 });
+    // The pipeline's own part: served 2 s after first seen, whatever EDGAR's delay.
+    expect(b.lag_from_first_seen.served).toEqual({ filings: 6, p50_seconds: 2, p95_seconds: 2 });
+    expect(b.lag_from_first_seen.delivered).toEqual({ filings: 0, p50_seconds: null, p95_seconds: null });
     // No Kafka timestamps (projected straight from records), no webhook events: nothing reached those stages.
     for (const stage of ['published', 'event_created', 'first_attempt', 'delivered'] as const) {
       expect([stage, b.lag_from_acceptance[stage]]).toEqual([stage, { filings: 0, p50_seconds: null, p95_seconds: null }]);

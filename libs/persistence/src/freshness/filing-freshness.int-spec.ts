@@ -126,6 +126,10 @@ describe('FilingFreshnessRepository.window', () => {
     expect(w.overall.stages.first_seen).toEqual({ filings: 7, p50: 4, p95: 17 });
     expect(w.overall.stages.published).toEqual({ filings: 7, p50: 4.5, p95: 17.5 });
     expect(w.overall.stages.served).toEqual({ filings: 7, p50: 5, p95: 18 });
+    // From first seen: published 0.5 s and served 1 s after it, whatever the detection lag.
+    expect(w.overall.sinceSeen.published).toEqual({ filings: 7, p50: 0.5, p95: 0.5 });
+    expect(w.overall.sinceSeen.served).toEqual({ filings: 7, p50: 1, p95: 1 });
+    expect(w.byForm.map((g) => [g.form, g.sinceSeen.served])).toEqual([['8-K', { filings: 5, p50: 1, p95: 1 }], ['10-K', { filings: 2, p50: 1, p95: 1 }]]);
     // Only the two 8-Ks with an event: 3.5 s each; first attempt to any endpoint 4 s; first delivery 5 s.
     expect(w.overall.stages.event_created).toEqual({ filings: 2, p50: 3.5, p95: 3.5 });
     expect(w.overall.stages.first_attempt).toEqual({ filings: 2, p50: 4, p95: 4 });

@@ -11,11 +11,18 @@ export interface StageLags {
   p95: number | null;
 }
 
+/** The stages after detection, whose lag from first_seen is the pipeline's own latency. */
+export const PIPELINE_STAGES = FRESHNESS_STAGES.filter((s) => s !== 'first_seen') as ReadonlyArray<Exclude<FreshnessStage, 'first_seen'>>;
+export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+
 export interface FreshnessGroup {
   /** null for the whole window. */
   form: string | null;
   filings: number;
+  /** Lag from EDGAR's acceptance to each stage. */
   stages: Record<FreshnessStage, StageLags>;
+  /** Lag from first seen to each later stage: what the pipeline adds once a filing is found. */
+  sinceSeen: Record<PipelineStage, StageLags>;
 }
 
 /** The freshness of the last N filings live discovery found (read model; not an API shape). */
@@ -45,8 +52,9 @@ const STAGE_TIMES: Readonly<Record<FreshnessStage, string>> = {
 
 function windowSql(byForm: boolean): string {
   const lag = (stage: FreshnessStage) => `extract(epoch FROM ${STAGE_TIMES[stage]} - w.accepted_at)::float8 AS ${stage}`;
-  const stats = (stage: FreshnessStage) =>
-    `count(${stage})::int AS ${stage}_filings, percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY ${stage}) AS ${stage}_p`;
+  const sinceSeen = (stage: PipelineStage) => `extract(epoch FROM ${STAGE_TIMES[stage]} - w.first_seen_at)::float8 AS ${stage}_since_seen`;
+  const stats = (column: string) =>
+    `count(${column})::int AS ${column}_filings, percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY ${column}) AS ${column}_p`;
   return `
     WITH w AS (
       SELECT accession, form, accepted_at, first_seen_at, published_at, projected_at FROM filing_freshness
@@ -54,7 +62,7 @@ function windowSql(byForm: boolean): string {
       ORDER BY accepted_at DESC, accession DESC
       LIMIT $1
     ), lags AS (
-      SELECT w.form, w.accepted_at, ${FRESHNESS_STAGES.map(lag).join(', ')}
+      SELECT w.form, w.accepted_at, ${FRESHNESS_STAGES.map(lag).join(', ')}, ${PIPELINE_STAGES.map(sinceSeen).join(', ')}
         FROM w
         LEFT JOIN webhook_events ev ON ev.id = ${webhookEventIdSql('filing.created', 'w.accession')}
         LEFT JOIN LATERAL (
@@ -64,7 +72,7 @@ function windowSql(byForm: boolean): string {
         ) d ON true
     )
     SELECT grouping(form) = 1 AS overall, form, count(*)::int AS filings, min(accepted_at) AS oldest, max(accepted_at) AS newest,
-           ${FRESHNESS_STAGES.map(stats).join(',\n           ')}
+           ${[...FRESHNESS_STAGES, ...PIPELINE_STAGES.map((s) => `${s}_since_seen`)].map(stats).join(',\n           ')}
       FROM lags
      GROUP BY GROUPING SETS ((), (form))`;
 }
@@ -74,14 +82,15 @@ const toMs = (seconds: number | null | undefined): number | null => (seconds ===
 
 type WindowRow = { overall: boolean; form: string | null; filings: number; oldest: Date | null; newest: Date | null } & Record<string, unknown>;
 
+function lagsOf(row: WindowRow, column: string): StageLags {
+  const p = row[`${column}_p`] as [number | null, number | null] | null;
+  return { filings: row[`${column}_filings`] as number, p50: toMs(p?.[0]), p95: toMs(p?.[1]) };
+}
+
 function groupOf(row: WindowRow): FreshnessGroup {
-  const stages = Object.fromEntries(
-    FRESHNESS_STAGES.map((stage) => {
-      const p = row[`${stage}_p`] as [number | null, number | null] | null;
-      return [stage, { filings: row[`${stage}_filings`] as number, p50: toMs(p?.[0]), p95: toMs(p?.[1]) }];
-    }),
-  ) as Record<FreshnessStage, StageLags>;
-  return { form: row.overall ? null : row.form, filings: row.filings, stages };
+  const stages = Object.fromEntries(FRESHNESS_STAGES.map((stage) => [stage, lagsOf(row, stage)])) as Record<FreshnessStage, StageLags>;
+  const sinceSeen = Object.fromEntries(PIPELINE_STAGES.map((stage) => [stage, lagsOf(row, `${stage}_since_seen`)])) as Record<PipelineStage, StageLags>;
+  return { form: row.overall ? null : row.form, filings: row.filings, stages, sinceSeen };
 }
 
 /**
