@@ -54,6 +54,15 @@ start_bg "$RUN_DIR" webhooks env OPS_PORT="$WEBHOOKS_OPS_PORT" node dist/apps/we
 IR_ALLOW_PRIVATE_HOSTS=true start_bg "$RUN_DIR" api node dist/apps/api/src/main.js
 wait_tcp 127.0.0.1 "$PORT" 60 "api" || { tail -30 "$RUN_DIR/api.log" >&2; exit 1; }
 
+KEY_OUTPUT="$(npm run --silent keys -- create --plan builder --account sample-run --label "scripts/run.sh")"
+API_KEY="$(grep -o 'sk_live_[A-Za-z0-9_-]*' <<<"$KEY_OUTPUT" | head -1)"
+[[ -n "$API_KEY" ]] || { echo "$KEY_OUTPUT" >&2; say "could not create an API key"; exit 1; }
+# A webhook endpoint of the sample account, subscribed before any filing arrives: the fixture
+# server's sink takes its deliveries, so the freshness figures reach "delivered".
+curl -fsS -X POST -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \
+  -d "{\"url\":\"http://127.0.0.1:$FIXTURE_PORT/webhooks/sink\",\"topics\":[\"filing.created\"],\"description\":\"sample run: the fixture server's sink\"}" \
+  "http://127.0.0.1:$PORT/v1/webhook-endpoints" >/dev/null || { say "could not subscribe the sample webhook endpoint; see .run/api.log"; exit 1; }
+
 say "ingesting the sample (SEC ticker map + submissions of MSFT, TSLA, MUR) from the fixture EDGAR server"
 SEC_COVERAGE=all SEC_SUBMISSIONS=MSFT,TSLA,MUR node dist/apps/ingest-sec/src/main.js >"$RUN_DIR/ingest-sec.log" 2>&1 \
   || { tail -20 "$RUN_DIR/ingest-sec.log" >&2; say "ingest-sec failed"; exit 1; }
@@ -68,6 +77,8 @@ run_ingest() { # name, command...: one ingest run, its log under .run/, its summ
 say "ingesting filings: MSFT, TSLA and MUR from their submissions; the 2020-03-18 daily form index (live mode, one poll)"
 run_ingest ingest-filings-backfill node dist/apps/ingest-sec/src/filings.main.js backfill --companies MSFT,TSLA,MUR
 SEC_COVERAGE=all run_ingest ingest-filings-live node dist/apps/ingest-sec/src/filings.main.js live --once --date 2020-03-18
+say "reading EDGAR's latest-filings feed (a real one, recorded on 2026-01-12: 73 filings with their acceptance times)"
+SEC_COVERAGE=all run_ingest ingest-filings-feed node dist/apps/ingest-sec/src/filings.main.js live --once
 say "reading Items 1, 1A and 7 of Tesla's 10-K for 2024 (the description of TSLA:US)"
 run_ingest ingest-sections node dist/apps/ingest-sec/src/sections.main.js \
   --filing 1318605:0001628280-25-003063:/Archives/edgar/data/1318605/000162828025003063/tsla-20241231.htm
@@ -118,10 +129,6 @@ say "extracting a first-party call transcript (Citigroup, Q4 2024) through inges
 run_ingest ingest-decks-transcript node dist/apps/ingest-decks/src/main.js \
   --url "http://127.0.0.1:$FIXTURE_PORT/transcripts/C-citi-4Q2024-earnings-call-transcript.pdf" --cik 831001 --ticker C
 
-KEY_OUTPUT="$(npm run --silent keys -- create --plan builder --account sample-run --label "scripts/run.sh")"
-API_KEY="$(grep -o 'sk_live_[A-Za-z0-9_-]*' <<<"$KEY_OUTPUT" | head -1)"
-[[ -n "$API_KEY" ]] || { echo "$KEY_OUTPUT" >&2; say "could not create an API key"; exit 1; }
-
 say "waiting for the projector to catch up with the topic"
 for ((i = 0; i < 600; i++)); do
   if node dist/apps/projector/src/lag.cli.js >"$RUN_DIR/projector-lag.txt" 2>&1; then ready=1; break; fi
@@ -135,6 +142,14 @@ done
 curl -fsS -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US" >/dev/null \
   || { say "MSFT:US is not served; see .run/api.log and .run/projector.log"; exit 1; }
 # The 13F examples below answer with rows: MSFT's holders and ACTIAM's portfolio.
+# The feed's filings were seen, served and their filing.created delivered to the sample endpoint.
+for ((i = 0; i < 30; i++)); do
+  delivered="$(curl -fsS -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/status/freshness" |
+    node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).lag_from_acceptance.delivered.filings));')"
+  [[ "$delivered" -gt 0 ]] && break
+  sleep 1
+done
+[[ "${delivered:-0}" -gt 0 ]] || { say "/v1/status/freshness counts no delivered filing; see .run/ingest-filings-feed.log and .run/webhooks.log"; exit 1; }
 for path in /v1/companies/MSFT:US/institutional-holders /v1/institutions/0001619124/holdings; do
   curl -fsS -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT$path" |
     node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => process.exit(JSON.parse(s).data?.length > 0 ? 0 : 1));' \
@@ -164,6 +179,8 @@ The pipeline is running on the bundled sample.
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/insiders?derivative=false&limit=5"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/TSLA:US/executives?current_only=false"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/filings?items=2.02"    (8-Ks reporting results)
+  curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/status/freshness    (lag per stage; the sample's feed is months old: see lag_from_first_seen)
+  curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/webhook-endpoints    (the sample endpoint receiving filing.created)
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents?doc_types=press_release"    (8-K exhibits, with pages)
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents?symbols=FRPH:US"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/documents/$DOC_ID/pages?page=0"
