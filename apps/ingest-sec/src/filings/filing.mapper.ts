@@ -86,6 +86,43 @@ export function filingRecordFromSubmissions(
   return filingEnvelope(data, source, JSON.stringify(f.accessionNumber), ctx);
 }
 
+/** What a listing of new filings states of one (the feeds, the daily index): the rest is null until a richer source says it. */
+interface ListedFiling {
+  accession: string;
+  cik: string;
+  companyName: string;
+  form: string;
+  filedDate: string;
+  acceptedAt: string | null;
+  source: 'daily_index' | 'current_events' | 'latest_filings';
+}
+
+function listedFilingData(f: ListedFiling): FilingData {
+  return {
+    accession: f.accession,
+    cik: f.cik,
+    company_name: f.companyName,
+    form: f.form,
+    filed_date: f.filedDate,
+    accepted_at: f.acceptedAt,
+    report_period: null,
+    // The listings link the filing index page, not the primary document.
+    primary_document_url: filingIndexUrl(f.cik, f.accession),
+    primary_doc_description: null,
+    // The listings do not give an 8-K's items: not known (null) until the 8-K worker reads its submission.
+    items: isEightKForm(f.form) ? null : [],
+    size: null,
+    is_xbrl: null,
+    is_inline_xbrl: null,
+    is_amendment: isAmendmentForm(f.form),
+    amends_accession: null,
+    act: null,
+    file_number: null,
+    film_number: null,
+    source: f.source,
+  };
+}
+
 /**
  * A daily-index or current-events row -> filing@1 (fewer fields: those sources give no more). Pure.
  * `acceptedAt`: read by the caller from the filing's index page, as neither row prints it.
@@ -97,28 +134,7 @@ export function filingRecordFromFeed(
   ctx: MapContext,
   acceptedAt: string | null = null,
 ): FilingRecordV1 {
-  const data: FilingData = {
-    accession: e.accession,
-    cik: e.cik,
-    company_name: e.companyName,
-    form: e.form,
-    filed_date: e.dateFiled,
-    accepted_at: acceptedAt,
-    report_period: null,
-    primary_document_url: filingIndexUrl(e.cik, e.accession),
-    primary_doc_description: null,
-    // The feeds do not give an 8-K's items: not known (null) until the 8-K worker reads its submission.
-    items: isEightKForm(e.form) ? null : [],
-    size: null,
-    is_xbrl: null,
-    is_inline_xbrl: null,
-    is_amendment: isAmendmentForm(e.form),
-    amends_accession: null,
-    act: null,
-    file_number: null,
-    film_number: null,
-    source: kind,
-  };
+  const data = listedFilingData({ accession: e.accession, cik: e.cik, companyName: e.companyName, form: e.form, filedDate: e.dateFiled, acceptedAt, source: kind });
   return filingEnvelope(data, source, e.line, ctx);
 }
 
@@ -127,26 +143,5 @@ export function filingRecordFromFeed(
  * acceptance time. The caller picks which filer's entry (the covered one). Pure.
  */
 export function filingRecordFromLatestFeed(e: LatestFilingEntry, source: FetchedSource, ctx: MapContext): FilingRecordV1 {
-  const data: FilingData = {
-    accession: e.accession,
-    cik: e.cik,
-    company_name: e.companyName,
-    form: e.form,
-    filed_date: e.filedDate,
-    accepted_at: e.acceptedAt,
-    report_period: null,
-    primary_document_url: filingIndexUrl(e.cik, e.accession),
-    primary_doc_description: null,
-    items: isEightKForm(e.form) ? null : [],
-    size: null,
-    is_xbrl: null,
-    is_inline_xbrl: null,
-    is_amendment: isAmendmentForm(e.form),
-    amends_accession: null,
-    act: null,
-    file_number: null,
-    film_number: null,
-    source: 'latest_filings',
-  };
-  return filingEnvelope(data, source, e.quote, ctx);
+  return filingEnvelope(listedFilingData({ ...e, source: 'latest_filings' }), source, e.quote, ctx);
 }
