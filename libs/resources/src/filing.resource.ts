@@ -11,6 +11,13 @@ export const filingSchema = z.object({
   form: z.string().describe('EDGAR form type as filed (10-K, 8-K, 4, 10-K/A, ...)'),
   filed_date: z.string().describe('Filing date (YYYY-MM-DD)'),
   accepted_at: z.string().nullable().describe('EDGAR acceptance time (ISO 8601, UTC); null when the source did not give it'),
+  first_seen_at: z
+    .string()
+    .nullable()
+    .describe(
+      'When this platform first saw the filing in an EDGAR source (ISO 8601, UTC): the live poller\'s fetch of the feed or listing for a new filing, ' +
+        'the backfill\'s for history; accepted_at to first_seen_at is how late it was found. Null for filings stored before this was kept',
+    ),
   report_period: z.string().nullable().describe('Period of report (YYYY-MM-DD), when given'),
   primary_document_url: z.string().nullable().describe('www.sec.gov URL of the primary document (the filing index page when the source did not name it)'),
   description: z.string().nullable().describe('Description of the primary document, as SEC lists it'),
@@ -50,6 +57,7 @@ export function toFiling(f: FilingRecord): FilingBody {
     form: f.form,
     filed_date: f.filedDate,
     accepted_at: f.acceptedAt ? f.acceptedAt.toISOString() : null,
+    first_seen_at: f.firstSeenAt ? f.firstSeenAt.toISOString() : null,
     report_period: f.reportPeriod,
     primary_document_url: f.primaryDocumentUrl,
     description: f.primaryDocDescription,

@@ -103,6 +103,8 @@ describe('GET /v1/filings/{accession}', () => {
       form: '10-K',
       filed_date: '2025-07-30',
       accepted_at: '2025-07-30T20:11:40.000Z',
+      // Backfilled: first seen when the submissions JSON was fetched (the record's observed_at).
+      first_seen_at: example.observed_at,
       report_period: '2025-06-30',
       primary_document_url: 'https://www.sec.gov/Archives/edgar/data/789019/000095017025100235/msft-20250630.htm',
       description: '10-K',

@@ -26,6 +26,7 @@ const FILING_SAMPLE: FilingBody = {
   form: '10-K',
   filed_date: '2025-07-30',
   accepted_at: '2025-07-30T20:11:40.000Z',
+  first_seen_at: '2025-08-02T12:00:00.500Z',
   report_period: '2025-06-30',
   primary_document_url: 'https://www.sec.gov/Archives/edgar/data/789019/000095017025100235/msft-20250630.htm',
   description: '10-K',

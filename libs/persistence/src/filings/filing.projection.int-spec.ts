@@ -116,6 +116,25 @@ describe('filings read model', () => {
     expect(await acceptedAt(other(6).key)).toBe('2025-07-31T21:00:05.000Z');
   });
 
+  it('keeps the earliest sighting as first_seen_at, after the row or within a batch', async () => {
+    const firstSeen = (n: number) => new FilingsRepository(ds).findByAccession(other(n).key).then((f) => f?.firstSeenAt?.toISOString());
+    const seen = (n: number, observed_at: string, source: FilingData['source'] = 'current_events'): RecordEnvelope<FilingData> => ({
+      ...other(n),
+      id: `rec_${n}_${observed_at}`,
+      observed_at,
+      data: { ...other(n).data, source, primary_document_url: `https://www.sec.gov/Archives/edgar/data/${n}/${observed_at}.htm` },
+    });
+    await project([seen(7, '2025-08-01T00:00:00.000Z')]);
+    expect(await firstSeen(7)).toBe('2025-08-01T00:00:00.000Z');
+    // A richer, later record updates the row, and the sighting stays.
+    expect(await project([seen(7, '2025-08-02T00:00:00.000Z', 'submissions')])).toMatchObject({ updated: [other(7).key] });
+    expect(await firstSeen(7)).toBe('2025-08-01T00:00:00.000Z');
+    // In one batch the later record wins the row, the earlier one gives the sighting.
+    await project([seen(8, '2025-08-01T00:00:00.000Z'), seen(8, '2025-08-01T00:00:09.000Z', 'submissions')]);
+    expect(await new FilingsRepository(ds).findByAccession(other(8).key)).toMatchObject({ source: 'submissions' });
+    expect(await firstSeen(8)).toBe('2025-08-01T00:00:00.000Z');
+  });
+
   it('never lets a poorer source overwrite a richer one', async () => {
     const feed = at('2025-08-10T00:00:00.000Z', { accepted_at: null, primary_document_url: null, source: 'daily_index' });
     expect(await project([feed])).toEqual({ inserted: [], updated: [], unchanged: 1 });

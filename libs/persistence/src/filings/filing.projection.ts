@@ -34,6 +34,7 @@ export function filingRow(envelope: RecordEnvelope<FilingData>) {
     record_id: envelope.id,
     data_hash: contentHash(stableStringify(d)),
     observed_at: envelope.observed_at,
+    first_seen_at: envelope.observed_at,
   };
 }
 
@@ -58,7 +59,7 @@ export const FILING_COLUMNS = upsertColumns(FILINGS_TABLE);
  * source is not poorer (a daily-index row seen after the submissions JSON never blanks the
  * acceptance time or the primary document). A known acceptance time is never blanked by a source
  * of the same rank either (a current-events row without one after the latest-filings feed's): it is
- * a fact of EDGAR, the same in every source that states it.
+ * a fact of EDGAR, the same in every source that states it. first_seen_at only moves earlier.
  */
 const UPSERT_SQL = unnestUpsertSql(
   'filings',
@@ -68,7 +69,7 @@ const UPSERT_SQL = unnestUpsertSql(
     AND filings.observed_at <= EXCLUDED.observed_at
     AND ${RANK('filings.source')} <= ${RANK('EXCLUDED.source')}`,
   `accession AS key, (xmax = 0) AS inserted, ${FILING_RECORD_COLUMNS}`,
-  { set: { accepted_at: 'COALESCE(EXCLUDED.accepted_at, filings.accepted_at)' } },
+  { set: { accepted_at: 'COALESCE(EXCLUDED.accepted_at, filings.accepted_at)', first_seen_at: 'LEAST(filings.first_seen_at, EXCLUDED.first_seen_at)' } },
 );
 
 const VERSIONS_SQL = `
@@ -77,12 +78,18 @@ const VERSIONS_SQL = `
 
 /**
  * The batch's surviving rows, each with an acceptance time when any record of its accession in the
- * batch gave one: the batch counterpart of the upsert's COALESCE (the latest known one wins).
+ * batch gave one (the latest known one wins), and the earliest sighting of any of them: the batch
+ * counterpart of the upsert's COALESCE and LEAST.
  */
-function withKnownAcceptance<R extends { accession: string; accepted_at: string | null }>(survivors: ReadonlyArray<R>, all: ReadonlyArray<R>): R[] {
+function withBatchFacts<R extends { accession: string; accepted_at: string | null; first_seen_at: string }>(survivors: ReadonlyArray<R>, all: ReadonlyArray<R>): R[] {
   const known = new Map<string, string>();
-  for (const r of all) if (r.accepted_at !== null) known.set(r.accession, r.accepted_at);
-  return survivors.map((r) => (r.accepted_at === null && known.has(r.accession) ? { ...r, accepted_at: known.get(r.accession)! } : r));
+  const earliest = new Map<string, string>();
+  for (const r of all) {
+    if (r.accepted_at !== null) known.set(r.accession, r.accepted_at);
+    const seen = earliest.get(r.accession);
+    if (seen === undefined || Date.parse(r.first_seen_at) < Date.parse(seen)) earliest.set(r.accession, r.first_seen_at);
+  }
+  return survivors.map((r) => ({ ...r, accepted_at: r.accepted_at ?? known.get(r.accession) ?? null, first_seen_at: earliest.get(r.accession)! }));
 }
 
 /**
@@ -106,7 +113,7 @@ export async function projectFilings(
     (r) => ({ key: r.accession, hash: r.data_hash, observedAt: Date.parse(r.observed_at), rank: sourceRank(r.source) }),
     VERSIONS_SQL,
   );
-  const upserted = withKnownAcceptance(rows, all);
+  const upserted = withBatchFacts(rows, all);
   const written = upserted.length > 0 ? await m.query<Array<FilingRecord & { key: string; inserted: boolean }>>(UPSERT_SQL, columnArrays(upserted, FILING_COLUMNS)) : [];
   const filings = new Map(written.map(({ key, inserted: _inserted, ...record }) => [key, record]));
   const firstServed = await recordFilingSightings(m, filingSightings(envelopes, producedAt));

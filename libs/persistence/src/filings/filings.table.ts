@@ -36,6 +36,8 @@ export const FILINGS_TABLE = table('filings', ['accession'], {
   /** Hash of the record's data: an unchanged hash means no write. */
   data_hash: text(),
   observed_at: timestamptz(),
+  /** When the platform first saw the filing, in any source (the earliest observed_at of its records); null for rows projected before it was kept. */
+  first_seen_at: timestamptz().nullable(),
   updated_at: timestamptz().default('now()'),
   search_vector: tsvector().nullable().generatedAs("((setweight(to_tsvector('simple'::regconfig, form), 'A'::\"char\") || setweight(to_tsvector('simple'::regconfig, COALESCE(primary_doc_description, ''::text)), 'B'::\"char\")) || setweight(to_tsvector('simple'::regconfig, company_name), 'C'::\"char\"))"),
 });
@@ -44,6 +46,7 @@ export const FILINGS_TABLE = table('filings', ['accession'], {
 const FILING_RECORD_FIELDS = [
   'accession', 'cik', 'company_name', 'form', 'filed_date', 'accepted_at', 'report_period', 'primary_document_url',
   'primary_doc_description', 'items', 'legacy_items', 'size', 'is_xbrl', 'is_inline_xbrl', 'is_amendment', 'amends_accession', 'source', 'provenance',
+  'first_seen_at',
 ] as const;
 
 /** One filing as the read side returns it (read model, camelCase; not an API shape). Dates are YYYY-MM-DD. */

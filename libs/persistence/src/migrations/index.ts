@@ -25,6 +25,7 @@ import { FilingDocuments1764300100000 } from './1764300100000-filing-documents';
 import { DocumentSources1764300200000 } from './1764300200000-document-sources';
 import { InstitutionalHoldings1764400000000 } from './1764400000000-institutional-holdings';
 import { FilingFreshness1764500000000 } from './1764500000000-filing-freshness';
+import { FilingFirstSeen1764510000000 } from './1764510000000-filing-first-seen';
 
 /** Every migration, in order. Explicit imports: works the same from ts (tests) and js (dist). */
 export const MIGRATIONS = [
@@ -35,5 +36,5 @@ export const MIGRATIONS = [
   SegmentMemberKind1763882100000, IdempotencyClaimId1763883000000,
   CompanyFundCounts1763884000000, SearchFilingFormIndex1764100000000, IrSites1764200000000,
   FilingItems1764300000000, FilingDocuments1764300100000, DocumentSources1764300200000,
-  InstitutionalHoldings1764400000000, FilingFreshness1764500000000,
+  InstitutionalHoldings1764400000000, FilingFreshness1764500000000, FilingFirstSeen1764510000000,
 ];
