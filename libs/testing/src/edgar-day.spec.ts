@@ -131,7 +131,8 @@ describe('visibility per source', () => {
   const onListing = (now: number) => parseCurrentEvents(bodyOf(ask(currentEventsPath('10-Q'), now))).entries.some((e) => e.accession === nvda.accession);
 
   it('stamps each filing with its acceptance and the time each source shows it', () => {
-    expect(nvda.visibleAt).toEqual({ index: t + 5_000, completeSubmission: t + 5_000, feed: t + 1_000, listing: t + 3_000, dailyIndex: late.endAt });
+    // The form index at night: once the day is over and its last filing is out everywhere (+5 s here).
+    expect(nvda.visibleAt).toEqual({ index: t + 5_000, completeSubmission: t + 5_000, feed: t + 1_000, listing: t + 3_000, dailyIndex: late.endAt + 5_000 });
     expect(firstPolledVisibility(nvda)).toBe(t + 1_000);
   });
 
@@ -149,8 +150,9 @@ describe('visibility per source', () => {
   });
 
   it("publishes the day's form index only when the day is over ('night')", () => {
-    expect(ask(dailyIndexPath('2026-03-02'), late.endAt - 1)).toEqual({ status: 404 });
-    const index = parseDailyIndex(bodyOf(ask(dailyIndexPath('2026-03-02'), late.endAt)));
+    const night = late.endAt + 5_000;
+    expect(ask(dailyIndexPath('2026-03-02'), night - 1)).toEqual({ status: 404 });
+    const index = parseDailyIndex(bodyOf(ask(dailyIndexPath('2026-03-02'), night)));
     expect(index.entries.map((e) => e.accession).sort()).toEqual(late.filings.map((f) => f.accession).sort());
   });
 

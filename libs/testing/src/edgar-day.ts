@@ -254,7 +254,8 @@ export function visibility(acceptedAt: number, delays: DayDelays, endAt: number)
     completeSubmission: acceptedAt + Math.max(delays.indexMs ?? 0, delays.completeSubmissionMs ?? 0),
     feed: acceptedAt + (delays.feedMs ?? 0),
     listing: acceptedAt + (delays.listingMs ?? 0),
-    dailyIndex: delays.dailyIndex === 'night' ? Math.max(endAt, acceptedAt) : acceptedAt,
+    // At night: once the day is over and its last filing has shown everywhere else.
+    dailyIndex: delays.dailyIndex === 'night' ? Math.max(endAt, acceptedAt) + Math.max(delays.indexMs ?? 0, delays.feedMs ?? 0, delays.listingMs ?? 0) : acceptedAt,
   };
 }
 

@@ -236,3 +236,34 @@ describe('latest filings feed poller on a simulated EDGAR clock', () => {
     }
   });
 });
+
+describe('index loop on a simulated EDGAR clock', () => {
+  it("gives today's listing rows the feed did not show their acceptance time from the index page, within the lookup budget", async () => {
+    // The listings show every filing at once; the feed much later (not within the test).
+    const day = await startFixtureServer({ day: { durationMs: 1000, delays: { listingMs: 0, feedMs: 600_000, dailyIndex: 'night' } } });
+    try {
+      const publisher = new ArrayPublisher();
+      const dayConfig = parseFilingsConfig({
+        EDGAR_USER_AGENT: UA, EDGAR_WWW_BASE_URL: day.url, EDGAR_DATA_BASE_URL: day.url, KAFKA_BROKERS: '127.0.0.1:1',
+        SEC_COVERAGE: 'all', FILINGS_CURRENT_FORMS: '8-K,4', LOG_LEVEL: 'silent', FILINGS_ACCEPTANCE_LOOKUPS: '5',
+      });
+      const live = new FilingsLiveService(dayConfig, new EdgarClient({ userAgent: UA, wwwBaseUrl: day.url, dataBaseUrl: day.url, maxRps: 10, budget: new RequestLimiter(10), maxAttempts: 1 }), publisher, TOPICS.filings, logger);
+      await new Promise((r) => setTimeout(r, day.day!.endAt - Date.now() + 100));
+      // The listings of the two forms asked; the form index comes out only after the feed (night).
+      const listed = day.day!.filings.filter((f) => f.form === '8-K' || f.form === '4');
+      const summary = await live.poll();
+      expect(summary).toMatchObject({ published: listed.length, acceptanceLookups: 5, acceptanceMissing: 0 });
+      const dated = publisher.records.filter((r) => r.data.accepted_at !== null);
+      expect(dated).toHaveLength(5);
+      for (const r of dated) {
+        const f = listed.find((x) => x.accession === r.key)!;
+        // The index page prints the acceptance second, New York time.
+        expect(Date.parse(r.data.accepted_at!)).toBe(Math.floor(f.acceptedAt / 1000) * 1000);
+        expect(r.data.source).toBe('current_events');
+      }
+      expect(await live.poll()).toMatchObject({ published: 0, duplicates: listed.length, acceptanceLookups: 0 });
+    } finally {
+      await day.close();
+    }
+  });
+});

@@ -17,6 +17,7 @@ import {
   type DailyIndexEntry,
   type EdgarValidators,
   type LatestFilingEntry,
+  type LatestFilingsFeed,
   coverageOf,
   covers,
   fetchTickerMap,
@@ -46,7 +47,7 @@ export interface PollSummary {
   published: number;
   /** Covered rows already published by this process. */
   duplicates: number;
-  /** Index pages read for the acceptance time of rows neither source dates, and how many gave none. */
+  /** Index pages read for the acceptance time of today's rows (neither source prints it), and how many gave none. */
   acceptanceLookups: number;
   acceptanceMissing: number;
 }
@@ -94,6 +95,14 @@ export class BoundedSet {
 
 const today = (): string => new Date().toISOString().slice(0, 10);
 const DAY_MS = 86_400_000;
+/** Listing rows published at a time: what the index loop found is not held back by its acceptance lookups. */
+const PUBLISH_CHUNK = 50;
+
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
 
 /** Which filer's entry a multi-filer filing is recorded under, when several are covered: the issuer's (subject's) before a reporting owner's. */
 const ROLE_ORDER = ['Issuer', 'Filer', 'Subject', 'Filed by', 'Reporting'];
@@ -111,7 +120,8 @@ const roleRank = (role: string | null) => {
  *   FILINGS_FEED_QUIET_INTERVAL_MS while EDGAR accepts no filings (nights, weekends);
  * - every FILINGS_POLL_INTERVAL_S, the day's form index and the current-events listing of each
  *   configured form: the backstop for whatever the feed's 100 entries let pass. Their rows carry
- *   no acceptance time: a row of the last two days that is new here has it read from its index page.
+ *   no acceptance time: a row of today new here has it read from its index page (at most
+ *   FILINGS_ACCEPTANCE_LOOKUPS a poll; the rest, and earlier days' rows, go without).
  * Both keep covered companies' filings and every N-PORT report (whoever files it: its holdings name
  * covered companies), drop accessions this process already published and publish the rest.
  */
@@ -150,29 +160,30 @@ export class FilingsLiveService implements OnApplicationShutdown {
    * one index poll. `date`: the day whose form index is read (a past day's replay: no feed).
    */
   async run(options: { once?: boolean; date?: string; intervalS?: number } = {}): Promise<Array<PollSummary | FeedPollSummary>> {
-    const summaries: Array<PollSummary | FeedPollSummary> = [];
     const readsFeed = options.date === undefined || options.date === today();
     if (options.once) {
+      const summaries: Array<PollSummary | FeedPollSummary> = [];
       if (readsFeed) summaries.push(await this.pollFeed());
       summaries.push(await this.poll({ date: options.date }));
       return summaries;
     }
     const intervalMs = (options.intervalS ?? this.config.FILINGS_POLL_INTERVAL_S) * 1000;
-    const feedLoop = async () => {
-      while (!this.stopped) {
-        const s = await this.pollFeed();
-        summaries.push(s);
-        await this.sleep(s.nextPollMs);
+    // Each loop logs its polls; one that fails stops the other, and the process exits with its error.
+    const loop = async (pollOnce: () => Promise<number>) => {
+      try {
+        while (!this.stopped) await this.sleep(await pollOnce());
+      } finally {
+        this.stop();
       }
     };
-    const indexLoop = async () => {
-      while (!this.stopped) {
-        summaries.push(await this.poll({ date: options.date }));
-        await this.sleep(intervalMs);
-      }
-    };
-    await Promise.all([readsFeed ? feedLoop() : Promise.resolve(), indexLoop()]);
-    return summaries;
+    await Promise.all([
+      readsFeed ? loop(async () => (await this.pollFeed()).nextPollMs) : Promise.resolve(),
+      loop(async () => {
+        await this.poll({ date: options.date });
+        return intervalMs;
+      }),
+    ]);
+    return [];
   }
 
   stop(): void {
@@ -192,8 +203,8 @@ export class FilingsLiveService implements OnApplicationShutdown {
     const summary: FeedPollSummary = { runId, feed: 'ok', pages: 0, filings: 0, new: 0, published: 0, nextPollMs: 0 };
     const extractedAt = new Date().toISOString();
     const firstPoll = !this.feedRead;
-    const newEntries = new Map<string, LatestFilingEntry[]>();
-    const sources = new Map<string, FetchedSource>();
+    const newEntries = new Map<string, Array<{ entry: LatestFilingEntry; source: FetchedSource }>>();
+    const filings = new Set<string>();
 
     for (let page = 0; page < this.config.FILINGS_FEED_MAX_PAGES; page += 1) {
       const path = latestFilingsFeedPath(page * 100, 100);
@@ -202,44 +213,50 @@ export class FilingsLiveService implements OnApplicationShutdown {
         if (page === 0) summary.feed = answer === 'error' ? 'error' : answer.kind;
         break;
       }
-      let entries: LatestFilingEntry[];
+      let feed: LatestFilingsFeed;
       try {
-        entries = parseLatestFilingsFeed(answer.bytes).entries;
+        feed = parseLatestFilingsFeed(answer.bytes);
       } catch (error) {
         if (!(error instanceof EdgarParseError)) throw error;
         log.error({ url: answer.url, error: error.message }, 'latest filings feed unreadable');
         if (page === 0) summary.feed = 'error';
         break;
       }
+      for (const problem of feed.skipped) log.warn({ url: answer.url, problem }, 'latest filings feed entry skipped');
       // Validators only once the answer was read: a feed we could not read is asked for whole again.
       if (page === 0) this.feedValidators = { ...(answer.etag ? { etag: answer.etag } : {}), ...(answer.lastModified ? { lastModified: answer.lastModified } : {}) };
       this.feedRead = true;
       summary.pages += 1;
       const source = sourceOf(answer);
-      const accessions = new Set(entries.map((e) => e.accession));
-      summary.filings += accessions.size;
       let known = 0;
-      for (const e of entries) {
-        if (this.feedSeen.has(e.accession) && !newEntries.has(e.accession)) {
+      for (const entry of feed.entries) {
+        filings.add(entry.accession);
+        if (this.feedSeen.has(entry.accession) && !newEntries.has(entry.accession)) {
           known += 1;
           continue;
         }
-        const group = newEntries.get(e.accession) ?? [];
-        group.push(e);
-        newEntries.set(e.accession, group);
-        sources.set(e.accession, source);
+        newEntries.set(entry.accession, [...(newEntries.get(entry.accession) ?? []), { entry, source }]);
       }
       // A page with a filing seen before reaches back to the previous answer; the first poll reads one page.
-      if (known > 0 || firstPoll || entries.length < 100) break;
+      const last = known > 0 || firstPoll || feed.entries.length < 100 || page + 1 === this.config.FILINGS_FEED_MAX_PAGES;
+      if (!last) continue;
+      // A full page may end inside a filing's entries (an owner's without the issuer's, on the next
+      // page): its oldest filing waits for a poll that shows it whole, or for the index loop.
+      const oldest = feed.entries.at(-1);
+      if (feed.entries.length === 100 && oldest && !this.feedSeen.has(oldest.accession)) newEntries.delete(oldest.accession);
+      break;
     }
 
     const records: FilingRecordV1[] = [];
-    for (const [accession, entries] of newEntries) {
+    for (const [accession, sightings] of newEntries) {
       this.feedSeen.add(accession);
-      const entry = this.coveredEntry(entries);
-      if (!entry || !this.published.add(accession)) continue;
-      records.push(filingRecordFromLatestFeed(entry, sources.get(accession)!, { runId, extractedAt }));
+      const chosen = this.coveredEntry(sightings.map((s) => s.entry));
+      if (!chosen || !this.published.add(accession)) continue;
+      // Cited from the page that holds the chosen entry.
+      const source = sightings.find((s) => s.entry === chosen)!.source;
+      records.push(filingRecordFromLatestFeed(chosen, source, { runId, extractedAt }));
     }
+    summary.filings = filings.size;
     summary.new = newEntries.size;
     await this.publishObserved(records);
     summary.published = records.length;
@@ -268,16 +285,16 @@ export class FilingsLiveService implements OnApplicationShutdown {
       runId, date, dailyIndex: 'ok', currentEvents: {}, seen: 0, published: 0, duplicates: 0, acceptanceLookups: 0, acceptanceMissing: 0,
     };
     const extractedAt = new Date().toISOString();
-    const rows: Array<{ kind: 'daily_index' | 'current_events'; entry: DailyIndexEntry | CurrentEventsEntry; source: FetchedSource }> = [];
+    const rows = new Map<string, { kind: 'daily_index' | 'current_events'; entry: DailyIndexEntry | CurrentEventsEntry; source: FetchedSource }>();
     const take = (kind: 'daily_index' | 'current_events', entry: DailyIndexEntry | CurrentEventsEntry, source: FetchedSource): void => {
       summary.seen += 1;
       // A fund's N-PORT report is read for the covered companies it holds, whoever files it.
       if (!covers(this.coverage!, entry.cik) && !isNportForm(entry.form)) return;
-      if (!this.published.add(entry.accession)) {
+      if (this.published.has(entry.accession) || rows.has(entry.accession)) {
         summary.duplicates += 1;
         return;
       }
-      rows.push({ kind, entry, source });
+      rows.set(entry.accession, { kind, entry, source });
     };
 
     const readIndex = async (day: string): Promise<PollSummary['dailyIndex']> => {
@@ -316,20 +333,30 @@ export class FilingsLiveService implements OnApplicationShutdown {
       }
     }
 
-    // Recent rows are news: their acceptance time is worth a request. A past day's rows are history.
-    const recentFrom = new Date(Date.now() - 2 * DAY_MS).toISOString().slice(0, 10);
-    const records: FilingRecordV1[] = [];
-    for (const { kind, entry, source } of rows) {
-      let acceptedAt: string | null = null;
-      if (entry.dateFiled >= recentFrom && !this.stopped) {
-        summary.acceptanceLookups += 1;
-        acceptedAt = await this.acceptedAtOf(entry.cik, entry.accession, log);
-        if (acceptedAt === null) summary.acceptanceMissing += 1;
+    // Today's rows are news: their acceptance time is worth a request (a bounded number a poll).
+    // An earlier day's (yesterday's index after a restart, a replayed date) are history.
+    let lookups = this.config.FILINGS_ACCEPTANCE_LOOKUPS;
+    const chunks = chunked([...rows.values()], PUBLISH_CHUNK);
+    for (const chunk of chunks) {
+      const records: FilingRecordV1[] = [];
+      for (const { kind, entry, source } of chunk) {
+        let acceptedAt: string | null = null;
+        if (entry.dateFiled === today() && lookups > 0 && !this.stopped && !this.published.has(entry.accession)) {
+          lookups -= 1;
+          summary.acceptanceLookups += 1;
+          acceptedAt = await this.acceptedAtOf(entry.cik, entry.accession, log);
+          if (acceptedAt === null) summary.acceptanceMissing += 1;
+        }
+        // Claimed only now: the feed may have published it while the lookups ran.
+        if (!this.published.add(entry.accession)) {
+          summary.duplicates += 1;
+          continue;
+        }
+        records.push(filingRecordFromFeed(kind, entry, source, { runId, extractedAt }, acceptedAt));
       }
-      records.push(filingRecordFromFeed(kind, entry, source, { runId, extractedAt }, acceptedAt));
+      await this.publishObserved(records);
+      summary.published += records.length;
     }
-    await this.publishObserved(records);
-    summary.published = records.length;
     log.info({ ...summary, remembered: this.published.size, topic: this.topic.name }, 'filings poll finished');
     return summary;
   }

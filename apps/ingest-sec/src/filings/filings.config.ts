@@ -12,6 +12,8 @@ export const filingsSettingsSchema = opsConfig.extend({
   FILINGS_FEED_MAX_INTERVAL_MS: z.coerce.number().int().min(250).default(2000),
   /** Live mode: the longest wait between feed polls while EDGAR accepts none (nights, weekends). */
   FILINGS_FEED_QUIET_INTERVAL_MS: z.coerce.number().int().min(250).default(30_000),
+  /** Live mode: index pages read a poll for the acceptance time of today's listing rows the feed did not show first. */
+  FILINGS_ACCEPTANCE_LOOKUPS: z.coerce.number().int().min(0).default(100),
   /** Live mode: feed pages (100 filings each) read in one poll when every entry is new (a burst, or after a pause). */
   FILINGS_FEED_MAX_PAGES: z.coerce.number().int().min(1).max(20).default(5),
   /** Live mode: form types asked of the current-events listing (one request each per poll). */

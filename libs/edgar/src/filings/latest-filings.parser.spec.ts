@@ -27,7 +27,6 @@ describe('latest filings Atom feed', () => {
       role: 'Filer',
       acceptedAt: '2026-01-12T16:27:39.000Z',
       filedDate: '2026-01-12',
-      indexUrl: 'https://www.sec.gov/Archives/edgar/data/2074440/000207444026000002/0002074440-26-000002-index.htm',
       quote: expect.stringMatching(/^<entry>\n<title>13F-HR - Ryan Investment Management, Inc\. \(0002074440\) \(Filer\)<\/title>[\s\S]*<\/entry>$/),
     });
     expect(feed.toString('latin1')).toContain(first.quote);
@@ -48,10 +47,12 @@ describe('latest filings Atom feed', () => {
     expect(Object.fromEntries(roles)).toEqual({ Filer: 48, Issuer: 22, Reporting: 22, Subject: 5, 'Filed by': 3 });
   });
 
-  it('refuses what is not the feed, and an entry without a time', () => {
+  it('refuses what is not the feed; skips an entry it cannot read, with the reason, and keeps the others', () => {
     expect(() => parseLatestFilingsFeed('<html><body>Too many requests</body></html>')).toThrow(EdgarParseError);
-    const broken = feed.toString('latin1').replace('<updated>2026-01-12T11:27:39-05:00</updated>', '<updated>soon</updated>');
-    expect(() => parseLatestFilingsFeed(broken)).toThrow(/0002074440-26-000002: <updated> is not a time/);
+    expect(parsed.skipped).toEqual([]);
+    const broken = parseLatestFilingsFeed(feed.toString('latin1').replace('<updated>2026-01-12T11:27:39-05:00</updated>', '<updated>soon</updated>'));
+    expect(broken.skipped).toEqual(['entry 0002074440-26-000002: <updated> is not a time: "soon"']);
+    expect(broken.entries).toHaveLength(99);
   });
 
   it('reads an empty feed (a quiet moment) as no entries', () => {

@@ -15,8 +15,6 @@ export interface LatestFilingEntry {
   acceptedAt: string;
   /** `Filed:` date of the summary (YYYY-MM-DD). */
   filedDate: string;
-  /** The filing index page, as linked. */
-  indexUrl: string;
   /** The `<entry>` element exactly as it stands in the feed: the provenance quote. */
   quote: string;
 }
@@ -26,6 +24,8 @@ export interface LatestFilingsFeed {
   updated: string | null;
   /** Newest first, as the feed lists them. */
   entries: LatestFilingEntry[];
+  /** Why each entry that could not be read was left out (one odd entry does not cost the page). */
+  skipped: string[];
 }
 
 const SOURCE = 'latest filings feed';
@@ -35,22 +35,22 @@ const TITLE_RE = /^(.+?) - (.+) \((\d{1,10})\)(?: \(([^()]+)\))?$/;
 /**
  * Parses the `browse-edgar?action=getcurrent&output=atom` feed (declared ISO-8859-1; read as
  * latin1 so any byte maps to one character and quote offsets hold). A filing with several filers
- * appears once per filer; callers group by accession.
+ * appears once per filer; callers group by accession. Only a document that is not a feed throws.
  */
 export function parseLatestFilingsFeed(bytes: Uint8Array | string): LatestFilingsFeed {
   const xml = typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('latin1');
   if (!/<feed[\s>]/.test(xml)) throw new EdgarParseError(SOURCE, 'not an Atom feed (no <feed> element)');
   let updated: string | null = null;
   const entries: LatestFilingEntry[] = [];
-  let entry: { start: number; fields: Record<string, string>; href: string; term: string } | null = null;
+  const skipped: string[] = [];
+  let entry: { start: number; fields: Record<string, string>; term: string } | null = null;
   let field: string | null = null;
   let text = '';
 
   const parser = new Parser(
     {
       onopentag(name, attrs) {
-        if (name === 'entry') entry = { start: parser.startIndex, fields: {}, href: '', term: '' };
-        else if (entry && name === 'link' && attrs.rel === 'alternate') entry.href = attrs.href ?? '';
+        if (name === 'entry') entry = { start: parser.startIndex, fields: {}, term: '' };
         else if (entry && name === 'category' && attrs.label === 'form type') entry.term = attrs.term ?? '';
         if (name === 'title' || name === 'summary' || name === 'updated' || name === 'id') {
           field = name;
@@ -67,7 +67,9 @@ export function parseLatestFilingsFeed(bytes: Uint8Array | string): LatestFiling
           field = null;
         }
         if (name === 'entry' && entry) {
-          entries.push(entryOf(entry.fields, entry.href, entry.term, xml.slice(entry.start, parser.endIndex + 1)));
+          const read = entryOf(entry.fields, entry.term, xml.slice(entry.start, parser.endIndex + 1));
+          if (typeof read === 'string') skipped.push(read);
+          else entries.push(read);
           entry = null;
         }
       },
@@ -75,18 +77,19 @@ export function parseLatestFilingsFeed(bytes: Uint8Array | string): LatestFiling
     { xmlMode: true, decodeEntities: true },
   );
   parser.end(xml);
-  return { updated, entries };
+  return { updated, entries, skipped };
 }
 
-function entryOf(fields: Record<string, string>, href: string, term: string, quote: string): LatestFilingEntry {
+/** The entry, or why it cannot be read. */
+function entryOf(fields: Record<string, string>, term: string, quote: string): LatestFilingEntry | string {
   const title = TITLE_RE.exec(fields.title ?? '');
-  if (!title) throw new EdgarParseError(SOURCE, `entry title not "FORM - NAME (CIK) (ROLE)": ${JSON.stringify(fields.title)}`);
+  if (!title) return `entry title not "FORM - NAME (CIK) (ROLE)": ${JSON.stringify(fields.title)}`;
   const accession = /accession-number=(\d{10}-\d{2}-\d{6})/.exec(fields.id ?? '')?.[1] ?? /AccNo:\s*(?:<\/b>)?\s*(\d{10}-\d{2}-\d{6})/.exec(fields.summary ?? '')?.[1];
-  if (!accession || !ACCESSION_RE.test(accession)) throw new EdgarParseError(SOURCE, `entry without an accession number: ${JSON.stringify(fields.id)}`);
+  if (!accession || !ACCESSION_RE.test(accession)) return `entry without an accession number: ${JSON.stringify(fields.id)}`;
   const acceptedAt = isoOrNull(fields.updated ?? '');
-  if (!acceptedAt) throw new EdgarParseError(SOURCE, `entry ${accession}: <updated> is not a time: ${JSON.stringify(fields.updated)}`);
+  if (!acceptedAt) return `entry ${accession}: <updated> is not a time: ${JSON.stringify(fields.updated)}`;
   const filedDate = /Filed:\s*(?:<\/b>)?\s*(\d{4}-\d{2}-\d{2})/.exec(fields.summary ?? '')?.[1];
-  if (!filedDate) throw new EdgarParseError(SOURCE, `entry ${accession}: no "Filed:" date in its summary`);
+  if (!filedDate) return `entry ${accession}: no "Filed:" date in its summary`;
   return {
     accession,
     // The category term is the form as EDGAR types it; the title's form is the same text.
@@ -96,7 +99,6 @@ function entryOf(fields: Record<string, string>, href: string, term: string, quo
     role: title[4] ?? null,
     acceptedAt,
     filedDate,
-    indexUrl: href,
     quote,
   };
 }
