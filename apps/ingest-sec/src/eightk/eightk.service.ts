@@ -132,7 +132,7 @@ export class EightKService {
   private async ingest(command: EightKFilingCommand, runId: string, edgar: EdgarClient): Promise<EightKOutcome> {
     const cik = padCik(command.cik);
     const log = this.logger.child({ runId, useCase: 'eightk', accession: command.accession });
-    const result = await fetchCompleteSubmission(edgar, cik, command.accession, this.maxBytes);
+    const result = await fetchCompleteSubmission(edgar, cik, command.accession, this.maxBytes, { acceptedAt: command.known?.accepted_at });
     if (result.kind === 'not_found') {
       log.warn({ url: result.url }, '8-K complete submission not found (404)');
       return { accession: command.accession, status: 'not_found', items: null, documents: {}, skipped: 0, unreadable: 0, filingRecord: false };

@@ -109,7 +109,7 @@ export class ThirteenFService {
 
   private async ingest(command: ThirteenFFilingCommand, runId: string, edgar: EdgarClient): Promise<ThirteenFOutcome> {
     const log = this.logger.child({ runId, useCase: '13f', accession: command.accession });
-    const fetched = await fetchCompleteSubmission(edgar, padCik(command.cik), command.accession, this.maxBytes);
+    const fetched = await fetchCompleteSubmission(edgar, padCik(command.cik), command.accession, this.maxBytes, { acceptedAt: command.known?.accepted_at });
     if (fetched.kind === 'not_found') {
       log.warn({ url: fetched.url }, '13F complete submission not found (404)');
       return { accession: command.accession, status: 'not_found', quarter: null, holdings: 0, records: 0 };
