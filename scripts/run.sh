@@ -57,11 +57,6 @@ wait_tcp 127.0.0.1 "$PORT" 60 "api" || { tail -30 "$RUN_DIR/api.log" >&2; exit 1
 KEY_OUTPUT="$(npm run --silent keys -- create --plan builder --account sample-run --label "scripts/run.sh")"
 API_KEY="$(grep -o 'sk_live_[A-Za-z0-9_-]*' <<<"$KEY_OUTPUT" | head -1)"
 [[ -n "$API_KEY" ]] || { echo "$KEY_OUTPUT" >&2; say "could not create an API key"; exit 1; }
-# A webhook endpoint of the sample account, subscribed before any filing arrives: the fixture
-# server's sink takes its deliveries, so the freshness figures reach "delivered".
-curl -fsS -X POST -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \
-  -d "{\"url\":\"http://127.0.0.1:$FIXTURE_PORT/webhooks/sink\",\"topics\":[\"filing.created\"],\"description\":\"sample run: the fixture server's sink\"}" \
-  "http://127.0.0.1:$PORT/v1/webhook-endpoints" >/dev/null || { say "could not subscribe the sample webhook endpoint; see .run/api.log"; exit 1; }
 
 say "ingesting the sample (SEC ticker map + submissions of MSFT, TSLA, MUR) from the fixture EDGAR server"
 SEC_COVERAGE=all SEC_SUBMISSIONS=MSFT,TSLA,MUR node dist/apps/ingest-sec/src/main.js >"$RUN_DIR/ingest-sec.log" 2>&1 \
@@ -77,6 +72,11 @@ run_ingest() { # name, command...: one ingest run, its log under .run/, its summ
 say "ingesting filings: MSFT, TSLA and MUR from their submissions; the 2020-03-18 daily form index (live mode, one poll)"
 run_ingest ingest-filings-backfill node dist/apps/ingest-sec/src/filings.main.js backfill --companies MSFT,TSLA,MUR
 SEC_COVERAGE=all run_ingest ingest-filings-live node dist/apps/ingest-sec/src/filings.main.js live --once --date 2020-03-18
+# A webhook endpoint of the sample account, subscribed just before the feed's filings (not the
+# history above): the fixture server's sink takes the deliveries, so freshness reaches "delivered".
+curl -fsS -X POST -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \
+  -d "{\"url\":\"http://127.0.0.1:$FIXTURE_PORT/webhooks/sink\",\"topics\":[\"filing.created\"],\"description\":\"sample run: the fixture server's sink\"}" \
+  "http://127.0.0.1:$PORT/v1/webhook-endpoints" >/dev/null || { say "could not subscribe the sample webhook endpoint; see .run/api.log"; exit 1; }
 say "reading EDGAR's latest-filings feed (a real one, recorded on 2026-01-12: 73 filings with their acceptance times)"
 SEC_COVERAGE=all run_ingest ingest-filings-feed node dist/apps/ingest-sec/src/filings.main.js live --once
 say "reading Items 1, 1A and 7 of Tesla's 10-K for 2024 (the description of TSLA:US)"

@@ -131,6 +131,9 @@ describe('GET /v1/status/freshness', () => {
     ]);
     expect(await items('?last=ten')).toEqual([['int_parsing', ['query', 'last']]]);
     expect(await items('?form=')).toEqual([['string_too_short', ['query', 'form']]]);
+    // Blanks around or instead of a form are refused, not trimmed to nothing.
+    expect(await items('?form=%20')).toEqual([['string_pattern_mismatch', ['query', 'form']]]);
+    expect(await items('?form=8-K%20')).toEqual([['string_pattern_mismatch', ['query', 'form']]]);
     const anonymous = await get('/v1/status/freshness', null);
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.headers['www-authenticate']).toMatch(/^Bearer/);

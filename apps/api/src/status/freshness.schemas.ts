@@ -12,7 +12,7 @@ export const freshnessParams = params({
     kind: 'string',
     minLength: 1,
     maxLength: 20,
-    pattern: '^[A-Za-z0-9 ./-]{1,20}$',
+    pattern: '^[A-Za-z0-9./-](?:[A-Za-z0-9 ./-]{0,18}[A-Za-z0-9./-])?$',
     description: 'Only filings of this form type (8-K, 10-Q, 4, 10-K/A, ...), case-insensitive: the window is then the last `last` filings of that form',
   },
 });

@@ -104,16 +104,21 @@ describe('filings read model', () => {
       observed_at,
       data: { ...other(n).data, source, accepted_at, primary_document_url: null },
     });
-    // The latest-filings feed states it; the current events listing (same rank), later, does not: the row keeps it.
-    expect(await project([feed(5, 'latest_filings', '2025-08-01T00:00:00.000Z', '2025-07-31T21:00:00.000Z')])).toMatchObject({ inserted: [other(5).key] });
-    expect(await project([feed(5, 'current_events', '2025-08-01T00:00:01.000Z', null)])).toMatchObject({ updated: [other(5).key] });
-    expect(await new FilingsRepository(ds).findByAccession(other(5).key)).toMatchObject({ source: 'current_events' });
+    // The current events listing (no acceptance time), then the latest-filings feed (richer): the feed's row.
+    expect(await project([feed(5, 'current_events', '2025-08-01T00:00:00.000Z', null)])).toMatchObject({ inserted: [other(5).key] });
+    expect(await project([feed(5, 'latest_filings', '2025-08-01T00:00:01.000Z', '2025-07-31T21:00:00.000Z')])).toMatchObject({ updated: [other(5).key] });
+    // The listing again, later: poorer, it changes nothing.
+    expect(await project([feed(5, 'current_events', '2025-08-01T00:00:02.000Z', null)])).toMatchObject({ unchanged: 1 });
+    expect(await new FilingsRepository(ds).findByAccession(other(5).key)).toMatchObject({ source: 'latest_filings' });
     expect(await acceptedAt(other(5).key)).toBe('2025-07-31T21:00:00.000Z');
-    // Both in one batch: the later record wins, with the acceptance time the earlier one gave.
-    const batch = [feed(6, 'latest_filings', '2025-08-01T00:00:00.000Z', '2025-07-31T21:00:05.000Z'), feed(6, 'current_events', '2025-08-01T00:00:01.000Z', null)];
-    expect(await project(batch)).toEqual({ inserted: [other(6).key], updated: [], unchanged: 1 });
-    expect(await new FilingsRepository(ds).findByAccession(other(6).key)).toMatchObject({ source: 'current_events' });
+    // The same listing later without one (its index page not read that time) updates the row and keeps the acceptance time.
+    expect(await project([feed(6, 'current_events', '2025-08-01T00:00:00.000Z', '2025-07-31T21:00:05.000Z')])).toMatchObject({ inserted: [other(6).key] });
+    expect(await project([feed(6, 'current_events', '2025-08-01T00:00:01.000Z', null)])).toMatchObject({ updated: [other(6).key] });
     expect(await acceptedAt(other(6).key)).toBe('2025-07-31T21:00:05.000Z');
+    // Within a batch too: the later record wins, with the acceptance time the earlier one gave.
+    const batch = [feed(7, 'current_events', '2025-08-01T00:00:00.000Z', '2025-07-31T21:00:09.000Z'), feed(7, 'current_events', '2025-08-01T00:00:01.000Z', null)];
+    expect(await project(batch)).toEqual({ inserted: [other(7).key], updated: [], unchanged: 1 });
+    expect(await acceptedAt(other(7).key)).toBe('2025-07-31T21:00:09.000Z');
   });
 
   it('keeps the earliest sighting as first_seen_at, after the row or within a batch', async () => {
@@ -124,15 +129,15 @@ describe('filings read model', () => {
       observed_at,
       data: { ...other(n).data, source, primary_document_url: `https://www.sec.gov/Archives/edgar/data/${n}/${observed_at}.htm` },
     });
-    await project([seen(7, '2025-08-01T00:00:00.000Z')]);
-    expect(await firstSeen(7)).toBe('2025-08-01T00:00:00.000Z');
+    await project([seen(17, '2025-08-01T00:00:00.000Z')]);
+    expect(await firstSeen(17)).toBe('2025-08-01T00:00:00.000Z');
     // A richer, later record updates the row, and the sighting stays.
-    expect(await project([seen(7, '2025-08-02T00:00:00.000Z', 'submissions')])).toMatchObject({ updated: [other(7).key] });
-    expect(await firstSeen(7)).toBe('2025-08-01T00:00:00.000Z');
+    expect(await project([seen(17, '2025-08-02T00:00:00.000Z', 'submissions')])).toMatchObject({ updated: [other(17).key] });
+    expect(await firstSeen(17)).toBe('2025-08-01T00:00:00.000Z');
     // In one batch the later record wins the row, the earlier one gives the sighting.
-    await project([seen(8, '2025-08-01T00:00:00.000Z'), seen(8, '2025-08-01T00:00:09.000Z', 'submissions')]);
-    expect(await new FilingsRepository(ds).findByAccession(other(8).key)).toMatchObject({ source: 'submissions' });
-    expect(await firstSeen(8)).toBe('2025-08-01T00:00:00.000Z');
+    await project([seen(18, '2025-08-01T00:00:00.000Z'), seen(18, '2025-08-01T00:00:09.000Z', 'submissions')]);
+    expect(await new FilingsRepository(ds).findByAccession(other(18).key)).toMatchObject({ source: 'submissions' });
+    expect(await firstSeen(18)).toBe('2025-08-01T00:00:00.000Z');
   });
 
   it('never lets a poorer source overwrite a richer one', async () => {

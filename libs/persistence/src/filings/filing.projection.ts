@@ -40,9 +40,10 @@ export function filingRow(envelope: RecordEnvelope<FilingData>) {
 
 /**
  * Richer sources first: the submissions JSON has every field; the complete submission text (read by
- * the 8-K worker) the items, acceptance time and period; the feeds only a few.
+ * the 8-K worker) the items, acceptance time and period; the listings only a few, the latest-filings
+ * feed with the acceptance time. Ranks are computed when compared, never stored.
  */
-const SOURCE_RANKS: Readonly<Record<FilingData['source'], number>> = { submissions: 4, submission_text: 3, latest_filings: 2, current_events: 2, daily_index: 1 };
+const SOURCE_RANKS: Readonly<Record<FilingData['source'], number>> = { submissions: 5, submission_text: 4, latest_filings: 3, current_events: 2, daily_index: 1 };
 
 export function sourceRank(source: string): number {
   return SOURCE_RANKS[source as FilingData['source']] ?? 1;
@@ -116,6 +117,8 @@ export async function projectFilings(
   const upserted = withBatchFacts(rows, all);
   const written = upserted.length > 0 ? await m.query<Array<FilingRecord & { key: string; inserted: boolean }>>(UPSERT_SQL, columnArrays(upserted, FILING_COLUMNS)) : [];
   const filings = new Map(written.map(({ key, inserted: _inserted, ...record }) => [key, record]));
-  const firstServed = await recordFilingSightings(m, filingSightings(envelopes, producedAt));
+  // Only a filing this batch made is news: one already served (backfilled, or found before without an acceptance time) is not timed again.
+  const inserted = new Set(written.filter((w) => w.inserted).map((w) => w.key));
+  const firstServed = await recordFilingSightings(m, filingSightings(envelopes, producedAt).filter((s) => inserted.has(s.accession)));
   return { ...batchOutcome(envelopes, survivors, rows.map((r) => r.accession), written), filings, firstServed };
 }

@@ -69,10 +69,21 @@ describe('filing_freshness, written by the filings projection', () => {
     expect((await ds.transaction((m) => projectFilings(m, [later], [new Date()]))).firstServed).toEqual([]);
     expect(await freshnessRow(feed.key)).toEqual(row);
 
-    // A sighting earlier than the row's (a poller that fetched sooner, published later) moves first_seen only.
-    const earlier = filing(3, { source: 'daily_index', accepted_at: accepted }, plus(accepted, 1.1));
-    expect((await ds.transaction((m) => projectFilings(m, [earlier], [new Date()]))).firstServed).toEqual([]);
-    expect(await freshnessRow(feed.key)).toEqual({ ...row, first_seen_at: new Date(plus(accepted, 1.1)), first_seen_source: 'daily_index' });
+  });
+
+  it('times only a filing the batch made: one served before (backfilled, then found live) gets no row', async () => {
+    const backfilled = filing(4, { source: 'submissions', accepted_at: accepted }, plus(accepted, 3600));
+    await ds.transaction((m) => projectFilings(m, [backfilled], [new Date()]));
+    const foundLive = filing(4, { source: 'latest_filings', accepted_at: accepted }, plus(accepted, 7200));
+    expect((await ds.transaction((m) => projectFilings(m, [foundLive], [new Date()]))).firstServed).toEqual([]);
+    expect(await freshnessRow(backfilled.key)).toBeUndefined();
+  });
+
+  it('within one batch the earliest sighting is the first seen', async () => {
+    const listing = filing(5, { source: 'current_events', accepted_at: accepted }, plus(accepted, 1.1));
+    const feed = filing(5, { source: 'latest_filings', accepted_at: accepted }, plus(accepted, 1.5));
+    await ds.transaction((m) => projectFilings(m, [feed, listing], [new Date(), new Date()]));
+    expect(await freshnessRow(feed.key)).toMatchObject({ first_seen_at: new Date(plus(accepted, 1.1)), first_seen_source: 'current_events' });
   });
 });
 
