@@ -18,3 +18,4 @@ export * from './examples';
 export * from './document-subject';
 export * from './thirteenf.schema';
 export * from './quarters';
+export * from './freshness-stages';

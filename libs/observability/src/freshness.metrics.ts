@@ -1,19 +1,5 @@
 import { Histogram, type Registry } from 'prom-client';
-
-/**
- * The stages of a filing's way from EDGAR's acceptance to a subscriber, in order. One list for the
- * `filing_freshness_seconds` histogram (each process observes its own stages) and for
- * GET /v1/status/freshness, which computes the same lags from the database.
- * - first_seen: a poller fetched the source that listed the filing (the record's observed_at);
- * - published: its record was produced to Kafka;
- * - served: the projector committed it, so the API serves it;
- * - event_created: its webhook event was written (in the same transaction as the row, or later:
- *   an 8-K is announced once its items are known);
- * - first_attempt: the dispatcher sent the first attempt of a delivery of that event;
- * - delivered: a delivery of that event succeeded.
- */
-export const FRESHNESS_STAGES = ['first_seen', 'published', 'served', 'event_created', 'first_attempt', 'delivered'] as const;
-export type FreshnessStage = (typeof FRESHNESS_STAGES)[number];
+import type { FreshnessStage } from '@app/contracts';
 
 /**
  * Seconds from acceptance: fine below the targets (detection p99 <= 3 s, delivery p99 <= 5 s),

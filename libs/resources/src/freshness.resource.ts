@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FRESHNESS_STAGES, type FreshnessStage } from '@app/observability';
-import { PIPELINE_STAGES, type FreshnessGroup, type FreshnessWindowRecord, type PipelineStage } from '@app/persistence';
+import { FRESHNESS_STAGES, PIPELINE_STAGES, type FreshnessStage } from '@app/contracts';
+import type { FreshnessWindowRecord } from '@app/persistence';
 
 /** What the service read, and for which request: the input of toFreshness. */
 export interface FilingFreshness {
@@ -19,37 +19,32 @@ const STAGE_MEANINGS: Readonly<Record<FreshnessStage, string>> = {
   delivered: 'a delivery of that event first succeeded, at any subscribed endpoint',
 };
 
-const seconds = (p: string) =>
-  z.number().nullable().describe(`${p} of the lag from acceptance to this stage, in seconds (to the millisecond; percentile_cont, interpolated); null when no filing reached the stage`);
-
-const stageLagSchema = (stage: FreshnessStage) =>
-  z
+/** One stage's lag from `from` (acceptance or first seen): how many filings reached it, p50 and p95. */
+const stageLagSchema = (stage: FreshnessStage, from: string) => {
+  const seconds = (p: string) =>
+    z.number().nullable().describe(`${p} of the lag from ${from} to this stage, in seconds (to the millisecond; percentile_cont, interpolated); null when no filing reached the stage`);
+  return z
     .object({
       filings: z.number().int().describe('Filings of the group that have reached this stage; only they are in the percentiles'),
       p50_seconds: seconds('Median'),
       p95_seconds: seconds('95th percentile'),
     })
-    .describe(`Lag from EDGAR's acceptance until ${STAGE_MEANINGS[stage]}`);
+    .describe(`Lag from ${from} until ${STAGE_MEANINGS[stage]}`);
+};
 
-const lagsSchema = z
-  .object(Object.fromEntries(FRESHNESS_STAGES.map((s) => [s, stageLagSchema(s)])) as { [S in FreshnessStage]: ReturnType<typeof stageLagSchema> })
-  .describe("Per stage of the pipeline, in order, how long after EDGAR's acceptance the filings reached it");
+type StageLag = z.infer<ReturnType<typeof stageLagSchema>>;
 
-const sinceSeenLagSchema = (stage: PipelineStage) =>
-  z
-    .object({
-      filings: z.number().int().describe('Filings of the group that have reached this stage; only they are in the percentiles'),
-      p50_seconds: z.number().nullable().describe('Median of the lag from first seen to this stage, in seconds (to the millisecond; percentile_cont); null when no filing reached it'),
-      p95_seconds: z.number().nullable().describe('95th percentile of the lag from first seen to this stage, in seconds (to the millisecond; percentile_cont); null when no filing reached it'),
-    })
-    .describe(`Lag from first seen until ${STAGE_MEANINGS[stage]}`);
+/** One object of `stages`, each with its lag from `from`. */
+function lagsSchemaOf<S extends FreshnessStage>(stages: readonly S[], from: string) {
+  return z.object(Object.fromEntries(stages.map((s) => [s, stageLagSchema(s, from)])) as { [K in S]: ReturnType<typeof stageLagSchema> });
+}
 
-const sinceSeenSchema = z
-  .object(Object.fromEntries(PIPELINE_STAGES.map((s) => [s, sinceSeenLagSchema(s)])) as { [S in PipelineStage]: ReturnType<typeof sinceSeenLagSchema> })
-  .describe(
-    'Per later stage, how long after the pipeline first saw a filing it reached the stage: the latency the platform adds once a filing is found, ' +
-      "apart from EDGAR's own delay in listing it and the poll's wait (both in lag_from_acceptance.first_seen)",
-  );
+const lagsSchema = lagsSchemaOf(FRESHNESS_STAGES, "EDGAR's acceptance").describe("Per stage of the pipeline, in order, how long after EDGAR's acceptance the filings reached it");
+
+const sinceSeenSchema = lagsSchemaOf(PIPELINE_STAGES, 'first seen').describe(
+  'Per later stage, how long after the pipeline first saw a filing it reached the stage: the latency the platform adds once a filing is found, ' +
+    "apart from EDGAR's own delay in listing it and the poll's wait (both in lag_from_acceptance.first_seen)",
+);
 
 const formFreshnessSchema = z.object({
   form: z.string().describe('EDGAR form type as filed (10-K, 8-K, 4, ...)'),
@@ -79,26 +74,9 @@ export const freshnessSchema = z.object({
 
 export type FreshnessBody = z.infer<typeof freshnessSchema>;
 
-function toLags(group: FreshnessGroup): FreshnessBody['lag_from_acceptance'] {
-  const lags = Object.fromEntries(
-    FRESHNESS_STAGES.map((stage) => {
-      const s = group.stages[stage];
-      return [stage, { filings: s.filings, p50_seconds: s.p50, p95_seconds: s.p95 }];
-    }),
-  );
-  // Built from FRESHNESS_STAGES, the keys lagsSchema is made of.
-  return lags as FreshnessBody['lag_from_acceptance'];
-}
-
-function toSinceSeen(group: FreshnessGroup): FreshnessBody['lag_from_first_seen'] {
-  const lags = Object.fromEntries(
-    PIPELINE_STAGES.map((stage) => {
-      const s = group.sinceSeen[stage];
-      return [stage, { filings: s.filings, p50_seconds: s.p50, p95_seconds: s.p95 }];
-    }),
-  );
-  // Built from PIPELINE_STAGES, the keys sinceSeenSchema is made of.
-  return lags as FreshnessBody['lag_from_first_seen'];
+/** The group's figures for `stages`, read from `stats` (its lags from acceptance, or from first seen). */
+function lagsOf<S extends FreshnessStage>(stages: readonly S[], stats: Record<S, { filings: number; p50: number | null; p95: number | null }>): Record<S, StageLag> {
+  return Object.fromEntries(stages.map((stage) => [stage, { filings: stats[stage].filings, p50_seconds: stats[stage].p50, p95_seconds: stats[stage].p95 }])) as Record<S, StageLag>;
 }
 
 /** Read model -> the freshness answer. */
@@ -113,8 +91,8 @@ export function toFreshness(f: FilingFreshness): FreshnessBody {
       oldest_accepted_at: r.oldestAcceptedAt ? r.oldestAcceptedAt.toISOString() : null,
       newest_accepted_at: r.newestAcceptedAt ? r.newestAcceptedAt.toISOString() : null,
     },
-    lag_from_acceptance: toLags(r.overall),
-    lag_from_first_seen: toSinceSeen(r.overall),
-    by_form: r.byForm.map((g) => ({ form: g.form!, filings: g.filings, lag_from_acceptance: toLags(g), lag_from_first_seen: toSinceSeen(g) })),
+    lag_from_acceptance: lagsOf(FRESHNESS_STAGES, r.overall.stages),
+    lag_from_first_seen: lagsOf(PIPELINE_STAGES, r.overall.sinceSeen),
+    by_form: r.byForm.map((g) => ({ form: g.form!, filings: g.filings, lag_from_acceptance: lagsOf(FRESHNESS_STAGES, g.stages), lag_from_first_seen: lagsOf(PIPELINE_STAGES, g.sinceSeen) })),
   };
 }

@@ -4,6 +4,7 @@ import { cloneAccession, evenTimes, peakDurationMs, peakPicks, peakTimes, type D
 import { eastern } from './eastern-time';
 import { filingIndexPage } from './filing-index-page';
 import { feedQueryOf, latestFilingsFeed, notModified } from './latest-filings-feed';
+import { noDashes } from './markup';
 
 /**
  * A simulated EDGAR day: the fixture filings are accepted one after another over a compressed day
@@ -149,7 +150,6 @@ export function dayManifest(day: EdgarDay, options: EdgarDayOptions, fixturesDir
 /** The first time a poller could see a filing: on the feed or the current-events listing (detection lag counts from it). */
 export const firstPolledVisibility = (filing: Pick<DayFiling, 'visibleAt'>): number => Math.min(filing.visibleAt.feed, filing.visibleAt.listing);
 
-const noDashes = (accession: string) => accession.replace(/-/g, '');
 
 /** The fixture filings: every routed document under /Archives/edgar/data/ of a folder with a form type, grouped by accession. */
 export function fixtureDayFilings(fixturesDir: string, routes: readonly { path: string; file: string }[]): FixtureFiling[] {

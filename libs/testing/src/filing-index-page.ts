@@ -1,5 +1,6 @@
 import type { DayFiling } from './edgar-day';
 import { eastern } from './eastern-time';
+import { escapeMarkup, noDashes } from './markup';
 
 /**
  * A filing's index page (`<accession>-index.htm`) in the layout of the real one
@@ -15,8 +16,6 @@ export interface IndexPageDocument {
   sizeBytes: number;
 }
 
-const htmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const noDashes = (accession: string) => accession.replace(/-/g, '');
 
 /** A block of the template between two markers (both kept). */
 function between(template: string, start: string, end: string): { before: string; inner: string; after: string } {
@@ -32,11 +31,11 @@ function filerBlock(block: string, role: 'Issuer' | 'Reporting' | 'Filer', name:
   return block
     .replace(/<span class="mailerAddress">[\s\S]*?<\/span>\s*/g, '')
     .replace(/(<span class="companyName">)[^(]*\((<a [^>]*>)?[^<)]*(<\/a>)?\)/, (_m, open: string) =>
-      role === 'Filer' ? `${open}${htmlEscape(name)} (Filer)` : `${open}${htmlEscape(name)} (<a href="/cgi-bin/own-disp?CIK=${cik10}&amp;action=${role === 'Issuer' ? 'getissuer' : 'getowner'}">${role}</a>)`,
+      role === 'Filer' ? `${open}${escapeMarkup(name)} (Filer)` : `${open}${escapeMarkup(name)} (<a href="/cgi-bin/own-disp?CIK=${cik10}&amp;action=${role === 'Issuer' ? 'getissuer' : 'getowner'}">${role}</a>)`,
     )
     .replace(/(browse-edgar\?CIK=)\d{10}/, `$1${cik10}`)
     .replace(/\d{10}( \(see all company filings\))/, `${cik10}$1`)
-    .replace(/<p class="identInfo">[\s\S]*?<\/p>/, `<p class="identInfo">Type: <strong>${htmlEscape(form)}</strong></p>`);
+    .replace(/<p class="identInfo">[\s\S]*?<\/p>/, `<p class="identInfo">Type: <strong>${escapeMarkup(form)}</strong></p>`);
 }
 
 /** The page for `filing`, filed on `filedDate`, with `documents` (its directory, the complete submission last). */
@@ -49,7 +48,7 @@ export function filingIndexPage(template: string, filing: DayFiling, filedDate: 
     .replace(/(<meta http-equiv="Last-Modified" content=")[^"]*(")/, `$1${new Date(filing.acceptedAt).toUTCString()}$2`)
     .replace(/(<title>EDGAR Filing Documents for )[\d-]+/, `$1${filing.accession}`)
     // The description is the template's only for its own form.
-    .replace(/<strong>Form ([^<]+)<\/strong> - ([^\n]*)/, (_m, form: string, description: string) => `<strong>Form ${htmlEscape(filing.form)}</strong> - ${form === filing.form ? description : ''}`)
+    .replace(/<strong>Form ([^<]+)<\/strong> - ([^\n]*)/, (_m, form: string, description: string) => `<strong>Form ${escapeMarkup(filing.form)}</strong> - ${form === filing.form ? description : ''}`)
     .replace(/(<\/acronym><\/strong> )\d{10}-\d{2}-\d{6}/, `$1${filing.accession}`)
     .replace(/(Filing Date<\/div>\s*<div class="info">)[^<]*/, `$1${filedDate}`)
     .replace(/(Accepted<\/div>\s*<div class="info">)[^<]*/, `$1${eastern(filing.acceptedAt).stamp}`)
@@ -62,7 +61,7 @@ export function filingIndexPage(template: string, filing: DayFiling, filedDate: 
   const table = between(page, '</th>\n         </tr>\n', '      </table>');
   const row = (i: number, cells: string[]) =>
     `         <tr${i % 2 === 1 ? ' class="blueRow"' : ''}>\n${cells.map((c) => `            <td scope="row">${c}</td>\n`).join('')}         </tr>\n`;
-  const rows = formDocs.map((d, i) => row(i, [String(i + 1), i === 0 ? 'PRIMARY DOCUMENT' : '', `<a href="${dir}/${d.name}">${htmlEscape(d.name)}</a>`, i === 0 ? htmlEscape(filing.form) : '', String(d.sizeBytes)]));
+  const rows = formDocs.map((d, i) => row(i, [String(i + 1), i === 0 ? 'PRIMARY DOCUMENT' : '', `<a href="${dir}/${d.name}">${escapeMarkup(d.name)}</a>`, i === 0 ? escapeMarkup(filing.form) : '', String(d.sizeBytes)]));
   rows.push(row(formDocs.length, ['&nbsp;', 'Complete submission text file', `<a href="${dir}/${txtName}">${txtName}</a>`, '&nbsp;', txt ? String(txt.sizeBytes) : '&nbsp;']));
   page = table.before + rows.join('') + table.after;
 

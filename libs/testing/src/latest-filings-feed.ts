@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DayFiling } from './edgar-day';
 import { eastern } from './eastern-time';
+import { escapeMarkup, noDashes } from './markup';
 
 /**
  * EDGAR's latest-filings Atom feed (`/cgi-bin/browse-edgar?action=getcurrent&output=atom`) for the
@@ -47,8 +48,6 @@ export interface LatestFilingsFeed {
 }
 
 const OWNERSHIP_FORMS = /^[345](\/A)?$/;
-const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const noDashes = (accession: string) => accession.replace(/-/g, '');
 
 /** The template's head (up to its first entry) and one entry's markup. */
 function splitTemplate(template: string): { head: string; entry: string } {
@@ -79,11 +78,11 @@ function entryXml(template: string, e: Entry, filedDate: string): string {
   const cikUnpadded = String(Number(e.cik));
   const kb = Math.round(e.sizeBytes / 1024);
   return template
-    .replace(/<title>[^<]*<\/title>/, `<title>${xmlEscape(`${e.filing.form} - ${e.name} (${cik10}) (${e.role})`)}</title>`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeMarkup(`${e.filing.form} - ${e.name} (${cik10}) (${e.role})`)}</title>`)
     .replace(/(<link [^>]*href=")[^"]*(")/, `$1https://www.sec.gov/Archives/edgar/data/${cikUnpadded}/${noDashes(e.filing.accession)}/${e.filing.accession}-index.htm$2`)
     .replace(/(<summary type="html">\n)[\s\S]*?(\n<\/summary>)/, `$1 &lt;b&gt;Filed:&lt;/b&gt; ${filedDate} &lt;b&gt;AccNo:&lt;/b&gt; ${e.filing.accession} &lt;b&gt;Size:&lt;/b&gt; ${kb} KB$2`)
     .replace(/<updated>[^<]*<\/updated>/, `<updated>${eastern(e.filing.acceptedAt).iso}</updated>`)
-    .replace(/(<category [^>]*term=")[^"]*(")/, `$1${xmlEscape(e.filing.form)}$2`)
+    .replace(/(<category [^>]*term=")[^"]*(")/, `$1${escapeMarkup(e.filing.form)}$2`)
     .replace(/(accession-number=)[\d-]+/, `$1${e.filing.accession}`);
 }
 

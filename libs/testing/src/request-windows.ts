@@ -17,19 +17,6 @@ export function maxRequestsInAnyWindow(requests: ReadonlyArray<{ at: number }>, 
 /** The busiest second: the most requests that arrived within any 1,000 ms. */
 export const busiestSecond = (requests: ReadonlyArray<{ at: number }>): number => maxRequestsInAnyWindow(requests, 1000);
 
-/**
- * Requests per whole second of the clock, from the second of the first arrival to that of the last
- * (quiet seconds as 0), for a bench's histogram. `second` is epoch ms at the start of the second.
- */
-export function requestsPerSecond(requests: ReadonlyArray<{ at: number }>): Array<{ second: number; count: number }> {
-  if (requests.length === 0) return [];
-  const seconds = requests.map((r) => Math.floor(r.at / 1000));
-  const first = Math.min(...seconds);
-  const counts = new Array<number>(Math.max(...seconds) - first + 1).fill(0);
-  for (const s of seconds) counts[s - first]! += 1;
-  return counts.map((count, i) => ({ second: (first + i) * 1000, count }));
-}
-
 /** The middle value (the lower one of an even count): for "which kind of request waited less". */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,4 +1,4 @@
-import { FRESHNESS_STAGES, type FreshnessStage } from '@app/observability';
+import { FRESHNESS_STAGES, PIPELINE_STAGES, type FreshnessStage, type PipelineStage } from '@app/contracts';
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
 import { webhookEventIdSql } from '../webhooks/webhooks.table';
 
@@ -10,10 +10,6 @@ export interface StageLags {
   p50: number | null;
   p95: number | null;
 }
-
-/** The stages after detection, whose lag from first_seen is the pipeline's own latency. */
-export const PIPELINE_STAGES = FRESHNESS_STAGES.filter((s) => s !== 'first_seen') as ReadonlyArray<Exclude<FreshnessStage, 'first_seen'>>;
-export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 
 export interface FreshnessGroup {
   /** null for the whole window. */
