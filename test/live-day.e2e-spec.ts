@@ -93,7 +93,7 @@ beforeAll(async () => {
     FIXTURES_DIR: join(ROOT, 'sample', 'fixtures'),
     LIVE_DAY_SECONDS: '20',
     // One SEC 403 to a follower's document request 6 s into the day: every reader holds 7 s, so a
-    // process that ignored the shared pause (the poller polls every 5 s) would show in the log.
+    // process that ignored the shared pause (the poller asks the feed every 1-2 s) would show in the log.
     LIVE_DAY_THROTTLE_AFTER_S: '6',
     EDGAR_THROTTLE_PAUSE_MS: String(THROTTLE_PAUSE_MS),
     LIVE_BUILD: '0',

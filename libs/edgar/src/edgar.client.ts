@@ -115,7 +115,7 @@ export class EdgarClient {
 
   /**
    * Conditional GET of a path of www.sec.gov: 304 (`not_modified`) when the resource is the version
-   * `validators` name, which costs SEC (and the budget) no body. A response without validators is
+   * `validators` name, which costs SEC no body (it still takes a slot of the budget). A response without validators is
    * always read whole.
    */
   getWwwIfChanged(path: string, validators: EdgarValidators, options: EdgarRequestOptions = {}): Promise<EdgarFetchResult | EdgarNotModified> {
