@@ -1,7 +1,8 @@
 // The whole platform on the fixture files, for end-to-end tests of the API surface: the fixture
 // EDGAR/IR server, a test database, a Kafka namespace and the projector; every ingestor run through
 // its own composition root, as scripts/run.sh runs them (ticker map + submissions, filings backfill
-// and one live poll, segments, 10-K sections, N-PORT, 13F, Form 4, the FRPH IR site and its PDFs); then the api
+// and one live poll of the daily index and of the feed, segments, 10-K sections, N-PORT, 13F,
+// Form 4, the FRPH IR site and its PDFs); then the api
 // (the Nest app) listening on an ephemeral port, with an enterprise key.
 /* eslint-disable no-restricted-imports -- tests may import apps (CONVENTIONS 5); this helper is one folder deeper than test/*.ts, so its paths start with ../../ */
 import 'reflect-metadata';
@@ -168,7 +169,10 @@ export async function startFixturePlatform(options: FixturePlatformOptions = {})
     );
     await runIn(nest(FilingsModule.forRoot({ config: parseFilingsConfig({ ...env, SEC_COVERAGE: 'all' }), logger })), async (app) => {
       await app.get(FilingsBackfillService).execute({ companies: FIXTURE_INGEST.filingsBackfill, from: '1993-01-01', to: new Date().toISOString().slice(0, 10), runId: 'run_platform_backfill' });
-      await app.get(FilingsLiveService).run({ once: true, date: FIXTURE_INGEST.dailyIndexDate });
+      const live = app.get(FilingsLiveService);
+      await live.run({ once: true, date: FIXTURE_INGEST.dailyIndexDate });
+      // EDGAR's latest-filings feed (recorded): live filings with acceptance times, as scripts/run.sh reads it.
+      await live.pollFeed();
     });
     await runIn(nest(SegmentsModule.forRoot({ config: loadConfig(segmentsConfigSchema, env), logger })), (app) =>
       app.get(SegmentsService).execute({ filings: FIXTURE_INGEST.segments, runId: 'run_platform_segments' }),
