@@ -57,5 +57,9 @@ describe('filing mapper', () => {
       primary_document_url: 'https://www.sec.gov/Archives/edgar/data/80661/000008066126000032/0000080661-26-000032-index.htm',
     });
     expect(atom.toString('latin1')).toContain(r.provenance.quote);
+    // The committed example is this record, fetched from sec.gov a second after the feed was generated.
+    const atSec = { url: 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcurrent&count=100&start=0&type=&owner=include&output=atom', contentHash: contentHash(atom), fetchedAt: '2026-01-12T16:28:51.000Z' };
+    const example: unknown = JSON.parse(readFileSync(join(__dirname, '../../../../libs/contracts/src/examples/filing@1.pgr-form-4-latest-filings.json'), 'utf8'));
+    expect(filingRecordFromLatestFeed(issuer, atSec, { runId: 'run_example-fixtures', extractedAt: '2026-01-12T16:28:51.200Z' })).toEqual(example);
   });
 });
