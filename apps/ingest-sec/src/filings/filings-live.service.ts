@@ -134,7 +134,8 @@ export class FilingsLiveService implements OnApplicationShutdown {
   /** The feed was read once: a later answer whose first page is all new may not hold every new filing. */
   private feedRead = false;
   private feedIntervalMs: number;
-  private coverage: CikCoverage | undefined;
+  /** Read once, by whichever loop asks first (the other waits on the same promise). */
+  private coverage: Promise<CikCoverage> | undefined;
   private stopped = false;
   private readonly wakers = new Set<() => void>();
   private readonly edgar: EdgarClient;
@@ -199,7 +200,7 @@ export class FilingsLiveService implements OnApplicationShutdown {
   async pollFeed(options: { runId?: string } = {}): Promise<FeedPollSummary> {
     const runId = options.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, use: 'filings-live-feed' });
-    this.coverage ??= await coverageOf(this.config.SEC_COVERAGE, () => fetchTickerMap(this.edgar));
+    const coverage = await (this.coverage ??= coverageOf(this.config.SEC_COVERAGE, () => fetchTickerMap(this.edgar)));
     const summary: FeedPollSummary = { runId, feed: 'ok', pages: 0, filings: 0, new: 0, published: 0, nextPollMs: 0 };
     const extractedAt = new Date().toISOString();
     const firstPoll = !this.feedRead;
@@ -250,7 +251,7 @@ export class FilingsLiveService implements OnApplicationShutdown {
     const records: FilingRecordV1[] = [];
     for (const [accession, sightings] of newEntries) {
       this.feedSeen.add(accession);
-      const chosen = this.coveredEntry(sightings.map((s) => s.entry));
+      const chosen = coveredEntry(sightings.map((s) => s.entry), coverage);
       if (!chosen || !this.published.add(accession)) continue;
       // Cited from the page that holds the chosen entry.
       const source = sightings.find((s) => s.entry === chosen)!.source;
@@ -267,20 +268,12 @@ export class FilingsLiveService implements OnApplicationShutdown {
     return summary;
   }
 
-  /** The entry a filing is recorded under: a covered filer's, issuer first; any for an N-PORT report; none when no filer is covered. */
-  private coveredEntry(entries: readonly LatestFilingEntry[]): LatestFilingEntry | null {
-    const ordered = [...entries].sort((a, b) => roleRank(a.role) - roleRank(b.role));
-    const covered = ordered.find((e) => covers(this.coverage!, e.cik));
-    if (covered) return covered;
-    return isNportForm(ordered[0]!.form) ? ordered[0]! : null;
-  }
-
   /** One poll of the day's form index (and the previous day's) and the current-events listings. */
   async poll(options: { date?: string; runId?: string } = {}): Promise<PollSummary> {
     const runId = options.runId ?? `run_${randomUUID()}`;
     const date = options.date ?? today();
     const log = this.logger.child({ runId, use: 'filings-live' });
-    this.coverage ??= await coverageOf(this.config.SEC_COVERAGE, () => fetchTickerMap(this.edgar));
+    const coverage = await (this.coverage ??= coverageOf(this.config.SEC_COVERAGE, () => fetchTickerMap(this.edgar)));
     const summary: PollSummary = {
       runId, date, dailyIndex: 'ok', currentEvents: {}, seen: 0, published: 0, duplicates: 0, acceptanceLookups: 0, acceptanceMissing: 0,
     };
@@ -289,7 +282,7 @@ export class FilingsLiveService implements OnApplicationShutdown {
     const take = (kind: 'daily_index' | 'current_events', entry: DailyIndexEntry | CurrentEventsEntry, source: FetchedSource): void => {
       summary.seen += 1;
       // A fund's N-PORT report is read for the covered companies it holds, whoever files it.
-      if (!covers(this.coverage!, entry.cik) && !isNportForm(entry.form)) return;
+      if (!covers(coverage, entry.cik) && !isNportForm(entry.form)) return;
       if (this.published.has(entry.accession) || rows.has(entry.accession)) {
         summary.duplicates += 1;
         return;
@@ -411,6 +404,14 @@ export class FilingsLiveService implements OnApplicationShutdown {
       this.wakers.add(wake);
     });
   }
+}
+
+/** The entry a filing is recorded under: a covered filer's, issuer first; any for an N-PORT report; none when no filer is covered. */
+function coveredEntry(entries: readonly LatestFilingEntry[], coverage: CikCoverage): LatestFilingEntry | null {
+  const ordered = [...entries].sort((a, b) => roleRank(a.role) - roleRank(b.role));
+  const covered = ordered.find((e) => covers(coverage, e.cik));
+  if (covered) return covered;
+  return isNportForm(ordered[0]!.form) ? ordered[0]! : null;
 }
 
 function sourceOf(r: { url: string; bytes: Buffer; fetchedAt: string }): FetchedSource {
