@@ -194,9 +194,15 @@ async function runOnce(round: number): Promise<RunFigures> {
   console.error(`[bench] round ${round}: ${manifest.filings.length} filings over the next ${minutes} min (the day starts in ${Math.max(0, Math.round((manifest.startAt - Date.now()) / 1000))} s)`);
   const cpuBefore = await processCpuSeconds(checkout);
   await backfilling;
-  // Then until every expected delivery arrived, or 60 s.
+  // Then until every expected delivery arrived, or 60 s after the last filing showed on the feed
+  // (the day's last filings show there after the day ends).
   const expected = expectedDeliveries(manifest);
-  for (let i = 0; i < 60 && receiver.arrivals.length < expected['filing.created'] + expected['form4.filed']; i++) await sleep(1000);
+  const lastVisible = Math.max(...manifest.filings.map(firstPolledVisibility));
+  const ofTheDay = new Set(manifest.filings.map((f) => f.accession));
+  // The day's deliveries only: the backfill's filings make events too.
+  const received = () => new Set(receiver.arrivals.filter((a) => ofTheDay.has(a.accession)).map((a) => `${a.type} ${a.accession}`)).size;
+  const deadline = Math.max(lastVisible, Date.now()) + 60_000;
+  while (received() < expected['filing.created'] + expected['form4.filed'] && Date.now() < deadline) await sleep(1000);
   const cpuSeconds = (await processCpuSeconds(checkout)) - cpuBefore;
 
   const client = new Client({ connectionString: env.DATABASE_URL });
