@@ -153,12 +153,34 @@ async function runOnce(round: number): Promise<RunFigures> {
     LIVE_DAY_START_DELAY_S: String(settings.startDelayS),
   };
   const live = (command: string) => run('bash', [join(checkout, 'scripts', 'live.sh'), command, '--fixtures'], checkout, env);
-  cleanups.push(async () => {
+  // Torn down after the round (and on a signal): the shared cleanup() runs once per process.
+  const teardown = async () => {
+    cleanups.splice(cleanups.indexOf(teardown), 1);
     await live('down');
     await receiver.close();
     rmSync(checkout, { recursive: true, force: true });
     await admin(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
-  });
+  };
+  cleanups.push(teardown);
+  try {
+    return await measure(round, { checkout, env, receiver, receiverPort, apiPort, fixturePort, live });
+  } finally {
+    await teardown();
+  }
+}
+
+interface RoundSetup {
+  checkout: string;
+  env: NodeJS.ProcessEnv;
+  receiver: ReturnType<typeof startReceiver>;
+  receiverPort: number;
+  apiPort: number;
+  fixturePort: number;
+  live: (command: string) => Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+/** Starts the live set, subscribes the receiver, runs the backfill beside the day and gathers the figures. */
+async function measure(round: number, { checkout, env, receiver, receiverPort, apiPort, fixturePort, live }: RoundSetup): Promise<RunFigures> {
 
   const up = await live('up');
   if (up.code !== 0) throw new Error(`live.sh up failed (${up.code}):\n${up.stdout}\n${up.stderr}`);
@@ -306,8 +328,6 @@ async function main(): Promise<void> {
   for (let round = 1; round <= settings.runs; round++) {
     results.push(await runOnce(round));
     print(`run ${round}`, results.at(-1)!);
-    await cleanup();
-    cleanups.length = 0;
   }
   if (results.length > 1) {
     console.log('\nmedians over the runs:');
