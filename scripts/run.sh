@@ -74,9 +74,14 @@ run_ingest ingest-filings-backfill node dist/apps/ingest-sec/src/filings.main.js
 SEC_COVERAGE=all run_ingest ingest-filings-live node dist/apps/ingest-sec/src/filings.main.js live --once --date 2020-03-18
 # A webhook endpoint of the sample account, subscribed just before the feed's filings (not the
 # history above): the fixture server's sink takes the deliveries, so freshness reaches "delivered".
-curl -fsS -X POST -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \
-  -d "{\"url\":\"http://127.0.0.1:$FIXTURE_PORT/webhooks/sink\",\"topics\":[\"filing.created\"],\"description\":\"sample run: the fixture server's sink\"}" \
-  "http://127.0.0.1:$PORT/v1/webhook-endpoints" >/dev/null || { say "could not subscribe the sample webhook endpoint; see .run/api.log"; exit 1; }
+# Once: a later run on the same database finds it.
+SINK_URL="http://127.0.0.1:$FIXTURE_PORT/webhooks/sink"
+if ! curl -fsS -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/webhook-endpoints?limit=100" |
+  node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => process.exit(JSON.parse(s).data.some((e) => e.url === process.argv[1]) ? 0 : 1));' "$SINK_URL"; then
+  curl -fsS -X POST -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \
+    -d "{\"url\":\"$SINK_URL\",\"topics\":[\"filing.created\"],\"description\":\"sample run: the fixture server's sink\"}" \
+    "http://127.0.0.1:$PORT/v1/webhook-endpoints" >/dev/null || { say "could not subscribe the sample webhook endpoint; see .run/api.log"; exit 1; }
+fi
 say "reading EDGAR's latest-filings feed (a real one, recorded on 2026-01-12: 73 filings with their acceptance times)"
 SEC_COVERAGE=all run_ingest ingest-filings-feed node dist/apps/ingest-sec/src/filings.main.js live --once
 say "reading Items 1, 1A and 7 of Tesla's 10-K for 2024 (the description of TSLA:US)"
