@@ -19,3 +19,4 @@ export * from './document-subject';
 export * from './thirteenf.schema';
 export * from './quarters';
 export * from './freshness-stages';
+export * from './xbrl-facts.schema';

@@ -8,6 +8,7 @@ import { form4RecordV1, type Form4Data } from './form4.schema';
 import { tenkSectionRecordV1, type TenkSectionData } from './tenk-section.schema';
 import { irSiteRecordV1 } from './ir-site.schema';
 import { thirteenFHoldingsRecordV1, thirteenFSecuritiesRecordV1, type ThirteenFHoldingsData } from './thirteenf.schema';
+import { xbrlFactsRecordV1, type XbrlFactsData } from './xbrl-facts.schema';
 import type { RecordEnvelope } from './envelope.schema';
 
 /**
@@ -173,6 +174,19 @@ export const TOPICS = {
     compacted: true,
     partitions: 3,
     schemas: { '13f-securities@1': thirteenFSecuritiesRecordV1 },
+  }),
+  xbrlFacts: topic({
+    name: 'edgar.xbrl-facts.v1',
+    // One record per concept and source (see xbrlFactsKey): a concept's history stays under Kafka's
+    // 1 MB message limit. Compacted: the latest company-facts record of a concept replaces the last.
+    key: '<cik>|<concept> (company facts) or <accession>|<concept> (a filing\'s inline XBRL)',
+    // By filer: both sources write the same fact rows, so a company's records stay in one partition, in order.
+    partitionBy: (record) => (record.data as XbrlFactsData).cik,
+    producers: ['ingest-sec'],
+    consumers: [],
+    compacted: true,
+    partitions: 3,
+    schemas: { 'xbrl-facts@1': xbrlFactsRecordV1 },
   }),
 } as const satisfies Record<string, TopicDefinition>;
 

@@ -23,3 +23,4 @@ export * from './institutional/thirteenf-holdings.projection';
 export * from './institutional/thirteenf-securities.projection';
 export * from './institutional/thirteenf.events';
 export * from './institutional/institutional-holders.repository';
+export * from './facts';
