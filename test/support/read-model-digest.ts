@@ -11,6 +11,8 @@ const ROWS: Record<string, string> = {
   company_descriptions: `SELECT to_jsonb(t) - 'updated_at' AS r FROM company_descriptions t`,
   filings: `SELECT to_jsonb(t) - 'updated_at' AS r FROM filings t`,
   segment_observations: `SELECT to_jsonb(t) - 'updated_at' AS r FROM segment_observations t`,
+  xbrl_fact_reports: `SELECT to_jsonb(t) AS r FROM xbrl_fact_reports t`,
+  xbrl_concepts: `SELECT to_jsonb(t) - 'updated_at' AS r FROM xbrl_concepts t`,
   funds: `SELECT to_jsonb(t) - 'updated_at' AS r FROM funds t`,
   fund_holdings: `SELECT to_jsonb(t) - 'updated_at' AS r FROM fund_holdings t`,
   form4_filings: `SELECT to_jsonb(t) - 'updated_at' AS r FROM form4_filings t`,
