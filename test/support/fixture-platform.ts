@@ -60,10 +60,11 @@ export const FIXTURE_INGEST = {
   submissions: 'MSFT,TSLA,MUR',
   filingsBackfill: ['MSFT', 'TSLA', 'MUR'],
   dailyIndexDate: '2020-03-18',
+  /** 10-Qs read for segments (as run.sh's --filing: no filing day, so no xbrl-facts@1 records). */
   segments: [
-    { cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', document: '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm' },
-    { cik: '0001318605', accession: '0001628280-25-035806', form: '10-Q', document: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' },
-    { cik: '0001045810', accession: '0001045810-25-000209', form: '10-Q', document: '/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm' },
+    { cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', filedDate: null, document: '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm' },
+    { cik: '0001318605', accession: '0001628280-25-035806', form: '10-Q', filedDate: null, document: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' },
+    { cik: '0001045810', accession: '0001045810-25-000209', form: '10-Q', filedDate: null, document: '/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm' },
   ],
   /** 10-Ks read for Items 1, 1A, 7 and the description (as run.sh's --filing: dates from the cover page). */
   tenK: [

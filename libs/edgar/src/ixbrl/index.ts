@@ -3,3 +3,5 @@ export * from './ixbrl.periods';
 export * from './ixbrl.document';
 export * from './segment.extractor';
 export * from './q4.derivation';
+export * from './ixbrl.rows';
+export * from './facts.extractor';

@@ -1,7 +1,7 @@
 import { isTag, type Element } from 'domhandler';
 import { EdgarParseError } from '../edgar.parse-error';
 import { factValue, IxbrlFormatError } from './ixbrl.numbers';
-import { normalizeWhitespace, parseIxbrl, textContent, type IxContext, type IxDocument, type IxNumericFact } from './ixbrl.document';
+import { documentInfoOf, normalizeWhitespace, parseIxbrl, textContent, type DocumentInfo, type IxContext, type IxDocument, type IxNumericFact } from './ixbrl.document';
 import {
   calendarQuarter,
   fiscalLabel,
@@ -10,6 +10,7 @@ import {
   type FiscalCalendar,
   type PeriodKind,
 } from './ixbrl.periods';
+import { isRow, letters, rowOf, rowTexts, type RowText } from './ixbrl.rows';
 
 /**
  * Segment facts of an inline-XBRL 10-Q / 10-K.
@@ -145,14 +146,6 @@ export interface SegmentFact {
   quote: string;
 }
 
-export interface DocumentInfo {
-  cik: string | null;
-  documentType: string | null;
-  fiscalYearFocus: number | null;
-  fiscalPeriodFocus: string | null;
-  periodEndDate: string | null;
-  fiscalYearEnd: string | null;
-}
 
 /**
  * Whether the `segment` members of one breakdown (concept, axis, period, unit) add up to the total the
@@ -182,11 +175,6 @@ export interface SegmentExtraction {
   skipped: { multiDimension: number; duplicates: number; conflicts: number; nil: number; unreadable: number; missingContext: number };
 }
 
-/** Letters and digits only, lower case, `&` read as "and": how labels are matched to member names. */
-function letters(s: string): string {
-  return s.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]/g, '');
-}
-
 /** `aapl:RestOfAsiaPacificSegmentMember` -> `restofasiapacific`. */
 function memberStem(qname: string): string {
   const local = qname.slice(qname.indexOf(':') + 1).replace(/Member$/, '');
@@ -201,59 +189,9 @@ function humanize(stem: string): string {
 /** Row labels that name a metric, not a member. */
 const METRIC_CAPTION = /\b(net sales|sales|revenues?|income|loss|total|operating|segment)\b/i;
 
-/** Nearest ancestor `tr` (any namespace prefix). */
-function rowOf(el: Element): Element | null {
-  let p = el.parent;
-  while (p && isTag(p)) {
-    const name = p.name;
-    if (name === 'tr' || name.endsWith(':tr')) return p;
-    p = p.parent;
-  }
-  return null;
-}
-
-function cellsOf(tr: Element): Element[] {
-  return tr.children.filter((c): c is Element => isTag(c) && (c.name === 'td' || c.name === 'th' || c.name.endsWith(':td') || c.name.endsWith(':th')));
-}
-
-/** First cell with text in the row: the row label as printed. */
-function rowLabel(tr: Element): string | null {
-  for (const cell of cellsOf(tr)) {
-    const t = normalizeWhitespace(textContent(cell));
-    if (t) return t;
-  }
-  return null;
-}
-
 /** Label text without trailing colons or footnote marks, for matching only. */
 function labelKey(label: string): string {
   return letters(label.replace(/\(\d\)$/, ''));
-}
-
-export function documentInfoOf(doc: IxDocument): DocumentInfo {
-  const fy = doc.dei.get('DocumentFiscalYearFocus');
-  return {
-    cik: doc.dei.get('EntityCentralIndexKey') ?? null,
-    documentType: doc.dei.get('DocumentType') ?? null,
-    fiscalYearFocus: fy && /^\d{4}$/.test(fy) ? Number(fy) : null,
-    fiscalPeriodFocus: doc.dei.get('DocumentFiscalPeriodFocus') ?? null,
-    periodEndDate: readDate(doc.dei.get('DocumentPeriodEndDate')),
-    fiscalYearEnd: doc.dei.get('CurrentFiscalYearEndDate') ?? null,
-  };
-}
-
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-
-/** dei:DocumentPeriodEndDate as printed ("March 29, 2025", "2025-03-29") -> YYYY-MM-DD. */
-function readDate(text: string | undefined): string | null {
-  if (!text) return null;
-  const iso = /(\d{4})-(\d{2})-(\d{2})/.exec(text);
-  if (iso) return iso[0];
-  const m = /([A-Za-z]+)\s+(\d{1,2}),?\s+(\d{4})/.exec(text);
-  if (!m) return null;
-  const month = MONTHS.indexOf(m[1]!.toLowerCase());
-  if (month < 0) return null;
-  return `${m[3]}-${String(month + 1).padStart(2, '0')}-${m[2]!.padStart(2, '0')}`;
 }
 
 /**
@@ -342,16 +280,7 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
     documentPeriodEnd: info.periodEndDate ?? latestDurationEnd(doc),
   };
   const skipped = { multiDimension: 0, duplicates: 0, conflicts: 0, nil: 0, unreadable: 0, missingContext: 0 };
-  const rowTexts = new Map<Element, { label: string | null; quote: string; key: string }>();
-  const rowInfo = (tr: Element) => {
-    let r = rowTexts.get(tr);
-    if (!r) {
-      const quote = normalizeWhitespace(textContent(tr));
-      r = { label: rowLabel(tr), quote, key: letters(quote) };
-      rowTexts.set(tr, r);
-    }
-    return r;
-  };
+  const rowInfo = rowTexts();
 
   const selected = selectSegmentFacts<IxNumericFact>(doc.facts, doc.contexts, skipped);
 
@@ -435,7 +364,7 @@ const NAMING_ROWS_BACK = 40;
  * `tr`, whitespace normalized: a contiguous stretch of the document's text, so it verifies as
  * ixbrl_text. Null when no row within NAMING_ROWS_BACK names it.
  */
-function quoteFromNamingRow(tr: Element, memberKey: string, rowInfo: (tr: Element) => { key: string }): string | null {
+function quoteFromNamingRow(tr: Element, memberKey: string, rowInfo: (tr: Element) => RowText): string | null {
   if (!memberKey) return null;
   const siblings = tr.parent?.children ?? [];
   const at = siblings.indexOf(tr);
@@ -524,12 +453,12 @@ function reconcile(doc: IxDocument, facts: ReadonlyArray<SegmentFact>): SegmentR
   });
 }
 
-function collectRowLabels(doc: IxDocument, into: Map<string, string>, rowInfo: (tr: Element) => { label: string | null }): void {
+function collectRowLabels(doc: IxDocument, into: Map<string, string>, rowInfo: (tr: Element) => RowText): void {
   const stack = [...doc.dom.children].reverse();
   while (stack.length) {
     const n = stack.pop()!;
     if (!isTag(n)) continue;
-    if (n.name === 'tr' || n.name.endsWith(':tr')) {
+    if (isRow(n)) {
       const label = rowInfo(n).label;
       if (label) {
         const key = labelKey(label);
