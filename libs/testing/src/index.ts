@@ -12,3 +12,4 @@ export * from './free-port';
 export * from './request-windows';
 export * from './thirteenf-seed';
 export * from './thirteenf-dataset';
+export * from './company-fact-reports';
