@@ -183,7 +183,7 @@ export const TOPICS = {
     // By filer: both sources write the same fact rows, so a company's records stay in one partition, in order.
     partitionBy: (record) => (record.data as XbrlFactsData).cik,
     producers: ['ingest-sec'],
-    consumers: [],
+    consumers: ['projector'],
     compacted: true,
     partitions: 3,
     schemas: { 'xbrl-facts@1': xbrlFactsRecordV1 },

@@ -13,3 +13,4 @@ export * from './request-windows';
 export * from './thirteenf-seed';
 export * from './thirteenf-dataset';
 export * from './company-fact-reports';
+export * from './xbrl-facts.builder';

@@ -1,1 +1,4 @@
 export * from './fact-report';
+export * from './xbrl-facts.table';
+export * from './xbrl-facts.projection';
+export * from './xbrl-facts.repository';

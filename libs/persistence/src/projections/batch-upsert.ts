@@ -68,7 +68,7 @@ export type ColumnSpec = readonly [name: string, type: string];
  * One multi-row upsert: every column travels as one typed array (`unnest($1::text[], ...)`), which
  * measured faster than one JSON parameter (`jsonb_to_recordset`), and COPY + merge did not clearly
  * beat it (see bench/projector/README.md). `conflict` lists the key columns; they and `keep` are not updated.
- * `guard` is the ON CONFLICT ... WHERE; `returning` names what comes back. `set` gives a column
+ * `guard` is the ON CONFLICT ... WHERE; `returning` names what comes back (null: nothing, for bulk rows no one reads back). `set` gives a column
  * another expression than `EXCLUDED.<column>` (`COALESCE(EXCLUDED.x, t.x)`: never blank a known value).
  */
 export function unnestUpsertSql(
@@ -76,7 +76,7 @@ export function unnestUpsertSql(
   columns: ReadonlyArray<ColumnSpec>,
   conflict: string,
   guard: string,
-  returning: string,
+  returning: string | null,
   options: { keep?: ReadonlyArray<string>; updatedAt?: boolean; set?: Readonly<Record<string, string>> } = {},
 ): string {
   const names = columns.map(([n]) => n);
@@ -90,8 +90,8 @@ export function unnestUpsertSql(
     FROM unnest(${columns.map(([, t], i) => `$${i + 1}::${isArrayParam(t) ? 'text' : t}[]`).join(', ')}) AS x(${names.join(', ')})
   ON CONFLICT (${conflict}) DO UPDATE SET
     ${names.filter((n) => !fixed.has(n)).map((n) => `${n} = ${options.set?.[n] ?? `EXCLUDED.${n}`}`).join(',\n    ')}${touch ? ',\n    updated_at = now()' : ''}
-  WHERE ${guard}
-  RETURNING ${returning}`;
+  WHERE ${guard}${returning === null ? '' : `
+  RETURNING ${returning}`}`;
 }
 
 const isArrayParam = (type: string): boolean => type.endsWith('[]');

@@ -15,6 +15,7 @@ import { projectSegments } from '../segments/segment.projection';
 import { projectTenkSections } from '../tenk-sections/tenk-section.projection';
 import { projectThirteenFHoldings } from '../institutional/thirteenf-holdings.projection';
 import { projectThirteenFSecurities } from '../institutional/thirteenf-securities.projection';
+import { projectXbrlFacts } from '../facts/xbrl-facts.projection';
 
 /**
  * A batch projection; its records were validated against its schema (the map below is keyed by
@@ -55,6 +56,7 @@ export const TOPIC_PROJECTIONS: Readonly<Record<TopicKeyConsumedBy<'projector'>,
   tenkSections: projectionOf(TOPICS.tenkSections, projectTenkSections),
   thirteenFHoldings: projectionOf(TOPICS.thirteenFHoldings, projectThirteenFHoldings),
   thirteenFSecurities: projectionOf(TOPICS.thirteenFSecurities, projectThirteenFSecurities),
+  xbrlFacts: projectionOf(TOPICS.xbrlFacts, projectXbrlFacts),
 };
 
 /** The batch projection of each record schema (the projector's routing table), derived from the registry. */
