@@ -73,3 +73,18 @@ export {
 } from './institutional-holder.resource';
 export { freshnessSchema, toFreshness } from './freshness.resource';
 export type { FilingFreshness, FreshnessBody } from './freshness.resource';
+export * from './financials';
+export {
+  FACT_PERIODS,
+  factListSchema,
+  factSchema,
+  factValueSchema,
+  periodKind,
+  toFact,
+  toFactConcept,
+  factGaps,
+  VALUE_SCALES,
+} from './fact.resource';
+export type { FactBody, FactListBody, FactPeriod, ValueScale } from './fact.resource';
+export { financialLineItemSchema, financialStatementSchema, financialValueSchema, toFinancialStatement } from './financials.resource';
+export type { FinancialStatementBody } from './financials.resource';

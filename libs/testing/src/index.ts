@@ -12,4 +12,5 @@ export * from './free-port';
 export * from './request-windows';
 export * from './thirteenf-seed';
 export * from './thirteenf-dataset';
+export * from './company-fact-reports';
 export * from './xbrl-facts.builder';

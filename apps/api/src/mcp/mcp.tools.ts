@@ -60,6 +60,24 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     defaultLimit: 25,
   },
   {
+    name: 'get_financials',
+    title: 'Financial statements',
+    description:
+      "A company's standard statement (statement: income by default, balance, cash_flow) by fiscal year (period: annual, default) or quarter, newest first, 4 periods by default. " +
+      'Each value names its concept and filing, or how it was derived; a null says why (gap). as_of=YYYY-MM-DD: as first reported by that day. Start here for financial figures.',
+    operations: ['getCompanyFinancials'],
+    defaultLimit: 4,
+  },
+  {
+    name: 'get_facts',
+    title: 'XBRL facts of one concept',
+    description:
+      'Values a company reported for one XBRL concept (us-gaap:Revenues or a bare name), newest period first, 12 by default, each with its filing; as_of gives them as of a day, ' +
+      'history=true every report (first_reported, restated, reaffirmed). For concepts outside get_financials, or a value\'s restatements.',
+    operations: ['listCompanyFacts'],
+    defaultLimit: 12,
+  },
+  {
     name: 'get_10k_section',
     title: '10-K section',
     description:
@@ -219,7 +237,7 @@ function toolArgs(spec: ToolSpec, routes: RouteDefinition[]): ToolArg[] {
     for (const where of ['path', 'query'] as const) {
       for (const [param, restSpec] of Object.entries(route[where] ?? {})) {
         const name = reverse.get(param) ?? param;
-        const required = where === 'path' && routes.every((r) => r.path?.[param] !== undefined);
+        const required = routes.every((r) => (where === 'path' ? r.path?.[param] !== undefined : r.query?.[param]?.required === true));
         let paramSpec: ParamSpec = { ...restSpec, description: toolDescription(restSpec.description) };
         if (spec.single?.includes(name)) {
           if (restSpec.kind !== 'array') throw new Error(`MCP tool ${spec.name}: ${name} is single but ${param} is no array`);
