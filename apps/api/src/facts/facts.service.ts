@@ -21,18 +21,28 @@ export interface FactsAnswer {
   items: ReportInHistory[];
 }
 
-/** The concept a request names among the company's, or a 404 naming close ones. */
-export function resolveConcept(asked: string, concepts: readonly FactConcept[], symbol: string): FactConcept {
-  const byName = new Map(concepts.map((c) => [c.concept, c]));
-  const candidates = asked.includes(':') ? [asked] : TAXONOMIES.map((t) => `${t}:${asked}`);
+/** The QNames a requested concept may be: itself, or a bare name in each taxonomy, in order. */
+export function conceptCandidates(asked: string): string[] {
+  return asked.includes(':') ? [asked] : TAXONOMIES.map((t) => `${t}:${asked}`);
+}
+
+/** The first candidate the company reported, if any. */
+export function firstReported(candidates: readonly string[], reported: readonly FactConcept[]): FactConcept | null {
+  const byName = new Map(reported.map((c) => [c.concept, c]));
   for (const qname of candidates) {
     const found = byName.get(qname);
     if (found) return found;
   }
+  return null;
+}
+
+/** The 404 for a concept the company never reported, naming close ones among `concepts` (all it reported). */
+export function unknownConcept(asked: string, concepts: readonly FactConcept[], symbol: string): DomainError {
+  const candidates = conceptCandidates(asked);
   const local = asked.slice(asked.indexOf(':') + 1).toLowerCase();
   const close = concepts.filter((c) => c.concept.toLowerCase().includes(local) || local.includes(c.concept.slice(c.concept.indexOf(':') + 1).toLowerCase())).slice(0, 8);
   const hint = close.length ? ` Close concepts it reported: ${close.map((c) => c.concept).join(', ')}.` : '';
-  throw new DomainError(
+  return new DomainError(
     'UnknownConcept',
     `${symbol} reported no fact of ${candidates.join(' or ')} (of ${concepts.length} concepts read).${hint} GET /v1/companies/${symbol}/financials names the concept of every standard line item.`,
   );
@@ -47,7 +57,9 @@ export class FactsService {
 
   async facts(symbol: string, q: FactsRequest): Promise<FactsAnswer> {
     const company = await this.companies.get(symbol);
-    const concept = resolveConcept(q.concept, await this.repo.concepts(company.cik), symbol);
+    const candidates = conceptCandidates(q.concept);
+    const concept = firstReported(candidates, await this.repo.concepts(company.cik, candidates));
+    if (!concept) throw unknownConcept(q.concept, await this.repo.concepts(company.cik), symbol);
     const reports = await this.repo.reports({ cik: company.cik, concepts: [concept.concept], asOf: q.asOf, dimensioned: q.dimensioned });
     const history = reportHistory(reports).filter((h) => q.period === 'all' || periodKind(h.report) === q.period);
     if (q.history) return { company, concept, items: history };
@@ -59,8 +71,10 @@ export class FactsService {
 
   async statement(symbol: string, statement: StatementKind, period: StatementPeriod, asOf: string | undefined, limit: number): Promise<{ company: CompanyRecord; built: BuiltStatement }> {
     const company = await this.companies.get(symbol);
-    const [reports, concepts] = await Promise.all([this.repo.reports({ cik: company.cik, concepts: LINE_ITEM_CONCEPTS, asOf }), this.repo.concepts(company.cik)]);
-    const conceptLabels = new Map(concepts.filter((c) => c.label !== null).map((c) => [c.concept, c.label!]));
+    const [reports, conceptLabels] = await Promise.all([
+      this.repo.reports({ cik: company.cik, concepts: LINE_ITEM_CONCEPTS, asOf }),
+      this.repo.conceptLabels(company.cik, LINE_ITEM_CONCEPTS),
+    ]);
     return { company, built: buildStatement(latestReports(reports, asOf), statement, period, { limit, conceptLabels }) };
   }
 }
