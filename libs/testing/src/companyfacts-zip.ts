@@ -18,3 +18,16 @@ export function fixtureCompanyFactsEntries(fixturesDir = defaultFixturesDir()): 
     })
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
+
+/**
+ * The concepts of a real company-facts file that hold at least one report (`<taxonomy>:<concept>`),
+ * read from the raw JSON without the project's parser: what a load of that file must publish.
+ */
+export function companyFactsConcepts(bytes: Buffer): string[] {
+  const json = JSON.parse(bytes.toString('utf8')) as { facts: Record<string, Record<string, { units: Record<string, unknown[]> }>> };
+  return Object.entries(json.facts).flatMap(([taxonomy, concepts]) =>
+    Object.entries(concepts)
+      .filter(([, c]) => Object.values(c.units).some((entries) => entries.length > 0))
+      .map(([name]) => `${taxonomy}:${name}`),
+  );
+}

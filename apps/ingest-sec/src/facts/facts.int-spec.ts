@@ -6,7 +6,7 @@ import { namespacedTopic, TOPICS, validateRecord, type XbrlFactsRecordV1 } from 
 import { EdgarClient, RequestLimiter } from '@app/edgar';
 import { ensureTopics, KafkaRecordPublisher, readTopic, type KafkaSettings } from '@app/messaging';
 import { createLogger } from '@app/observability';
-import { COMPANY_FACTS_PATH, defaultFixturesDir, kafkaBrokersForTests, startFixtureServer, swcRegisterScript, uniqueTopic, type FixtureServer } from '@app/testing';
+import { COMPANY_FACTS_PATH, companyFactsConcepts, defaultFixturesDir, kafkaBrokersForTests, startFixtureServer, swcRegisterScript, uniqueTopic, type FixtureServer } from '@app/testing';
 import { parseFactsArgs } from './facts.config';
 import { CompanyFactsService, factsRunSucceeded } from './facts.service';
 
@@ -14,15 +14,7 @@ const UA = 'Filings Platform tests ops@filings.example';
 const ROOT = resolve(__dirname, '../../../..');
 const logger = createLogger({ level: 'silent' });
 
-/** Concepts with at least one report in a real company-facts file, counted from the raw JSON. */
-function conceptsIn(file: string): string[] {
-  const json = JSON.parse(readFileSync(file, 'utf8')) as { facts: Record<string, Record<string, { units: Record<string, unknown[]> }>> };
-  return Object.entries(json.facts).flatMap(([taxonomy, concepts]) =>
-    Object.entries(concepts)
-      .filter(([, c]) => Object.values(c.units).some((entries) => entries.length > 0))
-      .map(([name]) => `${taxonomy}:${name}`),
-  );
-}
+const conceptsIn = (file: string) => companyFactsConcepts(readFileSync(file));
 
 const recordsOf = (messages: { value: string | null }[]) => messages.map((m) => JSON.parse(m.value!) as XbrlFactsRecordV1);
 
