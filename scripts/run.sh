@@ -92,6 +92,8 @@ run_ingest ingest-segments node dist/apps/ingest-sec/src/segments.main.js \
   --filing 320193:0000320193-25-000057:/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm \
   --filing 1318605:0001628280-25-035806:/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm \
   --filing 1045810:0001045810-25-000209:/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm
+say "ingesting the XBRL company facts of GOOGL, SNOW, AAPL and LPA (IFRS; not in the sample's ticker map: by CIK)"
+run_ingest ingest-facts node dist/apps/ingest-sec/src/facts.main.js --symbols GOOGL:US,SNOW:US,AAPL:US --cik 1997711
 say "ingesting N-PORT holdings of ADX and the Goldman Sachs Bond Fund"
 SEC_COVERAGE=all run_ingest ingest-nport node dist/apps/ingest-sec/src/nport.main.js \
   --filing 2230:0000002230-23-990001 --filing 822977:0000822977-23-990001

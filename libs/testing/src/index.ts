@@ -6,6 +6,7 @@ export * from './edgar-day';
 export * from './day-schedule';
 export * from './day-coverage';
 export * from './submissions-zip';
+export * from './companyfacts-zip';
 export * from './own-kafka';
 export * from './swc-register';
 export * from './free-port';
