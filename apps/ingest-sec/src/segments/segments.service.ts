@@ -111,8 +111,10 @@ export class SegmentsService {
         throw stoppedBy(error, () => filingRunStop(i, command.filings.length, summary, started, filing.accession));
       }
       if (!filedDate) log.warn({ accession: filing.accession, url: result.url }, 'filing day unknown (--filing run): facts records not published');
-      // Segments that do not add up to the filer's total are published as read, and said.
-      const unreconciled = extraction.reconciliations.filter((r) => r.matches === false);
+      // Segments that do not add up to the filer's total are published as read (each record carries its breakdown's reconciliation), and said.
+      const unreconciled = extraction.reconciliations
+        .filter((r) => r.matches === false)
+        .map((r) => ({ concept: r.concept, axis: r.axis, start: r.startDate, end: r.endDate, unit: r.unit, sum: r.membersSum, total: r.total, totalFrom: r.totalFrom, difference: r.difference }));
       if (unreconciled.length > 0) log.warn({ accession: filing.accession, url: result.url, unreconciled }, "segment members do not add up to the filer's total");
       log.info({ accession: filing.accession, url: result.url, facts: records.length, skipped: extraction.skipped }, 'segments published');
       log.info({ accession: filing.accession, url: result.url, concepts: factRecords.length, facts: factsExtraction.facts.length, skipped: factsExtraction.skipped }, 'facts published');

@@ -26,17 +26,22 @@ export function isRow(el: Element): boolean {
   return el.name === 'tr' || el.name.endsWith(':tr');
 }
 
-/** Nearest ancestor `tr` (any namespace prefix). */
-export function rowOf(el: Element): Element | null {
+/** Nearest ancestor element named `tag` (any namespace prefix). */
+export function ancestor(el: Element, tag: string): Element | null {
   let p = el.parent;
   while (p && isTag(p)) {
-    if (isRow(p)) return p;
+    if (p.name === tag || p.name.endsWith(`:${tag}`)) return p;
     p = p.parent;
   }
   return null;
 }
 
-function cellsOf(tr: Element): Element[] {
+/** Nearest ancestor `tr`. */
+export const rowOf = (el: Element): Element | null => ancestor(el, 'tr');
+/** Nearest ancestor `table`. */
+export const tableOf = (el: Element): Element | null => ancestor(el, 'table');
+
+export function cellsOf(tr: Element): Element[] {
   return tr.children.filter((c): c is Element => isTag(c) && (c.name === 'td' || c.name === 'th' || c.name.endsWith(':td') || c.name.endsWith(':th')));
 }
 
