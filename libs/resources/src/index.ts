@@ -63,6 +63,7 @@ export type {
 export {
   companyHoldersSchema,
   INSTITUTIONAL_GAPS,
+  institutionalAsOfGaps,
   institutionDetailSchema,
   institutionHoldingsSchema,
   institutionListSchema,
