@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -241,7 +242,7 @@ describe('GET /v1/companies/{symbol}/institutional-holders?as_of=', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['query', 'as_of'] })]);
     // The MCP tools' test above left the server listening.
-    const address = api.server.addresses()[0]!;
+    const address = api.server.addresses()[0] as AddressInfo;
     const client = new Client({ name: 'int', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://${address.address}:${address.port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
     try {
