@@ -45,11 +45,11 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     operations: ['listCompanies'],
     defaultLimit: 25,
   },
-  { name: 'get_company', title: 'Company detail', description: 'One company by symbol (e.g. MSFT:US): identifiers, listing, description and provenance.', operations: ['getCompany'] },
+  { name: 'get_company', title: 'Company detail', description: 'One company by symbol (e.g. MSFT:US): identifiers, listing, description and provenance; as_of=YYYY-MM-DD gives the name in force that day.', operations: ['getCompany'] },
   {
     name: 'get_executives',
     title: 'Company roster',
-    description: "A company's executives (default), investor-relations contacts (category=ir) or research analysts (category=analysts); current ones unless current_only=false.",
+    description: "A company's executives (default), investor-relations contacts (category=ir) or research analysts (category=analysts); current ones unless current_only=false; as_of=YYYY-MM-DD: as the roster stood that day.",
     operations: ['listCompanyExecutives'],
   },
   {
@@ -89,7 +89,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
   {
     name: 'get_fund_exposure',
     title: 'Fund exposure',
-    description: "Funds holding the company's stock, from their latest N-PORT reports (alpha), largest position first.",
+    description: "Funds holding the company's stock, from their latest N-PORT reports (alpha), largest position first; as_of=YYYY-MM-DD: reports filed by then.",
     operations: ['getFundExposure'],
     defaultLimit: 25,
   },
@@ -98,7 +98,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     title: 'Institutional holders (13F)',
     description:
       'Managers holding a company (symbol) or any CUSIP (cusip) at a quarter (default latest), from Form 13F: shares, USD value, puts/calls apart, ' +
-      'change vs the previous quarter, weight, the infoTable row as quote. sort: value, shares, change (company only).',
+      'change vs the previous quarter, weight, the infoTable row as quote. sort: value, shares, change (company only); as_of=YYYY-MM-DD (company only): the 13F filings filed by then.',
     operations: ['getCompanyInstitutionalHolders', 'getSecurityInstitutionalHolders'],
     pick: (args) => (args.cusip !== undefined && args.cusip !== null ? 'getSecurityInstitutionalHolders' : 'getCompanyInstitutionalHolders'),
     defaultLimit: 10,

@@ -213,15 +213,33 @@ export class QueryParser<S extends ParamSpecs = ParamSpecs> {
  * ending before it starts (the 422 names the second parameter).
  */
 export function dateRangeCheck<F extends string, T extends string>(fromName: F, toName: T) {
+  const days = calendarDateCheck<F | T>(fromName, toName);
   return ({ query }: { query: { [K in F | T]?: string } }, items: ValidationItem[]): void => {
-    for (const name of [fromName, toName]) {
-      const v = query[name];
-      if (v !== undefined && !isCalendarDate(v)) items.push(valueErrorItem(['query', name], v, 'Input should be a valid date'));
-    }
+    days({ query }, items);
     const from = query[fromName];
     const to = query[toName];
     if (from && to && isCalendarDate(from) && isCalendarDate(to) && from > to) {
       items.push(valueErrorItem(['query', toName], to, `${toName} must not be before ${fromName}`));
+    }
+  };
+}
+
+/**
+ * `as_of=YYYY-MM-DD`: the answer as it stood on that day, from what had been filed by its end.
+ * The pattern refuses the shape (string_pattern_mismatch); calendarDateCheck refuses 2025-02-30.
+ */
+export const AS_OF_PARAM = {
+  kind: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+  description: 'Point in time (YYYY-MM-DD): the answer from what had been filed on or before that day; _gaps says what is not point in time',
+} as const;
+
+/** A route check: each named query parameter, when given, is a calendar day (value_error otherwise). */
+export function calendarDateCheck<N extends string>(...names: N[]) {
+  return ({ query }: { query: { [K in N]?: string } }, items: ValidationItem[]): void => {
+    for (const name of names) {
+      const v = query[name];
+      if (v !== undefined && !isCalendarDate(v)) items.push(valueErrorItem(['query', name], v, 'Input should be a valid date'));
     }
   };
 }
