@@ -2,7 +2,8 @@ import { keysetInMemory, keysetOrder, XbrlFactsRepository } from '@app/persisten
 import { factGaps, factListSchema, financialStatementSchema, toCompanyReference, toFact, toFactConcept, toFinancialStatement, type ReportInHistory } from '@app/resources';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { asOfCheck, factsPathParams, factsQueryParams, financialsQueryParams } from './facts.schemas';
+import { calendarDateCheck } from '../platform/query.validation';
+import { factsPathParams, factsQueryParams, financialsQueryParams } from './facts.schemas';
 import { FactsService } from './facts.service';
 
 /**
@@ -62,7 +63,7 @@ export const factsApi: RouteModule = {
     const service = new FactsService(new XbrlFactsRepository(dataSource), companies);
     return [
       binder.bind(factsRoutes.facts, {
-        check: asOfCheck,
+        check: calendarDateCheck('as_of'),
         handle: async ({ path, query }) => {
           const symbol = path.symbol.toUpperCase();
           const filters = { symbol, concept: query.concept, period: query.period, as_of: query.as_of ?? null, history: query.history, dimensioned: query.dimensioned };
@@ -80,7 +81,7 @@ export const factsApi: RouteModule = {
         },
       }),
       binder.bind(factsRoutes.financials, {
-        check: asOfCheck,
+        check: calendarDateCheck('as_of'),
         handle: async ({ path, query }) => {
           const symbol = path.symbol.toUpperCase();
           const { company, built } = await service.statement(symbol, query.statement, query.period, query.as_of, query.limit);

@@ -1,19 +1,10 @@
 import { FACT_PERIODS, STATEMENT_KINDS, STATEMENT_PERIODS, VALUE_SCALES } from '@app/resources';
 import { SYMBOL_PATTERN } from '../companies/companies.schemas';
-import { CURSOR_PARAM, isCalendarDate, LIMIT_PARAM, params, valueErrorItem } from '../platform/query.validation';
-import type { ValidationItem } from '../platform/api.errors';
+import { AS_OF_PARAM, CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 export const factsPathParams = params({
   symbol: { kind: 'string', pattern: SYMBOL_PATTERN, description: '<TICKER>:<MARKET>, e.g. AAPL:US (case-insensitive)', example: 'AAPL:US' },
 });
-
-const AS_OF = {
-  kind: 'string',
-  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-  format: 'date',
-  description: 'YYYY-MM-DD: values as they stood that day (reports filed on or before it). Default: the latest',
-  example: '2024-11-01',
-} as const;
 
 const SCALE = {
   kind: 'enum',
@@ -39,7 +30,7 @@ export const factsQueryParams = params({
     default: 'all',
     description: 'annual (350-380 days), quarter (80-100 days), instant, or all (year to date too)',
   },
-  as_of: AS_OF,
+  as_of: AS_OF_PARAM,
   history: { kind: 'bool', default: false, description: 'true: every report of each value, oldest first, with its status; false: the latest report' },
   dimensioned: { kind: 'bool', default: false, description: 'true: dimensional values too (segments, products, regions); false: consolidated only' },
   unit: SCALE,
@@ -52,14 +43,7 @@ export const factsQueryParams = params({
 export const financialsQueryParams = params({
   statement: { kind: 'enum', values: STATEMENT_KINDS, default: 'income', description: 'income, balance or cash_flow' },
   period: { kind: 'enum', values: STATEMENT_PERIODS, default: 'annual', description: 'annual (fiscal years) or quarter' },
-  as_of: AS_OF,
+  as_of: AS_OF_PARAM,
   unit: SCALE,
   limit: { kind: 'int', minimum: 1, maximum: 80, default: 5, description: 'Number of periods, newest first, 1 to 80 (free plan: 25)' },
 });
-
-/** as_of is a real calendar day (2025-02-30 is not). */
-export function asOfCheck({ query }: { query: { as_of?: string } }, items: ValidationItem[]): void {
-  if (query.as_of !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(query.as_of) && !isCalendarDate(query.as_of)) {
-    items.push(valueErrorItem(['query', 'as_of'], query.as_of, 'Input should be a valid date'));
-  }
-}

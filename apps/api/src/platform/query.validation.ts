@@ -231,7 +231,9 @@ export function dateRangeCheck<F extends string, T extends string>(fromName: F, 
 export const AS_OF_PARAM = {
   kind: 'string',
   pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-  description: 'Point in time (YYYY-MM-DD): the answer from what had been filed on or before that day; _gaps says what is not point in time',
+  format: 'date',
+  description: 'YYYY-MM-DD: as it stood that day, from what was filed by then; _gaps says what is not',
+  example: '2024-11-01',
 } as const;
 
 /** A route check: each named query parameter, when given, is a calendar day (value_error otherwise). */
