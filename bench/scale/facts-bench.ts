@@ -355,7 +355,7 @@ export async function factsLoaderPart(s: FactsBenchSettings, tag: string): Promi
       for (const b of copyBatches) {
         await pg.query('BEGIN');
         await copyFrom(pg, `COPY xbrl_concepts (${CONCEPT_NAMES.join(', ')}) FROM STDIN`, copyText(b.concepts, CONCEPT_NAMES));
-        await copyFrom(pg, `COPY xbrl_fact_reports (${REPORT_NAMES.join(', ')}) FROM STDIN`, copyText(b.reports as unknown as Array<Record<string, unknown>>, REPORT_NAMES));
+        await copyFrom(pg, `COPY xbrl_fact_reports (${REPORT_NAMES.join(', ')}) FROM STDIN`, copyText(b.reports, REPORT_NAMES));
         await pg.query('COMMIT');
       }
     }, copyPid);
