@@ -92,6 +92,8 @@ run_ingest ingest-segments node dist/apps/ingest-sec/src/segments.main.js \
   --filing 320193:0000320193-25-000057:/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm \
   --filing 1318605:0001628280-25-035806:/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm \
   --filing 1045810:0001045810-25-000209:/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm
+say "ingesting the XBRL company facts of GOOGL, SNOW, AAPL and LPA (IFRS; not in the sample's ticker map: by CIK)"
+run_ingest ingest-facts node dist/apps/ingest-sec/src/facts.main.js --symbols GOOGL:US,SNOW:US,AAPL:US --cik 1997711
 say "ingesting N-PORT holdings of ADX and the Goldman Sachs Bond Fund"
 SEC_COVERAGE=all run_ingest ingest-nport node dist/apps/ingest-sec/src/nport.main.js \
   --filing 2230:0000002230-23-990001 --filing 822977:0000822977-23-990001
@@ -160,6 +162,12 @@ for path in /v1/companies/MSFT:US/institutional-holders /v1/institutions/0001619
     node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => process.exit(JSON.parse(s).data?.length > 0 ? 0 : 1));' \
     || { say "$path answers no rows; see .run/ingest-13f.log, .run/projector.log and .run/api.log"; exit 1; }
 done
+# The facts examples below answer with real figures: statements and a concept's reports.
+for path in "/v1/companies/AAPL:US/financials?statement=income&period=quarter&limit=4" "/v1/companies/GOOGL:US/financials?statement=balance&as_of=2024-06-30" "/v1/companies/AAPL:US/facts?concept=SalesRevenueNet&period=annual&history=true"; do
+  curl -fsS -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT$path" |
+    node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => { const b = JSON.parse(s); process.exit((b.data ?? b.periods)?.length > 0 ? 0 : 1); });' \
+    || { say "$path answers no figures; see .run/ingest-facts.log, .run/projector.log and .run/api.log"; exit 1; }
+done
 
 # The pages example names a document whose text was extracted: the IR site lists decks whose PDF
 # the sample does not hold, and those have no pages.
@@ -177,6 +185,9 @@ The pipeline is running on the bundled sample.
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/filings?forms=10-K&limit=3"
   curl -H "Authorization: Bearer $API_KEY" http://127.0.0.1:$PORT/v1/companies/TSLA:US/sections/1A
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/AAPL:US/segments?unit=million"
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/AAPL:US/financials?statement=income&period=quarter&limit=4"    (standard lines, Q4 derived)
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/GOOGL:US/financials?statement=balance&as_of=2024-06-30"    (as it stood that day)
+  curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/AAPL:US/facts?concept=SalesRevenueNet&period=annual&history=true"    (first reported, restated)
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/fund-exposure"
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/companies/MSFT:US/institutional-holders"    (13F managers holding it)
   curl -H "Authorization: Bearer $API_KEY" "http://127.0.0.1:$PORT/v1/institutions/0001619124/holdings"    (ACTIAM's 13F portfolio)

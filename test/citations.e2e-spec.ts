@@ -174,11 +174,12 @@ beforeAll(async () => {
   await new FilingsBackfillService(edgar, publisher, TOPICS.filings, logger).execute({ companies: ['MSFT', 'TSLA', 'MUR'], from: '2022-01-01', to: '2022-12-31' });
   const live = parseFilingsConfig({ ...edgarEnv, KAFKA_BROKERS: '127.0.0.1:1', SEC_COVERAGE: 'MSFT,MUR,HOFT,LAKE', FILINGS_CURRENT_FORMS: '10-K' });
   await new FilingsLiveService(live, edgar, publisher, TOPICS.filings, logger).poll({ date: '2020-03-18' });
-  await new SegmentsService(edgar, publisher, TOPICS.segments, logger).execute({
+  // filedDate null: no xbrl-facts@1 records until the projector has their projection.
+  await new SegmentsService(edgar, publisher, TOPICS.segments, TOPICS.xbrlFacts, logger).execute({
     filings: [
-      { cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', document: '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm' },
-      { cik: '0001318605', accession: '0001628280-25-035806', form: '10-Q', document: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' },
-      { cik: '0001045810', accession: '0001045810-25-000209', form: '10-Q', document: '/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm' },
+      { cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', filedDate: null, document: '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm' },
+      { cik: '0001318605', accession: '0001628280-25-035806', form: '10-Q', filedDate: null, document: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' },
+      { cik: '0001045810', accession: '0001045810-25-000209', form: '10-Q', filedDate: null, document: '/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm' },
     ],
   });
   await new SectionsService(edgar, publisher, TOPICS.tenkSections, logger).execute({

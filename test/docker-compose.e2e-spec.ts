@@ -10,6 +10,7 @@ import { ingestDecksConfigSchema } from '../apps/ingest-decks/src/ingest-decks.c
 import { ingestForm4ConfigSchema } from '../apps/ingest-form4/src/ingest-form4.config';
 import { loadIngestIrConfig } from '../apps/ingest-ir/src/ingest-ir.config';
 import { bulkConfigSchema } from '../apps/ingest-sec/src/bulk/bulk.config';
+import { factsConfigSchema } from '../apps/ingest-sec/src/facts/facts.config';
 import { parseFilingsConfig } from '../apps/ingest-sec/src/filings/filings.config';
 import { ingestSecConfigSchema } from '../apps/ingest-sec/src/ingest-sec.config';
 import { nportConfigSchema } from '../apps/ingest-sec/src/nport/nport.config';
@@ -88,6 +89,7 @@ const CONFIG_CHECKS: Record<string, (env: Record<string, string>) => string[]> =
   'dist/apps/ingest-sec/src/eightk.main.js': (env) => issues(eightkConfigSchema.safeParse(env)),
   'dist/apps/ingest-sec/src/thirteenf.main.js': (env) => issues(thirteenfConfigSchema.safeParse(env)),
   'dist/apps/ingest-sec/src/bulk.main.js': (env) => issues(bulkConfigSchema.safeParse(env)),
+  'dist/apps/ingest-sec/src/facts.main.js': (env) => issues(factsConfigSchema.safeParse(env)),
   'dist/apps/ingest-form4/src/main.js': (env) => issues(ingestForm4ConfigSchema.safeParse(env)),
   'dist/apps/ingest-decks/src/main.js': (env) => issues(ingestDecksConfigSchema.safeParse(env)),
   'dist/apps/ingest-ir/src/main.js': (env) => {

@@ -167,6 +167,8 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       listCompanies: { method: 'GET', path: '/v1/companies?q=corp' },
       getCompany: { method: 'GET', path: '/v1/companies/MSFT:US' },
       listCompanySegments: { method: 'GET', path: '/v1/companies/AAPL:US/segments' },
+      listCompanyFacts: { method: 'GET', path: '/v1/companies/AAPL:US/facts?concept=us-gaap:EarningsPerShareDiluted&period=annual&limit=3' },
+      getCompanyFinancials: { method: 'GET', path: '/v1/companies/AAPL:US/financials?statement=income&period=annual&limit=2' },
       getCompanySection: { method: 'GET', path: '/v1/companies/TSLA:US/sections/1' },
       getFundExposure: { method: 'GET', path: '/v1/companies/MSFT:US/fund-exposure' },
       getCompanyInstitutionalHolders: { method: 'GET', path: '/v1/companies/MSFT:US/institutional-holders' },

@@ -106,10 +106,10 @@ beforeAll(async () => {
     segments = await segmentsApp.get(SegmentsService).execute({
       runId: 'run_e2e_segments',
       filings: [
-        { cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', document: AAPL_PATH },
-        { cik: '0001318605', accession: '0001628280-25-035806', form: '10-Q', document: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' },
+        { cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', filedDate: null, document: AAPL_PATH },
+        { cik: '0001318605', accession: '0001628280-25-035806', form: '10-Q', filedDate: null, document: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' },
         // As a filings record names it: an absolute sec.gov URL, fetched through the configured base URL.
-        { cik: '0001045810', accession: '0001045810-25-000209', form: '10-Q', document: 'https://www.sec.gov/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm' },
+        { cik: '0001045810', accession: '0001045810-25-000209', form: '10-Q', filedDate: null, document: 'https://www.sec.gov/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm' },
       ],
     });
   } finally {

@@ -44,6 +44,9 @@ import { thirteenfConfigSchema } from '../../apps/ingest-sec/src/thirteenf/thirt
 import { ThirteenFListService } from '../../apps/ingest-sec/src/thirteenf/thirteenf-list.service';
 import { ThirteenFModule } from '../../apps/ingest-sec/src/thirteenf/thirteenf.module';
 import { ThirteenFService } from '../../apps/ingest-sec/src/thirteenf/thirteenf.service';
+import { factsConfigSchema, parseFactsArgs, type FactsCommand } from '../../apps/ingest-sec/src/facts/facts.config';
+import { FactsModule } from '../../apps/ingest-sec/src/facts/facts.module';
+import { CompanyFactsService } from '../../apps/ingest-sec/src/facts/facts.service';
 import { segmentsConfigSchema } from '../../apps/ingest-sec/src/segments/segments.config';
 import { SegmentsModule } from '../../apps/ingest-sec/src/segments/segments.module';
 import { SegmentsService } from '../../apps/ingest-sec/src/segments/segments.service';
@@ -60,10 +63,13 @@ export const FIXTURE_INGEST = {
   submissions: 'MSFT,TSLA,MUR',
   filingsBackfill: ['MSFT', 'TSLA', 'MUR'],
   dailyIndexDate: '2020-03-18',
+  /** `ingest-sec facts` arguments: company facts of GOOGL, SNOW, AAPL and LPA (IFRS, by CIK). */
+  facts: ['--symbols', 'GOOGL:US,SNOW:US,AAPL:US', '--cik', '1997711'],
+  /** 10-Qs read for segments (as run.sh's --filing: no filing day, so no xbrl-facts@1 records). */
   segments: [
-    { cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', document: '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm' },
-    { cik: '0001318605', accession: '0001628280-25-035806', form: '10-Q', document: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' },
-    { cik: '0001045810', accession: '0001045810-25-000209', form: '10-Q', document: '/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm' },
+    { cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', filedDate: null, document: '/Archives/edgar/data/320193/000032019325000057/aapl-20250329.htm' },
+    { cik: '0001318605', accession: '0001628280-25-035806', form: '10-Q', filedDate: null, document: '/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' },
+    { cik: '0001045810', accession: '0001045810-25-000209', form: '10-Q', filedDate: null, document: '/Archives/edgar/data/1045810/000104581025000209/nvda-20250727.htm' },
   ],
   /** 10-Ks read for Items 1, 1A, 7 and the description (as run.sh's --filing: dates from the cover page). */
   tenK: [
@@ -176,6 +182,10 @@ export async function startFixturePlatform(options: FixturePlatformOptions = {})
     });
     await runIn(nest(SegmentsModule.forRoot({ config: loadConfig(segmentsConfigSchema, env), logger })), (app) =>
       app.get(SegmentsService).execute({ filings: FIXTURE_INGEST.segments, runId: 'run_platform_segments' }),
+    );
+    // Company facts, with the arguments scripts/run.sh gives `ingest-sec facts`.
+    await runIn(nest(FactsModule.forRoot({ config: loadConfig(factsConfigSchema, env), logger })), (app) =>
+      app.get(CompanyFactsService).execute({ ...(parseFactsArgs(FIXTURE_INGEST.facts) as FactsCommand), runId: 'run_platform_facts' }),
     );
     await runIn(nest(SectionsModule.forRoot({ config: loadConfig(sectionsConfigSchema, env), logger })), (app) =>
       app.get(SectionsService).execute({ filings: FIXTURE_INGEST.tenK, runId: 'run_platform_sections' }),

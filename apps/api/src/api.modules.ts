@@ -3,6 +3,7 @@ import { companiesApi } from './companies/companies.controller';
 import { coverageApi } from './coverage/coverage.controller';
 import { documentsApi } from './documents/documents.controller';
 import { executivesApi } from './executives/executives.controller';
+import { factsApi } from './facts/facts.controller';
 import { filingsApi } from './filings/filings.controller';
 import { fundExposureApi } from './fund-exposure/fund-exposure.controller';
 import { healthApi } from './health/health.controller';
@@ -23,6 +24,7 @@ import { webhooksApi } from './webhooks/webhooks.controller';
 export const API_MODULES: readonly RouteModule[] = [
   companiesApi,
   segmentsApi,
+  factsApi,
   sectionsApi,
   fundExposureApi,
   institutionalApi,

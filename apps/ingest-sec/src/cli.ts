@@ -12,6 +12,8 @@ const COMMANDS: Record<string, { main: string; what: string }> = {
   companies: { main: 'main.js', what: 'SEC ticker map + submissions -> edgar.companies.v1' },
   filings: { main: 'filings.main.js', what: "filings by company (backfill), from the daily index (live) or a quarter's full index (quarter) -> edgar.filings.v1" },
   bulk: { main: 'bulk.main.js', what: "SEC's nightly submissions.zip -> filings and companies, resumable" },
+  facts: { main: 'facts.main.js', what: "named companies' XBRL company facts (data.sec.gov) -> edgar.xbrl-facts.v1" },
+  'facts-bulk': { main: 'facts-bulk.main.js', what: "SEC's nightly companyfacts.zip -> edgar.xbrl-facts.v1, every company, resumable" },
   '13f-bulk': { main: 'thirteenf-bulk.main.js', what: "one of SEC's Form 13F data sets (zip of TSV) -> edgar.13f-holdings.v1, resumable" },
   segments: { main: 'segments.main.js', what: '10-Q / 10-K inline-XBRL segments -> edgar.segments.v1' },
   sections: { main: 'sections.main.js', what: '10-K Items 1, 1A, 7 and the description -> edgar.tenk-sections.v1' },

@@ -15,6 +15,43 @@ export const segmentPeriodSchema = z.object({
   ),
 });
 
+export const segmentReconcilingItemSchema = z.object({
+  concept: z.string().min(1).describe('XBRL concept of the row, e.g. us-gaap:ResearchAndDevelopmentExpense'),
+  member_qname: z.string().min(1).describe('Its member on srt:ConsolidationItemsAxis, e.g. us-gaap:CorporateNonSegmentMember'),
+  member_kind: z.enum(['corporate', 'eliminations', 'other']).describe('corporate (unallocated), eliminations (intersegment), other (reconciling items)'),
+  label: z.string().min(1).describe('The row label as printed, e.g. Research and development expense'),
+  value: z.number().describe('The amount as it adds to the segments, in the breakdown\'s unit: negative where the filer prints it in parentheses'),
+});
+
+/**
+ * How the breakdown a fact belongs to adds up in the filer's tables. A breakdown is the `segment`
+ * members of one concept, axis, period and unit (subtotals such as Products = iPhone + Mac + ... left
+ * out of the sum); where members printed in tables that share no member are two presentations of the
+ * same total (Amazon's product/service split and its groups of products and services), each is one.
+ */
+export const segmentReconciliationSchema = z.object({
+  members: z.number().int().describe('Members of the breakdown, subtotals included'),
+  subtotals: z.array(z.string()).describe('QNames of members that are the sum of other members: left out of segments_sum'),
+  segments_sum: z.number().describe('Sum of the members, subtotals left out'),
+  operating_segments_total: z.number().nullable().describe('The operating segments\' total as tagged (srt:ConsolidationItemsAxis = us-gaap:OperatingSegmentsMember alone); null when the filer tags none'),
+  segments_match: z.boolean().nullable().describe('Whether segments_sum equals operating_segments_total within rounding; null without that total'),
+  reconciling_items: z
+    .array(segmentReconcilingItemSchema)
+    .describe('The corporate, eliminations and other reconciling rows added to segments_sum to reach total; empty when the segments alone reach it'),
+  total: z.number().nullable().describe('The total the breakdown is held to; null when the filer tags none'),
+  total_concept: z.string().nullable().describe('Concept of total: the breakdown\'s own, or the total row of the filer\'s reconciliation table (e.g. income before income taxes)'),
+  total_from: z
+    .enum(['consolidated', 'filer_table', 'operating_segments'])
+    .nullable()
+    .describe('consolidated: the undimensioned figure of the concept; filer_table: the total its reconciliation table reconciles to; operating_segments: the operating segments\' total (no consolidated total tagged)'),
+  method: z
+    .enum(['segments_alone', 'with_reconciling_items'])
+    .nullable()
+    .describe('How total is reached: the segments alone, or the segments plus reconciling_items'),
+  difference: z.number().nullable().describe('segments_sum + the reconciling items - total; null without a total'),
+  matches: z.boolean().nullable().describe('Whether difference is within the rounding of the printed figures (half a unit of the last digit per figure); null without a total'),
+});
+
 /** edgar.segments.v1 data: one segment fact of a 10-Q / 10-K inline-XBRL document. */
 export const segmentDataSchema = z.object({
   cik: z.string().regex(/^\d{10}$/).describe('10-digit zero-padded CIK of the filer'),
@@ -48,10 +85,15 @@ export const segmentDataSchema = z.object({
   scale: z.number().int().describe('The fact\'s scale attribute (6: the printed figure is in millions)'),
   displayed: z.string().describe('The figure as displayed in the document, e.g. 40,315'),
   tier: z.enum(['verified', 'derived_q4']).describe('verified: read from the document; derived_q4: annual minus nine-month year-to-date'),
+  reconciliation: segmentReconciliationSchema
+    .nullable()
+    .optional()
+    .describe('How the breakdown this fact is a member or a reconciling row of adds up, as the filer\'s table adds it; null for a fact in no breakdown (a segment\'s intersegment revenue); absent in records written before it existed'),
 });
 
 export type SegmentData = z.infer<typeof segmentDataSchema>;
 export type SegmentPeriod = z.infer<typeof segmentPeriodSchema>;
+export type SegmentReconciliationData = z.infer<typeof segmentReconciliationSchema>;
 
 export const segmentRecordV1 = envelopeSchema('segment@1', segmentDataSchema);
 export type SegmentRecordV1 = z.infer<typeof segmentRecordV1>;

@@ -146,3 +146,32 @@ function mixedKeysetSql(order: KeysetOrder<never>, page: PageRequest, params: un
   const terms = order.columns.map((c) => `${c.sql} ${runsDesc(c) ? 'DESC' : 'ASC'}`);
   return { predicate, orderByLimit: `ORDER BY ${terms.join(', ')} LIMIT $${params.length}` };
 }
+
+/** A key column's values compared as the database would (text, dates as ISO text; numbers numerically). */
+function compareKeyParts(a: KeyPart, b: KeyPart): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * One keyset page of rows held in memory (a list small enough to read whole, e.g. one concept's
+ * values): the same order, cursor keys and page as keysetSql + toPage give for a table. Text
+ * compares by code unit here, so an order of text columns must not rely on a collation.
+ */
+export function keysetInMemory<R>(order: KeysetOrder<R>, rows: readonly R[], page: PageRequest): Page<R> {
+  const keyOf = (r: R): KeyPart[] => order.columns.map((c) => c.of(r));
+  const sign = page.direction === 'asc' ? 1 : -1;
+  const compare = (a: readonly KeyPart[], b: readonly KeyPart[]): number => {
+    for (let i = 0; i < order.columns.length; i++) {
+      const d = compareKeyParts(a[i]!, b[i]!) * (order.columns[i]!.reverse ? -1 : 1);
+      if (d !== 0) return d * sign;
+    }
+    return 0;
+  };
+  const keyed = rows.map((row) => ({ row, key: keyOf(row) })).sort((a, b) => compare(a.key, b.key));
+  const after = page.after;
+  const rest = after ? keyed.filter((k) => compare(k.key, after) > 0) : keyed;
+  return toPage(order, rest.slice(0, page.limit + 1).map((k) => k.row), page.limit);
+}

@@ -4,7 +4,7 @@ import type { CompanyData, FundHoldingsData, RecordEnvelope } from '@app/contrac
 import { parseSubmissions } from '@app/edgar';
 import { defaultFixturesDir } from '@app/testing';
 import { identifierRows, type CompanyRecord, type IdentifierCandidate, type IdentifierRow } from '@app/persistence';
-import { toCompanyDetail } from './company.resource';
+import { nameAsOf, toCompanyDetail } from './company.resource';
 
 const EXAMPLES = resolve(__dirname, '../../contracts/src/examples');
 const read = <T>(file: string) => JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as T;
@@ -82,5 +82,38 @@ describe('toCompanyDetail: identifiers and the submissions fields', () => {
     const tesla = parseSubmissions(readFileSync(join(fixtures, 'submissions/CIK0001318605.json')));
     const body = toCompanyDetail(msft({ secDetail: { ...msftRecord.data.detail!, former_names: tesla.formerNames } }));
     expect(body.former_names).toEqual([{ name: 'TESLA MOTORS INC', from: '2005-02-17', to: '2017-01-27' }]);
+  });
+});
+
+describe('as_of: the name in force that day', () => {
+  const fixtures = defaultFixturesDir();
+  const tesla = parseSubmissions(readFileSync(join(fixtures, 'submissions/CIK0001318605.json')));
+  const murphy = parseSubmissions(readFileSync(join(fixtures, 'submissions/CIK0000717423.json')));
+
+  it("Tesla's submissions: TESLA MOTORS INC from 2005-02-17 through 2017-01-27, then today's name", () => {
+    expect(nameAsOf(tesla.name, tesla.formerNames, '2005-02-17')).toEqual({ name: 'TESLA MOTORS INC', note: null });
+    expect(nameAsOf(tesla.name, tesla.formerNames, '2016-06-30')).toEqual({ name: 'TESLA MOTORS INC', note: null });
+    expect(nameAsOf(tesla.name, tesla.formerNames, '2017-01-27')).toEqual({ name: 'TESLA MOTORS INC', note: null });
+    expect(nameAsOf(tesla.name, tesla.formerNames, '2017-01-28')).toEqual({ name: 'Tesla, Inc.', note: null });
+  });
+
+  it('a day before the first name SEC lists gets the earliest name with a note; no former names: today\'s name', () => {
+    const early = nameAsOf(murphy.name, murphy.formerNames, '1990-01-01');
+    expect(early.name).toBe('MURPHY OIL CORP /DE');
+    expect(early.note).toBe('name: SEC lists no name before 1994-02-14; as_of 1990-01-01 predates it, so the earliest name is shown');
+    expect(nameAsOf('MICROSOFT CORP', [], '1990-01-01')).toEqual({ name: 'MICROSOFT CORP', note: null });
+  });
+
+  it('the detail with as_of: name as of the day, the day echoed, the fields that are today\'s named in _gaps', () => {
+    const detail = { ...msftRecord.data.detail!, former_names: tesla.formerNames };
+    const body = toCompanyDetail(msft({ name: 'Tesla, Inc.', secDetail: detail }), '2016-06-30');
+    expect(body.name).toBe('TESLA MOTORS INC');
+    expect(body.as_of).toBe('2016-06-30');
+    expect(body._gaps[body._gaps.length - 1]).toMatch(/^as_of 2016-06-30: point in time: name .*Today's values, not point in time: symbol, ticker, isin, lei/);
+    // Without as_of nothing changes: no as_of key, today's name.
+    const today = toCompanyDetail(msft({ name: 'Tesla, Inc.', secDetail: detail }));
+    expect(today.name).toBe('Tesla, Inc.');
+    expect(today).not.toHaveProperty('as_of');
+    expect(today._gaps.some((g) => g.startsWith('as_of'))).toBe(false);
   });
 });

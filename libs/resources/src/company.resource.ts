@@ -52,6 +52,10 @@ export const companyDetailSchema = companyReferenceSchema
     description: z.string().nullable().describe('Null when no description has been captured (see _gaps)'),
     description_provenance: provenanceSchema.nullable(),
     provenance: provenanceSchema,
+    as_of: z
+      .string()
+      .optional()
+      .describe('With ?as_of=: the day asked. `name` is the name in force that day (SEC former names with their dates); _gaps names the fields that are today\'s values'),
     _gaps: z.array(z.string()).describe('Human-readable notes on every field this response cannot fill'),
   });
 
@@ -92,8 +96,40 @@ function identifierSource(what: string, resolved: string | null | undefined, can
 /** SEC's former-name timestamps (1994-02-14T00:00:00.000Z) as dates. */
 const dateOf = (v: string | null): string | null => (v === null ? null : /^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : v);
 
-/** Read model -> the spec's company detail, with a note for every field it cannot fill. */
-export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
+type FormerName = { name: string; from: string | null; to: string | null };
+
+/**
+ * The issuer's name in force on `day` (YYYY-MM-DD) from SEC's former names, each used from its
+ * `from` through its `to` (the day of the last filing under it, inclusive): after every former
+ * name's `to`, today's name; else the latest former name taken on or before the day. A day before
+ * the first name SEC lists has no name in force: the earliest name is served, with a note. Pure.
+ */
+export function nameAsOf(current: string, formerNames: readonly FormerName[], day: string): { name: string; note: string | null } {
+  const former = formerNames
+    .map((f) => ({ name: f.name, from: dateOf(f.from), to: dateOf(f.to) }))
+    .sort((a, b) => (a.from ?? '').localeCompare(b.from ?? ''));
+  if (former.length === 0) return { name: current, note: null };
+  const lastTo = former.reduce<string | null>((m, f) => (f.to !== null && (m === null || f.to > m) ? f.to : m), null);
+  if (lastTo !== null && day > lastTo) return { name: current, note: null };
+  const taken = former.filter((f) => f.from === null || f.from <= day);
+  const inForce = taken[taken.length - 1];
+  if (inForce) return { name: inForce.name, note: null };
+  const first = former[0]!;
+  return { name: first.name, note: `name: SEC lists no name before ${first.from ?? 'its first former name'}; as_of ${day} predates it, so the earliest name is shown` };
+}
+
+/** The fields of the company detail that the read model keeps only as they are today. */
+const NOT_POINT_IN_TIME =
+  'symbol, ticker, isin, lei, figi and identifier_sources, sic, sic_description, website, investor_website, country, listing_exchange, ' +
+  'is_etf, is_fund, is_adr, status and description (with its provenance)';
+
+/**
+ * Read model -> the spec's company detail, with a note for every field it cannot fill. With
+ * `asOf` (YYYY-MM-DD), `name` is the name in force that day (nameAsOf) and _gaps says which fields
+ * are today's values: the read model keeps only the latest submissions JSON, ticker map, N-PORT
+ * identifiers and descriptions, and no dates for them.
+ */
+export function toCompanyDetail(c: CompanyRecord, asOf?: string): CompanyDetailBody {
   const sec = c.secDetail;
   const website = c.website ?? sec?.website ?? null;
   const country = c.country ?? sec?.country ?? null;
@@ -133,8 +169,16 @@ export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
   gaps.push(...idGaps);
   if (c.figi === null) gaps.push('figi: not available from SEC (no OpenFIGI mapping in this service)');
   gaps.push('sector: not stored by this service', 'industry: not stored by this service', 'employee_count: not stored by this service');
+  const reference = toCompanyReference(c);
+  if (asOf !== undefined) {
+    const named = nameAsOf(c.name, sec?.former_names ?? [], asOf);
+    reference.name = named.name;
+    if (!sec) gaps.push(`name: SEC submissions not fetched yet, so former names are unknown; today's name is shown for as_of ${asOf}`);
+    if (named.note) gaps.push(named.note);
+    gaps.push(`as_of ${asOf}: point in time: name (SEC former names with their dates; former_names lists them all). Today's values, not point in time: ${NOT_POINT_IN_TIME}`);
+  }
   return {
-    ...toCompanyReference(c),
+    ...reference,
     isin: isin?.value ?? null,
     lei: secLei ?? nportLei?.value ?? null,
     identifier_sources: {
@@ -163,6 +207,7 @@ export function toCompanyDetail(c: CompanyRecord): CompanyDetailBody {
     description,
     description_provenance: description === null ? null : descriptionProvenance,
     provenance: c.provenance,
+    ...(asOf !== undefined ? { as_of: asOf } : {}),
     _gaps: gaps,
   };
 }

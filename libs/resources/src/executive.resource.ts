@@ -18,6 +18,8 @@ export const rosterEntrySchema = z.object({
 export const executivesSchema = z.object({
   company: companyReferenceSchema,
   data: z.array(rosterEntrySchema),
+  as_of: z.string().optional().describe('With ?as_of=: the day the roster is as of (is_current as of that day)'),
+  _gaps: z.array(z.string()).optional().describe('With ?as_of=: the rule is_current follows that day, and what the stored crawls cannot tell'),
 });
 
 export type RosterEntryBody = z.infer<typeof rosterEntrySchema>;

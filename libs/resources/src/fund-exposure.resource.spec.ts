@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultFixturesDir } from '@app/testing';
-import { percentToFraction } from './fund-exposure.resource';
+import { fundExposureAsOfGaps, percentToFraction } from './fund-exposure.resource';
 
 /** The fraction a decimal text names, parsed from its own digits with the point moved two places left. */
 function shiftedByHand(text: string): number {
@@ -29,5 +29,17 @@ describe('percentToFraction', () => {
     expect(Object.is(percentToFraction('-0.0000'), -0)).toBe(true);
     expect(percentToFraction('NaN')).toBeNaN();
     expect(percentToFraction('Infinity')).toBe(Infinity);
+  });
+});
+
+describe('fundExposureAsOfGaps', () => {
+  it('says only the latest report is kept, and counts the funds left out by reason', () => {
+    const gaps = fundExposureAsOfGaps('2023-08-24', { funds: 0, replaced: 1, undated: 2 });
+    expect(gaps[0]).toMatch(/^as_of 2023-08-24: each fund's latest N-PORT report filed on or before the day, but only each fund's latest report is kept/);
+    expect(gaps.slice(1)).toEqual([
+      'as_of 2023-08-24: 1 fund left out: their latest report came after the day and the one before it is not kept',
+      "as_of 2023-08-24: 2 funds left out: N-PORT records carry no filing date, and the filings read model does not hold their report's accession",
+    ]);
+    expect(fundExposureAsOfGaps('2023-08-25', { funds: 1, replaced: 0, undated: 0 })).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FundExposureRow } from '@app/persistence';
+import type { FundExposureAsOfCoverage, FundExposureRow } from '@app/persistence';
 import { companyReferenceSchema, paginationSchema, provenanceSchema } from './shared.resource';
 
 export const valueObjectSchema = z.object({
@@ -27,6 +27,7 @@ export const fundExposureSchema = z.object({
   company: companyReferenceSchema,
   alpha: z.boolean().describe('Always true: this endpoint is alpha-stage'),
   fund_count: z.number().int().describe('Distinct funds holding the company\'s common equity (under the same filters)'),
+  as_of: z.string().optional().describe('With ?as_of=: the day; only reports filed on or before it are listed (see _gaps)'),
   _gaps: z.array(z.string()).describe('What this data cannot show'),
 });
 
@@ -68,3 +69,20 @@ export const FUND_EXPOSURE_GAPS: readonly string[] = [
   'fund_ticker: null when the filing gives no class ticker and the fund is not itself a listed registrant',
   'holdings are matched to the company at ingestion by ISIN/CUSIP, LEI, ticker or normalized issuer name; unmatched holdings are not shown',
 ];
+
+/**
+ * What an as_of answer cannot show (pure): only each fund's latest report is kept, so a fund whose
+ * report of the day was replaced is left out, as is one whose report has no stored filing date.
+ */
+export function fundExposureAsOfGaps(asOf: string, coverage: FundExposureAsOfCoverage): string[] {
+  const funds = (n: number) => `${n} fund${n === 1 ? '' : 's'}`;
+  const gaps = [
+    `as_of ${asOf}: each fund's latest N-PORT report filed on or before the day, but only each fund's latest report is kept (earlier ones are deleted ` +
+      'when a newer one is complete): a fund whose latest report came after the day is left out, not shown with the report it had then',
+  ];
+  if (coverage.replaced > 0) gaps.push(`as_of ${asOf}: ${funds(coverage.replaced)} left out: their latest report came after the day and the one before it is not kept`);
+  if (coverage.undated > 0) {
+    gaps.push(`as_of ${asOf}: ${funds(coverage.undated)} left out: N-PORT records carry no filing date, and the filings read model does not hold their report's accession`);
+  }
+  return gaps;
+}

@@ -26,7 +26,7 @@ export { sectionSchema, toSection } from './section.resource';
 export type { SectionBody } from './section.resource';
 export { thirteenFFilingSchema, toThirteenFFiling } from './thirteenf-filing.resource';
 export type { ThirteenFFilingBody } from './thirteenf-filing.resource';
-export { FUND_EXPOSURE_GAPS, fundExposureSchema, toFundExposureEntry } from './fund-exposure.resource';
+export { FUND_EXPOSURE_GAPS, fundExposureAsOfGaps, fundExposureSchema, toFundExposureEntry } from './fund-exposure.resource';
 export { SEGMENT_UNITS, segmentGaps, segmentsResponseSchema, toSegmentObservation } from './segment.resource';
 export { coverageSchema, GAP_CODES, toCoverage } from './coverage.resource';
 export type { CompanyCoverage, CoverageBody } from './coverage.resource';
@@ -63,6 +63,7 @@ export type {
 export {
   companyHoldersSchema,
   INSTITUTIONAL_GAPS,
+  institutionalAsOfGaps,
   institutionDetailSchema,
   institutionHoldingsSchema,
   institutionListSchema,
@@ -73,3 +74,18 @@ export {
 } from './institutional-holder.resource';
 export { freshnessSchema, toFreshness } from './freshness.resource';
 export type { FilingFreshness, FreshnessBody } from './freshness.resource';
+export * from './financials';
+export {
+  FACT_PERIODS,
+  factListSchema,
+  factSchema,
+  factValueSchema,
+  periodKind,
+  toFact,
+  toFactConcept,
+  factGaps,
+  VALUE_SCALES,
+} from './fact.resource';
+export type { FactBody, FactListBody, FactPeriod, ValueScale } from './fact.resource';
+export { financialLineItemSchema, financialStatementSchema, financialValueSchema, toFinancialStatement } from './financials.resource';
+export type { FinancialStatementBody } from './financials.resource';

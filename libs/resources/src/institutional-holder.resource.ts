@@ -52,6 +52,7 @@ export const companyHoldersSchema = z.object({
       .array(z.string())
       .describe("CUSIPs matched to the company (by the CUSIP itself or by its issuer prefix) among the positions of the quarter served, sorted; empty when it has none"),
   }),
+  as_of: z.string().optional().describe('With ?as_of=: the day; each manager\'s quarter as the 13F filings filed on or before it made it (see _gaps)'),
   _gaps: z.array(z.string()),
 });
 
@@ -108,6 +109,18 @@ export const INSTITUTIONAL_GAPS: readonly string[] = [
   'companies are matched by CUSIP through the identifier crosswalk only (the CUSIP itself, else its issuer prefix when that names one company); unmatched CUSIPs: GET /v1/securities/{cusip}/institutional-holders',
   "a company's holders are those of its CIK: every share class, and for a trust whose series share one CIK (e.g. the Select Sector SPDRs), every series",
 ];
+
+/** What a holders answer as of a day follows and cannot show. */
+export function institutionalAsOfGaps(asOf: string): string[] {
+  return [
+    `as_of ${asOf}: each manager's quarter as the complete 13F filings filed on or before the day made it (the latest 13F-HR or restatement, then the ` +
+      'new-holdings amendments filed after it); change against the quarter before as it stood the same day; weight against the quarter\'s total then; ' +
+      'meta.quarters are the quarters some holder had filed by the day',
+    `as_of ${asOf}: managers are found through today's positions of the company at the quarter or the one before: a manager whose filings by the day held ` +
+      'the company but whose later restatement drops every position of it at both quarters is not listed',
+    `as_of ${asOf}: CUSIPs are matched to the company by today's crosswalk (N-PORT evidence read since may match a CUSIP that was unmatched on the day)`,
+  ];
+}
 
 const int = (text: string) => Number(text);
 const intOrNull = (text: string | null) => (text === null ? null : Number(text));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { segmentReconciliationSchema } from '@app/contracts';
 import type { SegmentCoverage, SegmentObservation } from '@app/persistence';
 import { companyReferenceSchema, paginationSchema, provenanceSchema } from './shared.resource';
 
@@ -40,6 +41,14 @@ export const segmentObservationSchema = z.object({
   member_qname: z.string().describe('XBRL member QName'),
   concept: z.string().describe('XBRL concept of the fact'),
   form: z.string().describe('Form of the filing (10-Q, 10-K)'),
+  reconciliation: segmentReconciliationSchema
+    .nullable()
+    .describe(
+      "How the breakdown this figure is a member or a reconciling row of (same filing, concept, axis, period) adds up, as the filer's table adds it: " +
+        'to the consolidated total by the segments alone or with the corporate, eliminations and other reconciling rows, through the ' +
+        "filer's reconciliation table, or to the operating segments' total. Amounts are as reported (like value.raw), not scaled by `unit`. " +
+        'Null for derived_q4 rows, for a figure in no breakdown (a segment\'s intersegment revenue) and for figures read before reconciliations were kept',
+    ),
   provenance: provenanceSchema,
 });
 
@@ -84,6 +93,7 @@ export function toSegmentObservation(o: SegmentObservation, unit: SegmentUnit): 
     member_qname: o.memberQname,
     concept: o.concept,
     form: o.form,
+    reconciliation: o.reconciliation,
     provenance: o.provenance,
   };
 }

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectEventually } from './eventually';
 import { fixtureDayFilings } from './edgar-day';
-import { defaultFixturesDir, FIXTURE_ROUTES, startFixtureServer, WEBHOOK_SINK_PATH, type FixtureServer } from './fixture-server';
+import { COMPANY_FACTS_PATH, defaultFixturesDir, FIXTURE_ROUTES, startFixtureServer, WEBHOOK_SINK_PATH, type FixtureServer } from './fixture-server';
 
 describe('startFixtureServer', () => {
   let server: FixtureServer;
@@ -16,6 +16,18 @@ describe('startFixtureServer', () => {
     expect(bytes.equals(readFileSync(join(defaultFixturesDir(), 'tickers/company_tickers_exchange.json')))).toBe(true);
     expect((await fetch(`${server.url}/submissions/CIK0000789019.json`)).status).toBe(200);
     expect(server.paths()).toEqual(expect.arrayContaining(['/files/company_tickers.json', '/submissions/CIK0000717423.json', '/submissions/CIK0001318605.json']));
+  });
+
+  it('serves every company-facts file of xbrl/ at its data.sec.gov path, byte for byte', async () => {
+    const files = readdirSync(join(defaultFixturesDir(), 'xbrl')).filter((f) => f.includes('-companyfacts-'));
+    expect(files.length).toBeGreaterThanOrEqual(4);
+    for (const file of files) {
+      const path = `${COMPANY_FACTS_PATH}${file.slice(file.indexOf('CIK'))}`;
+      expect(server.paths()).toContain(path);
+      const res = await fetch(`${server.url}${path}`, { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(defaultFixturesDir(), 'xbrl', file)))).toBe(true);
+    }
   });
 
   it('answers 404 for anything else and records every request with its User-Agent', async () => {

@@ -128,7 +128,7 @@ export interface FixtureServer {
   url: string;
   /** Every request seen, in order. */
   readonly requests: readonly FixtureRequest[];
-  /** Paths this server can answer (fixed routes plus every submissions file found). */
+  /** Paths this server can answer (fixed routes plus every submissions and company-facts file found). */
   paths(): string[];
   /** Answer the next `times` requests for `path` with `status` (429/503/...), then serve normally. */
   failNext(path: string, status: number, times?: number): void;
@@ -157,7 +157,13 @@ function contentTypeOf(file: string): string {
   return 'text/plain; charset=utf-8';
 }
 
-/** Route table: fixed routes, then `/submissions/CIK##########.json` for every file in submissions/. */
+/** Where data.sec.gov serves a company's facts: this, then `CIK##########.json`. */
+export const COMPANY_FACTS_PATH = '/api/xbrl/companyfacts/';
+
+/**
+ * Route table: fixed routes, then `/submissions/CIK##########.json` for every file in submissions/
+ * and `/api/xbrl/companyfacts/CIK##########.json` for every company-facts file in xbrl/.
+ */
 function buildRoutes(fixturesDir: string, extra: readonly FixtureRoute[]): Map<string, FixtureRoute> {
   const routes = new Map<string, FixtureRoute>();
   for (const route of FIXTURE_ROUTES) routes.set(route.path, route);
@@ -165,6 +171,14 @@ function buildRoutes(fixturesDir: string, extra: readonly FixtureRoute[]): Map<s
   if (existsSync(submissionsDir)) {
     for (const name of readdirSync(submissionsDir)) {
       if (/^CIK\d{10}\.json$/.test(name)) routes.set(`/submissions/${name}`, { path: `/submissions/${name}`, file: `submissions/${name}` });
+    }
+  }
+  // data.sec.gov company facts: `xbrl/<TICKER>-companyfacts-CIK##########.json` at `/api/xbrl/companyfacts/CIK##########.json`.
+  const xbrlDir = join(fixturesDir, 'xbrl');
+  if (existsSync(xbrlDir)) {
+    for (const name of readdirSync(xbrlDir)) {
+      const cik = /^[A-Za-z0-9.-]+-companyfacts-(CIK\d{10}\.json)$/.exec(name)?.[1];
+      if (cik) routes.set(`${COMPANY_FACTS_PATH}${cik}`, { path: `${COMPANY_FACTS_PATH}${cik}`, file: `xbrl/${name}` });
     }
   }
   for (const route of extra) routes.set(route.path, route);

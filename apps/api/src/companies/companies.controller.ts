@@ -2,7 +2,8 @@ import { COMPANIES_ORDER, type CompanyListFilter } from '@app/persistence';
 import { companyDetailSchema, companyListSchema, toCompanyDetail, toCompanyReference } from '@app/resources';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
-import { companiesListParams, symbolParam } from './companies.schemas';
+import { calendarDateCheck } from '../platform/query.validation';
+import { companiesListParams, companyDetailParams, symbolParam } from './companies.schemas';
 
 export const companiesRoutes = defineRoutes({
   list: {
@@ -23,9 +24,13 @@ export const companiesRoutes = defineRoutes({
     url: '/v1/companies/:symbol',
     operationId: 'getCompany',
     summary: 'Company detail',
-    description: 'Reference fields plus detail and provenance; `_gaps` explains every field that is null.',
+    description:
+      'Reference fields plus detail and provenance; `_gaps` explains every field that is null. With `as_of=YYYY-MM-DD`, `name` is the name in force ' +
+      "that day, from SEC's former names and their dates (a day before the first one SEC lists gets the earliest name, with a note); the other fields " +
+      'are today\'s values, and `_gaps` names them.',
     tags: ['companies'],
     path: symbolParam,
+    query: companyDetailParams,
     response: companyDetailSchema,
     errors: [404],
   },
@@ -55,7 +60,10 @@ export const companiesApi: RouteModule = {
           return paging.list(query, { list: 'companies', filters, order: COMPANIES_ORDER, defaultDirection: 'asc' }, (page) => companies.list(filter, page), toCompanyReference);
         },
       }),
-      binder.bind(companiesRoutes.get, { handle: async ({ path }) => toCompanyDetail(await companies.get(path.symbol)) }),
+      binder.bind(companiesRoutes.get, {
+        check: calendarDateCheck('as_of'),
+        handle: async ({ path, query }) => toCompanyDetail(await companies.get(path.symbol), query.as_of),
+      }),
     ];
   },
 };

@@ -1,4 +1,4 @@
-import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
+import { AS_OF_PARAM, CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 export const SYMBOL_PATTERN = '^[A-Za-z0-9.\\-]{1,10}:[A-Za-z]{2,6}$';
 
@@ -25,3 +25,6 @@ export const companiesListParams = params({
 export const symbolParam = params({
   symbol: { kind: 'string', pattern: SYMBOL_PATTERN, description: '<TICKER>:<MARKET>, e.g. MSFT:US (case-insensitive)' },
 });
+
+/** Query parameters of GET /v1/companies/{symbol}. */
+export const companyDetailParams = params({ as_of: AS_OF_PARAM });

@@ -1,6 +1,7 @@
 import { RosterRepository } from '@app/persistence';
 import { executivesSchema, toCompanyReference, toRosterEntry } from '@app/resources';
 import { symbolParam } from '../companies/companies.schemas';
+import { calendarDateCheck } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 import { executivesParams } from './executives.schemas';
@@ -21,6 +22,9 @@ export const executivesRoutes = defineRoutes({
       'only Form 4 shows by seniority, directors last. An issuer-page person the latest roster no longer lists has is_current false; an SEC person ' +
       'is current while a Form 4 filed in the last 18 months shows them as officer or director and no later one shows them without it ' +
       '(current_only=false shows the others). ' +
+      'With `as_of=YYYY-MM-DD`, the roster as it stood that day: issuer-page people a crawl had listed by then, current when a crawl on or after the day ' +
+      "(or today's roster) still lists them; SEC people from the Forms 4 filed by then, current within the 18 months before the day; `_gaps` says " +
+      'the rule and what the stored crawls cannot tell. ' +
       "`limit` above the plan's cap answers 422 less_than_equal with the cap in ctx.",
     tags: ['companies'],
     path: symbolParam,
@@ -37,8 +41,13 @@ export const executivesApi: RouteModule = {
     const service = new ExecutivesService(new RosterRepository(dataSource));
     return [
       binder.bind(executivesRoutes.list, {
+        check: calendarDateCheck('as_of'),
         handle: async ({ path, query }) => {
           const company = await companies.get(path.symbol);
+          if (query.as_of !== undefined) {
+            const { rows, gaps } = await service.listAsOf(company.cik, query.category, query.current_only, query.limit, query.as_of);
+            return { company: toCompanyReference(company), data: rows.map(toRosterEntry), as_of: query.as_of, _gaps: gaps };
+          }
           const rows = await service.list(company.cik, query.category, query.current_only, query.limit);
           return { company: toCompanyReference(company), data: rows.map(toRosterEntry) };
         },

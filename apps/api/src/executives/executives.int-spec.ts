@@ -6,7 +6,8 @@ import { createLogger } from '@app/observability';
 import {
   projectRecords,
 } from '@app/persistence';
-import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { parseSubmissions } from '@app/edgar';
+import { createTestDatabase, defaultFixturesDir, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
@@ -25,7 +26,7 @@ let key: string;
 let testKey: string;
 
 interface Entry { name: string; role: string; rank: number; is_current: boolean; category: string; [k: string]: unknown }
-interface Body { company: Record<string, unknown>; data: Entry[] }
+interface Body { company: Record<string, unknown>; data: Entry[]; as_of?: string; _gaps?: string[] }
 
 const get = (url: string, k: string | undefined = key) => a.server.inject({ method: 'GET', url, headers: k ? { authorization: `Bearer ${k}` } : {} });
 
@@ -72,6 +73,7 @@ describe('GET /v1/companies/{symbol}/executives', () => {
     const body = r.json<Body>();
     expect(body.company).toEqual({ symbol: 'FRPH:US', ticker: 'FRPH', market: 'US', name: 'FRP HOLDINGS, INC.', cik: '0000844059', isin: null, figi: null, issuer_id: 844059 });
     expect(body).not.toHaveProperty('pagination');
+    expect(Object.keys(body)).toEqual(['company', 'data']);
     expect(body.data.map((e) => [e.rank, e.name])).toEqual([
       [1, 'John D. Baker II'],
       [2, 'Thompson S. Baker'],
@@ -233,5 +235,102 @@ describe('GET /v1/companies/{symbol}/executives with Form 4 reporting owners (so
       [3, 'Levin Harry Evans', '0001104659-26-000102'],
     ]);
     expect((await get('/v1/companies/DKNG:US/executives?limit=1')).json<Body>().data.map((e) => e.name)).toEqual(['Jason D. Robins']);
+  });
+});
+
+describe('GET /v1/companies/{symbol}/executives?as_of=', () => {
+  const rows = (b: Body) => b.data.map((e) => [e.name, e.is_current]);
+
+  it('issuer page: people a crawl had listed by the day, current while a crawl on or after it still listed them', async () => {
+    // Crawls: 2026-01-15 (five people), 2026-02-15 (John D. Klopfenstein no longer listed).
+    const before = (await get('/v1/companies/FRPH:US/executives?as_of=2026-01-10&current_only=false')).json<Body>();
+    expect(before.data).toEqual([]);
+    expect(before.as_of).toBe('2026-01-10');
+    expect(before._gaps).toContain('issuer page: first crawled on 2026-01-15, after as_of; before it only Form 4 filings answer');
+
+    const first = (await get('/v1/companies/FRPH:US/executives?as_of=2026-01-15&current_only=false')).json<Body>();
+    expect(rows(first)).toContainEqual(['John D. Klopfenstein', true]);
+    expect(first.data.every((e) => e.is_current)).toBe(true);
+    expect(first.data).toHaveLength(5);
+
+    // Between his last listing and the crawl that dropped him: which crawl dropped him is not kept.
+    const between = (await get('/v1/companies/FRPH:US/executives?as_of=2026-01-31&current_only=false')).json<Body>();
+    expect(rows(between)).toContainEqual(['John D. Klopfenstein', false]);
+    expect(between._gaps).toContainEqual(expect.stringMatching(/^is_current: John D\. Klopfenstein \(last listed 2026-01-15\): dropped from the issuer page by a crawl between their last listing and 2026-02-15/));
+    expect((await get('/v1/companies/FRPH:US/executives?as_of=2026-01-31')).json<Body>().data.map((e) => e.name)).not.toContain('John D. Klopfenstein');
+
+    const after = (await get('/v1/companies/FRPH:US/executives?as_of=2026-03-01&current_only=false')).json<Body>();
+    expect(rows(after)).toContainEqual(['John D. Klopfenstein', false]);
+    expect(after._gaps!.some((g) => g.startsWith('is_current:'))).toBe(false);
+    expect(after._gaps![0]).toMatch(/^as_of 2026-03-01: is_current as of the day: an issuer-page person when/);
+  });
+
+  it('IR contacts as of a day: the same page rule', async () => {
+    expect((await get('/v1/companies/FRPH:US/executives?category=ir&as_of=2026-01-10')).json<Body>().data).toEqual([]);
+    expect((await get('/v1/companies/FRPH:US/executives?category=ir&as_of=2026-01-20')).json<Body>().data.map((e) => e.name)).toEqual(['John Milton', 'David H. deVilliers']);
+  });
+
+  it('Form 4: the SEC roster from the filings filed by the day, current within the 18 months before it', async () => {
+    // TSLA's Form 4 (period of report 2021-11-08, no filing date in the record) shows Musk Elon as CEO and director.
+    expect((await get('/v1/companies/TSLA:US/executives?as_of=2021-11-07&current_only=false')).json<Body>().data).toEqual([]);
+    const filed = (await get('/v1/companies/TSLA:US/executives?as_of=2021-12-31')).json<Body>();
+    expect(filed.data.map((e) => [e.rank, e.name, e.role, e.is_current, (e.provenance as { accession: string }).accession])).toEqual([
+      [1, 'Musk Elon', 'CEO, Director', true, '0000899243-21-044060'],
+    ]);
+    // 18 months after 2021-11-08 without a later Form 4: no longer current (as today).
+    expect((await get('/v1/companies/TSLA:US/executives?as_of=2023-05-08')).json<Body>().data.map((e) => e.name)).toEqual(['Musk Elon']);
+    expect(rows((await get('/v1/companies/TSLA:US/executives?as_of=2023-05-09&current_only=false')).json<Body>())).toEqual([['Musk Elon', false]]);
+  });
+
+  it('DKNG before its issuer page was crawled: the Form 4 of 2025-03-18 alone (Dodge R Stanton), none of the later ones', async () => {
+    const body = (await get('/v1/companies/DKNG:US/executives?as_of=2025-06-30')).json<Body>();
+    expect(body.data.map((e) => [e.rank, e.name, e.role, (e.provenance as { source_provider: string }).source_provider])).toEqual([
+      [1, 'Dodge R Stanton', 'Chief Legal Officer', 'sec'],
+    ]);
+    expect(body._gaps).toContainEqual(expect.stringMatching(/^issuer page: first crawled on \d{4}-\d{2}-\d{2}, after as_of/));
+  });
+
+  it('422 for a malformed or impossible day, in the Pydantic form', async () => {
+    const bad = await get('/v1/companies/FRPH:US/executives?as_of=2026-1-5');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json<{ detail: Array<{ type: string; loc: unknown[] }> }>().detail.map((d) => [d.type, d.loc])).toEqual([['string_pattern_mismatch', ['query', 'as_of']]]);
+    const impossible = await get('/v1/companies/FRPH:US/executives?as_of=2026-02-30');
+    expect(impossible.statusCode).toBe(422);
+    expect(impossible.json<{ detail: Array<{ type: string; loc: unknown[]; input: unknown }> }>().detail).toEqual([
+      expect.objectContaining({ type: 'value_error', loc: ['query', 'as_of'], input: '2026-02-30' }),
+    ]);
+  });
+});
+
+describe('GET /v1/companies/{symbol}?as_of=: the name in force that day', () => {
+  beforeAll(async () => {
+    // TSLA's submissions JSON as the company@1 record carries it: former name TESLA MOTORS INC 2005-02-17 .. 2017-01-27.
+    const s = parseSubmissions(readFileSync(join(defaultFixturesDir(), 'submissions/CIK0001318605.json')));
+    const detail = {
+      sec_name: s.name, entity_type: s.entityType, sic: s.sic, sic_description: s.sicDescription, category: s.category, fiscal_year_end: s.fiscalYearEnd,
+      state_of_incorporation: s.stateOfIncorporation, country: s.country, website: s.website, investor_website: s.investorWebsite, description: s.description,
+      ein: s.ein, lei: s.lei, phone: s.phone, tickers: s.tickers, exchanges: s.exchanges, former_names: s.formerNames, is_fund: false,
+    };
+    await a.context.dataSource.query(`UPDATE companies SET sec_detail = $1::jsonb WHERE symbol = 'TSLA:US'`, [JSON.stringify(detail)]);
+  });
+
+  it('TESLA MOTORS INC through 2017-01-27, Tesla, Inc. after; the other fields today\'s, named in _gaps; no as_of: unchanged', async () => {
+    const today = (await get('/v1/companies/TSLA:US')).json<{ name: string; former_names: unknown[]; _gaps: string[] }>();
+    expect(today.name).toBe('Tesla, Inc.');
+    expect(today).not.toHaveProperty('as_of');
+    expect(today.former_names).toEqual([{ name: 'TESLA MOTORS INC', from: '2005-02-17', to: '2017-01-27' }]);
+    const then = (await get('/v1/companies/TSLA:US?as_of=2016-12-30')).json<{ name: string; as_of: string; former_names: unknown[]; _gaps: string[] }>();
+    expect(then.name).toBe('TESLA MOTORS INC');
+    expect(then.as_of).toBe('2016-12-30');
+    expect(then.former_names).toEqual(today.former_names);
+    expect(then._gaps.slice(0, -1)).toEqual(today._gaps);
+    expect(then._gaps[then._gaps.length - 1]).toMatch(/^as_of 2016-12-30: point in time: name .* not point in time: symbol, ticker, isin, lei, figi/);
+    expect((await get('/v1/companies/TSLA:US?as_of=2017-01-28')).json<{ name: string }>().name).toBe('Tesla, Inc.');
+  });
+
+  it('422 for a bad day; an unknown parameter is still refused', async () => {
+    expect((await get('/v1/companies/TSLA:US?as_of=2017-13-01')).statusCode).toBe(422);
+    expect((await get('/v1/companies/TSLA:US?as_of=yesterday')).json<{ detail: Array<{ type: string }> }>().detail[0]!.type).toBe('string_pattern_mismatch');
+    expect((await get('/v1/companies/TSLA:US?asof=2017-01-01')).json<{ detail: Array<{ type: string }> }>().detail[0]!.type).toBe('extra_forbidden');
   });
 });

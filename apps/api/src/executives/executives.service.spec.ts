@@ -1,5 +1,5 @@
 import type { RosterEntryRecord } from '@app/persistence';
-import { looselySamePerson, matchPeople, mergeExecutiveSources, personMatchKey } from './executives.service';
+import { looselySamePerson, matchPeople, mergeExecutiveSources, personMatchKey, rosterAsOfGaps } from './executives.service';
 
 // Names as the fixtures spell them: the FRPH investor page, and SEC reporting owners (surname first).
 const FRPH_PAGE = ['John D. Milton Jr.', 'Thompson S. Baker', 'David H. deVilliers Jr.', 'John D. Baker II'];
@@ -86,5 +86,25 @@ describe('mergeExecutiveSources', () => {
     const sec = entry({ name: 'Cook Timothy D', sourceProvider: 'sec', rank: 1, lastFiledAt: '2025-09-01' });
     const merged = mergeExecutiveSources([entry({ name: 'Tim Cook', sourceProvider: 'issuer_page', rank: 1, isCurrent: false }), sec]);
     expect(merged).toEqual([sec]);
+  });
+});
+
+describe('rosterAsOfGaps', () => {
+  // The FRPH crawls of the integration test: 2026-01-15 lists Klopfenstein, 2026-02-15 no longer.
+  const dropped = entry({
+    name: 'John D. Klopfenstein', sourceProvider: 'issuer_page', rank: 5, isCurrent: false,
+    firstSeenAt: new Date('2026-01-15T10:00:00Z'), lastSeenAt: new Date('2026-01-15T10:00:00Z'), recordObservedAt: new Date('2026-02-15T10:00:00Z'),
+  });
+
+  it('states the rule first, and names a person dropped by a crawl after their last listing when that crawl may be before or after the day', () => {
+    const gaps = rosterAsOfGaps({ entries: [dropped], pageFirstSeen: '2026-01-15' }, '2026-01-31');
+    expect(gaps[0]).toMatch(/^as_of 2026-01-31: is_current as of the day: /);
+    expect(gaps[1]).toBe('is_current: John D. Klopfenstein (last listed 2026-01-15): dropped from the issuer page by a crawl between their last listing and 2026-02-15, whose day is not kept; shown as not current');
+  });
+
+  it('says nothing of a drop known by the day, and names a first crawl after it', () => {
+    expect(rosterAsOfGaps({ entries: [dropped], pageFirstSeen: '2026-01-15' }, '2026-02-15')).toHaveLength(1);
+    expect(rosterAsOfGaps({ entries: [], pageFirstSeen: '2026-01-15' }, '2026-01-10')[1]).toBe('issuer page: first crawled on 2026-01-15, after as_of; before it only Form 4 filings answer');
+    expect(rosterAsOfGaps({ entries: [], pageFirstSeen: null }, '2026-01-10')).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { personKey, secRosterCurrentSince, type RosterEntryRecord, type RosterRepository } from '@app/persistence';
+import { personKey, secRosterCurrentSince, type RosterAsOf, type RosterEntryRecord, type RosterRepository } from '@app/persistence';
 
 const EXECUTIVES = 'executives';
 
@@ -102,12 +102,54 @@ export function mergeExecutiveSources(entries: readonly RosterEntryRecord[]): Ro
   return [...merged, ...sec.filter((_, j) => !paired.has(j))];
 }
 
+const utcDay = (d: Date): string => d.toISOString().slice(0, 10);
+
+/** The rule an as_of roster answers by, said once in every such answer. */
+export const ROSTER_AS_OF_RULE =
+  'is_current as of the day: an issuer-page person when a crawl on or before the day listed them and a crawl on or after it (or today\'s roster) still does ' +
+  '(the read model keeps each person\'s first and last listing crawl, not every crawl); an SEC person from the Form 4s filed on or before the day: ' +
+  'current when one of the 18 months before the day shows them as officer or director and no later one shows them without it';
+
+/**
+ * What an as_of roster cannot tell (pure): the issuer-page roster first crawled after the day, and
+ * people dropped after their last listing by a crawl whose day is not kept, so whether they were
+ * still listed on the day is unknown (served as not current).
+ */
+export function rosterAsOfGaps(roster: RosterAsOf, asOf: string): string[] {
+  const gaps = [`as_of ${asOf}: ${ROSTER_AS_OF_RULE}`];
+  if (roster.pageFirstSeen !== null && roster.pageFirstSeen > asOf) {
+    gaps.push(`issuer page: first crawled on ${roster.pageFirstSeen}, after as_of; before it only Form 4 filings answer`);
+  }
+  const unknown = roster.entries.filter(
+    (e) => e.sourceProvider !== 'sec' && !e.isCurrent && utcDay(e.lastSeenAt) < asOf && utcDay(e.recordObservedAt) > asOf,
+  );
+  if (unknown.length > 0) {
+    const who = unknown.map((e) => `${e.name} (last listed ${utcDay(e.lastSeenAt)})`).join(', ');
+    gaps.push(`is_current: ${who}: dropped from the issuer page by a crawl between their last listing and ${utcDay(unknown[0]!.recordObservedAt)}, whose day is not kept; shown as not current`);
+  }
+  return gaps;
+}
+
 /** Roster reads: one issuer's roster of one category, SEC and issuer-page executives merged per person. */
 export class ExecutivesService {
   constructor(
     private readonly repo: RosterRepository,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /**
+   * The roster as it stood on `asOf`, merged and cut as `list` does, with its _gaps. An issuer-page
+   * entry's evidence (for the merge) is its crawl, but no later than the day.
+   */
+  async listAsOf(cik: string, category: string, currentOnly: boolean, limit: number, asOf: string): Promise<{ rows: RosterEntryRecord[]; gaps: string[] }> {
+    const roster = await this.repo.listAllAsOf(cik, category, asOf);
+    const gaps = rosterAsOfGaps(roster, asOf);
+    const dayEnd = new Date(`${asOf}T23:59:59.999Z`);
+    const entries = roster.entries.map((e) => (e.sourceProvider !== 'sec' && e.recordObservedAt > dayEnd ? { ...e, recordObservedAt: dayEnd } : e));
+    if (category !== EXECUTIVES) return { rows: (currentOnly ? entries.filter((e) => e.isCurrent) : entries).slice(0, limit), gaps };
+    const merged = mergeExecutiveSources(entries);
+    return { rows: (currentOnly ? merged.filter((e) => e.isCurrent) : merged).slice(0, limit).map((e, i) => ({ ...e, rank: i + 1 })), gaps };
+  }
 
   async list(cik: string, category: string, currentOnly: boolean, limit: number): Promise<RosterEntryRecord[]> {
     const currentSince = secRosterCurrentSince(this.now());

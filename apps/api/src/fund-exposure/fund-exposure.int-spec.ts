@@ -6,7 +6,7 @@ import { createLogger } from '@app/observability';
 import {
   projectRecords,
 } from '@app/persistence';
-import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { createTestDatabase, defaultFixturesDir, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
@@ -29,6 +29,7 @@ interface Body {
   company: { symbol: string; cik: string };
   alpha: boolean;
   fund_count: number;
+  as_of?: string;
   _gaps: string[];
   detail?: Array<{ type: string; loc: unknown[]; ctx?: Record<string, unknown> }>;
 }
@@ -121,6 +122,40 @@ describe('GET /v1/companies/{symbol}/fund-exposure', () => {
     expect(capped.status).toBe(422);
     expect(capped.body.detail?.[0]).toMatchObject({ type: 'less_than_equal', ctx: { le: 25 } });
     expect((await get('/v1/companies/NOPE:US/fund-exposure')).status).toBe(404);
+  });
+
+  it('as_of: only reports filed by the day; a fund whose kept report came later, or is undated, is left out and counted in _gaps', async () => {
+    const ds = api.context.dataSource;
+    // Both funds' kept reports are of 2023-06-30: the day before, neither can answer (no earlier report is kept).
+    const early = await get('/v1/companies/MSFT:US/fund-exposure?as_of=2023-06-29');
+    expect(early.status).toBe(200);
+    expect(early.body).toMatchObject({ data: [], fund_count: 0, as_of: '2023-06-29' });
+    expect(early.body._gaps).toContain('as_of 2023-06-29: 2 funds left out: their latest report came after the day and the one before it is not kept');
+    // After the report date, the filing dates are unknown: N-PORT records carry none and no filings row names them yet.
+    const undated = await get('/v1/companies/MSFT:US/fund-exposure?as_of=2023-12-31');
+    expect(undated.body).toMatchObject({ data: [], fund_count: 0 });
+    expect(undated.body._gaps).toContain('as_of 2023-12-31: 2 funds left out: N-PORT records carry no filing date, and the filings read model does not hold their report\'s accession');
+    // The filings read model dates ADX's report: the day ADX signed it (the fixture's <dateSigned>), as EDGAR's index would date it.
+    const signed = /<(?:\w+:)?dateSigned>(\d{4}-\d{2}-\d{2})</.exec(readFileSync(join(defaultFixturesDir(), 'nport/ADX-CIK0000002230-primary_doc.xml'), 'utf8'))![1]!;
+    await ds.query(
+      `INSERT INTO filings (accession, cik, company_name, form, filed_date, is_amendment, source, provenance, record_id, data_hash, observed_at)
+       VALUES ($1, '0000002230', 'ADAMS DIVERSIFIED EQUITY FUND, INC.', 'NPORT-P', $2::date, false, 'daily_index', $3::jsonb, 'rec_adx_nport', 'h', now())`,
+      [adx.data.accession, signed, JSON.stringify(adx.provenance)],
+    );
+    const dayBefore = new Date(Date.parse(`${signed}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    const notYet = await get(`/v1/companies/MSFT:US/fund-exposure?as_of=${dayBefore}`);
+    expect(notYet.body.data).toEqual([]);
+    expect(notYet.body._gaps).toEqual(expect.arrayContaining([expect.stringContaining('1 fund left out: their latest report came after the day'), expect.stringContaining('1 fund left out: N-PORT records carry no filing date')]));
+    const filed = await get(`/v1/companies/MSFT:US/fund-exposure?as_of=${signed}&sort=value`);
+    expect(filed.body.fund_count).toBe(1);
+    expect(filed.body.data.map((d) => [d.fund_name, d.shares, d.as_of_date])).toEqual([['Adams Diversified Equity Fund, Inc.', 517700, '2023-06-30']]);
+    // Without as_of the answer is today's, unchanged: both funds, no as_of key.
+    const today = await get('/v1/companies/MSFT:US/fund-exposure');
+    expect(today.body.fund_count).toBe(2);
+    expect(today.body).not.toHaveProperty('as_of');
+    expect(today.body._gaps.some((g) => g.startsWith('as_of'))).toBe(false);
+    // 422 for a day that does not exist.
+    expect((await get('/v1/companies/MSFT:US/fund-exposure?as_of=2023-02-29')).body.detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['query', 'as_of'] })]);
   });
 
   it('a newer complete filing of the fund supersedes the older one; an incomplete one does not yet; a replay does not regress', async () => {

@@ -1,4 +1,4 @@
-import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
+import { AS_OF_PARAM, CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 export const SORT_PATTERN = '^(weight|value)$';
 
@@ -12,4 +12,5 @@ export const fundExposureParams = params({
   },
   cursor: CURSOR_PARAM,
   limit: LIMIT_PARAM,
+  as_of: AS_OF_PARAM,
 });

@@ -1,4 +1,4 @@
-import type { FundExposureFilter, FundExposureRepository, FundExposureRow, Page, PageRequest } from '@app/persistence';
+import type { FundExposureAsOfCoverage, FundExposureFilter, FundExposureRepository, FundExposureRow, Page, PageRequest } from '@app/persistence';
 
 /** Fund exposure reads: keyset pages over the repository, and the fund count. */
 export class FundExposureService {
@@ -10,5 +10,9 @@ export class FundExposureService {
 
   countFunds(cik: string, etfsOnly: boolean): Promise<number> {
     return this.repo.countFunds(cik, etfsOnly);
+  }
+
+  asOfCoverage(cik: string, etfsOnly: boolean, asOf: string): Promise<FundExposureAsOfCoverage> {
+    return this.repo.asOfCoverage(cik, etfsOnly, asOf);
   }
 }

@@ -3,6 +3,7 @@ import { CUSIP_HOLDERS_ORDER, HOLDERS_ORDER, InstitutionalHoldersRepository, MAN
 import {
   companyHoldersSchema,
   INSTITUTIONAL_GAPS,
+  institutionalAsOfGaps,
   institutionDetailSchema,
   institutionHoldingsSchema,
   institutionListSchema,
@@ -13,6 +14,7 @@ import {
   toInstitutionDetail,
 } from '@app/resources';
 import type { Paging } from '../platform/paging';
+import { calendarDateCheck } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 import {
@@ -41,7 +43,10 @@ export const institutionalRoutes = defineRoutes({
       "Form 13F positions in the company's securities at one quarter, one row per manager and CUSIP. The company is its CIK: every CUSIP matched to it is served, " +
       'so a company with several share classes (GOOG, GOOGL) has a row per class held, and a trust whose series share one CIK (the Select Sector SPDRs: XLF, XLK, ...) ' +
       'answers with the holders of every series under any of its symbols; each row names its CUSIP and, where known, its listing symbol, and meta.cusips the CUSIPs ' +
-      `of the quarter served. ${ROW_RULE} A quarter without data answers an empty list; meta.quarters names those with data. ${PAGE_RULE}`,
+      `of the quarter served. ${ROW_RULE} A quarter without data answers an empty list; meta.quarters names those with data. ${PAGE_RULE} ` +
+      'With `as_of=YYYY-MM-DD`, each manager\'s quarter as the 13F filings filed on or before that day made it (a later 13F-HR/A restatement or ' +
+      'new-holdings amendment not yet counted), the change against the quarter before as it then stood, and the quarters some holder had filed by then; ' +
+      '`_gaps` says what it cannot show.',
     tags: ['institutions'],
     path: companyHoldersPath,
     query: companyHoldersParams,
@@ -123,9 +128,26 @@ export const institutionalApi: RouteModule = {
     const service = new InstitutionalService(new InstitutionalHoldersRepository(dataSource));
     return [
       binder.bind(institutionalRoutes.companyHolders, {
+        check: calendarDateCheck('as_of'),
         handle: async ({ query, path }) => {
           const company = await companies.get(path.symbol);
           const target = { cik: company.cik };
+          const asOf = query.as_of;
+          if (asOf !== undefined) {
+            const choice = await service.holdersQuarterAsOf(company.cik, query.quarter, asOf);
+            const open = paging.open(
+              { cursor: query.cursor, limit: query.limit, direction: 'desc' },
+              { list: 'institutional-holders', filters: { ...target, period: choice.period, sort: query.sort, as_of: asOf }, order: HOLDERS_ORDER[query.sort], defaultDirection: 'desc' },
+            );
+            const period = choice.period;
+            const [page, cusips] = period
+              ? await Promise.all([
+                  service.repo.holdersAsOf(company.cik, period, asOf, query.sort, open.request).then((rows) => open.body(rows, toInstitutionalPosition)),
+                  service.repo.cusipsAsOf(company.cik, period, asOf),
+                ])
+              : [EMPTY, []];
+            return { ...page, company: toCompanyReference(company), meta: { ...quarterMeta(choice), cusips }, as_of: asOf, _gaps: [...INSTITUTIONAL_GAPS, ...institutionalAsOfGaps(asOf)] };
+          }
           const choice = await service.holdersQuarter(target, query.quarter);
           const [page, cusips] = await Promise.all([
             holdersPage(paging, service, target, choice, query.sort, 'institutional-holders', query),

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -6,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CompanyData, RecordEnvelope } from '@app/contracts';
 import { createLogger } from '@app/observability';
 import { projectRecords } from '@app/persistence';
-import { actiam2020Q4, createTestDatabase, LTSONE_2023Q4_ACCESSION, ltsone2023Q3, ltsone2023Q4, seedCrosswalk, TESLA, type TestDatabase } from '@app/testing';
+import { actiam2020Q4, createTestDatabase, deriveThirteenF, holdingOf, LTSONE_2023Q4_ACCESSION, ltsone2023Q3, ltsone2023Q4, seedCrosswalk, TESLA, withShares, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
@@ -29,6 +30,8 @@ interface Body {
   data: Row[];
   pagination: { next_cursor: string | null; has_more: boolean };
   meta: { quarter: string | null; previous_quarter: string | null; quarters: string[]; cusips?: string[] };
+  as_of?: string;
+  _gaps?: string[];
   security?: Record<string, unknown>;
   filings?: Array<Record<string, unknown>>;
   quarters?: Array<Record<string, unknown>>;
@@ -175,6 +178,76 @@ describe('the 13F MCP tools', () => {
       expect((found.structuredContent as Body).data).toEqual([expect.objectContaining({ cik: '0001894188' })]);
       const holdings = await client.callTool({ name: 'get_institution_holdings', arguments: { cik: '1894188' } });
       expect(holdings.structuredContent).toEqual((await get('/v1/institutions/1894188/holdings?limit=10')).body);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('GET /v1/companies/{symbol}/institutional-holders?as_of=', () => {
+  const holders = async (query: string) => (await get(`/v1/companies/MSFT:US/institutional-holders?${query}`)).body;
+
+  it('as of a day after every filing: the rows the projection serves, in every sort', async () => {
+    for (const quarter of ['2020Q4', '2023Q3', '2023Q4']) {
+      for (const sort of ['value', 'shares', 'change']) {
+        const today = await holders(`quarter=${quarter}&sort=${sort}`);
+        const asOf = await holders(`quarter=${quarter}&sort=${sort}&as_of=2025-01-01`);
+        expect(asOf.data).toEqual(today.data);
+        expect(asOf.meta).toEqual(today.meta);
+        expect(asOf.as_of).toBe('2025-01-01');
+        expect(today).not.toHaveProperty('as_of');
+        expect(asOf._gaps!.slice(0, today._gaps!.length)).toEqual(today._gaps);
+      }
+    }
+  });
+
+  it('the quarters some holder had filed by the day: ACTIAM filed 2020Q4 on 2021-02-12, LTSONE 2023Q3 on 2023-11-14 and 2023Q4 on 2024-02-14', async () => {
+    const none = await holders('as_of=2021-02-11');
+    expect(none).toMatchObject({ data: [], meta: { quarter: null, quarters: [], cusips: [] } });
+    expect((await holders('as_of=2021-02-12')).meta).toMatchObject({ quarter: '2020Q4', quarters: ['2020Q4'] });
+    const q3 = await holders('as_of=2023-11-14');
+    expect(q3.meta).toMatchObject({ quarter: '2023Q3', quarters: ['2023Q3', '2020Q4'], cusips: [MSFT] });
+    expect(q3.data).toEqual((await holders('quarter=2023Q3')).data);
+    // Asked for a quarter not yet filed that day: empty, as any quarter without data.
+    expect((await holders('quarter=2023Q4&as_of=2024-02-13')).data).toEqual([]);
+    expect((await holders('as_of=2024-02-14')).meta.quarter).toBe('2023Q4');
+  });
+
+  it('a restatement filed later: as of a day before it, the quarter as first filed and the next quarter changed against it', async () => {
+    const before = { q3: await holders('quarter=2023Q3'), q4: await holders('quarter=2023Q4&sort=change') };
+    // LTSONE's 2023Q3 restated on 2024-03-01 (derived from its real filing): Microsoft 70,000 shares, the other rows as filed.
+    const q3 = ltsone2023Q3();
+    const restated = deriveThirteenF(
+      q3,
+      { accession: '0001894188-24-990002', form: '13F-HR/A', amendment: { number: 1, type: 'restatement' }, filed_date: '2024-03-01', accepted_at: null },
+      q3.data.holdings.map((h) => (h.cusip === MSFT ? withShares(holdingOf(q3, MSFT), 70_000) : h)),
+    );
+    await projectRecords(api.context.dataSource, [restated]);
+    const today = { q3: await holders('quarter=2023Q3'), q4: await holders('quarter=2023Q4&sort=change') };
+    expect(today.q3.data.map((r) => [r.shares, r.accession])).toEqual([[70000, '0001894188-24-990002']]);
+    expect(today.q4.data[0]!.change).toEqual({ type: 'increased', share_delta: 10000, previous_shares: 70000 });
+    // The day before the restatement: the quarter as first filed, and 2023Q4 against it.
+    expect((await holders('quarter=2023Q3&as_of=2024-02-29')).data).toEqual(before.q3.data);
+    expect((await holders('quarter=2023Q4&sort=change&as_of=2024-02-29')).data).toEqual(before.q4.data);
+    expect(before.q4.data[0]!.change).toEqual({ type: 'increased', share_delta: 15000, previous_shares: 65000 });
+    // From its filing day on: as today.
+    expect((await holders('quarter=2023Q3&as_of=2024-03-01')).data).toEqual(today.q3.data);
+    expect((await holders('quarter=2023Q4&sort=change&as_of=2024-03-01')).data).toEqual(today.q4.data);
+  });
+
+  it('pages with a cursor bound to as_of; 422 for a bad day; the MCP tool takes as_of', async () => {
+    const page = await holders('quarter=2020Q4&as_of=2025-01-01&limit=1');
+    expect(page.pagination).toEqual({ next_cursor: null, has_more: false });
+    const bad = await get('/v1/companies/MSFT:US/institutional-holders?as_of=2024-02-30');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['query', 'as_of'] })]);
+    // The MCP tools' test above left the server listening.
+    const address = api.server.addresses()[0] as AddressInfo;
+    const client = new Client({ name: 'int', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://${address.address}:${address.port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    try {
+      const viaTool = await client.callTool({ name: 'get_institutional_holders', arguments: { symbol: 'MSFT:US', as_of: '2023-11-14' } });
+      expect(viaTool.structuredContent).toEqual(await holders('as_of=2023-11-14&limit=10'));
     } finally {
       await client.close();
     }

@@ -1,5 +1,5 @@
 import { SYMBOL_PATTERN } from '../companies/companies.schemas';
-import { CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
+import { AS_OF_PARAM, CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 const QUARTER = { kind: 'string', pattern: '^\\d{4}[Qq][1-4]$', description: 'Calendar quarter, e.g. 2025Q2; default: the latest with data' } as const;
 
@@ -13,6 +13,7 @@ export const companyHoldersParams = params({
   sort: { kind: 'enum', values: ['value', 'shares', 'change'], default: 'value', description: 'value or shares (largest first), change (share delta, largest first, unknown last)' },
   cursor: CURSOR_PARAM,
   limit: LIMIT_PARAM,
+  as_of: AS_OF_PARAM,
 });
 
 /** GET /v1/securities/{cusip}/institutional-holders: one order, by value. */

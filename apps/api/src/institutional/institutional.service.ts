@@ -18,6 +18,12 @@ export class InstitutionalService {
     return choose(asked, await this.repo.holderPeriods(target));
   }
 
+  /** The quarter a holders list as of a day serves: among the quarters some holder had filed by then (holderPeriodsFiledBy). */
+  async holdersQuarterAsOf(cik: string, asked: string | undefined, asOf: string): Promise<QuarterChoice> {
+    const periods = (await this.repo.holderPeriods({ cik })).filter((p) => p <= asOf);
+    return choose(asked, periods.length > 0 ? await this.repo.holderPeriodsFiledBy(cik, periods, asOf) : []);
+  }
+
   holders(target: HoldersTarget, period: string, sort: HoldersSort, page: Parameters<InstitutionalHoldersRepository['holders']>[3]) {
     return this.repo.holders(target, period, sort, page);
   }

@@ -45,11 +45,11 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     operations: ['listCompanies'],
     defaultLimit: 25,
   },
-  { name: 'get_company', title: 'Company detail', description: 'One company by symbol (e.g. MSFT:US): identifiers, listing, description and provenance.', operations: ['getCompany'] },
+  { name: 'get_company', title: 'Company detail', description: 'One company by symbol (e.g. MSFT:US): identifiers, listing, description and provenance; as_of=YYYY-MM-DD gives the name in force that day.', operations: ['getCompany'] },
   {
     name: 'get_executives',
     title: 'Company roster',
-    description: "A company's executives (default), investor-relations contacts (category=ir) or research analysts (category=analysts); current ones unless current_only=false.",
+    description: "A company's executives (default), investor-relations contacts (category=ir) or research analysts (category=analysts); current ones unless current_only=false; as_of=YYYY-MM-DD: as the roster stood that day.",
     operations: ['listCompanyExecutives'],
   },
   {
@@ -58,6 +58,24 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     description: "A company's segment revenue and operating income from its 10-Q/10-K inline XBRL, newest period first.",
     operations: ['listCompanySegments'],
     defaultLimit: 25,
+  },
+  {
+    name: 'get_financials',
+    title: 'Financial statements',
+    description:
+      "A company's standard statement (statement: income by default, balance, cash_flow) by fiscal year (period: annual, default) or quarter, newest first, 4 periods by default. " +
+      'Each value names its concept and filing, or how it was derived; a null says why (gap). as_of=YYYY-MM-DD: as first reported by that day. Start here for financial figures.',
+    operations: ['getCompanyFinancials'],
+    defaultLimit: 4,
+  },
+  {
+    name: 'get_facts',
+    title: 'XBRL facts of one concept',
+    description:
+      'Values a company reported for one XBRL concept (us-gaap:Revenues or a bare name), newest period first, 12 by default, each with its filing; as_of gives them as of a day, ' +
+      'history=true every report (first_reported, restated, reaffirmed). For concepts outside get_financials, or a value\'s restatements.',
+    operations: ['listCompanyFacts'],
+    defaultLimit: 12,
   },
   {
     name: 'get_10k_section',
@@ -71,7 +89,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
   {
     name: 'get_fund_exposure',
     title: 'Fund exposure',
-    description: "Funds holding the company's stock, from their latest N-PORT reports (alpha), largest position first.",
+    description: "Funds holding the company's stock, from their latest N-PORT reports (alpha), largest position first; as_of=YYYY-MM-DD: reports filed by then.",
     operations: ['getFundExposure'],
     defaultLimit: 25,
   },
@@ -80,7 +98,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     title: 'Institutional holders (13F)',
     description:
       'Managers holding a company (symbol) or any CUSIP (cusip) at a quarter (default latest), from Form 13F: shares, USD value, puts/calls apart, ' +
-      'change vs the previous quarter, weight, the infoTable row as quote. sort: value, shares, change (company only).',
+      'change vs the previous quarter, weight, the infoTable row as quote. sort: value, shares, change (company only); as_of=YYYY-MM-DD (company only): the 13F filings filed by then.',
     operations: ['getCompanyInstitutionalHolders', 'getSecurityInstitutionalHolders'],
     pick: (args) => (args.cusip !== undefined && args.cusip !== null ? 'getSecurityInstitutionalHolders' : 'getCompanyInstitutionalHolders'),
     defaultLimit: 10,
@@ -219,7 +237,7 @@ function toolArgs(spec: ToolSpec, routes: RouteDefinition[]): ToolArg[] {
     for (const where of ['path', 'query'] as const) {
       for (const [param, restSpec] of Object.entries(route[where] ?? {})) {
         const name = reverse.get(param) ?? param;
-        const required = where === 'path' && routes.every((r) => r.path?.[param] !== undefined);
+        const required = routes.every((r) => (where === 'path' ? r.path?.[param] !== undefined : r.query?.[param]?.required === true));
         let paramSpec: ParamSpec = { ...restSpec, description: toolDescription(restSpec.description) };
         if (spec.single?.includes(name)) {
           if (restSpec.kind !== 'array') throw new Error(`MCP tool ${spec.name}: ${name} is single but ${param} is no array`);

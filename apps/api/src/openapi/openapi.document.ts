@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { companyDetailSchema, companyListSchema, companyReferenceSchema, paginationSchema, provenanceSchema } from '@app/resources';
+import {
+  companyDetailSchema,
+  companyListSchema,
+  companyReferenceSchema,
+  factListSchema,
+  factSchema,
+  factValueSchema,
+  financialLineItemSchema,
+  financialStatementSchema,
+  financialValueSchema,
+  paginationSchema,
+  provenanceSchema,
+} from '@app/resources';
 import { API_MODULES } from '../api.modules';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
@@ -46,6 +58,12 @@ function componentRegistry(): z.core.$ZodRegistry<{ id: string }> {
   registry.add(problemSchema, { id: 'Problem' });
   registry.add(validationItemSchema, { id: 'ValidationItem' });
   registry.add(validationProblemSchema, { id: 'ValidationProblem' });
+  registry.add(factValueSchema, { id: 'FactValue' });
+  registry.add(factSchema, { id: 'Fact' });
+  registry.add(factListSchema, { id: 'FactList' });
+  registry.add(financialValueSchema, { id: 'FinancialValue' });
+  registry.add(financialLineItemSchema, { id: 'FinancialLineItem' });
+  registry.add(financialStatementSchema, { id: 'FinancialStatement' });
   return registry;
 }
 
@@ -54,7 +72,7 @@ type Json = Record<string, unknown>;
 function scalarJson(spec: ScalarSpec): Json {
   switch (spec.kind) {
     case 'string':
-      return { type: 'string', minLength: spec.minLength, maxLength: spec.maxLength, pattern: spec.pattern };
+      return { type: 'string', format: spec.format, minLength: spec.minLength, maxLength: spec.maxLength, pattern: spec.pattern };
     case 'int':
       return { type: 'integer', minimum: spec.minimum, maximum: spec.maximum };
     case 'bool':
@@ -73,9 +91,10 @@ function parameters(specs: ParamSpecs | undefined, where: 'query' | 'path'): Jso
   return Object.entries(specs ?? {}).map(([name, spec]) => ({
     name,
     in: where,
-    required: where === 'path',
+    required: where === 'path' || spec.required === true,
     description: spec.description,
     schema: paramJson(spec),
+    example: spec.example,
     ...(spec.kind === 'array' ? { style: 'form', explode: true } : {}),
   }));
 }
@@ -135,6 +154,8 @@ export function buildOpenApiDocument(): Json {
   const ids = new Map<z.ZodType, string>([
     [companyListSchema, 'CompanyList'],
     [companyDetailSchema, 'CompanyDetail'],
+    [factListSchema, 'FactList'],
+    [financialStatementSchema, 'FinancialStatement'],
   ]);
   const paths: Record<string, Json> = {};
   for (const route of DOCUMENTED_ROUTES) {
@@ -160,7 +181,11 @@ export function buildOpenApiDocument(): Json {
     if (route.errors?.includes(404)) {
       const what = route.url.includes('/webhook-endpoints/')
         ? 'Unknown webhook endpoint of this account (another account\'s id too); type ends in /errors/unknown-webhook-endpoint (unknown-delivery for a delivery)'
-        : route.url.includes(':accession') ? 'Unknown filing; type ends in /errors/unknown-filing' : 'Unknown symbol; type ends in /errors/unknown-symbol';
+        : route.url.includes(':accession')
+          ? 'Unknown filing; type ends in /errors/unknown-filing'
+          : route.url.endsWith('/facts')
+            ? 'Unknown symbol (type ends in /errors/unknown-symbol), or a concept the company never reported (/errors/unknown-concept; the detail names close ones)'
+            : 'Unknown symbol; type ends in /errors/unknown-symbol';
       responses['404'] = { description: what, content: problemContent('Problem') };
     }
     if (route.errors?.includes(503)) {

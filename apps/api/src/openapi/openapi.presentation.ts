@@ -13,6 +13,10 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'search', description: 'One query over companies, people, filings, IR documents and their pages, ranked by relevance.' },
   { name: 'filings', description: 'SEC EDGAR filings of covered companies, from the submissions API, daily indexes and current events.' },
   { name: 'segments', description: "Segment revenue and operating income read from the inline XBRL of companies' 10-Q and 10-K filings." },
+  {
+    name: 'financials',
+    description: 'XBRL facts as each filing reported them (SEC company facts and inline XBRL), as of any day, and standard statements built from them.',
+  },
   { name: 'funds', description: 'Funds holding a company, from their latest N-PORT reports (alpha).' },
   { name: 'institutions', description: 'Institutional managers and their positions, from Form 13F filings: holders of a company or CUSIP, portfolios, changes.' },
   { name: 'documents', description: 'Investor-relations documents (slide decks, reports, press releases) and their text, page by page.' },

@@ -38,6 +38,12 @@ export const PROBLEM_PAGES: Record<ProblemSlug, ProblemPage> = {
     happened: 'No company is listed under the symbol in the path.',
     todo: 'Symbols are `<TICKER>:<MARKET>` (MSFT:US). Find a company with GET /v1/companies?q=<name or ticker> or GET /v1/search, and use the symbol it answers.',
   },
+  'unknown-concept': {
+    title: 'Unknown concept',
+    status: 404,
+    happened: 'The company reported no XBRL fact of the concept asked for (in any filing read so far). The detail names concepts of the company whose names are close.',
+    todo: 'Give a QName (`us-gaap:Revenues`, `ifrs-full:Revenue`) or a bare name resolved in us-gaap, ifrs-full, then dei. GET /v1/companies/<symbol>/financials names, for every standard line item, the concept each value came from.',
+  },
   'unknown-filing': {
     title: 'Unknown filing',
     status: 404,

@@ -14,6 +14,7 @@ export type ProblemSlug =
   | 'not-found'
   | 'unknown-symbol'
   | 'unknown-filing'
+  | 'unknown-concept'
   | 'unknown-document'
   | 'unknown-transcript'
   | 'unknown-institution'
@@ -43,6 +44,7 @@ export type ProblemSlug =
 export type ErrorCode =
   | 'UnknownSymbol'
   | 'UnknownFiling'
+  | 'UnknownConcept'
   | 'UnknownDocument'
   | 'UnknownTranscript'
   | 'UnknownInstitution'
@@ -65,6 +67,7 @@ export type ErrorCode =
 export const PROBLEM_OF_CODE: Readonly<Record<ErrorCode, { status: number; slug: ProblemSlug; title: string }>> = {
   UnknownSymbol: { status: 404, slug: 'unknown-symbol', title: 'Unknown symbol' },
   UnknownFiling: { status: 404, slug: 'unknown-filing', title: 'Unknown filing' },
+  UnknownConcept: { status: 404, slug: 'unknown-concept', title: 'Unknown concept' },
   UnknownDocument: { status: 404, slug: 'unknown-document', title: 'Unknown document' },
   UnknownTranscript: { status: 404, slug: 'unknown-transcript', title: 'Unknown transcript' },
   UnknownInstitution: { status: 404, slug: 'unknown-institution', title: 'Unknown institution' },

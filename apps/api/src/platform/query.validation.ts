@@ -6,7 +6,7 @@ import type { ValidationItem } from './api.errors';
  * document. zod issues are turned into Pydantic v2 items ({type, loc, msg, input, ctx}).
  */
 export type ScalarSpec =
-  | { kind: 'string'; minLength?: number; maxLength?: number; pattern?: string }
+  | { kind: 'string'; minLength?: number; maxLength?: number; pattern?: string; format?: 'date' }
   | { kind: 'int'; minimum?: number; maximum?: number }
   | { kind: 'bool' }
   | { kind: 'enum'; values: readonly string[] };
@@ -14,6 +14,10 @@ export type ScalarSpec =
 export type ParamSpec = (ScalarSpec | { kind: 'array'; items: ScalarSpec; maxItems?: number }) & {
   description: string;
   default?: unknown;
+  /** A query parameter the request must give (a 422 `missing` without it); path parameters always are. */
+  required?: true;
+  /** A real value for the docs' "Try it out". */
+  example?: string;
 };
 
 export type ParamSpecs = Record<string, ParamSpec>;
@@ -42,8 +46,10 @@ export type ParamValue<P> = P extends { kind: 'array'; items: infer I } ? Scalar
 
 type Defaulted<S> = { [K in keyof S]: S[K] extends { default: unknown } ? K : never }[keyof S];
 
-/** Parsed query parameters: those with a default are always there, the others optional. */
-export type ParamValues<S extends ParamSpecs> = { [K in Defaulted<S>]: ParamValue<S[K]> } & { [K in Exclude<keyof S, Defaulted<S>>]?: ParamValue<S[K]> };
+type Required<S> = { [K in keyof S]: S[K] extends { required: true } ? K : never }[keyof S];
+
+/** Parsed query parameters: those with a default or required are always there, the others optional. */
+export type ParamValues<S extends ParamSpecs> = { [K in Defaulted<S> | Required<S>]: ParamValue<S[K]> } & { [K in Exclude<keyof S, Defaulted<S> | Required<S>>]?: ParamValue<S[K]> };
 
 /** Parsed path parameters: the router matched every one of them. */
 export type PathValues<S extends ParamSpecs> = { [K in keyof S]: ParamValue<S[K]> };
@@ -169,6 +175,7 @@ export class QueryParser<S extends ParamSpecs = ParamSpecs> {
       const raw = query[name];
       if (raw === undefined) {
         if (spec.default !== undefined) out[name] = spec.default;
+        else if (spec.required) items.push(missingItem([locRoot, name]));
         continue;
       }
       if (spec.kind === 'array') {
@@ -206,15 +213,33 @@ export class QueryParser<S extends ParamSpecs = ParamSpecs> {
  * ending before it starts (the 422 names the second parameter).
  */
 export function dateRangeCheck<F extends string, T extends string>(fromName: F, toName: T) {
+  const days = calendarDateCheck<F | T>(fromName, toName);
   return ({ query }: { query: { [K in F | T]?: string } }, items: ValidationItem[]): void => {
-    for (const name of [fromName, toName]) {
-      const v = query[name];
-      if (v !== undefined && !isCalendarDate(v)) items.push(valueErrorItem(['query', name], v, 'Input should be a valid date'));
-    }
+    days({ query }, items);
     const from = query[fromName];
     const to = query[toName];
     if (from && to && isCalendarDate(from) && isCalendarDate(to) && from > to) {
       items.push(valueErrorItem(['query', toName], to, `${toName} must not be before ${fromName}`));
+    }
+  };
+}
+
+/**
+ * `as_of=YYYY-MM-DD`: the answer as it stood on that day, from what had been filed by its end.
+ * The pattern refuses the shape (string_pattern_mismatch); calendarDateCheck refuses 2025-02-30.
+ */
+export const AS_OF_PARAM = {
+  kind: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+  description: 'Point in time (YYYY-MM-DD): the answer from what had been filed on or before that day; _gaps says what is not point in time',
+} as const;
+
+/** A route check: each named query parameter, when given, is a calendar day (value_error otherwise). */
+export function calendarDateCheck<N extends string>(...names: N[]) {
+  return ({ query }: { query: { [K in N]?: string } }, items: ValidationItem[]): void => {
+    for (const name of names) {
+      const v = query[name];
+      if (v !== undefined && !isCalendarDate(v)) items.push(valueErrorItem(['query', name], v, 'Input should be a valid date'));
     }
   };
 }

@@ -15,7 +15,9 @@ export const segmentsRoutes = defineRoutes({
       'Segment revenue and operating income read from the inline XBRL of the company\'s 10-Q and 10-K filings (business segments, ' +
       'products or services, geographies), keyset-paginated by period end date (default desc), then metric key and member. ' +
       '`unit` scales value.normalized (million: normalized = raw / 1e6, conversion_factor 1e-6). Every item carries the provenance ' +
-      'of the filing: accession, document URL, sha256 of the document and the table row quoted as it stands.',
+      'of the filing: accession, document URL, sha256 of the document and the table row quoted as it stands, and `reconciliation`: ' +
+      "whether its breakdown adds up to the filer's total as the filer's table adds it (segments alone or with corporate, eliminations " +
+      'and other reconciling rows), with the difference.',
     tags: ['segments'],
     path: segmentsPathParams,
     query: segmentsQueryParams,

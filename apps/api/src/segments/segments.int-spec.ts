@@ -18,6 +18,7 @@ import { apiConfigSchema } from '../config/api.config';
 const EXAMPLES = join(__dirname, '../../../../libs/contracts/src/examples');
 const americas = JSON.parse(readFileSync(join(EXAMPLES, 'segment@1.aapl-americas-q2-fy2025.json'), 'utf8')) as RecordEnvelope<SegmentData>;
 const iphoneYtd = JSON.parse(readFileSync(join(EXAMPLES, 'segment@1.aapl-iphone-ytd-fy2025.json'), 'utf8')) as RecordEnvelope<SegmentData>;
+const americasIncome = JSON.parse(readFileSync(join(EXAMPLES, 'segment@1.aapl-americas-operating-income-q2-fy2025.json'), 'utf8')) as RecordEnvelope<SegmentData>;
 
 let db: TestDatabase;
 let api: { server: FastifyInstance; context: ApiContext };
@@ -25,7 +26,7 @@ let key: string;
 let freeKey: string;
 
 interface Body {
-  data: Array<{ member: string; metric_key: string; period: { end_date: string; kind: string; calendar: string }; value: { raw: number; normalized: number; conversion_factor: number; unit: string; original_unit: string }; tier: string; provenance: { quote: string; accession: string } }>;
+  data: Array<{ member: string; metric_key: string; period: { end_date: string; kind: string; calendar: string }; value: { raw: number; normalized: number; conversion_factor: number; unit: string; original_unit: string }; tier: string; provenance: { quote: string; accession: string }; reconciliation: unknown }>;
   pagination: { next_cursor: string | null; has_more: boolean };
   company: { symbol: string; cik: string };
   _gaps: string[];
@@ -127,6 +128,36 @@ describe('GET /v1/companies/{symbol}/segments', () => {
       provenance: { accession: '0000320193-25-000057', quote: 'Americas:Net sales$40,315 $37,273 $92,963 $87,703', source_provider: 'sec' },
     });
     expect(body._gaps).toEqual(expect.arrayContaining([expect.stringMatching(/^no 10-K segment facts yet/), expect.stringMatching(/derived_q4/)]));
+  });
+
+  it("serves each figure's reconciliation: Apple's Note 13 takes segment operating income $40,136M to total operating income $29,589M", async () => {
+    await projectRecords(api.context.dataSource, [americasIncome]);
+    try {
+      const body = (await get('/v1/companies/AAPL:US/segments')).json<Body>();
+      const income = body.data.find((d) => d.metric_key === 'segment_operating_income.segment' && d.member === 'Americas')!;
+      expect(income.reconciliation).toEqual({
+        members: 5,
+        subtotals: [],
+        segments_sum: 40_136_000_000,
+        operating_segments_total: 40_136_000_000,
+        segments_match: true,
+        reconciling_items: [
+          { concept: 'us-gaap:ResearchAndDevelopmentExpense', member_qname: 'us-gaap:MaterialReconcilingItemsMember', member_kind: 'other', label: 'Research and development expense', value: -8_550_000_000 },
+          { concept: 'us-gaap:OtherGeneralAndAdministrativeExpense', member_qname: 'us-gaap:CorporateNonSegmentMember', member_kind: 'corporate', label: 'Other corporate expenses, net', value: -1_997_000_000 },
+        ],
+        total: 29_589_000_000,
+        total_concept: 'us-gaap:OperatingIncomeLoss',
+        total_from: 'filer_table',
+        method: 'with_reconciling_items',
+        difference: 0,
+        matches: true,
+      });
+      // Net sales by segment add up alone to total net sales $95,359M.
+      const sales = body.data.find((d) => d.metric_key === 'segment_revenue.segment' && d.member === 'Americas')!;
+      expect(sales.reconciliation).toMatchObject({ segments_sum: 95_359_000_000, total: 95_359_000_000, total_from: 'consolidated', method: 'segments_alone', reconciling_items: [], matches: true });
+    } finally {
+      await api.context.dataSource.query('DELETE FROM segment_observations WHERE record_key = $1', [americasIncome.key]);
+    }
   });
 
   it.each([

@@ -90,7 +90,7 @@ describe('bulk backfill of submissions.zip', () => {
       entries_total: 5,
       entries_done: 5,
       records_published: publisher.records.length,
-      done_names_hash_or_last_entry: 'CIK0001318605-submissions-001.json',
+      last_done: 'CIK0001318605-submissions-001.json',
       finished_at: expect.any(String),
     });
     // MUR lists an overflow file the archive does not hold: its name stays pending, nothing else does.

@@ -4,7 +4,8 @@ import { contentHash, TOPICS, validateRecord } from '@app/contracts';
 import { parseRecentFilings, parseSubmissions } from '@app/edgar';
 import { defaultFixturesDir, splitSubmissions } from '@app/testing';
 import { classifyEntry, CompanyNames, DonePrefix } from './bulk-entry';
-import { parseBulkArgs } from './bulk.config';
+import { bulkCheckpointSchema } from './bulk.checkpoint';
+import { COMPANY_FACTS_ZIP_URL, parseZipArgs, SUBMISSIONS_ZIP_URL } from './bulk.config';
 import { bulkCompanyRecords, entityFileUrl, mainEntityRecords, overflowEntityRecords } from './bulk.mapper';
 
 const ctx = { runId: 'run_bulk_test', extractedAt: '2025-08-02T12:00:01.000Z' };
@@ -86,15 +87,25 @@ describe('bulk mapping', () => {
   });
 });
 
-describe('bulk command line', () => {
-  it('parses --submissions, --checkpoint and --restart; anything else is a usage error', () => {
-    expect(parseBulkArgs(['--submissions', 'https://www.sec.gov/Archives/edgar/daily-index/bulkdata/submissions.zip'])).toEqual({
-      submissions: 'https://www.sec.gov/Archives/edgar/daily-index/bulkdata/submissions.zip',
-      restart: false,
-    });
-    expect(parseBulkArgs(['--submissions', 'a.zip', '--checkpoint', 'cp.json', '--restart'])).toEqual({ submissions: 'a.zip', checkpoint: 'cp.json', restart: true });
-    expect(parseBulkArgs([])).toHaveProperty('error');
-    expect(parseBulkArgs(['--submissions', 'a.zip', '--nope'])).toHaveProperty('error');
-    expect(parseBulkArgs(['--help'])).toEqual({ help: true });
+describe('bulk command lines', () => {
+  it('parses --submissions (bulk) or --companyfacts (facts-bulk), --checkpoint and --restart; anything else is a usage error', () => {
+    expect(parseZipArgs(['--submissions', SUBMISSIONS_ZIP_URL], 'submissions')).toEqual({ source: SUBMISSIONS_ZIP_URL, restart: false });
+    expect(parseZipArgs(['--submissions', 'a.zip', '--checkpoint', 'cp.json', '--restart'], 'submissions')).toEqual({ source: 'a.zip', checkpoint: 'cp.json', restart: true });
+    expect(parseZipArgs(['--companyfacts', COMPANY_FACTS_ZIP_URL], 'companyfacts')).toEqual({ source: COMPANY_FACTS_ZIP_URL, restart: false });
+    expect(parseZipArgs(['--submissions', 'a.zip'], 'companyfacts')).toHaveProperty('error');
+    expect(parseZipArgs([], 'submissions')).toHaveProperty('error');
+    expect(parseZipArgs(['--submissions', 'a.zip', '--nope'], 'submissions')).toHaveProperty('error');
+    expect(parseZipArgs(['--help'], 'companyfacts')).toEqual({ help: true });
+  });
+});
+
+describe('bulk checkpoints', () => {
+  it('reads a submissions checkpoint written before the shared runner (its last entry under the old name)', () => {
+    const old = {
+      kind: 'bulk-submissions', source: '/data/submissions.zip', entries_total: 5, entries_done: 2, records_published: 10,
+      done_names_hash_or_last_entry: 'CIK0000789019.json', started_at: 'x', updated_at: 'x', finished_at: null,
+      archive: { size: 1, etag: null, last_modified: null }, filings_published: 9, companies_published: 1, pending_names: {}, orphan_overflow: 0, unreadable_entries: 0,
+    };
+    expect(bulkCheckpointSchema.parse(old)).toMatchObject({ last_done: 'CIK0000789019.json', entries_done: 2 });
   });
 });

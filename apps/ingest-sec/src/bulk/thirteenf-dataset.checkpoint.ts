@@ -1,25 +1,16 @@
 import { z } from 'zod';
 import { readJsonCheckpoint, writeJsonCheckpoint } from '@app/checkpoints';
-import { archiveSchema } from './bulk.checkpoint';
+import { archiveCheckpointSchema } from './bulk.checkpoint';
 
 /**
  * The checkpoint of a 13F data-set load. Its entries are the data set's filings in the order the
  * load finishes them (INFOTABLE order of first row, then the filings without rows in SUBMISSION
- * order); `entries_done` is a done prefix of that order, so a restart skips those filings' rows.
- * Filings done beyond the prefix are published again on a restart (same record ids: consumers dedupe).
+ * order); `entries_done` is a done prefix of that order (`last_done`: an accession), so a restart
+ * skips those filings' rows. Filings done beyond the prefix are published again on a restart (same
+ * record ids: consumers dedupe).
  */
-export const thirteenFDatasetCheckpointSchema = z.object({
+export const thirteenFDatasetCheckpointSchema = archiveCheckpointSchema.extend({
   kind: z.literal('bulk-13f-dataset'),
-  source: z.string(),
-  entries_total: z.number().int().nonnegative().nullable(),
-  entries_done: z.number().int().nonnegative(),
-  records_published: z.number().int().nonnegative(),
-  /** Accession of the last filing of the done prefix. */
-  last_done: z.string().nullable(),
-  started_at: z.string(),
-  updated_at: z.string(),
-  finished_at: z.string().nullable(),
-  archive: archiveSchema,
   holdings_published: z.number().int().nonnegative(),
   /** Filings whose INFOTABLE rows could not all be read (skipped whole, logged). */
   unreadable_filings: z.number().int().nonnegative(),

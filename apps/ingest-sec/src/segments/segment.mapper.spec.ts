@@ -25,11 +25,33 @@ describe('segment@1 mapper on the AAPL 10-Q', () => {
   it.each([
     ['americas-q2-fy2025', 'aapl:AmericasSegmentMember', '2024-12-29', 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax'],
     ['iphone-ytd-fy2025', 'aapl:IPhoneMember', '2024-09-29', 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax'],
+    ['americas-operating-income-q2-fy2025', 'aapl:AmericasSegmentMember', '2024-12-29', 'us-gaap:OperatingIncomeLoss'],
   ])('matches the example record segment@1.aapl-%s.json', (label, member, start, concept) => {
     const record = records.find((r) => r.data.member_qname === member && r.data.period.start_date === start && r.data.period.end_date === '2025-03-29' && r.data.concept === concept)!;
     const file = join(EXAMPLES, `segment@1.aapl-${label}.json`);
     if (process.env.WRITE_EXAMPLES === '1') writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(record);
+  });
+
+  it("carries the breakdown's reconciliation: Americas operating income with Apple's reconciliation to total operating income $29,589M", () => {
+    const r = records.find((x) => x.data.member_qname === 'aapl:AmericasSegmentMember' && x.data.metric === 'operating_income' && x.data.period.start_date === '2024-12-29')!;
+    expect(r.data.reconciliation).toMatchObject({
+      members: 5,
+      segments_sum: 40_136_000_000,
+      operating_segments_total: 40_136_000_000,
+      segments_match: true,
+      total: 29_589_000_000,
+      total_concept: 'us-gaap:OperatingIncomeLoss',
+      total_from: 'filer_table',
+      method: 'with_reconciling_items',
+      difference: 0,
+      matches: true,
+    });
+    expect(r.data.reconciliation!.reconciling_items.map((i) => [i.label, i.member_kind, i.value])).toEqual([
+      ['Research and development expense', 'other', -8_550_000_000],
+      ['Other corporate expenses, net', 'corporate', -1_997_000_000],
+    ]);
+    expect(records.every((x) => x.data.reconciliation?.matches === true)).toBe(true);
   });
 
   it('stamps provenance: the filing, the document, its sha256 and the row quote', () => {

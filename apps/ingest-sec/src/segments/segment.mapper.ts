@@ -5,9 +5,10 @@ import {
   contentHash,
   stableStringify,
   type SegmentData,
+  type SegmentReconciliationData,
   type SegmentRecordV1,
 } from '@app/contracts';
-import type { SegmentExtraction, SegmentFact } from '@app/edgar';
+import type { SegmentExtraction, SegmentFact, SegmentReconciliation } from '@app/edgar';
 
 export const PRODUCED_BY = 'ingest-sec';
 
@@ -38,6 +39,24 @@ export function segmentKey(
   // A segment's intersegment revenue shares concept, member and period with its total: its qualifier tells them apart.
   const qualifier = f.metric === 'intersegment_revenue' && f.concept !== 'us-gaap:SegmentReportingInformationIntersegmentRevenue' ? '+srt:ConsolidationItemsAxis=us-gaap:IntersegmentEliminationMember' : '';
   return `${accession}|${f.concept}|${f.axis}=${f.memberQName}${qualifier}|${f.period.start_date ?? ''}..${f.period.end_date}`;
+}
+
+/** A breakdown's reconciliation as segment@1 carries it. */
+export function reconciliationData(r: SegmentReconciliation): SegmentReconciliationData {
+  return {
+    members: r.members,
+    subtotals: r.subtotals,
+    segments_sum: r.membersSum,
+    operating_segments_total: r.operatingSegmentsTotal,
+    segments_match: r.segmentsMatch,
+    reconciling_items: r.reconcilingItems.map((i) => ({ concept: i.concept, member_qname: i.memberQName, member_kind: i.memberKind, label: i.label, value: i.value })),
+    total: r.total,
+    total_concept: r.totalConcept,
+    total_from: r.totalFrom,
+    method: r.method,
+    difference: r.difference,
+    matches: r.matches,
+  };
 }
 
 /** Extracted facts of one document -> segment@1 records (tier verified). Pure. */
@@ -73,6 +92,7 @@ export function segmentRecordsOf(
       scale: f.scale,
       displayed: f.displayed,
       tier: 'verified',
+      reconciliation: f.reconciliation ? reconciliationData(f.reconciliation) : null,
     };
     const key = segmentKey(filing.accession, f);
     return {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TOPICS, type FilingData, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
-import type { EdgarClient, EdgarFetchResult } from '@app/edgar';
+import { contentHash, TOPICS, type FilingData, type RecordEnvelope, type TopicDefinition, type XbrlFactsRecordV1 } from '@app/contracts';
+import { extractFacts, type EdgarClient, type EdgarFetchResult } from '@app/edgar';
 import { PublishGaveUpError } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import { defaultFixturesDir } from '@app/testing';
@@ -29,30 +29,44 @@ function setup(documents: Record<string, Buffer>, acceptedPublishes = Infinity) 
         ? Promise.resolve(void published.push({ topic, records }))
         : Promise.reject(new PublishGaveUpError(topic.name, records.length, 300_000, new Error('ECONNREFUSED'))),
   };
-  const service = new SegmentsService(edgar, publisher, TOPICS.segments, createLogger({ level: 'silent' }));
+  const service = new SegmentsService(edgar, publisher, TOPICS.segments, TOPICS.xbrlFacts, createLogger({ level: 'silent' }));
   return { service, paths, published };
 }
 
 describe('SegmentsService', () => {
-  it('fetches the primary document, extracts and publishes segment@1 records; a 404 is counted and skipped', async () => {
+  it('fetches the primary document once, publishes its segment@1 and xbrl-facts@1 records; a 404 is counted and skipped', async () => {
     const { service, paths, published } = setup({ [AAPL]: bytes });
     const summary = await service.execute({
       runId: 'run_test',
       filings: [
-        { cik: '320193', accession: '0000320193-25-000057', form: '10-Q', document: `https://www.sec.gov${AAPL}` },
-        { cik: '320193', accession: '0000320193-25-000099', form: '10-Q', document: '/Archives/edgar/data/320193/000032019325000099/missing.htm' },
+        { cik: '320193', accession: '0000320193-25-000057', form: '10-Q', filedDate: '2025-05-02', document: `https://www.sec.gov${AAPL}` },
+        { cik: '320193', accession: '0000320193-25-000099', form: '10-Q', filedDate: '2025-05-02', document: '/Archives/edgar/data/320193/000032019325000099/missing.htm' },
       ],
     });
     expect(paths).toEqual([AAPL, '/Archives/edgar/data/320193/000032019325000099/missing.htm']);
-    expect(summary).toMatchObject({ filings: 2, published: 64, notFound: 1, unreadable: 0 });
-    expect(published).toHaveLength(1);
-    expect(published[0]!.topic.name).toBe('edgar.segments.v1');
+    const concepts = new Set(extractFacts(bytes).facts.map((f) => f.concept)).size;
+    expect(summary).toMatchObject({ filings: 2, published: 64, factRecords: concepts, notFound: 1, unreadable: 0 });
+    expect(published.map((p) => [p.topic.name, p.records.length])).toEqual([
+      ['edgar.segments.v1', 64],
+      ['edgar.xbrl-facts.v1', concepts],
+    ]);
     expect(published[0]!.records.every((r) => r.schema === 'segment@1' && r.correlation_id === 'run_test')).toBe(true);
+    const facts = published[1]!.records as XbrlFactsRecordV1[];
+    expect(facts.every((r) => r.schema === 'xbrl-facts@1' && r.correlation_id === 'run_test' && r.data.facts.every((f) => f.filed === '2025-05-02'))).toBe(true);
+    // Both from the same bytes.
+    expect(new Set([...published[0]!.records, ...facts].map((r) => r.provenance.content_hash))).toEqual(new Set([contentHash(bytes)]));
+  });
+
+  it('publishes segments only when the filing day is unknown (a one-off --filing run)', async () => {
+    const { service, published } = setup({ [AAPL]: bytes });
+    const summary = await service.execute({ filings: [{ cik: '320193', accession: '0000320193-25-000057', form: '10-Q', filedDate: null, document: AAPL }] });
+    expect(summary).toMatchObject({ published: 64, factRecords: 0 });
+    expect(published.map((p) => p.topic.name)).toEqual(['edgar.segments.v1']);
   });
 
   it('stops at a broker outage, saying what was published before it', async () => {
     const { service } = setup({ [AAPL]: bytes, '/b.htm': bytes, '/c.htm': bytes }, 1);
-    const filing = (accession: string, document: string) => ({ cik: '320193', accession, form: '10-Q', document });
+    const filing = (accession: string, document: string) => ({ cik: '320193', accession, form: '10-Q', filedDate: null, document });
     const run = service.execute({ runId: 'run_test', filings: [filing('0000320193-25-000057', AAPL), filing('0000320193-25-000058', '/b.htm'), filing('0000320193-25-000059', '/c.htm')] });
     const error = (await run.catch((e: unknown) => e)) as RunStoppedError;
     expect(error).toBeInstanceOf(RunStoppedError);
@@ -62,12 +76,12 @@ describe('SegmentsService', () => {
 
   it('counts a document without inline XBRL as unreadable', async () => {
     const { service } = setup({ '/x.htm': Buffer.from('<html><body><table><tr><td>Net sales</td></tr></table></body></html>') });
-    expect(await service.execute({ filings: [{ cik: '1', accession: '0000000001-25-000001', form: '10-Q', document: '/x.htm' }] })).toMatchObject({ unreadable: 1, published: 0 });
+    expect(await service.execute({ filings: [{ cik: '1', accession: '0000000001-25-000001', form: '10-Q', filedDate: null, document: '/x.htm' }] })).toMatchObject({ unreadable: 1, published: 0 });
   });
 
   it('takes 10-Q and 10-K filing records naming a primary document or (live rows) the index page, nothing else', () => {
-    const record = (form: string, url: string | null) => ({ data: { cik: '0000320193', accession: '0000320193-25-000057', form, primary_document_url: url } }) as unknown as RecordEnvelope<FilingData>;
-    expect(SegmentsService.commandOf(record('10-Q', `https://www.sec.gov${AAPL}`))).toEqual({ cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', document: `https://www.sec.gov${AAPL}` });
+    const record = (form: string, url: string | null) => ({ data: { cik: '0000320193', accession: '0000320193-25-000057', form, filed_date: '2025-05-02', primary_document_url: url } }) as unknown as RecordEnvelope<FilingData>;
+    expect(SegmentsService.commandOf(record('10-Q', `https://www.sec.gov${AAPL}`))).toEqual({ cik: '0000320193', accession: '0000320193-25-000057', form: '10-Q', filedDate: '2025-05-02', document: `https://www.sec.gov${AAPL}` });
     expect(SegmentsService.commandOf(record('10-K/A', `https://www.sec.gov${AAPL}`))).not.toBeNull();
     expect(SegmentsService.commandOf(record('8-K', `https://www.sec.gov${AAPL}`))).toBeNull();
     expect(SegmentsService.commandOf(record('10-Q', null))).toBeNull();

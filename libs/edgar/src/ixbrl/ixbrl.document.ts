@@ -14,8 +14,8 @@ export interface IxContext {
   /** End date of a duration, or the instant. */
   endDate: string;
   instant: boolean;
-  /** Explicit members by axis (canonical QNames), in document order; typed members as their text. */
-  dimensions: Array<{ axis: string; member: string }>;
+  /** Explicit members by axis (canonical QNames), in document order; typed members as their text, marked `typed`. */
+  dimensions: Array<{ axis: string; member: string; typed?: true }>;
 }
 
 export interface IxNumericFact {
@@ -189,7 +189,7 @@ function readContext(el: Element, xbrli: string, xbrldi: string, canon: (q: stri
           dimensions.push({ axis: canon(c.attribs.dimension ?? ''), member: canon(textContent(c)) });
           break;
         case `${xbrldi}:typedMember`:
-          dimensions.push({ axis: canon(c.attribs.dimension ?? ''), member: normalizeWhitespace(textContent(c)) });
+          dimensions.push({ axis: canon(c.attribs.dimension ?? ''), member: normalizeWhitespace(textContent(c)), typed: true });
           break;
         default:
           visit(c);
@@ -220,4 +220,43 @@ function readUnit(el: Element, xbrli: string): string {
     return `${num ? measures(num).join('*') : ''}/${den ? measures(den).join('*') : ''}`;
   }
   return measures(el).join('*');
+}
+
+/** The dei facts of the cover page a filing's records need. */
+export interface DocumentInfo {
+  /** dei:EntityRegistrantName. */
+  entityName: string | null;
+  cik: string | null;
+  documentType: string | null;
+  fiscalYearFocus: number | null;
+  fiscalPeriodFocus: string | null;
+  periodEndDate: string | null;
+  fiscalYearEnd: string | null;
+}
+
+export function documentInfoOf(doc: IxDocument): DocumentInfo {
+  const fy = doc.dei.get('DocumentFiscalYearFocus');
+  return {
+    entityName: doc.dei.get('EntityRegistrantName') ?? null,
+    cik: doc.dei.get('EntityCentralIndexKey') ?? null,
+    documentType: doc.dei.get('DocumentType') ?? null,
+    fiscalYearFocus: fy && /^\d{4}$/.test(fy) ? Number(fy) : null,
+    fiscalPeriodFocus: doc.dei.get('DocumentFiscalPeriodFocus') ?? null,
+    periodEndDate: readDate(doc.dei.get('DocumentPeriodEndDate')),
+    fiscalYearEnd: doc.dei.get('CurrentFiscalYearEndDate') ?? null,
+  };
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** dei:DocumentPeriodEndDate as printed ("March 29, 2025", "2025-03-29") -> YYYY-MM-DD. */
+function readDate(text: string | undefined): string | null {
+  if (!text) return null;
+  const iso = /(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (iso) return iso[0];
+  const m = /([A-Za-z]+)\s+(\d{1,2}),?\s+(\d{4})/.exec(text);
+  if (!m) return null;
+  const month = MONTHS.indexOf(m[1]!.toLowerCase());
+  if (month < 0) return null;
+  return `${m[3]}-${String(month + 1).padStart(2, '0')}-${m[2]!.padStart(2, '0')}`;
 }

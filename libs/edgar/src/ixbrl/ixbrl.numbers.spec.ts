@@ -9,6 +9,12 @@ describe('ixbrl numbers', () => {
     ['-', 'ixt-sec:zerodash', '0'],
     ['\u00a05.47 ', 'ixt:num-dot-decimal', '5.47'],
     ['007', undefined, '7'],
+    // Words as Apple, NVIDIA and Tesla print counts in their 10-Qs.
+    ['two', 'ixt-sec:numwordsen', '2'],
+    ['Seven', 'ixt-sec:numwordsen', '7'],
+    ['no', 'ixt-sec:numwordsen', '0'],
+    ['twenty-one', 'ixt-sec:numwordsen', '21'],
+    ['one hundred and five', 'ixt-sec:numwordsen', '105'],
   ])('%j under %s is %s', (text, format, expected) => {
     expect(transformNumber(text, format)).toBe(expected);
   });
@@ -16,6 +22,7 @@ describe('ixbrl numbers', () => {
   it('refuses text its format cannot read', () => {
     expect(() => transformNumber('twelve', 'ixt:num-dot-decimal')).toThrow(IxbrlFormatError);
     expect(() => transformNumber('12', 'ixt-sec:numwordsen')).toThrow(IxbrlFormatError);
+    expect(() => transformNumber('several', 'ixt-sec:numwordsen')).toThrow(IxbrlFormatError);
   });
 
   it('scales exactly', () => {

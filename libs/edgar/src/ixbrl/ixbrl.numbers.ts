@@ -12,6 +12,15 @@ const COMMA_DECIMAL_FORMATS = new Set(['num-comma-decimal', 'numcommadecimal', '
 /** Plain digits as printed (ixt-sec:numunitdecimal etc. are not used by these filers). */
 const PLAIN_FORMATS = new Set(['', 'num-unit-decimal', 'numunitdecimal']);
 
+/** ixt-sec:numwordsen: a count written in English words ("two", "twenty-one", "no"). */
+const WORD_FORMATS = new Set(['numwordsen', 'num-word-en']);
+const SMALL_NUMBERS: Record<string, number> = {
+  no: 0, none: 0, zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+};
+const MULTIPLIERS: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9 };
+
 export class IxbrlFormatError extends Error {
   constructor(message: string) {
     super(message);
@@ -33,6 +42,7 @@ function formatName(format: string | undefined): string {
 export function transformNumber(text: string, format: string | undefined): string {
   const name = formatName(format);
   if (ZERO_FORMATS.has(name)) return '0';
+  if (WORD_FORMATS.has(name)) return String(numberWords(text));
   let t = text.replace(/[\s\u00a0\u202f]+/g, '');
   if (DOT_DECIMAL_FORMATS.has(name) || PLAIN_FORMATS.has(name)) {
     t = t.replace(/[,'\u2019]/g, '');
@@ -43,6 +53,23 @@ export function transformNumber(text: string, format: string | undefined): strin
   }
   if (!/^\d+(\.\d+)?$|^\.\d+$/.test(t)) throw new IxbrlFormatError(`"${text}" is not a number under ${format ?? 'no format'}`);
   return canonical(t);
+}
+
+/** "twenty-one" -> 21, "one hundred and five" -> 105, "two million" -> 2000000. */
+function numberWords(text: string): number {
+  const words = text.toLowerCase().split(/[\s\u00a0,-]+/).filter((w) => w && w !== 'and');
+  if (words.length === 0) throw new IxbrlFormatError(`"${text}" is not a number in words`);
+  let total = 0;
+  let group = 0;
+  for (const w of words) {
+    if (w in SMALL_NUMBERS) group += SMALL_NUMBERS[w]!;
+    else if (w === 'hundred') group *= 100;
+    else if (w in MULTIPLIERS) {
+      total += group * MULTIPLIERS[w]!;
+      group = 0;
+    } else throw new IxbrlFormatError(`"${text}" is not a number in words`);
+  }
+  return total + group;
 }
 
 /** Strips leading/trailing zeros: "040.50" -> "40.5", "0.0" -> "0". */

@@ -244,11 +244,12 @@ describe("members as the filers name them, their kind, and what they add up to",
     expect(memberKindOf('aapl:AmericasSegmentMember')).toBe('segment');
   });
 
-  it("reconciles Apple's segments to net sales (consolidated) and operating income to the segments' tagged total", () => {
+  it("reconciles Apple's segments to net sales (consolidated) and operating income through its reconciliation table to total operating income", () => {
     const r = load('AAPL').result.reconciliations.filter((x) => x.dimension === 'segment' && x.endDate === '2025-03-29' && x.startDate === '2024-12-29');
-    expect(r.map((x) => [x.concept, x.members, x.membersSum / M, x.total! / M, x.totalFrom, x.matches])).toEqual([
-      ['us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax', 5, 95_359, 95_359, 'consolidated', true],
-      ['us-gaap:OperatingIncomeLoss', 5, 40_136, 40_136, 'operating_segments', true],
+    // Note 13: segment operating income $40,136M, research and development (8,550), other corporate expenses (1,997), total operating income $29,589M.
+    expect(r.map((x) => [x.concept, x.members, x.membersSum / M, x.operatingSegmentsTotal && x.operatingSegmentsTotal / M, x.segmentsMatch, x.total! / M, x.totalFrom, x.method, x.matches])).toEqual([
+      ['us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax', 5, 95_359, null, null, 95_359, 'consolidated', 'segments_alone', true],
+      ['us-gaap:OperatingIncomeLoss', 5, 40_136, 40_136, true, 29_589, 'filer_table', 'with_reconciling_items', true],
     ]);
     const products = load('AAPL').result.reconciliations.find((x) => x.dimension === 'product_or_service' && x.endDate === '2025-03-29' && x.startDate === '2024-12-29')!;
     expect(products).toMatchObject({ members: 6, subtotals: ['us-gaap:ProductMember'], matches: true });

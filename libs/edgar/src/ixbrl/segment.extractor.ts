@@ -1,7 +1,8 @@
 import { isTag, type Element } from 'domhandler';
 import { EdgarParseError } from '../edgar.parse-error';
 import { factValue, IxbrlFormatError } from './ixbrl.numbers';
-import { normalizeWhitespace, parseIxbrl, textContent, type IxContext, type IxDocument, type IxNumericFact } from './ixbrl.document';
+import { documentInfoOf, normalizeWhitespace, parseIxbrl, textContent, type DocumentInfo, type IxContext, type IxDocument, type IxNumericFact } from './ixbrl.document';
+import { reconcileBreakdown, type Figure, type ReconcilingItem, type ReconcilingKind, type SegmentReconciliation } from './segment.reconciliation';
 import {
   calendarQuarter,
   fiscalLabel,
@@ -10,6 +11,7 @@ import {
   type FiscalCalendar,
   type PeriodKind,
 } from './ixbrl.periods';
+import { ancestor, isRow, letters, rowOf, rowTexts, tableOf, type RowText } from './ixbrl.rows';
 
 /**
  * Segment facts of an inline-XBRL 10-Q / 10-K.
@@ -39,8 +41,14 @@ import {
  * non-empty cell of the fact's row as printed. A fact outside any table row (ix:hidden) is quoted by
  * its own displayed text and labelled with the member name.
  *
- * Totals: each breakdown (concept, axis, period, unit) of `segment` members is reconciled with the
- * filer's own total (SegmentReconciliation), members that are subtotals of others left out.
+ * Totals: each breakdown (concept, axis, period, unit) of `segment` members is reconciled as the
+ * filer's table reconciles it (segment.reconciliation.ts): to the consolidated total, the segments
+ * alone or with the corporate, eliminations and reconciling rows; else through the filer's
+ * reconciliation table; the segments alone to the operating segments' total besides. Members printed
+ * in tables that share no member (Amazon's "Net product sales / Net service sales" on the income
+ * statement and its seven groups of products and services in the notes) are two presentations of the
+ * same total when together they do not add up: each is reconciled on its own. Every fact carries the
+ * reconciliation of the breakdown it is a member or a reconciling row of.
  *
  * Member names: the issuer's own spelling when some table row label of the document (a row's first
  * cell with text, a header row's first column header too) equals the member's local name letter for
@@ -143,48 +151,16 @@ export interface SegmentFact {
   period: SegmentPeriod;
   issuerLabel: string;
   quote: string;
+  /** The breakdown this fact is a member or a reconciling row of, as reconciled; null when it is in none (a segment's intersegment revenue). */
+  reconciliation: SegmentReconciliation | null;
 }
 
-export interface DocumentInfo {
-  cik: string | null;
-  documentType: string | null;
-  fiscalYearFocus: number | null;
-  fiscalPeriodFocus: string | null;
-  periodEndDate: string | null;
-  fiscalYearEnd: string | null;
-}
-
-/**
- * Whether the `segment` members of one breakdown (concept, axis, period, unit) add up to the total the
- * filer reports: the figure tagged `srt:ConsolidationItemsAxis = us-gaap:OperatingSegmentsMember`
- * alone (the segments' total, ASU 2023-07) when there is one, else the undimensioned (consolidated)
- * figure. `matches` allows the rounding of the printed figures; null when no total is tagged.
- */
-export interface SegmentReconciliation {
-  concept: string;
-  dimension: SegmentDimension;
-  startDate: string | null;
-  endDate: string;
-  unit: string;
-  members: number;
-  /** Members that are the sum of other members of the breakdown (Products = iPhone + Mac + ...): left out of the sum. */
-  subtotals: string[];
-  membersSum: number;
-  total: number | null;
-  totalFrom: 'operating_segments' | 'consolidated' | null;
-  matches: boolean | null;
-}
 
 export interface SegmentExtraction {
   document: DocumentInfo;
   facts: SegmentFact[];
   reconciliations: SegmentReconciliation[];
   skipped: { multiDimension: number; duplicates: number; conflicts: number; nil: number; unreadable: number; missingContext: number };
-}
-
-/** Letters and digits only, lower case, `&` read as "and": how labels are matched to member names. */
-function letters(s: string): string {
-  return s.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]/g, '');
 }
 
 /** `aapl:RestOfAsiaPacificSegmentMember` -> `restofasiapacific`. */
@@ -201,59 +177,9 @@ function humanize(stem: string): string {
 /** Row labels that name a metric, not a member. */
 const METRIC_CAPTION = /\b(net sales|sales|revenues?|income|loss|total|operating|segment)\b/i;
 
-/** Nearest ancestor `tr` (any namespace prefix). */
-function rowOf(el: Element): Element | null {
-  let p = el.parent;
-  while (p && isTag(p)) {
-    const name = p.name;
-    if (name === 'tr' || name.endsWith(':tr')) return p;
-    p = p.parent;
-  }
-  return null;
-}
-
-function cellsOf(tr: Element): Element[] {
-  return tr.children.filter((c): c is Element => isTag(c) && (c.name === 'td' || c.name === 'th' || c.name.endsWith(':td') || c.name.endsWith(':th')));
-}
-
-/** First cell with text in the row: the row label as printed. */
-function rowLabel(tr: Element): string | null {
-  for (const cell of cellsOf(tr)) {
-    const t = normalizeWhitespace(textContent(cell));
-    if (t) return t;
-  }
-  return null;
-}
-
 /** Label text without trailing colons or footnote marks, for matching only. */
 function labelKey(label: string): string {
   return letters(label.replace(/\(\d\)$/, ''));
-}
-
-export function documentInfoOf(doc: IxDocument): DocumentInfo {
-  const fy = doc.dei.get('DocumentFiscalYearFocus');
-  return {
-    cik: doc.dei.get('EntityCentralIndexKey') ?? null,
-    documentType: doc.dei.get('DocumentType') ?? null,
-    fiscalYearFocus: fy && /^\d{4}$/.test(fy) ? Number(fy) : null,
-    fiscalPeriodFocus: doc.dei.get('DocumentFiscalPeriodFocus') ?? null,
-    periodEndDate: readDate(doc.dei.get('DocumentPeriodEndDate')),
-    fiscalYearEnd: doc.dei.get('CurrentFiscalYearEndDate') ?? null,
-  };
-}
-
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-
-/** dei:DocumentPeriodEndDate as printed ("March 29, 2025", "2025-03-29") -> YYYY-MM-DD. */
-function readDate(text: string | undefined): string | null {
-  if (!text) return null;
-  const iso = /(\d{4})-(\d{2})-(\d{2})/.exec(text);
-  if (iso) return iso[0];
-  const m = /([A-Za-z]+)\s+(\d{1,2}),?\s+(\d{4})/.exec(text);
-  if (!m) return null;
-  const month = MONTHS.indexOf(m[1]!.toLowerCase());
-  if (month < 0) return null;
-  return `${m[3]}-${String(month + 1).padStart(2, '0')}-${m[2]!.padStart(2, '0')}`;
 }
 
 /**
@@ -342,16 +268,7 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
     documentPeriodEnd: info.periodEndDate ?? latestDurationEnd(doc),
   };
   const skipped = { multiDimension: 0, duplicates: 0, conflicts: 0, nil: 0, unreadable: 0, missingContext: 0 };
-  const rowTexts = new Map<Element, { label: string | null; quote: string; key: string }>();
-  const rowInfo = (tr: Element) => {
-    let r = rowTexts.get(tr);
-    if (!r) {
-      const quote = normalizeWhitespace(textContent(tr));
-      r = { label: rowLabel(tr), quote, key: letters(quote) };
-      rowTexts.set(tr, r);
-    }
-    return r;
-  };
+  const rowInfo = rowTexts();
 
   const selected = selectSegmentFacts<IxNumericFact>(doc.facts, doc.contexts, skipped);
 
@@ -367,7 +284,9 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
   };
 
   const out: SegmentFact[] = [];
-  const seen = new Map<string, number>();
+  // Every printing of each kept fact, its repeats in other tables included: the tables tell a breakdown's presentations.
+  const printingsOf = new Map<SegmentFact, Element[]>();
+  const seen = new Map<string, SegmentFact>();
   for (const { fact, ctx, axis, member, metric } of selected) {
     let value: number;
     try {
@@ -381,11 +300,12 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
     const dedupKey = [fact.concept, metric, axis, member, ctx.startDate ?? '', ctx.endDate, unit].join('|');
     const prior = seen.get(dedupKey);
     if (prior !== undefined) {
-      if (prior === value) skipped.duplicates += 1;
-      else skipped.conflicts += 1;
+      if (prior.value === value) {
+        skipped.duplicates += 1;
+        printingsOf.get(prior)!.push(fact.element);
+      } else skipped.conflicts += 1;
       continue;
     }
-    seen.set(dedupKey, value);
 
     const dimension = SEGMENT_AXES[axis];
     const tr = rowOf(fact.element);
@@ -396,7 +316,7 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
     // "Compute & Networking" column, the prior year's rows) is quoted from the row that names it.
     const quote = tr && row && !row.key.includes(letters(memberName)) ? (quoteFromNamingRow(tr, letters(memberName), rowInfo) ?? row.quote) : row?.quote;
     const kind = periodKind(ctx);
-    out.push({
+    const kept: SegmentFact = {
       concept: fact.concept,
       metric,
       metricKey: metricKeyOf(metric, dimension),
@@ -422,9 +342,13 @@ export function extractSegmentsFrom(doc: IxDocument): SegmentExtraction {
       },
       issuerLabel: row?.label ?? memberName,
       quote: quote || normalizeWhitespace(fact.text),
-    });
+      reconciliation: null,
+    };
+    out.push(kept);
+    seen.set(dedupKey, kept);
+    printingsOf.set(kept, [fact.element]);
   }
-  return { document: info, facts: out, reconciliations: reconcile(doc, out), skipped };
+  return { document: info, facts: out, reconciliations: reconcile(doc, out, printingsOf, rowInfo), skipped };
 }
 
 /** Rows of a table a naming row is looked for in, above the fact's row. */
@@ -435,7 +359,7 @@ const NAMING_ROWS_BACK = 40;
  * `tr`, whitespace normalized: a contiguous stretch of the document's text, so it verifies as
  * ixbrl_text. Null when no row within NAMING_ROWS_BACK names it.
  */
-function quoteFromNamingRow(tr: Element, memberKey: string, rowInfo: (tr: Element) => { key: string }): string | null {
+function quoteFromNamingRow(tr: Element, memberKey: string, rowInfo: (tr: Element) => RowText): string | null {
   if (!memberKey) return null;
   const siblings = tr.parent?.children ?? [];
   const at = siblings.indexOf(tr);
@@ -451,39 +375,125 @@ function quoteFromNamingRow(tr: Element, memberKey: string, rowInfo: (tr: Elemen
   return null;
 }
 
-/** Breakdowns wider than this are not searched for subtotals (2^n subsets). */
-const SUBTOTAL_SEARCH_MAX = 14;
-
-/** The members equal to the sum of two or more other members of the same breakdown. */
-function subtotalsOf(members: ReadonlyArray<SegmentFact>, tolerance: number): SegmentFact[] {
-  if (members.length < 3 || members.length > SUBTOTAL_SEARCH_MAX) return [];
-  const eps = Math.max(tolerance, 0.5);
-  return members.filter((parent) => {
-    const others = members.filter((m) => m !== parent);
-    for (let mask = 1; mask < 1 << others.length; mask++) {
-      if ((mask & (mask - 1)) === 0) continue; // a single member is not a breakdown
-      let sum = 0;
-      for (let i = 0; i < others.length; i++) if (mask & (1 << i)) sum += others[i]!.value;
-      if (Math.abs(sum - parent.value) <= eps) return true;
-    }
-    return false;
-  });
+/** Whether the fact is printed in parentheses in its cell: "(8,550)" is deducted in the filer's table. */
+function printedNegative(el: Element): boolean {
+  const cell = ancestor(el, 'td') ?? ancestor(el, 'th');
+  if (!cell) return false;
+  const text = textContent(cell);
+  const before = text.slice(0, text.indexOf(textContent(el)));
+  return /[(\u2212-]/.test(before);
 }
 
-/** Members of kind segment against the filer's total, per concept, axis, period and unit (see SegmentReconciliation). */
-function reconcile(doc: IxDocument, facts: ReadonlyArray<SegmentFact>): SegmentReconciliation[] {
-  const groups = new Map<string, { f: SegmentFact; members: SegmentFact[]; tolerance: number }>();
-  for (const f of facts) {
-    if (f.memberKind !== 'segment' || f.metric !== SEGMENT_CONCEPTS[f.concept as keyof typeof SEGMENT_CONCEPTS]) continue;
-    const key = [f.concept, f.axis, f.period.start_date ?? '', f.period.end_date, f.unit].join('|');
-    const g = groups.get(key) ?? { f, members: [], tolerance: 0 };
-    g.members.push(f);
-    // Each printed figure is rounded to its decimals: half a unit of the last digit per member.
-    g.tolerance += f.decimals && /^-?\d+$/.test(f.decimals) ? 0.5 * 10 ** -Number(f.decimals) : 0;
-    groups.set(key, g);
+/** The kind of a reconciling row: a context whose one dimension is a corporate, eliminations or reconciling member of the consolidation axis. */
+function reconcilingKindOf(ctx: IxContext): ReconcilingKind | null {
+  if (ctx.dimensions.length !== 1 || ctx.dimensions[0]!.axis !== 'srt:ConsolidationItemsAxis') return null;
+  const kind = memberKindOf(ctx.dimensions[0]!.member);
+  return kind === 'segment' ? null : kind;
+}
+
+const periodKey = (start: string | null, end: string, unit: string): string => [start ?? '', end, unit].join('|');
+
+/**
+ * The filer's reconciliation table of a breakdown: in a table that prints the breakdown's members or
+ * the operating segments' total, the rows after them, of the same period and unit, on a corporate,
+ * eliminations or reconciling member (any concept), signed as printed, down to the first
+ * undimensioned figure (the total they reconcile to). Null when no table has such rows and a total.
+ */
+function filerTableOf(
+  doc: IxDocument,
+  starts: ReadonlyArray<Element>,
+  tables: ReadonlySet<Element>,
+  period: string,
+  rowInfo: (tr: Element) => { label: string | null },
+): { items: Array<ReconcilingItem & Figure>; total: Figure & { concept: string } } | null {
+  const startSet = new Set(starts);
+  for (const table of tables) {
+    const items: Array<ReconcilingItem & Figure> = [];
+    let started = false;
+    for (const fact of doc.facts) {
+      if (fact.nil || tableOf(fact.element) !== table) continue;
+      if (startSet.has(fact.element)) {
+        started = true;
+        continue;
+      }
+      const ctx = doc.contexts.get(fact.contextRef);
+      const unit = fact.unitRef ? (doc.units.get(fact.unitRef) ?? fact.unitRef) : '';
+      if (!started || !ctx || periodKey(ctx.startDate, ctx.endDate, unit) !== period) continue;
+      let value: number;
+      try {
+        value = factValue(fact.text, fact);
+      } catch {
+        continue;
+      }
+      if (ctx.dimensions.length === 0) {
+        if (items.length === 0) break; // a total with nothing between: the segments alone, not this table's business
+        return { items, total: { value, decimals: fact.decimals, concept: fact.concept } };
+      }
+      const kind = reconcilingKindOf(ctx);
+      if (!kind) continue;
+      const tr = rowOf(fact.element);
+      items.push({
+        concept: fact.concept,
+        memberQName: ctx.dimensions[0]!.member,
+        memberKind: kind,
+        label: (tr && rowInfo(tr).label) || humanize(memberStem(ctx.dimensions[0]!.member)),
+        value: printedNegative(fact.element) ? -Math.abs(value) : Math.abs(value),
+        decimals: fact.decimals,
+      });
+    }
   }
-  // The filer's totals: undimensioned, or on the consolidation axis as the operating segments' total.
-  const totals = new Map<string, { consolidated?: number; operatingSegments?: number }>();
+  return null;
+}
+
+/** Members linked by the tables they share: each group is one presentation of the breakdown. Table-less members join the first group. */
+function presentationsOf(members: ReadonlyArray<SegmentFact>, tablesOf: (f: SegmentFact) => Set<Element>): SegmentFact[][] {
+  const groups: Array<{ members: SegmentFact[]; tables: Set<Element> }> = [];
+  const loose: SegmentFact[] = [];
+  for (const m of members) {
+    const tables = tablesOf(m);
+    if (tables.size === 0) {
+      loose.push(m);
+      continue;
+    }
+    const linked = groups.filter((g) => [...tables].some((t) => g.tables.has(t)));
+    const merged = { members: [...linked.flatMap((g) => g.members), m], tables: new Set([...linked.flatMap((g) => [...g.tables]), ...tables]) };
+    for (const g of linked) groups.splice(groups.indexOf(g), 1);
+    groups.push(merged);
+  }
+  if (groups.length === 0) return [loose];
+  groups[0]!.members.push(...loose);
+  // Document order within each presentation.
+  return groups.map((g) => members.filter((m) => g.members.includes(m)));
+}
+
+/**
+ * Every breakdown of `segment` members (concept, axis, period, unit) reconciled as the filer does
+ * (segment.reconciliation.ts); each member and reconciling row gets its breakdown's reconciliation.
+ */
+function reconcile(
+  doc: IxDocument,
+  facts: ReadonlyArray<SegmentFact>,
+  printingsOf: ReadonlyMap<SegmentFact, Element[]>,
+  rowInfo: (tr: Element) => { label: string | null },
+): SegmentReconciliation[] {
+  const tablesOf = (f: SegmentFact): Set<Element> => new Set((printingsOf.get(f) ?? []).map(tableOf).filter((t): t is Element => t !== null));
+  const groups = new Map<string, SegmentFact[]>();
+  const rows = new Map<string, SegmentFact[]>();
+  for (const f of facts) {
+    // A segment's intersegment revenue is not a member of its revenue breakdown.
+    if (f.metric !== SEGMENT_CONCEPTS[f.concept as keyof typeof SEGMENT_CONCEPTS]) continue;
+    const period = periodKey(f.period.start_date, f.period.end_date, f.unit);
+    if (f.memberKind === 'segment') {
+      const key = [f.concept, f.axis, period].join('|');
+      groups.set(key, [...(groups.get(key) ?? []), f]);
+    } else {
+      // Corporate, eliminations and reconciling rows sit beside the business segments.
+      const key = [f.concept, 'us-gaap:StatementBusinessSegmentsAxis', period].join('|');
+      rows.set(key, [...(rows.get(key) ?? []), f]);
+    }
+  }
+  // The filer's totals of each concept and period: undimensioned, or the operating segments' total; every element printing one.
+  const totals = new Map<string, { consolidated?: number; operatingSegments?: number; elements: Element[] }>();
   for (const fact of doc.facts) {
     if (!(fact.concept in SEGMENT_CONCEPTS) || fact.nil) continue;
     const ctx = doc.contexts.get(fact.contextRef);
@@ -498,42 +508,65 @@ function reconcile(doc: IxDocument, facts: ReadonlyArray<SegmentFact>): SegmentR
       continue;
     }
     const unit = fact.unitRef ? (doc.units.get(fact.unitRef) ?? fact.unitRef) : '';
-    const key = [fact.concept, ctx.startDate ?? '', ctx.endDate, unit].join('|');
-    const t = totals.get(key) ?? {};
+    const key = [fact.concept, periodKey(ctx.startDate, ctx.endDate, unit)].join('|');
+    const t = totals.get(key) ?? { elements: [] };
     t[which] ??= value;
+    if (which === 'operatingSegments') t.elements.push(fact.element);
     totals.set(key, t);
   }
-  return [...groups.values()].map(({ f, members, tolerance }) => {
-    const subtotals = subtotalsOf(members, tolerance);
-    const sum = members.filter((m) => !subtotals.includes(m)).reduce((a, m) => a + m.value, 0);
-    const t = totals.get([f.concept, f.period.start_date ?? '', f.period.end_date, f.unit].join('|'));
-    const total = t?.operatingSegments ?? t?.consolidated ?? null;
-    return {
-      concept: f.concept,
-      dimension: f.dimension,
-      startDate: f.period.start_date,
-      endDate: f.period.end_date,
-      unit: f.unit,
-      members: members.length,
-      subtotals: subtotals.map((m) => m.memberQName),
-      membersSum: sum,
-      total,
-      totalFrom: t?.operatingSegments !== undefined ? 'operating_segments' : t?.consolidated !== undefined ? 'consolidated' : null,
-      matches: total === null ? null : Math.abs(sum - total) <= Math.max(tolerance, 0.5),
+  const out: SegmentReconciliation[] = [];
+  for (const [key, members] of groups) {
+    const f = members[0]!;
+    const period = periodKey(f.period.start_date, f.period.end_date, f.unit);
+    const t = totals.get([f.concept, period].join('|'));
+    const rowFacts = f.dimension === 'segment' ? (rows.get(key) ?? []) : [];
+    const held = (presentation: ReadonlyArray<SegmentFact>): SegmentReconciliation => {
+      // A reconciliation table starts at any printing of a member or of the operating segments' total.
+      const tables = new Set(presentation.flatMap((m) => [...tablesOf(m)]));
+      const starts = [...presentation.flatMap((m) => printingsOf.get(m) ?? []), ...(t?.elements ?? [])];
+      for (const e of t?.elements ?? []) {
+        const table = tableOf(e);
+        if (table) tables.add(table);
+      }
+      return reconcileBreakdown({
+        concept: f.concept,
+        axis: f.axis,
+        dimension: f.dimension,
+        startDate: f.period.start_date,
+        endDate: f.period.end_date,
+        unit: f.unit,
+        members: presentation,
+        rows: rowFacts.map((r) => ({ concept: r.concept, memberQName: r.memberQName, memberKind: r.memberKind as ReconcilingKind, label: r.issuerLabel, value: r.value, decimals: r.decimals })),
+        operatingSegmentsTotal: t?.operatingSegments ?? null,
+        consolidatedTotal: t?.consolidated ?? null,
+        filerTable: () => filerTableOf(doc, starts, tables, period, rowInfo),
+      });
     };
-  });
+    const whole = held(members);
+    const presentations = whole.matches === false ? presentationsOf(members, tablesOf) : [members];
+    const split = presentations.length > 1 ? presentations.map(held) : null;
+    const parts: Array<[ReadonlyArray<SegmentFact>, SegmentReconciliation]> =
+      split && split.every((r) => r.matches) ? presentations.map((p, i) => [p, split[i]!]) : [[members, whole]];
+    for (const [presentation, r] of parts) {
+      out.push(r);
+      for (const m of presentation) m.reconciliation = r;
+      for (const row of rowFacts) row.reconciliation ??= r;
+    }
+  }
+  return out;
 }
 
-function collectRowLabels(doc: IxDocument, into: Map<string, string>, rowInfo: (tr: Element) => { label: string | null }): void {
+function collectRowLabels(doc: IxDocument, into: Map<string, string>, rowInfo: (tr: Element) => RowText): void {
   const stack = [...doc.dom.children].reverse();
   while (stack.length) {
     const n = stack.pop()!;
     if (!isTag(n)) continue;
-    if (n.name === 'tr' || n.name.endsWith(':tr')) {
+    if (isRow(n)) {
       const label = rowInfo(n).label;
       if (label) {
         const key = labelKey(label);
-        if (key && !into.has(key)) into.set(key, label.replace(/:$/, ''));
+        // Footnote marks ("Third-party seller services (3)") are the table's, not the member's name.
+        if (key && !into.has(key)) into.set(key, label.replace(/:$/, '').replace(/\s*\(\d\)$/, ''));
       }
       continue;
     }

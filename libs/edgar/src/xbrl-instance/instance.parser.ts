@@ -179,7 +179,7 @@ function readContext(el: Element, scope: Scope): InstanceContext | null {
           dimensions.push({ axis: canonicalQName(c.attribs.dimension ?? '', s), member: canonicalQName(textContent(c), s) });
           break;
         case 'xbrldi:typedMember':
-          dimensions.push({ axis: canonicalQName(c.attribs.dimension ?? '', s), member: textContent(c).replace(/\s+/g, ' ').trim() });
+          dimensions.push({ axis: canonicalQName(c.attribs.dimension ?? '', s), member: textContent(c).replace(/\s+/g, ' ').trim(), typed: true });
           break;
         case null:
         default:

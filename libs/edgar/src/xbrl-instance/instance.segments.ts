@@ -1,13 +1,17 @@
 import { EdgarParseError } from '../edgar.parse-error';
 import { calendarQuarter, periodKind, type PeriodKind } from '../ixbrl/ixbrl.periods';
 import {
+  memberKindOf,
   metricKeyOf,
   selectSegmentFacts,
   SEGMENT_AXES,
+  SEGMENT_CONCEPTS,
+  type MemberKind,
   type SegmentAxis,
   type SegmentDimension,
   type SegmentMetric,
 } from '../ixbrl/segment.extractor';
+import { reconcileBreakdown, type ReconcilingKind, type SegmentReconciliation } from '../ixbrl/segment.reconciliation';
 import { canonicalDecimal, parseInstance, type InstanceDocument } from './instance.parser';
 
 /**
@@ -25,6 +29,10 @@ import { canonicalDecimal, parseInstance, type InstanceDocument } from './instan
  * Dedup: facts with the same concept, axis, member, period and unit are one observation (the first
  * in document order is kept); a repeat with the same value counts in `skipped.duplicates`, with a
  * different value in `skipped.conflicts`.
+ *
+ * Totals: each breakdown is reconciled as the inline extractor does it (segment.reconciliation.ts),
+ * without the filer's reconciliation table: an instance has no tables, so a breakdown reaches its
+ * consolidated total with the same concept's corporate, eliminations and reconciling rows only.
  */
 
 export interface InstanceSegmentPeriod {
@@ -45,6 +53,7 @@ export interface InstanceSegmentFact {
   dimension: SegmentDimension;
   /** Member QName, e.g. `tsla:AutomotiveSegmentMember`, `country:US`. */
   member: string;
+  memberKind: MemberKind;
   period: InstanceSegmentPeriod;
   /** Exact canonical decimal string, e.g. `22486000000`. */
   value: string;
@@ -61,6 +70,7 @@ export interface InstanceSegmentFact {
 
 export interface InstanceSegmentExtraction {
   facts: InstanceSegmentFact[];
+  reconciliations: SegmentReconciliation[];
   skipped: { multiDimension: number; duplicates: number; conflicts: number; nil: number; unreadable: number; missingContext: number };
 }
 
@@ -98,6 +108,7 @@ export function extractInstanceSegmentsFrom(doc: InstanceDocument): InstanceSegm
       axis: on.axis,
       dimension,
       member: on.member,
+      memberKind: memberKindOf(on.member),
       period: { start: ctx.startDate, end: ctx.endDate, kind: periodKind(ctx), calendar: calendarQuarter(ctx.endDate) },
       value,
       number: Number(value),
@@ -108,5 +119,52 @@ export function extractInstanceSegmentsFrom(doc: InstanceDocument): InstanceSegm
       factId: fact.id,
     });
   }
-  return { facts, skipped };
+  return { facts, reconciliations: reconcileInstance(doc, facts), skipped };
+}
+
+/** Every breakdown of `segment` members (concept, axis, period, unit) against the instance's totals. */
+function reconcileInstance(doc: InstanceDocument, facts: ReadonlyArray<InstanceSegmentFact>): SegmentReconciliation[] {
+  const periodOf = (start: string | null, end: string, unit: string) => [start ?? '', end, unit].join('|');
+  const groups = new Map<string, InstanceSegmentFact[]>();
+  const rows = new Map<string, InstanceSegmentFact[]>();
+  for (const f of facts) {
+    if (f.metric !== SEGMENT_CONCEPTS[f.concept as keyof typeof SEGMENT_CONCEPTS]) continue;
+    const period = periodOf(f.period.start, f.period.end, f.unit);
+    const key = [f.concept, f.memberKind === 'segment' ? f.axis : 'us-gaap:StatementBusinessSegmentsAxis', period].join('|');
+    const into = f.memberKind === 'segment' ? groups : rows;
+    into.set(key, [...(into.get(key) ?? []), f]);
+  }
+  const totals = new Map<string, { consolidated?: number; operatingSegments?: number }>();
+  for (const fact of doc.facts) {
+    if (!(fact.concept in SEGMENT_CONCEPTS) || fact.nil) continue;
+    const ctx = doc.contexts.get(fact.contextRef);
+    const value = canonicalDecimal(fact.text);
+    if (!ctx || value === null) continue;
+    const dims = ctx.dimensions;
+    const qualifier = dims.length === 1 && dims[0]!.axis === 'srt:ConsolidationItemsAxis' && dims[0]!.member === 'us-gaap:OperatingSegmentsMember';
+    const which = dims.length === 0 ? 'consolidated' : qualifier ? 'operatingSegments' : null;
+    if (!which) continue;
+    const unit = fact.unitRef ? (doc.units.get(fact.unitRef) ?? fact.unitRef) : '';
+    const key = [fact.concept, periodOf(ctx.startDate, ctx.endDate, unit)].join('|');
+    const t = totals.get(key) ?? {};
+    t[which] ??= Number(value);
+    totals.set(key, t);
+  }
+  return [...groups.entries()].map(([key, members]) => {
+    const f = members[0]!;
+    const t = totals.get([f.concept, periodOf(f.period.start, f.period.end, f.unit)].join('|'));
+    const rowFacts = f.dimension === 'segment' ? (rows.get(key) ?? []) : [];
+    return reconcileBreakdown({
+      concept: f.concept,
+      axis: f.axis,
+      dimension: f.dimension,
+      startDate: f.period.start,
+      endDate: f.period.end,
+      unit: f.unit,
+      members: members.map((m) => ({ memberQName: m.member, value: m.number, decimals: m.decimals })),
+      rows: rowFacts.map((r) => ({ concept: r.concept, memberQName: r.member, memberKind: r.memberKind as ReconcilingKind, label: r.member, value: r.number, decimals: r.decimals })),
+      operatingSegmentsTotal: t?.operatingSegments ?? null,
+      consolidatedTotal: t?.consolidated ?? null,
+    });
+  });
 }

@@ -93,10 +93,15 @@ export class XbrlFactsRepository {
     return result.rows.map(factReportOf);
   }
 
-  /** The concepts the company reported, by QName, with their units, counts and first and last period ends. */
-  async concepts(cik: string): Promise<FactConcept[]> {
+  /**
+   * The concepts the company reported (of `only` when given: one index range per concept, so a
+   * route resolving one concept does not aggregate the company's every report), by QName, with
+   * their units, counts and first and last period ends.
+   */
+  async concepts(cik: string, only?: readonly string[]): Promise<FactConcept[]> {
+    if (only?.length === 0) return [];
     const result = await this.pool.query<FactConcept>({
-      name: 'xbrl_concepts_of_company',
+      name: only ? 'xbrl_concepts_of_company_some' : 'xbrl_concepts_of_company',
       text: `SELECT r.concept, COALESCE(c.concept_label, min(r.label)) AS label, c.concept_description AS description,
                     array_agg(DISTINCT r.unit ORDER BY r.unit) AS units,
                     count(DISTINCT (r.unit, r.period_start, r.period_end, r.dimensions))::int AS values,
@@ -104,11 +109,22 @@ export class XbrlFactsRepository {
                     to_char(min(r.period_end), 'YYYY-MM-DD') AS "firstPeriodEnd", to_char(max(r.period_end), 'YYYY-MM-DD') AS "lastPeriodEnd"
                FROM xbrl_fact_reports r
                LEFT JOIN xbrl_concepts c ON c.record_key = r.cik || '|' || r.concept
-              WHERE r.cik = $1
+              WHERE r.cik = $1${only ? ' AND r.concept = ANY($2::text[])' : ''}
               GROUP BY r.concept, c.concept_label, c.concept_description
               ORDER BY r.concept`,
-      values: [cik],
+      values: only ? [cik, only] : [cik],
     });
     return result.rows;
+  }
+
+  /** The taxonomy labels of these concepts from the company's company-facts records (primary-key lookups). */
+  async conceptLabels(cik: string, concepts: readonly string[]): Promise<Map<string, string>> {
+    const result = await this.pool.query<{ concept: string; label: string }>({
+      name: 'xbrl_concept_labels',
+      text: `SELECT concept, concept_label AS label FROM xbrl_concepts
+              WHERE record_key = ANY($1::text[]) AND concept_label IS NOT NULL`,
+      values: [concepts.map((c) => `${cik}|${c}`)],
+    });
+    return new Map(result.rows.map((r) => [r.concept, r.label]));
   }
 }

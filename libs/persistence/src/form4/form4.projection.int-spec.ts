@@ -9,7 +9,8 @@ import { TABLES } from '../tables';
 import { InsiderTransactionsRepository } from './insider-transactions.repository';
 import { RosterRepository } from '../roster/roster.repository';
 import type { BatchOutcome } from '../projections/batch-outcome';
-import { FORM4_DIRECTOR_RANK, projectForm4Filings } from './form4.projection';
+import { projectForm4Filings } from './form4.projection';
+import { FORM4_DIRECTOR_RANK } from './sec-roster';
 
 /**
  * form4@1 records made by apps/ingest-form4's mapper from the Form 4 fixtures; two DKNG 4/As made

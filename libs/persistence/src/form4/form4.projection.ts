@@ -1,10 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import type { Form4Data, Form4ReportingOwnerData, RecordEnvelope } from '@app/contracts';
-import { EXECUTIVE_SENIORITY, seniorityTier } from '@app/issuer-pages';
 import type { BatchOutcome } from '../projections/batch-outcome';
 import { latestPerKey, lockKeys } from '../projections/batch-reduction';
-import { personKey } from '../roster/ir-roster.projection';
 import type { ResolvedFootnote } from './form4.table';
+import { form4OwnerKey, secRosterEntryOf, type OwnerFiling } from './sec-roster';
 
 /*
  * edgar.form4.v1 -> form4_filings, insider_transactions and the SEC half of roster_entries.
@@ -41,10 +40,6 @@ import type { ResolvedFootnote } from './form4.table';
 const SEC = 'sec';
 const EXECUTIVES = 'executives';
 
-/** Where an SEC roster entry ranks: officers by the issuer-page seniority table, unmatched titles next, directors last. */
-export const FORM4_OFFICER_OTHER_RANK = EXECUTIVE_SENIORITY.length + 1;
-export const FORM4_DIRECTOR_RANK = EXECUTIVE_SENIORITY.length + 2;
-
 /** The YYYY-MM-DD day of an xs:date as filed ("2024-09-12", "2024-09-12-05:00"); null when it is not a calendar date. */
 export function isoDay(value: string | null): string | null {
   const day = value ? /^(\d{4}-\d{2}-\d{2})/.exec(value)?.[1] : undefined;
@@ -53,32 +48,9 @@ export function isoDay(value: string | null): string | null {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day ? day : null;
 }
 
-/** A reporting owner's identity: the CIK, else the normalized name. */
-export function form4OwnerKey(owner: Form4ReportingOwnerData): string {
-  return owner.cik ? `cik:${owner.cik}` : `name:${personKey(owner.name ?? '')}`;
-}
-
 /** The set of a filing's reporting owners, sorted: a 4/A restates filings of the same owners. */
 export function form4OwnersKey(owners: readonly Form4ReportingOwnerData[]): string {
   return [...new Set(owners.map(form4OwnerKey))].sort().join(',');
-}
-
-/** Whether the filing shows the owner as an insider the roster lists. */
-function isRosterInsider(owner: Form4ReportingOwnerData): boolean {
-  return owner.is_officer || owner.is_director;
-}
-
-/** Role of an officer and/or director as filed: the officer title ("Officer" when none), ", Director" when both. */
-export function form4RosterRole(owner: Form4ReportingOwnerData): string {
-  const title = owner.officer_title?.trim() || 'Officer';
-  if (owner.is_officer && owner.is_director) return `${title}, Director`;
-  return owner.is_officer ? title : 'Director';
-}
-
-/** 1-based seniority: officers by EXECUTIVE_SENIORITY (1..), other officer titles next, directors last. */
-export function form4RosterRank(owner: Form4ReportingOwnerData): number {
-  if (!owner.is_officer) return FORM4_DIRECTOR_RANK;
-  return Math.min(seniorityTier(owner.officer_title ?? ''), EXECUTIVE_SENIORITY.length) + 1;
 }
 
 /** Dates of a filing: filed (or else), and the date of the original filing of its family. */
@@ -341,7 +313,6 @@ export function form4FamilySupersession(filings: readonly FamilyFiling[], rows: 
   return { supersededBy, targets };
 }
 
-
 /** A family: the filings of one issuer, one set of reporting owners and one period. */
 interface FamilyKey {
   cik: string;
@@ -415,22 +386,6 @@ async function supersedeFamilies(m: EntityManager, families: readonly FamilyKey[
   if (notes.length) await m.query(SET_NOTES_SQL, [JSON.stringify(notes)]);
 }
 
-interface OwnerFiling {
-  /** bigint, as pg returns it */
-  probe: string;
-  accession: string;
-  as_of: string;
-  issuer_name: string | null;
-  trading_symbol: string | null;
-  reporting_owners: Form4ReportingOwnerData[];
-  src_id: string;
-  source_url: string;
-  content_hash: string | null;
-  extracted_at: Date | null;
-  record_id: string;
-  observed_at: Date;
-}
-
 /*
  * For each probe (an issuer and an owner key), the issuer's filings naming that owner, latest
  * first (as of their original filing), through form4_filing_owners' primary key.
@@ -482,41 +437,6 @@ interface IssuerOwner {
   owner: Form4ReportingOwnerData;
 }
 
-/** The roster_entries row of one owner of one issuer from the issuer's filings naming them (latest first); null when they were never an insider. */
-function rosterEntryOf(cik: string, key: string, filings: readonly OwnerFiling[]) {
-  const named = filings
-    .map((f) => ({ filing: f, owner: f.reporting_owners.find((o) => form4OwnerKey(o) === key) }))
-    .filter((x): x is { filing: OwnerFiling; owner: Form4ReportingOwnerData } => x.owner !== undefined);
-  const insider = named.filter((x) => isRosterInsider(x.owner) && x.owner.name);
-  const latest = insider[0];
-  if (!latest || !named[0]) return null;
-  const f = latest.filing;
-  const o = latest.owner;
-  const observed = insider.map((x) => x.filing.observed_at.getTime());
-  return {
-    cik,
-    person_key: key,
-    name: o.name,
-    role: form4RosterRole(o),
-    affiliation: f.issuer_name ?? f.trading_symbol ?? cik,
-    rank: form4RosterRank(o),
-    // Current only while no later filing shows the owner without the officer/director flag.
-    is_current: named[0].filing.accession === f.accession,
-    src_id: f.src_id,
-    source_url: f.source_url,
-    // The record keeps no reportingOwner XML: the officer title as filed, else the name as filed.
-    quote: o.is_officer && o.officer_title ? o.officer_title : o.name,
-    content_hash: f.content_hash,
-    extracted_at: f.extracted_at,
-    accession: f.accession,
-    record_id: f.record_id,
-    record_observed_at: f.observed_at,
-    first_seen_at: new Date(Math.min(...observed)),
-    last_seen_at: new Date(Math.max(...observed)),
-    last_filed_at: f.as_of,
-  };
-}
-
 /**
  * Rebuilds the SEC roster entries of the given owners (each (issuer, owner) once) from every
  * filing of the issuer naming them: one read for all, one upsert, one retirement.
@@ -537,7 +457,7 @@ async function rebuildRosterEntries(m: EntityManager, owners: readonly IssuerOwn
   const retired: Array<{ cik: string; person_key: string }> = [];
   for (const [i, o] of owners.entries()) {
     const key = keys[i]!;
-    const entry = rosterEntryOf(o.cik, key, filingsOf.get(i + 1) ?? []);
+    const entry = secRosterEntryOf(o.cik, key, filingsOf.get(i + 1) ?? []);
     if (entry) entries.push(entry);
     else retired.push({ cik: o.cik, person_key: key });
   }

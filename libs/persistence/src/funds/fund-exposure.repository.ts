@@ -33,7 +33,26 @@ export interface FundExposureFilter {
   cik: string;
   sort: FundExposureSort;
   etfsOnly: boolean;
+  /**
+   * YYYY-MM-DD: only reports filed on or before the day. fund_holdings keeps each fund's latest
+   * report alone and N-PORT records carry no filing date: a report counts when the filings read
+   * model dates its accession (FILED_BY); an earlier report of a fund is not kept to fall back to.
+   */
+  asOf?: string;
 }
+
+/** The funds an as_of answer leaves out, and why (see FundExposureRepository.asOfCoverage). */
+export interface FundExposureAsOfCoverage {
+  /** Funds whose kept report was filed on or before the day: the ones listed. */
+  funds: number;
+  /** Funds whose kept report came after the day (filed after it, or its report date is): their report of the day is not kept. */
+  replaced: number;
+  /** Funds whose kept report has no filing date in the filings read model (and a report date on or before the day). */
+  undated: number;
+}
+
+/* The holding's report, dated by the filings read model ($3: the day). */
+const FILED_BY = `EXISTS (SELECT 1 FROM filings fl WHERE fl.accession = h.accession AND fl.filed_date <= $3::date)`;
 
 const SORT_COLUMN: Record<FundExposureSort, string> = { weight: 'h.pct_val', value: 'h.val_usd' };
 
@@ -54,8 +73,8 @@ export const FUND_EXPOSURE_ORDER: Readonly<Record<FundExposureSort, KeysetOrder<
   ),
 };
 
-function exposureWhere(sort: FundExposureSort, etfsOnly: boolean): string {
-  return `h.match_cik = $1 AND h.is_current AND h.asset_cat = ANY($2::text[]) AND ${SORT_COLUMN[sort]} IS NOT NULL${etfsOnly ? ' AND f.is_etf' : ''}`;
+function exposureWhere(sort: FundExposureSort, etfsOnly: boolean, asOf: boolean): string {
+  return `h.match_cik = $1 AND h.is_current AND h.asset_cat = ANY($2::text[]) AND ${SORT_COLUMN[sort]} IS NOT NULL${etfsOnly ? ' AND f.is_etf' : ''}${asOf ? ` AND ${FILED_BY}` : ''}`;
 }
 
 /**
@@ -74,6 +93,7 @@ export class FundExposureRepository {
   async list(filter: FundExposureFilter, page: PageRequest): Promise<Page<FundExposureRow>> {
     const order = FUND_EXPOSURE_ORDER[filter.sort];
     const params: unknown[] = [filter.cik, EXPOSURE_ASSET_CATEGORIES];
+    if (filter.asOf !== undefined) params.push(filter.asOf);
     const keyset = keysetSql(order, { ...page, direction: 'desc' }, params);
     const text = `
       SELECT h.fund_key AS "fundKey", f.fund_ticker AS "fundTicker", coalesce(f.series_name, f.registrant_name) AS "fundName",
@@ -82,9 +102,9 @@ export class FundExposureRepository {
         to_char(h.report_date, 'YYYY-MM-DD') AS "reportDate", h.name AS "holdingName", h.match_method AS "matchMethod",
         h.match_confidence AS "matchConfidence", h.provenance
       FROM fund_holdings h JOIN funds f ON f.fund_key = h.fund_key
-      WHERE ${exposureWhere(filter.sort, filter.etfsOnly)}${keyset.predicate ? ` AND ${keyset.predicate}` : ''}
+      WHERE ${exposureWhere(filter.sort, filter.etfsOnly, filter.asOf !== undefined)}${keyset.predicate ? ` AND ${keyset.predicate}` : ''}
       ${keyset.orderByLimit}`;
-    const name = `fund_exposure_${filter.sort}_${filter.etfsOnly ? 'etf' : 'all'}_${page.after ? 'after' : 'first'}`;
+    const name = `fund_exposure_${filter.sort}_${filter.etfsOnly ? 'etf' : 'all'}${filter.asOf !== undefined ? '_as_of' : ''}_${page.after ? 'after' : 'first'}`;
     const result = await this.pool.query<FundExposureRow>({ name, text, values: params });
     return toPage(order, result.rows, page.limit);
   }
@@ -100,5 +120,24 @@ export class FundExposureRepository {
       values: [cik],
     });
     return result.rows[0]?.n ?? 0;
+  }
+
+  /**
+   * As of a day: the funds with a current, weighted equity holding of the company (countFunds'
+   * rule) split by whether their kept report can answer for the day. Counted over the company's
+   * holdings (fund_holdings_exposure_weight_idx), not from company_fund_counts, which is today's.
+   */
+  async asOfCoverage(cik: string, etfsOnly: boolean, asOf: string): Promise<FundExposureAsOfCoverage> {
+    const result = await this.pool.query<FundExposureAsOfCoverage>({
+      name: `fund_exposure_as_of_coverage_${etfsOnly ? 'etf' : 'all'}`,
+      text: `
+        SELECT count(DISTINCT h.fund_key) FILTER (WHERE fl.filed_date <= $3::date)::int AS funds,
+          count(DISTINCT h.fund_key) FILTER (WHERE fl.filed_date > $3::date OR (fl.filed_date IS NULL AND h.report_date > $3::date))::int AS replaced,
+          count(DISTINCT h.fund_key) FILTER (WHERE fl.filed_date IS NULL AND h.report_date <= $3::date)::int AS undated
+        FROM fund_holdings h JOIN funds f ON f.fund_key = h.fund_key LEFT JOIN filings fl ON fl.accession = h.accession
+        WHERE ${exposureWhere('weight', etfsOnly, false)}`,
+      values: [cik, EXPOSURE_ASSET_CATEGORIES, asOf],
+    });
+    return result.rows[0]!;
   }
 }

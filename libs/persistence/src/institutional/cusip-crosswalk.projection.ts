@@ -26,16 +26,6 @@ export async function lockCrosswalkShared(m: EntityManager): Promise<void> {
   await m.query('SELECT pg_advisory_xact_lock_shared(hashtext($1))', [CROSSWALK_LOCK]);
 }
 
-/** The match of the positions row `p` (a lateral join yielding `matched.cik, matched.method`): exact CUSIP, else an unambiguous issuer. */
-export const CUSIP_MATCH_JOIN = `
-  LEFT JOIN LATERAL (
-    SELECT cik, method FROM (
-      SELECT x.cik, 'cusip' AS method, 1 AS rank FROM cusip_crosswalk x WHERE x.cusip = p.cusip
-      UNION ALL
-      SELECT min(w.cik), 'cusip_issuer', 2 FROM cusip_crosswalk w WHERE left(w.cusip, 6) = left(p.cusip, 6) HAVING count(DISTINCT w.cik) = 1
-    ) candidates ORDER BY rank LIMIT 1
-  ) matched ON true`;
-
 /** The methods whose match is evidence (a name match is a guess). */
 const IDENTIFIER_METHODS = new Set(['isin', 'cusip', 'lei', 'ticker']);
 

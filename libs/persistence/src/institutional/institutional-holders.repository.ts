@@ -1,6 +1,7 @@
-import type { Provenance } from '@app/contracts';
+import { previousQuarterEnd, type Provenance } from '@app/contracts';
 import { keysetOrder, keysetSql, toPage, type KeysetOrder, type Page, type PageRequest } from '../keyset';
 import { pgQueryable, type PgQueryable, type SqlSource } from '../repositories/pg-queryable';
+import { CUSIP_MATCH_JOIN } from './institutional.table';
 
 /**
  * One served 13F position (institutional_positions) with what a reader needs beside it: the
@@ -171,6 +172,102 @@ const POSITION_JOINS = `
   LEFT JOIN institutional_managers m ON m.cik = p.manager_cik
   LEFT JOIN cusip_crosswalk cw ON cw.cusip = p.cusip`;
 
+/*
+ * A company's 13F positions at a quarter ($2; $3 the quarter before) as of a day ($4), from the
+ * filings as filed (thirteenf_filings, thirteenf_holdings keep every filing, superseded or not),
+ * by the projection's rules: per manager quarter, the complete filings filed on or before the day
+ * make it as quarterFilings does (the latest original or restatement in filing order, then the
+ * new-holdings amendments filed after it); positions are summed as INSERT_POSITIONS_SQL sums them,
+ * matched by today's crosswalk (CUSIP_MATCH_JOIN); change compares with the quarter before as of
+ * the same day, and a position held long then and gone now is a sold_out row of zeros citing the
+ * earlier holding. The managers are those today's positions of the company name at either quarter
+ * (the holders index), and the holdings read are those of the company's CUSIP issuers (prefixes).
+ */
+const AS_OF_POSITIONS_CTE = `
+  WITH managers AS (
+    SELECT DISTINCT manager_cik FROM institutional_positions WHERE cik = $1 AND period IN ($2::date, $3::date)
+  ), issuers AS (
+    SELECT DISTINCT left(cusip, 6) AS prefix FROM institutional_positions WHERE cik = $1 AND period IN ($2::date, $3::date)
+  ), filed AS (
+    SELECT f.manager_cik, f.period, f.accession, f.amendment_type, f.report_type, f.manager_name,
+      row_number() OVER (PARTITION BY f.manager_cik, f.period
+        ORDER BY f.filed_date, f.accepted_at NULLS FIRST, f.amendment_number NULLS FIRST, f.accession) AS ord
+    FROM managers m JOIN thirteenf_filings f ON f.manager_cik = m.manager_cik AND f.period IN ($2::date, $3::date)
+    WHERE f.filed_date <= $4::date AND f.chunks_seen = f.chunk_count
+  ), base AS (
+    SELECT DISTINCT ON (manager_cik, period) manager_cik, period, ord, accession FROM filed
+    WHERE amendment_type IS DISTINCT FROM 'new_holdings' ORDER BY manager_cik, period, ord DESC
+  ), cur AS (
+    SELECT fd.* FROM filed fd LEFT JOIN base b ON b.manager_cik = fd.manager_cik AND b.period = fd.period
+    WHERE fd.accession = b.accession OR (fd.amendment_type = 'new_holdings' AND (b.ord IS NULL OR fd.ord > b.ord))
+  ), quarters AS (
+    SELECT manager_cik, period, array_agg(accession ORDER BY ord) AS accessions, (array_agg(report_type ORDER BY ord))[1] AS report_type,
+      (array_agg(manager_name ORDER BY ord DESC))[1] AS manager_name
+    FROM cur GROUP BY manager_cik, period
+  ), summed AS (
+    SELECT c.manager_cik, c.period, h.cusip,
+      coalesce(sum(h.shares) FILTER (WHERE h.put_call IS NULL AND h.share_type = 'SH'), 0) AS shares,
+      coalesce(sum(h.shares) FILTER (WHERE h.put_call IS NULL AND h.share_type = 'PRN'), 0) AS principal,
+      coalesce(sum(h.value_usd) FILTER (WHERE h.put_call IS NULL), 0) AS value_usd,
+      coalesce(sum(h.shares) FILTER (WHERE h.put_call = 'put'), 0) AS put_shares,
+      coalesce(sum(h.value_usd) FILTER (WHERE h.put_call = 'put'), 0) AS put_value_usd,
+      coalesce(sum(h.shares) FILTER (WHERE h.put_call = 'call'), 0) AS call_shares,
+      coalesce(sum(h.value_usd) FILTER (WHERE h.put_call = 'call'), 0) AS call_value_usd,
+      (array_agg(h.issuer ORDER BY c.ord, h.holding_index))[1] AS issuer,
+      (array_agg(h.class_title ORDER BY c.ord, h.holding_index))[1] AS class_title,
+      (array_agg(h.accession ORDER BY c.ord, h.holding_index))[1] AS accession,
+      (array_agg(h.holding_index ORDER BY c.ord, h.holding_index))[1] AS holding_index
+    FROM cur c JOIN thirteenf_holdings h ON h.accession = c.accession
+    WHERE left(h.cusip, 6) IN (SELECT prefix FROM issuers)
+    GROUP BY c.manager_cik, c.period, h.cusip
+  ), pos AS (
+    SELECT p.*, matched.cik, matched.method AS match_method FROM summed p ${CUSIP_MATCH_JOIN} WHERE matched.cik = $1
+  ), now_q AS (
+    SELECT q.manager_cik, q.manager_name, q.accessions,
+      EXISTS (SELECT 1 FROM quarters b WHERE b.manager_cik = q.manager_cik AND b.period = $3::date AND b.report_type <> 'notice') AS has_prev
+    FROM quarters q WHERE q.period = $2::date
+  ), rows AS (
+    SELECT p.manager_cik, p.cusip, p.cik, p.match_method, p.issuer, p.class_title, p.shares, p.principal, p.value_usd, p.put_shares, p.put_value_usd,
+      p.call_shares, p.call_value_usd, p.accession, p.holding_index, n.has_prev,
+      p.shares + p.principal AS now_long, coalesce(pp.shares + pp.principal, 0) AS prev_long
+    FROM pos p JOIN now_q n ON n.manager_cik = p.manager_cik
+    LEFT JOIN pos pp ON n.has_prev AND pp.manager_cik = p.manager_cik AND pp.period = $3::date AND pp.cusip = p.cusip
+    WHERE p.period = $2::date
+    UNION ALL
+    SELECT pp.manager_cik, pp.cusip, pp.cik, pp.match_method, pp.issuer, pp.class_title, 0, 0, 0, 0, 0, 0, 0, pp.accession, pp.holding_index, true,
+      0, pp.shares + pp.principal
+    FROM pos pp JOIN now_q n ON n.manager_cik = pp.manager_cik AND n.has_prev
+    WHERE pp.period = $3::date AND pp.shares + pp.principal > 0
+      AND NOT EXISTS (SELECT 1 FROM pos p WHERE p.manager_cik = pp.manager_cik AND p.period = $2::date AND p.cusip = pp.cusip)
+      AND (SELECT report_type FROM quarters q WHERE q.manager_cik = pp.manager_cik AND q.period = $2::date) <> 'notice'
+  ), served AS (
+    SELECT r.*, $2::date AS period,
+      CASE WHEN r.has_prev THEN r.prev_long END AS prev_shares,
+      CASE WHEN r.has_prev THEN r.now_long - r.prev_long END AS share_delta,
+      COALESCE(CASE WHEN r.has_prev THEN r.now_long - r.prev_long END, '-9007199254740991'::bigint) AS change_rank,
+      CASE WHEN NOT r.has_prev OR (r.now_long = 0 AND r.prev_long = 0) THEN NULL
+           WHEN r.now_long = 0 THEN 'sold_out'
+           WHEN r.prev_long = 0 THEN 'new'
+           WHEN r.now_long > r.prev_long THEN 'increased'
+           WHEN r.now_long < r.prev_long THEN 'decreased'
+           ELSE 'unchanged' END AS change,
+      n.manager_name AS quarter_manager_name,
+      -- The quarter's total as stored when the same filings make it, else summed from them.
+      CASE WHEN s.accessions = n.accessions THEN s.value_usd_total
+           ELSE (SELECT coalesce(sum(h.value_usd), 0) FROM thirteenf_holdings h WHERE h.accession = ANY(n.accessions) AND h.put_call IS NULL) END AS manager_value_total
+    FROM rows r JOIN now_q n ON n.manager_cik = r.manager_cik
+    LEFT JOIN institutional_manager_quarters s ON s.manager_cik = r.manager_cik AND s.period = $2::date
+  )`;
+
+const AS_OF_POSITION_COLUMNS = `
+  p.manager_cik AS "managerCik", coalesce(p.quarter_manager_name, m.name) AS "managerName", to_char(p.period, 'YYYY-MM-DD') AS period,
+  p.cusip, p.cik, ${symbolSql('p', 'cw')} AS symbol, p.match_method AS "matchMethod", p.issuer, p.class_title AS "classTitle",
+  p.shares::text AS shares, p.principal::text AS principal, p.value_usd::text AS "valueUsd",
+  p.put_shares::text AS "putShares", p.put_value_usd::text AS "putValueUsd", p.call_shares::text AS "callShares", p.call_value_usd::text AS "callValueUsd",
+  p.prev_shares::text AS "prevShares", p.share_delta::text AS "shareDelta", p.change_rank::text AS "changeRank", p.change,
+  p.accession, p.holding_index AS "holdingIndex", to_char(f.filed_date, 'YYYY-MM-DD') AS "filedDate", h.quote, f.provenance,
+  p.manager_value_total::text AS "managerValueTotal"`;
+
 /**
  * 13F read side: holders of a company or a CUSIP, a manager's portfolio, managers and their
  * filings. Every list is keyset-paged in the order of its index (HOLDERS_ORDER, PORTFOLIO_ORDER).
@@ -194,6 +291,55 @@ export class InstitutionalHoldersRepository {
     const name = `thirteenf_holders_${byCik ? sort : 'cusip'}_${page.after ? (page.after[0] === null ? 'after_null' : 'after') : 'first'}`;
     const result = await this.pool.query<InstitutionalPositionRow>({ name, text, values: params });
     return toPage(order, result.rows, page.limit);
+  }
+
+  /**
+   * One page of a company's holders at `period` as of a day (AS_OF_POSITIONS_CTE), always largest
+   * first, in HOLDERS_ORDER.
+   */
+  async holdersAsOf(cik: string, period: string, asOf: string, sort: HoldersSort, page: PageRequest): Promise<Page<InstitutionalPositionRow>> {
+    const order = HOLDERS_ORDER[sort];
+    const params: unknown[] = [cik, period, previousQuarterEnd(period), asOf];
+    const keyset = keysetSql(order, { ...page, direction: 'desc' }, params);
+    const text = `${AS_OF_POSITIONS_CTE}
+      SELECT ${AS_OF_POSITION_COLUMNS} FROM served p
+      LEFT JOIN thirteenf_holdings h ON h.accession = p.accession AND h.holding_index = p.holding_index
+      LEFT JOIN thirteenf_filings f ON f.accession = p.accession
+      LEFT JOIN institutional_managers m ON m.cik = p.manager_cik
+      LEFT JOIN cusip_crosswalk cw ON cw.cusip = p.cusip
+      ${keyset.predicate ? `WHERE ${keyset.predicate}` : ''} ${keyset.orderByLimit}`;
+    const name = `thirteenf_holders_as_of_${sort}_${page.after ? (page.after[0] === null ? 'after_null' : 'after') : 'first'}`;
+    const result = await this.pool.query<InstitutionalPositionRow>({ name, text, values: params });
+    return toPage(order, result.rows, page.limit);
+  }
+
+  /** The CUSIPs of a company's positions at `period` as of a day (AS_OF_POSITIONS_CTE), sorted. */
+  async cusipsAsOf(cik: string, period: string, asOf: string): Promise<string[]> {
+    const result = await this.pool.query<{ cusip: string }>({
+      name: 'thirteenf_cusips_of_company_as_of',
+      text: `${AS_OF_POSITIONS_CTE} SELECT DISTINCT cusip FROM served ORDER BY cusip`,
+      values: [cik, period, previousQuarterEnd(period), asOf],
+    });
+    return result.rows.map((r) => r.cusip);
+  }
+
+  /**
+   * Of the given quarter ends with positions of the company today, those for which one of the
+   * managers of those positions had a complete 13F of the quarter filed on or before the day,
+   * newest first.
+   */
+  async holderPeriodsFiledBy(cik: string, periods: readonly string[], asOf: string): Promise<string[]> {
+    const result = await this.pool.query<{ period: string }>({
+      name: 'thirteenf_holder_periods_filed_by',
+      text: `
+        SELECT to_char(q.period, 'YYYY-MM-DD') AS period FROM unnest($2::date[]) AS q(period)
+        WHERE EXISTS (
+          SELECT 1 FROM institutional_positions p JOIN thirteenf_filings f ON f.manager_cik = p.manager_cik AND f.period = p.period
+          WHERE p.cik = $1 AND p.period = q.period AND f.filed_date <= $3::date AND f.chunks_seen = f.chunk_count)
+        ORDER BY q.period DESC`,
+      values: [cik, periods, asOf],
+    });
+    return result.rows.map((r) => r.period);
   }
 
   /** One page of a manager's positions at `period` (sold-out rows included), always largest first. */

@@ -144,3 +144,14 @@ export const THIRTEENF_SECURITIES_TABLE = table('thirteenf_securities', ['quarte
   description: text().nullable(),
   status: text().nullable(),
 });
+
+/* Shared by the 13F projection (positions as written) and the holders repository (positions as of a day). */
+/** The match of the positions row `p` (a lateral join yielding `matched.cik, matched.method`): exact CUSIP, else an unambiguous issuer. */
+export const CUSIP_MATCH_JOIN = `
+  LEFT JOIN LATERAL (
+    SELECT cik, method FROM (
+      SELECT x.cik, 'cusip' AS method, 1 AS rank FROM cusip_crosswalk x WHERE x.cusip = p.cusip
+      UNION ALL
+      SELECT min(w.cik), 'cusip_issuer', 2 FROM cusip_crosswalk w WHERE left(w.cusip, 6) = left(p.cusip, 6) HAVING count(DISTINCT w.cik) = 1
+    ) candidates ORDER BY rank LIMIT 1
+  ) matched ON true`;

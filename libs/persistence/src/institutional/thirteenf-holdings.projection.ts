@@ -4,8 +4,8 @@ import type { BatchOutcome } from '../projections/batch-outcome';
 import { columnArrays, unnestUpsertSql } from '../projections/batch-upsert';
 import { lockKeys, OutcomeTally } from '../projections/batch-reduction';
 import { upsertColumns } from '../table';
-import { CUSIP_MATCH_JOIN, lockCrosswalkShared } from './cusip-crosswalk.projection';
-import { THIRTEENF_FILINGS_TABLE, THIRTEENF_HOLDINGS_TABLE } from './institutional.table';
+import { lockCrosswalkShared } from './cusip-crosswalk.projection';
+import { CUSIP_MATCH_JOIN, THIRTEENF_FILINGS_TABLE, THIRTEENF_HOLDINGS_TABLE } from './institutional.table';
 import { planChunks, quarterFilings, type QuarterFiling, type StoredChunks } from './thirteenf-plan';
 
 /*

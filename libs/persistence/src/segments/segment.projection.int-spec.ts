@@ -20,8 +20,8 @@ let db: TestDatabase;
 let ds: DataSource;
 const project = (envelopes: RecordEnvelope<SegmentData>[]): Promise<BatchOutcome> => ds.transaction((m) => projectSegments(m, envelopes));
 const derived = () =>
-  ds.query<Array<Record<string, string>>>(
-    `SELECT record_key, value::text AS value, period_kind, to_char(period_start, 'YYYY-MM-DD') AS start, to_char(period_end, 'YYYY-MM-DD') AS "end", period_fiscal, tier, data_hash
+  ds.query<Array<Record<string, string | null>>>(
+    `SELECT record_key, value::text AS value, period_kind, to_char(period_start, 'YYYY-MM-DD') AS start, to_char(period_end, 'YYYY-MM-DD') AS "end", period_fiscal, tier, data_hash, reconciliation
        FROM segment_observations WHERE tier = 'derived_q4' ORDER BY record_key`,
   );
 const value = async (key: string) => (await ds.query<Array<{ value: string }>>('SELECT value::text AS value FROM segment_observations WHERE record_key = $1', [key]))[0]?.value;
@@ -46,6 +46,19 @@ describe('projectSegments', () => {
     expect(await value(americas.key)).toBe('40315000000');
   });
 
+  it("keeps each record's reconciliation; a record written before reconciliations were kept projects null", async () => {
+    const { reconciliation: _dropped, ...older } = americas.data;
+    const before: RecordEnvelope<SegmentData> = { ...americas, key: 'test-older', data: older };
+    await project([americas, before]);
+    const rows = await ds.query<Array<{ record_key: string; reconciliation: unknown }>>('SELECT record_key, reconciliation FROM segment_observations ORDER BY record_key');
+    expect(rows).toEqual([
+      { record_key: americas.key, reconciliation: americas.data.reconciliation },
+      { record_key: 'test-older', reconciliation: null },
+    ]);
+    // Apple's net sales by segment add up alone to total net sales $95,359M.
+    expect(americas.data.reconciliation).toMatchObject({ segments_sum: 95_359_000_000, total: 95_359_000_000, method: 'segments_alone', matches: true });
+  });
+
   it('lets the later record of a key win and never lets an older one regress it', async () => {
     const later = { ...americas, observed_at: '2025-06-01T00:00:00.000Z', data: { ...americas.data, value: 40_316_000_000 } };
     const older = { ...americas, observed_at: '2025-01-01T00:00:00.000Z', data: { ...americas.data, value: 1 } };
@@ -55,7 +68,7 @@ describe('projectSegments', () => {
     expect(await value(americas.key)).toBe('40316000000');
   });
 
-  const q4 = { record_key: 'test-annual#derived_q4', value: '41664000000', period_kind: 'quarter', start: '2024-06-30', end: '2024-09-28', period_fiscal: 'FY2024-Q4', tier: 'derived_q4' };
+  const q4 = { record_key: 'test-annual#derived_q4', value: '41664000000', period_kind: 'quarter', start: '2024-06-30', end: '2024-09-28', period_fiscal: 'FY2024-Q4', tier: 'derived_q4', reconciliation: null };
 
   it('derives Q4 = annual - nine months when both facts land in one batch', async () => {
     await project([annual, nine, americas]);

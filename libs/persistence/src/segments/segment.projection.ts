@@ -37,6 +37,7 @@ export function segmentRow(envelope: RecordEnvelope<SegmentData>) {
     scale: d.scale,
     displayed: d.displayed,
     tier: d.tier,
+    reconciliation: d.reconciliation ?? null,
     provenance: envelope.provenance,
     record_id: envelope.id,
     data_hash: contentHash(stableStringify({ data: d, provenance_quote: envelope.provenance.quote, content_hash: envelope.provenance.content_hash })),
@@ -49,7 +50,7 @@ const COLUMNS = upsertColumns(SEGMENT_OBSERVATIONS_TABLE, [
   'record_key', 'cik', 'accession', 'form', 'document_url', 'metric_key', 'metric', 'concept', 'axis', 'dimension',
   'member_qname', 'member', 'member_kind', 'issuer_label', 'context_id', 'period_kind', 'period_start', 'period_end',
   'period_calendar', 'period_fiscal', 'value', 'unit', 'decimals', 'scale', 'displayed', 'tier', 'provenance', 'record_id',
-  'data_hash', 'observed_at',
+  'data_hash', 'observed_at', 'reconciliation',
 ]);
 const NAMES = COLUMNS.map(([n]) => n);
 
@@ -71,7 +72,7 @@ const VERSIONS_SQL = `
  * Derived fourth quarters: annual (10-K) minus the nine-month year to date (third-quarter 10-Q) of
  * the same concept, axis and member starting the same day. A separate row per annual row, keyed
  * `<annual key>#derived_q4`, tier derived_q4, never verified; its provenance is the annual fact's
- * (the quote is the annual row). Whichever of the two facts lands last derives it; a restated
+ * (the quote is the annual row); no filer table prints it, so it has no reconciliation. Whichever of the two facts lands last derives it; a restated
  * nine-month figure from a later filing (newest observed) wins. Idempotent like every projection.
  * Set-based: once per batch, for every (cik, concept, axis, member, start) group in which the batch
  * wrote a verified annual or year-to-date fact. Derived rows depend only on their group's annual
@@ -84,7 +85,7 @@ const DERIVE_Q4_SQL = `
          a.axis, a.dimension, a.member_qname, a.member, a.member_kind, a.issuer_label, a.context_id, 'quarter', y.period_end + 1,
          a.period_end, a.period_calendar, CASE WHEN a.period_fiscal IS NULL THEN NULL ELSE a.period_fiscal || '-Q4' END,
          a.value - y.value, a.unit, a.decimals, a.scale, '', 'derived_q4', a.provenance, a.record_id,
-         md5(a.data_hash || '|' || y.data_hash), greatest(a.observed_at, y.observed_at), now()
+         md5(a.data_hash || '|' || y.data_hash), greatest(a.observed_at, y.observed_at), NULL, now()
     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::date[]) AS g(cik, concept, axis, member_qname, period_start)
     JOIN segment_observations a
       ON a.cik = g.cik::char(10) AND a.concept = g.concept AND a.axis = g.axis AND a.member_qname = g.member_qname

@@ -1,4 +1,4 @@
-import type { Provenance } from '@app/contracts';
+import type { Provenance, SegmentReconciliationData } from '@app/contracts';
 import { char, date, integer, jsonb, numeric, selectList, text, timestamptz, table, type RowOf } from '../table';
 
 /**
@@ -42,13 +42,15 @@ export const SEGMENT_OBSERVATIONS_TABLE = table('segment_observations', ['record
   updated_at: timestamptz().default('now()'),
   /** segment, corporate, eliminations or other; null for records written before kinds were read. */
   member_kind: text().nullable(),
+  /** How the figure's breakdown adds up in the filer's tables (segment@1 reconciliation); null for derived rows and older records. */
+  reconciliation: jsonb<SegmentReconciliationData>().nullable(),
 });
 
 /** The columns of a SegmentObservation. */
 const SEGMENT_OBSERVATION_FIELDS = [
   'record_key', 'cik', 'accession', 'form', 'metric_key', 'concept', 'axis', 'dimension', 'member_qname', 'member', 'member_kind',
   'issuer_label', 'period_kind', 'period_start', 'period_end', 'period_calendar', 'period_fiscal', 'value', 'unit', 'decimals', 'scale',
-  'tier', 'provenance',
+  'tier', 'provenance', 'reconciliation',
 ] as const;
 
 /** One segment observation as the API reads it (read model, camelCase; not an API shape). Dates are YYYY-MM-DD. */
