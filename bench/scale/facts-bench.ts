@@ -16,11 +16,12 @@ import {
   type FactReport,
   type FactsQuery,
 } from '@app/persistence';
+import { buildStatement, latestReports, LINE_ITEM_CONCEPTS, type BuiltStatement, type StatementKind } from '@app/resources';
 import { createScratchDb, migrate } from '../api-companies/scratch-db';
 import { cleanups } from '../bench-support';
 import { copyFrom } from '../projector/copy-from';
 import { copyValue } from './copy.stream';
-import { benchFactsCik, factTemplates, fillFacts, loadedCiks, rekeyed, STATEMENT_CANDIDATE_CONCEPTS, type FactTemplate } from './facts-scale';
+import { benchFactsCik, factTemplates, fillFacts, loadedCiks, rekeyed, type FactTemplate } from './facts-scale';
 import { explain, poolDataSource, recordingDataSource, type Statement } from './plans';
 import { databaseSize, withClient } from './scale-data';
 
@@ -72,13 +73,15 @@ const median = (xs: number[]) => {
 const quantile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 /**
- * STATEMENT BUILD HOOK. The statement builder (libs/resources/src/financials, pure over
- * FactReport[]) is not on this branch yet: once merged, call it here (income, balance and cash
- * flow from the same reports) and its time is inside every measured read. Until then the read the
- * statement makes is measured alone.
+ * STATEMENT BUILD HOOK: what the financials route does with the read's reports (apps/api
+ * facts.service: each value's latest report as of the day, then the statement), inside every
+ * measured read. The statements rotate (income, balance, cash flow; annual), one a read, as one
+ * request builds one. The route's concept-label lookup (xbrl_concepts, not loaded here) is left out.
  */
-export function buildStatementHook(reports: readonly FactReport[], _asOf: string | undefined): unknown {
-  return reports.length;
+const HOOK_STATEMENTS: readonly StatementKind[] = ['income', 'balance', 'cash_flow'];
+let hookCalls = 0;
+export function buildStatementHook(reports: readonly FactReport[], asOf: string | undefined): BuiltStatement {
+  return buildStatement(latestReports(reports, asOf), HOOK_STATEMENTS[hookCalls++ % HOOK_STATEMENTS.length]!, 'annual');
 }
 
 /** A deterministic generator (mulberry32): the same companies and days on every run. */
@@ -153,7 +156,7 @@ async function runReads(repo: XbrlFactsRepository, pg: Client, ciks: readonly st
     Array.from({ length: concurrency }, async () => {
       while (at < picks.length) {
         const p = picks[at++]!;
-        const q: FactsQuery = { cik: p.cik, concepts: STATEMENT_CANDIDATE_CONCEPTS, ...(p.asOf ? { asOf: p.asOf } : {}) };
+        const q: FactsQuery = { cik: p.cik, concepts: LINE_ITEM_CONCEPTS, ...(p.asOf ? { asOf: p.asOf } : {}) };
         const t = performance.now();
         const reports = await repo.reports(q);
         buildStatementHook(reports, p.asOf);
@@ -173,9 +176,9 @@ export async function factsReadPart(s: FactsBenchSettings, tag: string): Promise
   await migrate(db.url);
   const templates = factTemplates(s.fixtures);
   for (const t of templates) {
-    const candidates = new Set(STATEMENT_CANDIDATE_CONCEPTS);
+    const candidates = new Set(LINE_ITEM_CONCEPTS);
     const statementRows = t.rows.filter((r) => candidates.has(r.concept)).length;
-    console.log(`  template ${t.file}: ${int(t.records.length)} records (concepts), ${int(t.rows.length)} report rows, ${int(new Set(t.rows.map((r) => `${r.concept}|${r.unit}|${r.period_start}|${r.period_end}`)).size)} values; ${int(statementRows)} rows of the ${STATEMENT_CANDIDATE_CONCEPTS.length} statement concepts`);
+    console.log(`  template ${t.file}: ${int(t.records.length)} records (concepts), ${int(t.rows.length)} report rows, ${int(new Set(t.rows.map((r) => `${r.concept}|${r.unit}|${r.period_start}|${r.period_end}`)).size)} values; ${int(statementRows)} rows of the ${LINE_ITEM_CONCEPTS.length} statement concepts (LINE_ITEM_CONCEPTS)`);
   }
   const before = await tableState(db.url);
   // reltuples is VACUUM's estimate (within a fraction of a percent of the count): 1 % of slack, so a kept database is not reloaded over it.
@@ -206,7 +209,7 @@ export async function factsReadPart(s: FactsBenchSettings, tag: string): Promise
   cleanups.push(() => pool.end());
   const repo = new XbrlFactsRepository(poolDataSource(pool));
   console.log(
-    `\n== facts: the statement's read, XbrlFactsRepository.reports({ cik, concepts: ${STATEMENT_CANDIDATE_CONCEPTS.length} candidate concepts, asOf? }) for a random company (and a random day ${new Date(AS_OF_FROM).toISOString().slice(0, 10)}..${new Date(AS_OF_TO).toISOString().slice(0, 10)}); ${s.reads} reads per mode, round and concurrency, ${s.rounds} rounds, latest and as_of alternating first; pool of ${s.poolSize}; statement build hook: ${buildStatementHook.name} (the read only, until the builder is merged)`,
+    `\n== facts: the statement's read, XbrlFactsRepository.reports({ cik, concepts: LINE_ITEM_CONCEPTS (${LINE_ITEM_CONCEPTS.length}), asOf? }) + the statement build for a random company (and a random day ${new Date(AS_OF_FROM).toISOString().slice(0, 10)}..${new Date(AS_OF_TO).toISOString().slice(0, 10)}); ${s.reads} reads per mode, round and concurrency, ${s.rounds} rounds, latest and as_of alternating first; pool of ${s.poolSize}; statement build hook: ${buildStatementHook.name} (latestReports + buildStatement, income/balance/cash_flow in turn, annual)`,
   );
   console.log(row(['mode / concurrency / round', 'reads/s', 'p50 ms', 'p99 ms', 'mean ms', 'max ms', 'rows/read', 'pg cpu ms', 'node cpu ms', 'load1']));
   const next = random(36);
@@ -244,7 +247,7 @@ export async function factsReadPart(s: FactsBenchSettings, tag: string): Promise
   };
   console.log(`\n== facts: EXPLAIN (ANALYZE, BUFFERS) of the statement's read for ${ciks[0]} (an ${templates[0]!.file.split('-')[0]} copy, the largest history), custom and generic plan`);
   for (const asOf of [undefined, '2020-06-30']) {
-    const st = await statementOf({ cik: ciks[0]!, concepts: STATEMENT_CANDIDATE_CONCEPTS, ...(asOf ? { asOf } : {}) });
+    const st = await statementOf({ cik: ciks[0]!, concepts: LINE_ITEM_CONCEPTS, ...(asOf ? { asOf } : {}) });
     for (const generic of [false, true]) {
       const plan = await explain(pg, st, generic);
       console.log(`\n${asOf ? `as_of ${asOf}` : 'latest'}, ${generic ? 'generic' : 'custom'} plan: ${plan.ms.toFixed(2)} ms; seq scans: ${plan.seqScans.join(', ') || 'none'}; indexes: ${plan.indexes.join(', ') || 'none'}; sorts: ${plan.sorts}`);

@@ -52,52 +52,6 @@ export function rekeyed(records: readonly XbrlFactsRecordV1[], cik: string): Arr
   });
 }
 
-/**
- * The candidate concepts of the three standard statements (income, balance, cash flow), us-gaap
- * then ifrs-full, as a statement builder asks for them in one read: about 120 QNames. Written from
- * the statement line items of the fixture filers (GOOGL, AAPL, SNOW, LPA) and the usual alternates.
- */
-export const STATEMENT_CANDIDATE_CONCEPTS: readonly string[] = [
-  // income: us-gaap
-  'Revenues', 'RevenueFromContractWithCustomerExcludingAssessedTax', 'RevenueFromContractWithCustomerIncludingAssessedTax', 'SalesRevenueNet',
-  'CostOfRevenue', 'CostOfGoodsAndServicesSold', 'CostOfGoodsSold', 'CostOfServices', 'GrossProfit',
-  'ResearchAndDevelopmentExpense', 'SellingGeneralAndAdministrativeExpense', 'SellingAndMarketingExpense', 'GeneralAndAdministrativeExpense',
-  'OperatingExpenses', 'CostsAndExpenses', 'OperatingIncomeLoss', 'NonoperatingIncomeExpense', 'OtherNonoperatingIncomeExpense',
-  'InterestExpense', 'InvestmentIncomeInterest', 'IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest',
-  'IncomeLossFromContinuingOperationsBeforeIncomeTaxesMinorityInterestAndIncomeLossFromEquityMethodInvestments',
-  'IncomeTaxExpenseBenefit', 'IncomeLossFromContinuingOperations', 'NetIncomeLoss', 'ProfitLoss', 'NetIncomeLossAvailableToCommonStockholdersBasic',
-  'EarningsPerShareBasic', 'EarningsPerShareDiluted', 'EarningsPerShareBasicAndDiluted',
-  'WeightedAverageNumberOfSharesOutstandingBasic', 'WeightedAverageNumberOfDilutedSharesOutstanding', 'WeightedAverageNumberOfShareOutstandingBasicAndDiluted',
-  'CommonStockDividendsPerShareDeclared', 'DepreciationDepletionAndAmortization', 'ShareBasedCompensation', 'AllocatedShareBasedCompensationExpense',
-  // balance: us-gaap
-  'Assets', 'AssetsCurrent', 'AssetsNoncurrent', 'CashAndCashEquivalentsAtCarryingValue', 'CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents',
-  'ShortTermInvestments', 'MarketableSecuritiesCurrent', 'AvailableForSaleSecuritiesDebtSecuritiesCurrent', 'MarketableSecuritiesNoncurrent',
-  'AccountsReceivableNetCurrent', 'InventoryNet', 'OtherAssetsCurrent', 'PropertyPlantAndEquipmentNet', 'OperatingLeaseRightOfUseAsset',
-  'Goodwill', 'IntangibleAssetsNetExcludingGoodwill', 'OtherAssetsNoncurrent', 'Liabilities', 'LiabilitiesCurrent', 'LiabilitiesNoncurrent',
-  'AccountsPayableCurrent', 'AccruedLiabilitiesCurrent', 'ContractWithCustomerLiabilityCurrent', 'DeferredRevenueCurrent', 'CommercialPaper',
-  'LongTermDebtCurrent', 'LongTermDebtNoncurrent', 'LongTermDebt', 'OperatingLeaseLiabilityCurrent', 'OperatingLeaseLiabilityNoncurrent',
-  'OtherLiabilitiesNoncurrent', 'StockholdersEquity', 'StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest',
-  'LiabilitiesAndStockholdersEquity', 'RetainedEarningsAccumulatedDeficit', 'AccumulatedOtherComprehensiveIncomeLossNetOfTax',
-  'CommonStocksIncludingAdditionalPaidInCapital', 'CommonStockSharesOutstanding', 'TreasuryStockValue',
-  // cash flow: us-gaap
-  'NetCashProvidedByUsedInOperatingActivities', 'NetCashProvidedByUsedInInvestingActivities', 'NetCashProvidedByUsedInFinancingActivities',
-  'PaymentsToAcquirePropertyPlantAndEquipment', 'PaymentsToAcquireProductiveAssets', 'PaymentsOfDividends', 'PaymentsOfDividendsCommonStock',
-  'PaymentsForRepurchaseOfCommonStock', 'ProceedsFromIssuanceOfLongTermDebt', 'RepaymentsOfLongTermDebt', 'IncreaseDecreaseInAccountsReceivable',
-  'IncreaseDecreaseInInventories', 'IncreaseDecreaseInAccountsPayable', 'DeferredIncomeTaxExpenseBenefit', 'IncomeTaxesPaidNet', 'InterestPaidNet',
-  'CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsPeriodIncreaseDecreaseIncludingExchangeRateEffect', 'CashAndCashEquivalentsPeriodIncreaseDecrease',
-  'PaymentsToAcquireBusinessesNetOfCashAcquired', 'PaymentsToAcquireAvailableForSaleSecuritiesDebt', 'ProceedsFromMaturitiesPrepaymentsAndCallsOfAvailableForSaleSecurities',
-].map((c) => `us-gaap:${c}`).concat(
-  [
-    'Revenue', 'RevenueFromContractsWithCustomers', 'CostOfSales', 'GrossProfit', 'AdministrativeExpense', 'SellingGeneralAndAdministrativeExpense',
-    'OperatingExpense', 'ProfitLossFromOperatingActivities', 'FinanceCosts', 'FinanceIncome', 'ProfitLossBeforeTax', 'IncomeTaxExpenseContinuingOperations',
-    'ProfitLoss', 'ProfitLossAttributableToOwnersOfParent', 'BasicEarningsLossPerShare', 'DilutedEarningsLossPerShare',
-    'Assets', 'CurrentAssets', 'NoncurrentAssets', 'CashAndCashEquivalents', 'Liabilities', 'CurrentLiabilities', 'NoncurrentLiabilities',
-    'Equity', 'EquityAttributableToOwnersOfParent', 'EquityAndLiabilities', 'Borrowings', 'LongtermBorrowings',
-    'CashFlowsFromUsedInOperatingActivities', 'CashFlowsFromUsedInOperations', 'CashFlowsFromUsedInInvestingActivities', 'CashFlowsFromUsedInFinancingActivities',
-    'PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities', 'DividendsPaidClassifiedAsFinancingActivities', 'IncreaseDecreaseInCashAndCashEquivalents',
-  ].map((c) => `ifrs-full:${c}`),
-);
-
 const REPORT_COLUMNS = Object.keys(XBRL_FACT_REPORTS_TABLE.columns);
 const COLUMNS_AFTER_CIK = REPORT_COLUMNS.filter((c) => c !== 'cik');
 
