@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import type { FilingData, RecordEnvelope } from '@app/contracts';
 import { columnArrays, createDataSource, FILING_COLUMNS, filingRow, projectFilings, runMigrations, unnestUpsertSql } from '@app/persistence';
 import { cleanup, cleanups, cleanUpOnSignals, positiveNumberEnv } from '../bench-support';
+import { copyFrom } from './copy-from';
 
 /*
  * Scratch measurement behind the choice in README.md ("Choosing multi-row upsert or COPY + merge"):
@@ -54,38 +55,6 @@ function copyText(rows: Row[]): string {
     return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
   };
   return rows.map((r) => NAMES.map((n) => esc((r as Record<string, unknown>)[n], JSONB.has(n))).join('\t')).join('\n') + '\n';
-}
-
-/* The connection methods pg's Submittable hook calls; pg exposes no type for them. */
-interface CopyConnection {
-  query(text: string): void;
-  sendCopyFromChunk(chunk: Buffer): void;
-  endCopyFrom(): void;
-}
-
-/** COPY ... FROM STDIN through pg's Submittable hook (the protocol pg-copy-streams speaks). */
-function copyFrom(client: Client, sql: string, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let error: Error | undefined;
-    const submittable = {
-      submit(connection: CopyConnection) {
-        connection.query(sql);
-      },
-      handleCopyInResponse(connection: CopyConnection) {
-        connection.sendCopyFromChunk(Buffer.from(text));
-        connection.endCopyFrom();
-      },
-      handleCommandComplete() {},
-      handleError(err: Error) {
-        error = err;
-      },
-      handleReadyForQuery() {
-        if (error) reject(error);
-        else resolve();
-      },
-    };
-    void client.query(submittable as never);
-  });
 }
 
 const SET = NAMES.filter((n) => n !== 'accession').map((n) => `${n} = EXCLUDED.${n}`).join(', ');

@@ -25,6 +25,7 @@ import { spawnServer, type ServerProcess } from '../api-companies/servers';
 import { cleanup, cleanups, cleanUpOnSignals, positiveNumberEnv } from '../bench-support';
 import { fixturesDir } from '../projector/records.generator';
 import { deleteNamespacedTopics } from '../projector/topics-cleanup';
+import { factsLoaderPart, factsReadPart, type FactsBenchSettings } from './facts-bench';
 import { explain, listVerdict, recordingDataSource, type Statement } from './plans';
 import { databaseSize, fillScaleDatabase, readScaleCounts, type ScaleCounts } from './scale-data';
 import { generateSubmissionsZip } from './submissions-zip.generator';
@@ -53,7 +54,7 @@ const settings = {
   bulkEntities: Math.floor(num('BENCH_SCALE_BULK_ENTITIES', 200_000)),
   symbol: (env.BENCH_SCALE_SYMBOL || 'MSFT:US').toUpperCase(),
   searchQ: env.BENCH_SCALE_SEARCH_Q || 'microsoft',
-  parts: new Set((env.BENCH_SCALE_PARTS || 'api,bulk,13f,13f-bulk').split(',').map((s) => s.trim())),
+  parts: new Set((env.BENCH_SCALE_PARTS || 'api,bulk,13f,13f-bulk,facts,facts-bulk').split(',').map((s) => s.trim())),
   // Many short rounds rather than a few long ones: the machine's speed drifts over seconds, and
   // interleaving finely puts the same drift on both sides (the median of 9 ratios, not of 3).
   seconds: num('BENCH_SECONDS', 3),
@@ -91,6 +92,22 @@ const thirteenF: ThirteenFBenchSettings = {
   poolSize: settings.poolSize,
   database: env.BENCH_SCALE_13F_DATABASE || null,
   keep: settings.keep,
+};
+
+/** The facts part: its own database (BENCH_SCALE_PARTS=facts,facts-bulk runs it alone). */
+const facts: FactsBenchSettings = {
+  databaseUrl: settings.databaseUrl,
+  rows: Math.floor(num('BENCH_SCALE_FACTS_ROWS', 50_000_000)),
+  streams: Math.floor(num('BENCH_SCALE_FACTS_STREAMS', 2)),
+  reads: Math.floor(num('BENCH_SCALE_FACTS_READS', 500)),
+  rounds: Math.floor(num('BENCH_SCALE_FACTS_ROUNDS', 3)),
+  concurrencies: (env.BENCH_SCALE_FACTS_CONCURRENCY || '1,10').split(',').map((x) => Math.max(1, Math.floor(Number(x)))),
+  poolSize: settings.poolSize,
+  database: env.BENCH_SCALE_FACTS_DATABASE || null,
+  keep: settings.keep,
+  bulkCompanies: Math.floor(num('BENCH_SCALE_FACTS_BULK_COMPANIES', 40)),
+  bulkRounds: Math.floor(num('BENCH_SCALE_FACTS_BULK_ROUNDS', 3)),
+  fixtures: fixturesDir(resolve(__dirname, '..', '..', '..')),
 };
 
 /** A database an earlier run loaded and kept: only bench_scale_* names, so a real database is never measured (or migrated) by mistake. */
@@ -150,6 +167,8 @@ async function main(): Promise<void> {
   if (settings.parts.has('bulk')) await bulkPart(tag);
   if (settings.parts.has('13f')) await thirteenFHoldersPart(thirteenF, ROOT, tag);
   if (settings.parts.has('13f-bulk')) await thirteenFBulkPart(thirteenF, ROOT, tag, runChild);
+  if (settings.parts.has('facts')) await factsReadPart(facts, tag);
+  if (settings.parts.has('facts-bulk')) await factsLoaderPart(facts, tag);
   console.log(`\n(${Math.round((Date.now() - t0) / 1000)} s in all)`);
 }
 

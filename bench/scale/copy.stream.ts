@@ -49,6 +49,13 @@ export class CopyStream {
     if (this.buffer.length >= 500) await this.flush();
   }
 
+  /** Queues a row already in COPY's text format (no newline): for rows formatted once and written many times. */
+  async writeLine(line: string): Promise<void> {
+    this.buffer.push(line);
+    this.rows += 1;
+    if (this.buffer.length >= 500) await this.flush();
+  }
+
   private async flush(): Promise<void> {
     if (this.buffer.length === 0) return;
     const chunk = `${this.buffer.join('\n')}\n`;

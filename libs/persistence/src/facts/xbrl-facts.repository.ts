@@ -22,13 +22,36 @@ export interface FactConcept {
   lastPeriodEnd: string;
 }
 
-/** A selected row as the read side serves it: dimensions parsed back, the source flags as a list. Pure. */
+/**
+ * A selected row as the read side serves it: dimensions parsed back, the source flags as a list.
+ * Pure. Field by field, not `{ ...rest }`: a statement reads ~10,000 rows, and the rest/spread copy
+ * cost ~15x more (160 ms against 10 ms for 11,048 rows, bench:scale facts).
+ */
 export function factReportOf(row: FactReportRow): FactReport {
-  const { dimensions, fromCompanyfacts, fromInlineXbrl, ...rest } = row;
   const sources: FactReport['sources'] = [];
-  if (fromCompanyfacts) sources.push('companyfacts');
-  if (fromInlineXbrl) sources.push('inline_xbrl');
-  return { ...rest, dimensions: parseDimensions(dimensions), sources };
+  if (row.fromCompanyfacts) sources.push('companyfacts');
+  if (row.fromInlineXbrl) sources.push('inline_xbrl');
+  return {
+    cik: row.cik,
+    concept: row.concept,
+    unit: row.unit,
+    periodStart: row.periodStart,
+    periodEnd: row.periodEnd,
+    value: row.value,
+    decimals: row.decimals,
+    accession: row.accession,
+    form: row.form,
+    filed: row.filed,
+    fiscalYear: row.fiscalYear,
+    fiscalPeriod: row.fiscalPeriod,
+    frame: row.frame,
+    label: row.label,
+    quote: row.quote,
+    documentUrl: row.documentUrl,
+    documentSha256: row.documentSha256,
+    dimensions: parseDimensions(row.dimensions),
+    sources,
+  };
 }
 
 /**
