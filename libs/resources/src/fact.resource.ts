@@ -18,10 +18,10 @@ const date = (what: string) => z.iso.date().describe(`${what} (YYYY-MM-DD)`);
 export const factValueSchema = z
   .object({
     raw: z.number().describe('As reported, in the unit (scale and sign applied): 391035000000'),
-    normalized: z.number().describe('raw / 10^k for the requested unit scale (million: 391035); per-share amounts are never scaled'),
+    normalized: z.number().describe('raw / 10^k for the requested unit scale (million: 391035); only amounts of money are scaled, never per-share amounts, ratios or share counts'),
     unit: z.string().describe('XBRL unit: a currency (USD), a currency per share (USD/shares) or shares'),
     original_unit: z.string().describe("The unit with the scale the filer printed it at, where the inline document says it (USD millions), else the unit"),
-    conversion_factor: z.number().describe('normalized = raw x conversion_factor: 1, 1e-3, 1e-6 or 1e-9 (1 for per-share amounts)'),
+    conversion_factor: z.number().describe('normalized = raw x conversion_factor: 1, 1e-3, 1e-6 or 1e-9 (1 for anything but money)'),
   })
   .describe('A reported number');
 
@@ -87,11 +87,13 @@ export type FactListBody = z.infer<typeof factListSchema>;
 
 const SCALES: Record<number, number> = { 3: 3, 6: 6, 9: 9 };
 
-/** A reported number as the value object: per-share amounts (a unit with '/') keep factor 1 whatever the scale asked. */
+/**
+ * A reported number as the value object. Only amounts of money (a currency code: USD, EUR) are
+ * scaled; per-share amounts, ratios (`pure`), share counts and custom units keep factor 1.
+ */
 export function toFactValue(value: string, unit: string, decimals: string | null, scale: ValueScale): FactValueBody {
   const raw = Number(value);
-  const ratio = unit.includes('/');
-  const divisor = ratio ? 1 : UNIT_DIVISORS[scale];
+  const divisor = /^[A-Z]{3}$/.test(unit) ? UNIT_DIVISORS[scale] : 1;
   const printed = decimals !== null && /^-\d+$/.test(decimals) ? (SCALES[-Number(decimals)] ?? 0) : 0;
   return { raw, normalized: raw / divisor, unit, original_unit: originalUnit(unit, printed), conversion_factor: 1 / divisor };
 }

@@ -1,5 +1,5 @@
 import type { ValidationItem } from './api.errors';
-import { QueryParser } from './query.validation';
+import { isCalendarDate, QueryParser } from './query.validation';
 
 const parser = new QueryParser({
   q: { kind: 'string', minLength: 1, maxLength: 5, description: '' },
@@ -59,5 +59,14 @@ describe('QueryParser', () => {
     for (const v of ['\u0000', '🙂', '%00', 'x'.repeat(100_000), ['a', 'b'], 42, { a: 1 }]) {
       expect(() => run({ q: v, limit: v, direction: v, active_only: v, ciks: v, issuer_ids: v })).not.toThrow();
     }
+  });
+});
+
+describe('isCalendarDate', () => {
+  it('takes real days only: not 2025-02-30, and not year 0000 (JavaScript parses it, Postgres has no year zero)', () => {
+    expect(isCalendarDate('2024-02-29')).toBe(true);
+    expect(isCalendarDate('0001-01-01')).toBe(true);
+    expect(isCalendarDate('2025-02-30')).toBe(false);
+    expect(isCalendarDate('0000-01-01')).toBe(false);
   });
 });

@@ -246,8 +246,9 @@ export function calendarDateCheck<N extends string>(...names: N[]) {
   };
 }
 
-/** A real YYYY-MM-DD day (2025-02-30 is not): the date filters' second check after their pattern. */
+/** A real YYYY-MM-DD day (2025-02-30 and 0000-01-01 are not): the date filters' second check after their pattern. */
 export function isCalendarDate(s: string): boolean {
   const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  // Year 0000 parses in JavaScript, but Postgres has no year zero: it would fail in SQL.
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s && !s.startsWith('0000');
 }

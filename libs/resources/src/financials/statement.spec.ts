@@ -172,3 +172,20 @@ describe('as_of: values as first reported, then as restated', () => {
     ]);
   });
 });
+
+describe('fiscal periods', () => {
+  it("names quarters by the 10-Q's fiscal period before the first 10-K: Snowflake's quarter ended 2020-10-31 is Q3 of fiscal 2021 as of 2021-01-15", () => {
+    const { income } = statementsAsOf('SNOW', '2021-01-15', 'quarter');
+    const column = income.columns.find((c) => c.end === '2020-10-31')!;
+    expect(column).toMatchObject({ fiscalPeriod: 'Q3' });
+  });
+
+  it("does not take a 10-Q's twelve months ended for a fiscal year (Apple's fiscal 2024 revenue, re-dated a quarter later as a 10-Q would print it)", () => {
+    const { reports, labels } = company('AAPL');
+    const year = latestReports(reports).find((r) => r.concept === 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax' && r.periodStart === '2023-10-01' && r.periodEnd === '2024-09-28')!;
+    const trailing = { ...year, periodStart: '2023-12-31', periodEnd: '2024-12-28', form: '10-Q', fiscalPeriod: 'Q1', accession: '0000320193-25-000008', filed: '2025-01-31' };
+    const annual = buildStatement([...latestReports(reports), trailing], 'income', 'annual', { conceptLabels: labels });
+    expect(annual.columns.map((c) => c.end)).not.toContain('2024-12-28');
+    expect(annual.columns.map((c) => c.end)).toContain('2024-09-28');
+  });
+});

@@ -107,18 +107,31 @@ function mostCommon(values: string[]): string | null {
   return best;
 }
 
+/** A report of an annual filing: a 10-K, 20-F or 40-F (and amendments), or a filing whose fiscal period is FY. */
+function isAnnualReport(r: FactReport): boolean {
+  return r.fiscalPeriod === 'FY' || /^(10-K|20-F|40-F)/.test(r.form);
+}
+
 /** The company's fiscal years and quarters, from the durations its reports span. */
 export function statementColumns(reports: readonly FactReport[], period: StatementPeriod): StatementColumn[] {
   const annualStarts = new Map<string, string[]>();
   const quarterStarts = new Map<string, string[]>();
+  // The quarter a 10-Q names its period (fp Q1-Q3; its comparatives are the same quarter a year before).
+  const quarterNames = new Map<string, string[]>();
+  const push = (into: Map<string, string[]>, key: string, value: string) => {
+    const list = into.get(key);
+    if (list) list.push(value);
+    else into.set(key, [value]);
+  };
   for (const r of reports) {
     if (r.periodStart === null) continue;
     const n = days(r);
-    const into = within(n, ANNUAL_DAYS) ? annualStarts : within(n, QUARTER_DAYS) ? quarterStarts : null;
-    if (!into) continue;
-    const list = into.get(r.periodEnd);
-    if (list) list.push(r.periodStart);
-    else into.set(r.periodEnd, [r.periodStart]);
+    // A fiscal year only from an annual report: a 10-Q's twelve months ended (utilities print them) are not one.
+    if (within(n, ANNUAL_DAYS) && isAnnualReport(r)) push(annualStarts, r.periodEnd, r.periodStart);
+    else if (within(n, QUARTER_DAYS)) {
+      push(quarterStarts, r.periodEnd, r.periodStart);
+      if (r.fiscalPeriod && /^Q[1-3]$/.test(r.fiscalPeriod)) push(quarterNames, r.periodEnd, r.fiscalPeriod);
+    }
   }
   const yearEnds = [...annualStarts.keys()].sort();
   const fiscalYearOf = (end: string): number => {
@@ -143,8 +156,11 @@ export function statementColumns(reports: readonly FactReport[], period: Stateme
       if (within(days({ periodStart: candidate, periodEnd: end }), QUARTER_DAYS)) start = candidate;
     }
     if (start === null) return;
-    const previousYearEnd = [...yearEnds].reverse().find((e) => e < end) ?? addDays(yearEnds.find((e) => e >= end) ?? end, -365);
-    const n = Math.min(4, Math.max(1, Math.round((toTime(end) - toTime(previousYearEnd)) / DAY / 91.3)));
+    const previousYearEnd = [...yearEnds].reverse().find((e) => e < end);
+    const named = quarterNames.has(end) ? Number(mostCommon(quarterNames.get(end)!)!.slice(1)) : null;
+    // Before the first year end on record (a new filer, or as_of before its first 10-K): the quarter its 10-Q names.
+    const fromYearEnd = (yearEnd: string) => Math.min(4, Math.max(1, Math.round((toTime(end) - toTime(yearEnd)) / DAY / 91.3)));
+    const n = previousYearEnd ? fromYearEnd(previousYearEnd) : (named ?? fromYearEnd(addDays(yearEnds.find((e) => e >= end) ?? end, -365)));
     columns.push({ start, end, fiscalYear: fiscalYearOf(end), fiscalPeriod: `Q${n}` as StatementColumn['fiscalPeriod'] });
   });
   return columns.reverse();
@@ -290,6 +306,7 @@ function cellFor(item: LineItem, column: StatementColumn, done: ReadonlyMap<stri
   const { period, byConcept, labels } = ctx;
   const quarterFlow = period === 'quarter' && item.periodType === 'duration';
   let cell: StatementCell | null = null;
+  // A value some concept of the chain reports for the period wins over one derived from an earlier concept.
   for (const concept of item.concepts) {
     const found = unitReports(byConcept, ctx.cache, concept, item.unitKind);
     if (!found) continue;
@@ -304,13 +321,14 @@ function cellFor(item: LineItem, column: StatementColumn, done: ReadonlyMap<stri
       }
       break;
     }
-    if (quarterFlow && item.additive) {
-      const derivation = deriveQuarterIndexed(byEnd, column);
-      if (derivation) {
-        const whole = derivation.inputs[0]!.report!;
-        cell = { value: valueOf(derivation), unit, concept, label: whole.label ?? labels.get(concept) ?? null, derived: true, derivation, report: null, flags: [], gap: null };
-        break;
-      }
+  }
+  for (const concept of quarterFlow && item.additive && !cell ? item.concepts : []) {
+    const found = unitReports(byConcept, ctx.cache, concept, item.unitKind);
+    const derivation = found && deriveQuarterIndexed(found.byEnd, column);
+    if (found && derivation) {
+      const whole = derivation.inputs[0]!.report!;
+      cell = { value: valueOf(derivation), unit: found.unit, concept, label: whole.label ?? labels.get(concept) ?? null, derived: true, derivation, report: null, flags: [], gap: null };
+      break;
     }
   }
   if (item.formula) {
