@@ -36,12 +36,12 @@ export function firstReported(candidates: readonly string[], reported: readonly 
   return null;
 }
 
-/** The 404 for a concept the company never reported, naming close ones among `concepts` (all it reported). */
-export function unknownConcept(asked: string, concepts: readonly FactConcept[], symbol: string): DomainError {
+/** The 404 for a concept the company never reported, naming close ones among `concepts` (the QNames of all it reported). */
+export function unknownConcept(asked: string, concepts: readonly string[], symbol: string): DomainError {
   const candidates = conceptCandidates(asked);
   const local = asked.slice(asked.indexOf(':') + 1).toLowerCase();
-  const close = concepts.filter((c) => c.concept.toLowerCase().includes(local) || local.includes(c.concept.slice(c.concept.indexOf(':') + 1).toLowerCase())).slice(0, 8);
-  const hint = close.length ? ` Close concepts it reported: ${close.map((c) => c.concept).join(', ')}.` : '';
+  const close = concepts.filter((c) => c.toLowerCase().includes(local) || local.includes(c.slice(c.indexOf(':') + 1).toLowerCase())).slice(0, 8);
+  const hint = close.length ? ` Close concepts it reported: ${close.join(', ')}.` : '';
   return new DomainError(
     'UnknownConcept',
     `${symbol} reported no fact of ${candidates.join(' or ')} (of ${concepts.length} concepts read).${hint} GET /v1/companies/${symbol}/financials names the concept of every standard line item.`,
@@ -59,7 +59,7 @@ export class FactsService {
     const company = await this.companies.get(symbol);
     const candidates = conceptCandidates(q.concept);
     const concept = firstReported(candidates, await this.repo.concepts(company.cik, candidates));
-    if (!concept) throw unknownConcept(q.concept, await this.repo.concepts(company.cik), symbol);
+    if (!concept) throw unknownConcept(q.concept, await this.repo.conceptNames(company.cik), symbol);
     const reports = await this.repo.reports({ cik: company.cik, concepts: [concept.concept], asOf: q.asOf, dimensioned: q.dimensioned });
     const history = reportHistory(reports).filter((h) => q.period === 'all' || periodKind(h.report) === q.period);
     if (q.history) return { company, concept, items: history };

@@ -18,7 +18,9 @@ export function xbrlConceptRow(envelope: RecordEnvelope<XbrlFactsData>) {
     concept_description: d.concept_description,
     provenance: envelope.provenance,
     record_id: envelope.id,
-    data_hash: contentHash(stableStringify({ data: d, provenance_quote: envelope.provenance.quote, content_hash: envelope.provenance.content_hash })),
+    // The data only: a company-facts record's content_hash is the whole company file's, which changes
+    // with any of its concepts; an unchanged concept must write nothing.
+    data_hash: contentHash(stableStringify(d)),
     observed_at: envelope.observed_at,
   };
 }

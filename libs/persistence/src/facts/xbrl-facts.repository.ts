@@ -117,6 +117,16 @@ export class XbrlFactsRepository {
     return result.rows;
   }
 
+  /** The QNames of every concept the company reported (the key index's second column; no aggregate). */
+  async conceptNames(cik: string): Promise<string[]> {
+    const result = await this.pool.query<{ concept: string }>({
+      name: 'xbrl_concept_names_of_company',
+      text: 'SELECT DISTINCT concept FROM xbrl_fact_reports WHERE cik = $1 ORDER BY concept',
+      values: [cik],
+    });
+    return result.rows.map((r) => r.concept);
+  }
+
   /** The taxonomy labels of these concepts from the company's company-facts records (primary-key lookups). */
   async conceptLabels(cik: string, concepts: readonly string[]): Promise<Map<string, string>> {
     const result = await this.pool.query<{ concept: string; label: string }>({
