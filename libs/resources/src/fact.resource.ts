@@ -87,13 +87,18 @@ export type FactListBody = z.infer<typeof factListSchema>;
 
 const SCALES: Record<number, number> = { 3: 3, 6: 6, 9: 9 };
 
+/** normalized = raw x this: 1/10^k for an amount of money (a currency code: USD, EUR), else 1. */
+export function scaleFactor(unit: string, scale: ValueScale): number {
+  return /^[A-Z]{3}$/.test(unit) ? 1 / UNIT_DIVISORS[scale] : 1;
+}
+
 /**
  * A reported number as the value object. Only amounts of money (a currency code: USD, EUR) are
  * scaled; per-share amounts, ratios (`pure`), share counts and custom units keep factor 1.
  */
 export function toFactValue(value: string, unit: string, decimals: string | null, scale: ValueScale): FactValueBody {
   const raw = Number(value);
-  const divisor = /^[A-Z]{3}$/.test(unit) ? UNIT_DIVISORS[scale] : 1;
+  const divisor = 1 / scaleFactor(unit, scale);
   const printed = decimals !== null && /^-\d+$/.test(decimals) ? (SCALES[-Number(decimals)] ?? 0) : 0;
   return { raw, normalized: raw / divisor, unit, original_unit: originalUnit(unit, printed), conversion_factor: 1 / divisor };
 }

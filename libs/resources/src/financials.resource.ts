@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { factValueSchema, toFactValue, type ValueScale } from './fact.resource';
+import { factValueSchema, scaleFactor, toFactValue, type ValueScale } from './fact.resource';
 import { STATEMENT_KINDS, STATEMENT_PERIODS, type BuiltStatement, type StatementCell, type StatementColumn } from './financials';
 import { companyReferenceSchema } from './shared.resource';
 
@@ -20,7 +20,7 @@ const derivationInputSchema = z.object({
   sign: z.union([z.literal(1), z.literal(-1)]).describe('+1 added, -1 subtracted'),
   period_start: date('Start of the input\'s period').nullable(),
   period_end: date('End of the input\'s period').nullable(),
-  value: z.number().describe('The input as reported (or derived), in its unit'),
+  value: z.number().describe('The input as reported (or derived), in the scale of the value it explains (as value.normalized)'),
   accession: z.string().nullable().describe('The filing it was read from (null for an input itself derived)'),
   form: z.string().nullable(),
   filed: date('The day that filing was filed').nullable(),
@@ -40,9 +40,9 @@ export const financialFlagSchema = z
   .object({
     code: z.literal('derived_disagrees').describe('A reported value that differs from the same value derived from other reported ones'),
     message: z.string(),
-    reported: z.number(),
-    derived: z.number(),
-    difference: z.number().describe('reported - derived'),
+    reported: z.number().describe('The reported value, in the scale of value.normalized'),
+    derived: z.number().describe('The derived value, in the same scale'),
+    difference: z.number().describe('reported - derived, in the same scale'),
     derivation: derivationSchema,
   })
   .describe('A reported value that disagrees with its derivation');
@@ -92,7 +92,8 @@ type FinancialValueBody = z.infer<typeof financialValueSchema>;
 
 const toPeriod = (c: StatementColumn): z.infer<typeof financialPeriodSchema> => ({ fiscal_year: c.fiscalYear, fiscal_period: c.fiscalPeriod, start_date: c.start, end_date: c.end });
 
-function toDerivation(d: NonNullable<StatementCell['derivation']>): z.infer<typeof derivationSchema> {
+/** Derivations and flags carry their figures in the scale of the value they explain (`factor`: scaleFactor). */
+function toDerivation(d: NonNullable<StatementCell['derivation']>, factor: number): z.infer<typeof derivationSchema> {
   return {
     method: d.method,
     expression: d.expression,
@@ -102,7 +103,7 @@ function toDerivation(d: NonNullable<StatementCell['derivation']>): z.infer<type
       sign: i.sign,
       period_start: i.periodStart,
       period_end: i.periodEnd || null,
-      value: Number(i.value),
+      value: Number(i.value) * factor,
       accession: i.report?.accession ?? null,
       form: i.report?.form ?? null,
       filed: i.report?.filed ?? null,
@@ -111,15 +112,16 @@ function toDerivation(d: NonNullable<StatementCell['derivation']>): z.infer<type
 }
 
 function toValue(c: StatementCell, column: StatementColumn, scale: ValueScale): FinancialValueBody {
+  const factor = c.unit ? scaleFactor(c.unit, scale) : 1;
   return {
     end_date: column.end,
     value: c.value === null ? null : toFactValue(c.value, c.unit!, c.report?.decimals ?? null, scale),
     concept: c.concept,
     label: c.label,
     derived: c.derived,
-    derivation: c.derivation && toDerivation(c.derivation),
+    derivation: c.derivation && toDerivation(c.derivation, factor),
     filing: c.report && { accession: c.report.accession, form: c.report.form, filed: c.report.filed },
-    flags: c.flags.map((f) => ({ code: f.code, message: f.message, reported: Number(f.reported), derived: Number(f.derived), difference: Number(f.difference), derivation: toDerivation(f.derivation) })),
+    flags: c.flags.map((f) => ({ code: f.code, message: f.message, reported: Number(f.reported) * factor, derived: Number(f.derived) * factor, difference: Number(f.difference) * factor, derivation: toDerivation(f.derivation, factor) })),
     gap: c.gap,
   };
 }
