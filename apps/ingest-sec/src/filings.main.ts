@@ -4,10 +4,11 @@ import { ConfigError } from '@app/config';
 import { registerEdgarBudgetMetrics } from '@app/edgar';
 import { createLogger, createMetricsRegistry, startOpsServer, type OpsServer } from '@app/observability';
 import { parseFilingsArgs, parseFilingsConfig, type FilingsConfig } from './filings/filings.config';
-import { FilingsBackfillService, FilingsBackfillStoppedError } from './filings/filings-backfill.service';
+import { FilingsBackfillService } from './filings/filings-backfill.service';
 import { FilingsLiveService } from './filings/filings-live.service';
 import { FilingsQuarterService } from './filings/filings-quarter.service';
 import { FilingsModule } from './filings/filings.module';
+import { exitStopped } from './run-stopped.error';
 
 /**
  * Filings worker.
@@ -49,11 +50,8 @@ async function bootstrap(): Promise<number> {
         console.log(JSON.stringify(summary, null, 2));
         return summary.companies.every((c) => c.status === 'ok' || c.status === 'done_before') ? 0 : 1;
       } catch (error) {
-        if (!(error instanceof FilingsBackfillStoppedError)) throw error;
-        // A broker outage outlasted KAFKA_PUBLISH_RETRY_MS: what was published, and how to resume.
-        console.error(`ingest-sec filings: ${error.message}`);
-        console.log(JSON.stringify(error.summary, null, 2));
-        return 75; // EX_TEMPFAIL: try again later
+        // A broker outage outlasted KAFKA_PUBLISH_RETRY_MS: what was published, and how to resume (exit 75).
+        return exitStopped(error, 'ingest-sec filings');
       }
     }
     if (command.mode === 'quarter') {

@@ -96,6 +96,7 @@ describe('IngestSecService against the fixture EDGAR server', () => {
       const stopped = await run({ SEC_CHECKPOINT }, stopOnSecondPublish()).execute().catch((e: unknown) => e);
       expect(stopped).toBeInstanceOf(IngestStoppedError);
       expect((stopped as IngestStoppedError).summary.published).toBe(200);
+      expect((stopped as IngestStoppedError).message).toMatch(new RegExp(`^stopped after 200 of ${(stopped as IngestStoppedError).summary.covered} companies done \\(200 published in this run\\)`));
 
       const otherDetail = await run({ SEC_CHECKPOINT, SEC_SUBMISSIONS: 'MSFT' }, stopOnSecondPublish()).execute().catch((e: unknown) => e);
       expect((otherDetail as IngestStoppedError).summary.resumedFrom).toBe(0);

@@ -20,6 +20,7 @@ import { PublishGaveUpError } from '@app/messaging';
 import { readCompaniesCheckpoint, removeCompaniesCheckpoint, writeCompaniesCheckpoint, type CompaniesCheckpoint } from './companies.checkpoint';
 import { companyRecordOf, type FetchedSource } from './company.mapper';
 import { selects, type IngestSecConfig } from './ingest-sec.config';
+import { progressOf } from './run-stopped.error';
 
 export const INGEST_SEC_CONFIG = Symbol('INGEST_SEC_CONFIG');
 export const COMPANIES_TOPIC = Symbol('COMPANIES_TOPIC');
@@ -46,11 +47,13 @@ export interface IngestSecSummary {
 export class IngestStoppedError extends Error {
   constructor(
     readonly summary: IngestSecSummary,
+    /** Covered companies handled (published, or skipped on an error) by this run and those it resumed. */
+    readonly companiesDone: number,
     readonly checkpointPath: string,
     override readonly cause: PublishGaveUpError,
   ) {
     super(
-      `stopped after ${summary.resumedFrom + summary.published} of ${summary.covered} companies published (${summary.published} in this run): ${cause.message}; ` +
+      `stopped ${progressOf(companiesDone, summary.covered, 'companies')} (${summary.published} published in this run): ${cause.message}; ` +
         `checkpoint ${checkpointPath}: run the same command again to resume`,
     );
     this.name = 'IngestStoppedError';
@@ -175,7 +178,7 @@ export class IngestSecService {
         if (!(error instanceof PublishGaveUpError)) throw error;
         summary.durationMs = Date.now() - started;
         await writeCompaniesCheckpoint(checkpointPath, { ...checkpoint, updated_at: new Date().toISOString() });
-        throw new IngestStoppedError(summary, checkpointPath, error);
+        throw new IngestStoppedError(summary, checkpoint.covered_done, checkpointPath, error);
       }
       summary.published += records.length;
       checkpoint.covered_done = start + chunk.length;

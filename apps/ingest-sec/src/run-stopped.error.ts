@@ -5,11 +5,20 @@ export const EX_TEMPFAIL = 75;
 
 /** What a one-shot run had done when a broker outage stopped it, and how the same command carries on. */
 export interface RunStop {
-  /** `after 3 of 10 filings read`: the message's words. */
+  /** `after 3 of 10 filings done (...)`: the message's words, counted by progressOf. */
   progress: string;
   /** The summary line's fields. */
   done: Readonly<Record<string, unknown>>;
   resume: string;
+}
+
+/**
+ * `after 2 of 3 companies done`, the count of every stopped run: `asked` is every item the
+ * operator asked for (all of them, however few the run had reached or resolved when it stopped),
+ * `done` the items it had finished (published, skipped or failed) before the one it stopped at.
+ */
+export function progressOf(done: number, asked: number, items: string): string {
+  return `after ${done} of ${asked} ${items} done`;
 }
 
 /**
@@ -18,7 +27,7 @@ export interface RunStop {
  */
 export function filingRunStop(index: number, total: number, summary: { readonly published: number }, started: number, accession: string): RunStop {
   return {
-    progress: `at filing ${index + 1} of ${total} (${summary.published} records published)`,
+    progress: `${progressOf(index, total, 'filings')} (${summary.published} records published)`,
     done: { ...summary, durationMs: Date.now() - started, stoppedAt: accession },
     resume: 'run the same command again (the filings are read again: same record ids)',
   };

@@ -159,7 +159,7 @@ describe('bulk backfill of submissions.zip', () => {
     expect(checkpoint.entries_done).toBeLessThan(5);
     expect(checkpoint.records_published).toBe(first.records.length);
     expect(error.stop.done).toMatchObject({ entries_total: 5, entries_done: checkpoint.entries_done, records_published: first.records.length, checkpoint: checkpointPath });
-    expect(error.message).toMatch(new RegExp(`^stopped after ${checkpoint.entries_done} of 5 entries \\(${first.records.length} records published in this run\\): gave up publishing`));
+    expect(error.message).toMatch(new RegExp(`^stopped after ${checkpoint.entries_done} of 5 entries done \\(${first.records.length} records published in this run\\): gave up publishing`));
     expect(error.message).toContain(`; checkpoint ${checkpointPath}: run the same command again to resume at entry ${checkpoint.entries_done + 1}`);
 
     const second = new ArrayPublisher();

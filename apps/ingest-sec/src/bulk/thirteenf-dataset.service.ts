@@ -16,7 +16,7 @@ import {
 } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
-import { stoppedBy } from '../run-stopped.error';
+import { progressOf, stoppedBy } from '../run-stopped.error';
 import { DonePrefix } from './bulk-entry';
 import { sameArchive } from './bulk.checkpoint';
 import { progressReporter, type ProgressReporter } from './bulk.progress';
@@ -173,7 +173,7 @@ class ThirteenFDatasetRun {
       throw stoppedBy(error, () => {
         const { status: _status, ...done } = this.summary('stopped');
         return {
-          progress: `after ${done.filings_done} of ${done.filings_total} filings (${done.records_published} records published in this run)`,
+          progress: `${progressOf(done.filings_done, done.filings_total, 'filings')} (${done.records_published} records published in this run)`,
           done,
           resume: `checkpoint ${this.command.checkpointPath}: run the same command again to resume at filing ${done.filings_done + 1}`,
         };

@@ -3,7 +3,7 @@ import type { Entry } from 'yauzl';
 import type { z } from 'zod';
 import type { EdgarBudget } from '@app/edgar';
 import type { Logger } from '@app/observability';
-import { stoppedBy } from '../run-stopped.error';
+import { progressOf, stoppedBy } from '../run-stopped.error';
 import { DonePrefix } from './bulk-entry';
 import { readArchiveCheckpoint, sameArchive, writeArchiveCheckpoint, type ZipEntriesCheckpoint } from './bulk.checkpoint';
 import type { BulkConfig } from './bulk.config';
@@ -171,7 +171,7 @@ class ZipBackfillRun<Q, C extends ZipEntriesCheckpoint, S extends object> implem
       throw stoppedBy(error, () => {
         const { status: _status, ...done } = this.summary('stopped');
         return {
-          progress: `after ${done.entries_done} of ${done.entries_total} entries (${done.records_published} records published in this run)`,
+          progress: `${progressOf(done.entries_done, done.entries_total, 'entries')} (${done.records_published} records published in this run)`,
           done,
           resume: `checkpoint ${this.command.checkpointPath}: run the same command again to resume at entry ${done.entries_done + 1}`,
         };

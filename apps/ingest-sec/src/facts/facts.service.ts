@@ -4,7 +4,7 @@ import { contentHash, type TopicDefinition } from '@app/contracts';
 import { EdgarClient, EdgarError, EdgarParseError, fetchTickerMap, parseCompanyFacts } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
-import { stoppedBy } from '../run-stopped.error';
+import { progressOf, stoppedBy } from '../run-stopped.error';
 import { companyFactsPath, companyFactsRecords, type OversizedConcept } from './companyfacts.mapper';
 import type { AskedCompany, FactsCommand } from './facts.config';
 
@@ -107,7 +107,7 @@ export class CompanyFactsService {
         if (!(error instanceof EdgarError)) {
           throw stoppedBy(error, () => {
             const done = summary();
-            return { progress: `at company ${i + 1} of ${command.companies.length} (${done.records_published} records published)`, done: { ...done }, resume: 'run the same command again (the companies are read again: same record ids)' };
+            return { progress: `${progressOf(i, command.companies.length, 'companies')} (${done.records_published} records published)`, done: { ...done }, resume: 'run the same command again (the companies are read again: same record ids)' };
           });
         }
         result.status = 'error';

@@ -19,6 +19,7 @@ import type { Logger } from '@app/observability';
 import { z } from 'zod';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
+import { progressOf, stoppedBy } from '../run-stopped.error';
 import { filingRecordFromSubmissions } from './filing.mapper';
 
 export const FILINGS_TOPIC = Symbol('FILINGS_TOPIC');
@@ -66,19 +67,6 @@ const backfillCheckpointSchema = z.object({
   updated_at: z.string(),
 });
 type BackfillCheckpoint = z.infer<typeof backfillCheckpointSchema>;
-
-/** The broker did not take records within the retry bound: the companies done so far are in the checkpoint. */
-export class FilingsBackfillStoppedError extends Error {
-  constructor(
-    readonly summary: FilingsBackfillSummary,
-    readonly checkpointPath: string,
-    readonly companiesDone: number,
-    override readonly cause: PublishGaveUpError,
-  ) {
-    super(`stopped after ${companiesDone} of ${summary.companies.length} companies (${summary.published} filings published in this run): ${cause.message}; checkpoint ${checkpointPath}: run the same command again to resume`);
-    this.name = 'FilingsBackfillStoppedError';
-  }
-}
 
 const sourceOf = (r: { url: string; bytes: Buffer; fetchedAt: string }): FetchedSource => ({
   url: r.url,
@@ -145,13 +133,18 @@ export class FilingsBackfillService {
       try {
         await this.backfillCompany(cik, command, runId, result, log);
       } catch (error) {
-        if (error instanceof PublishGaveUpError && command.checkpoint) {
+        if (error instanceof PublishGaveUpError) {
           result.status = 'error';
           result.error = error.message;
           summary.published += result.published;
           summary.durationMs = Date.now() - started;
-          await writeJsonCheckpoint(command.checkpoint, { ...checkpoint, updated_at: new Date().toISOString() });
-          throw new FilingsBackfillStoppedError(summary, command.checkpoint, checkpoint.done.length, error);
+          if (command.checkpoint) await writeJsonCheckpoint(command.checkpoint, { ...checkpoint, updated_at: new Date().toISOString() });
+          // Counted against every company asked for: summary.companies holds only those reached.
+          throw stoppedBy(error, () => ({
+            progress: `${progressOf(i, command.companies.length, 'companies')} (${summary.published} filings published in this run)`,
+            done: { ...summary },
+            resume: command.checkpoint ? `checkpoint ${command.checkpoint}: run the same command again to resume` : 'run the same command again',
+          }));
         }
         if (!(error instanceof EdgarError) && !(error instanceof EdgarParseError)) throw error;
         result.status = 'error';

@@ -87,7 +87,7 @@ describe('NportIngestService', () => {
     const { svc } = service({ NPORT_FILINGS: '2230:0000002230-23-990001,822977:0000822977-23-990001' }, 3);
     const error = (await svc.execute({ runId: 'run_t' }).catch((e: unknown) => e)) as RunStoppedError;
     expect(error).toBeInstanceOf(RunStoppedError);
-    expect(error.message).toMatch(/^stopped at filing 2 of 2 \(1 published\): gave up publishing 1 records/);
+    expect(error.message).toMatch(/^stopped after 1 of 2 filings done \(1 published\): gave up publishing 1 records/);
     expect(error.stop.done).toMatchObject({ runId: 'run_t', published: 1, not_found: 0, errors: 0, stopped_at: '0000822977:0000822977-23-990001', remaining: 1 });
   });
 

@@ -22,7 +22,7 @@ import { PermanentError } from '@app/messaging';
 import type { Logger } from '@app/observability';
 import type { FetchedSource } from '../company.mapper';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
-import { stoppedBy } from '../run-stopped.error';
+import { progressOf, stoppedBy } from '../run-stopped.error';
 import { isUnreadable } from '../unreadable-filing';
 import type { NportConfig, NportFilingRef } from './nport.config';
 import { fundHeaderOf, fundHoldingOf, fundHoldingsRecordOf, isNportForm } from './nport.mapper';
@@ -106,7 +106,7 @@ export class NportIngestService {
         throw stoppedBy(error, () => {
           const count = (status: NportFilingOutcome['status']) => outcomes.filter((o) => o.status === status).length;
           return {
-            progress: `at filing ${i + 1} of ${filings.length} (${count('published')} published)`,
+            progress: `${progressOf(i, filings.length, 'filings')} (${count('published')} published)`,
             done: { runId, published: count('published'), not_found: count('not_found'), errors: count('error'), stopped_at: `${filing.cik}:${filing.accession}`, remaining: filings.length - i, durationMs: Date.now() - started },
             resume: 'run the same command again (every filing is read again: same record ids)',
           };

@@ -70,7 +70,7 @@ describe('SegmentsService', () => {
     const run = service.execute({ runId: 'run_test', filings: [filing('0000320193-25-000057', AAPL), filing('0000320193-25-000058', '/b.htm'), filing('0000320193-25-000059', '/c.htm')] });
     const error = (await run.catch((e: unknown) => e)) as RunStoppedError;
     expect(error).toBeInstanceOf(RunStoppedError);
-    expect(error.message).toMatch(/^stopped at filing 2 of 3 \(64 records published\): gave up publishing 64 records to edgar\.segments\.v1/);
+    expect(error.message).toMatch(/^stopped after 1 of 3 filings done \(64 records published\): gave up publishing 64 records to edgar\.segments\.v1/);
     expect(error.stop.done).toMatchObject({ runId: 'run_test', filings: 3, published: 64, stoppedAt: '0000320193-25-000058' });
   });
 
