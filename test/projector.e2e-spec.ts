@@ -158,6 +158,39 @@ describe('batched projector', () => {
     expect(new Map(after.rows.map((r) => [r.id, r.deliveries]))).toEqual(new Map(before.rows.map((r) => [r.id, r.deliveries])));
   });
 
+  it('restarted after SIGKILL, the replacement consumes within seconds: it does not wait out the dead member\'s session', async () => {
+    expect(existsSync(PROJECTOR_MAIN)).toBe(true);
+    const { db, pg } = await freshDatabase('projector_rejoin');
+    const namespace = `pr${randomBytes(4).toString('hex')}`;
+    const topic = namespacedTopic(TOPICS.filings, namespace);
+    await ensureTopics(settings, PROJECTED_TOPICS.map((t) => namespacedTopic(t, namespace)));
+    const env = { ...process.env, ...projectorEnv(db, namespace, `projector-${namespace}`) };
+    const spawnProjector = (): ChildProcess => {
+      const child = spawn(process.execPath, [PROJECTOR_MAIN], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      closers.push(async () => void child.kill('SIGKILL'));
+      return child;
+    };
+    const projected = async (accession: string): Promise<boolean> =>
+      (await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM filings WHERE accession = $1', [accession])).rows[0]!.n === 1;
+    const [one, two] = fixtureFilings();
+
+    // The first projector is a member of the group, consuming: then it dies without leaving.
+    const first = spawnProjector();
+    await producer.publish(topic, [one!]);
+    await expectEventually(async () => expect(await projected(one!.data.accession)).toBe(true), { timeoutMs: 120_000, intervalMs: 100 });
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+
+    await producer.publish(topic, [two!]);
+    const started = Date.now();
+    spawnProjector();
+    await expectEventually(async () => expect(await projected(two!.data.accession)).toBe(true), { timeoutMs: 120_000, intervalMs: 100 });
+    const rejoinMs = Date.now() - started;
+    console.log(`projector replacement after SIGKILL: first record projected ${rejoinMs} ms after its start`);
+    // The dead member's session (CONSUMER_SESSION_TIMEOUT_MS, 10 s) bounds the wait; kafkajs' default 30 s made it about 27 s.
+    expect(rejoinMs).toBeLessThan(15_000);
+  });
+
   describe('a replay of the fixture platform into a fresh database', () => {
     let platform: FixturePlatform;
 

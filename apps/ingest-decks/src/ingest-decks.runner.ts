@@ -37,6 +37,7 @@ export async function startDecksWorker(options: IngestDecksModuleOptions): Promi
     groupId: decksGroupId(config),
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
+    sessionTimeoutMs: config.CONSUMER_SESSION_TIMEOUT_MS,
     logger,
     // A follower runs for days: OPS_PORT gives it /healthz, /readyz and /metrics (consumer and process metrics).
     ...(config.OPS_PORT !== undefined ? { ops: () => ({ host: config.OPS_HOST, port: config.OPS_PORT!, logger, checks: {}, registry: createMetricsRegistry(), maxLag: config.CONSUMER_READY_MAX_LAG }) } : {}),

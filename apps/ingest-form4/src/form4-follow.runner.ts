@@ -57,6 +57,7 @@ export async function startForm4Follow(config: IngestForm4Config, options: { log
     groupId: config.FORM4_GROUP_ID,
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
+    sessionTimeoutMs: config.CONSUMER_SESSION_TIMEOUT_MS,
     logger,
     // A follower runs for days: OPS_PORT gives it /healthz, /readyz and /metrics (consumer, EDGAR budget and process metrics).
     ...(config.OPS_PORT !== undefined ? { ops: () => ({ host: config.OPS_HOST, port: config.OPS_PORT!, logger, checks: {}, registry: edgarMetricsRegistry(), maxLag: config.CONSUMER_READY_MAX_LAG }) } : {}),

@@ -76,6 +76,7 @@ export async function startIrFollow(config: IngestIrConfig, options: { logger: L
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     fromBeginning: true,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
+    sessionTimeoutMs: config.CONSUMER_SESSION_TIMEOUT_MS,
     logger: options.logger.child({ runId: options.runId, useCase: 'ir-follow' }),
   });
 }

@@ -27,6 +27,7 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
     groupId: config.PROJECTOR_GROUP_ID,
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
+    sessionTimeoutMs: config.CONSUMER_SESSION_TIMEOUT_MS,
     partitionsConcurrently: config.CONSUMER_PARTITIONS_CONCURRENTLY,
     logger,
     ...(config.OPS_PORT !== undefined

@@ -25,6 +25,15 @@ export const consumerConfig = z.object({
   CONSUMER_BATCH_MAX_RECORDS: z.coerce.number().int().min(1).max(100_000).default(500).describe('Most records handed to a handler at once'),
   CONSUMER_BATCH_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024).describe('Most message bytes handed to a handler at once'),
   CONSUMER_PARTITIONS_CONCURRENTLY: z.coerce.number().int().min(1).max(64).default(1).describe('Partitions whose batches are handled at the same time'),
+  CONSUMER_SESSION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(6_000)
+    .max(300_000)
+    .optional()
+    .describe(
+      'Consumer group session timeout; unset: 10000. A consumer killed without leaving its group is replaced this long after; one that sends no heartbeat this long (event loop blocked) is dropped and its batch redelivered',
+    ),
   CONSUMER_READY_MAX_LAG: z.coerce.number().int().min(0).default(100_000).describe('Records of lag above which the ops port\'s /readyz answers 503 naming the lag'),
 });
 

@@ -74,12 +74,24 @@ export interface ConsumerRunnerOptions {
    * stop() waits for an idle fetch (kafkajs' own 5 s default made every stop take ~5 s).
    */
   maxWaitTimeMs?: number;
-  /** Group session timeout (kafkajs default 30 s): a member silent this long is dropped from the group. */
+  /** Group session timeout, default DEFAULT_SESSION_TIMEOUT_MS: a member silent this long is dropped from the group. */
   sessionTimeoutMs?: number;
 }
 
-/** While a batch is processed, the member heartbeats this often (kafkajs sends at most one per heartbeatInterval). */
-const BATCH_HEARTBEAT_MS = 1_000;
+/**
+ * The group session timeout of every consumer unless told otherwise (CONSUMER_SESSION_TIMEOUT_MS).
+ * A member that dies without leaving its group (SIGKILL, OOM kill, lost host) holds its partitions
+ * until its session expires: its replacement joins, and the group rebalances only then. kafkajs'
+ * 30 s default made a restarted projector wait about 27 s; kafkajs 2.2 sends no group.instance.id
+ * (static membership), so a short session is what makes a restart rejoin at once. The cost: a
+ * member that sends no heartbeat for this long (the event loop blocked by a GC pause or
+ * synchronous work; a batch being processed heartbeats every second) is dropped, its partitions
+ * go to the group again and its uncommitted slice is redelivered (handlers are idempotent).
+ */
+const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
+
+/** The member heartbeats this often, between fetches and while a batch is processed: ten chances per session. */
+const HEARTBEAT_INTERVAL_MS = 1_000;
 
 /**
  * kafkajs fetches, hands every partition's batch to the handlers, waits for all of them, then
@@ -161,7 +173,9 @@ export class ConsumerRunner {
       maxWaitTimeInMs: options.maxWaitTimeMs ?? 1000,
       maxBytesPerPartition: Math.max(FETCH_BYTES_PER_PARTITION, 2 * this.limits.maxBytes),
       maxBytes: Math.max(FETCH_BYTES, 2 * this.limits.maxBytes),
-      ...(options.sessionTimeoutMs !== undefined ? { sessionTimeout: options.sessionTimeoutMs } : {}),
+      sessionTimeout: options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS,
+      // kafkajs sends at most one heartbeat per interval (its default 3 s), however often it is asked.
+      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
       // kafkajs restarts a crashed consumer on a timer. With the broker down, a restart under way when
       // stop() runs crashes after it and sets a new timer stop() never clears: it retried for ever.
       retry: { restartOnFailure: async () => !this.isStopping },
@@ -305,7 +319,7 @@ export class ConsumerRunner {
     // slice's commit failed (UNKNOWN_MEMBER_ID) until kafkajs gave up and the consumer crashed.
     const beat = setInterval(() => {
       heartbeat().catch((err: unknown) => this.logger.warn({ topic: batch.topic, partition: batch.partition, err }, 'heartbeat during a batch failed: it may be redelivered'));
-    }, BATCH_HEARTBEAT_MS);
+    }, HEARTBEAT_INTERVAL_MS);
     try {
       for (const slice of this.slices(def, batch)) {
         if (interrupted()) return;

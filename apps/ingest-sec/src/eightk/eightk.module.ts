@@ -58,6 +58,7 @@ export function startEightKFollow(config: EightKConfig, options: { logger: Logge
     groupId: config.EIGHTK_GROUP_ID,
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
+    sessionTimeoutMs: config.CONSUMER_SESSION_TIMEOUT_MS,
     logger: options.logger.child({ runId: options.runId, useCase: 'eightk-follow' }),
   });
 }

@@ -59,6 +59,7 @@ export function startNportFollow(config: NportConfig, options: { logger: Logger;
     groupId: config.NPORT_GROUP_ID,
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
+    sessionTimeoutMs: config.CONSUMER_SESSION_TIMEOUT_MS,
     logger: options.logger.child({ runId: options.runId, useCase: 'nport-follow' }),
   });
 }

@@ -55,6 +55,7 @@ export function startSectionsFollow(config: SectionsConfig, options: { logger: L
     groupId: config.SECTIONS_GROUP_ID,
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
+    sessionTimeoutMs: config.CONSUMER_SESSION_TIMEOUT_MS,
     logger: options.logger.child({ runId: options.runId, useCase: 'sections-follow' }),
   });
 }

@@ -29,6 +29,7 @@ export function startSegmentsFollow(config: SegmentsConfig, options: { logger: L
     groupId: config.SEGMENTS_GROUP_ID,
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
+    sessionTimeoutMs: config.CONSUMER_SESSION_TIMEOUT_MS,
     logger: options.logger.child({ runId: options.runId, useCase: 'segments-follow' }),
   });
 }

@@ -60,6 +60,7 @@ export function startThirteenFFollow(config: ThirteenFConfig, options: { logger:
     groupId: config.THIRTEENF_GROUP_ID,
     namespace: config.KAFKA_TOPIC_NAMESPACE,
     batch: { maxRecords: config.CONSUMER_BATCH_MAX_RECORDS, maxBytes: config.CONSUMER_BATCH_MAX_BYTES },
+    sessionTimeoutMs: config.CONSUMER_SESSION_TIMEOUT_MS,
     logger: options.logger.child({ runId: options.runId, useCase: '13f-follow' }),
   });
 }
