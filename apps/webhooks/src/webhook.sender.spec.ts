@@ -79,6 +79,7 @@ describe('WebhookSender (loopback receiver)', () => {
       error: 'refused: http: URLs are not allowed (https only)',
     });
     expect((await sender().send('not a url', {}, '{}')).error).toBe('invalid URL not a url');
+    expect((await sender().send('not a url?token=t0ken&api_key=sk_live_abc', {}, '{}')).error).toBe('invalid URL not a url?token=[redacted]&api_key=[redacted]');
     expect(received).toHaveLength(0);
   });
 
@@ -87,6 +88,9 @@ describe('WebhookSender (loopback receiver)', () => {
     const literal = await strict.send(`http://127.0.0.1:${port}/`, {}, '{}');
     expect(literal.statusCode).toBeNull();
     expect(literal.error).toMatch(/^refused: .* resolves to 127\.0\.0\.1, a loopback/);
+    // The URL it names, without the secrets a subscriber put in it.
+    const withToken = await strict.send(`http://user:pw@127.0.0.1:${port}/in?token=t0ken`, {}, '{}');
+    expect(withToken.error).toBe(`refused: http://user:[redacted]@127.0.0.1:${port}/in?token=[redacted] resolves to 127.0.0.1, a loopback, private, link-local or other special-use address`);
     const named = await strict.send(`http://localhost:${port}/`, {}, '{}');
     expect(named.statusCode).toBeNull();
     expect(named.error).toMatch(/^refused: localhost resolves to (127\.0\.0\.1|::1), a loopback/);

@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isNonPublicAddress, NonPublicAddressError } from '@app/net';
+import { redactSecrets } from '@app/observability';
 import { RESPONSE_EXCERPT_BYTES } from '@app/webhooks';
 
 export interface SendOptions {
@@ -133,18 +134,22 @@ interface Target {
   options: { hostname: string; port: string; path: string };
 }
 
+/**
+ * Where a URL points, or why it is refused: the reason (kept as the attempt's error, listed by the
+ * api's deliveries route) names the URL without the secrets a subscriber may have put in it.
+ */
 function parseTarget(url: string, options: Pick<SendOptions, 'allowHttp' | 'allowPrivateHosts'>): Target | string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return `invalid URL ${url}`;
+    return `invalid URL ${redactSecrets(url)}`;
   }
   if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && options.allowHttp)) {
     return `refused: ${parsed.protocol} URLs are not allowed (https only)`;
   }
   const hostname = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (!options.allowPrivateHosts && isIP(hostname) && isNonPublicAddress(hostname)) return `refused: ${new NonPublicAddressError(url, hostname).message}`;
+  if (!options.allowPrivateHosts && isIP(hostname) && isNonPublicAddress(hostname)) return `refused: ${new NonPublicAddressError(redactSecrets(url), hostname).message}`;
   return { https: parsed.protocol === 'https:', options: { hostname, port: parsed.port, path: `${parsed.pathname}${parsed.search}` } };
 }
 

@@ -3,3 +3,4 @@ export * from './request-id';
 export * from './metrics';
 export * from './ops-server';
 export * from './freshness.metrics';
+export * from './redaction';

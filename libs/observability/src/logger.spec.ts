@@ -38,6 +38,30 @@ describe('createLogger', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ level: 30, request_id: 'req_1', msg: 'request' });
   });
 
+  it('writes no secret, whatever field, message, binding or error holds it', async () => {
+    const key = 'sk_live_0123456789abcdef_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde';
+    const secrets = [key, 'opaque-token-1', 'Bearer-credential-2', 'sid-cookie-3', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+Yq/4Tv1p7s='];
+    const file = join(dir, 'log');
+    const fd = openSync(file, 'w'); // left open: see above
+    const log = createLogger({ fd });
+    log.info({ url: `/v1/companies?api_key=${key}`, status: 401 }, 'request');
+    log.warn({ req: { headers: { authorization: 'Bearer Bearer-credential-2', cookie: 'sid=sid-cookie-3' } } }, 'headers');
+    log.child({ endpoint: 'https://hooks.example.com/in?token=opaque-token-1' }).info('delivery');
+    log.error({ err: new Error(`fetch https://hooks.example.com/in?token=opaque-token-1 failed (${key})`) }, 'failed');
+    log.info(`rotated to ${secrets[4]!}`);
+    await new Promise<void>((resolve, reject) => log.flush((err) => (err ? reject(err) : resolve())));
+    const text = readFileSync(file, 'utf8');
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toMatchObject([
+      { url: '/v1/companies?api_key=[redacted]', status: 401 },
+      { req: { headers: { authorization: '[redacted]', cookie: '[redacted]' } } },
+      { endpoint: 'https://hooks.example.com/in?token=[redacted]', msg: 'delivery' },
+      { err: { message: 'fetch https://hooks.example.com/in?token=[redacted] failed (sk_live_[redacted])' }, msg: 'failed' },
+      { msg: 'rotated to whsec_[redacted]' },
+    ]);
+  });
+
   it('writes the lines it holds when the process exits', async () => {
     // This module, compiled with swc, in a child that logs and exits at once (as a CLI does).
     const register = join(dir, 'register.js');

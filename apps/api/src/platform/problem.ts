@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isSecretParam, REDACTED, redactSecrets, redactSecretsIn } from '@app/observability';
 import type { ProblemSlug, ValidationItem } from './api.errors';
 
 export interface ProblemBody {
@@ -24,9 +25,26 @@ export interface Problem {
   headers: Record<string, string>;
 }
 
-/** The RFC 9457 body of a problem (also what an MCP tool error carries). */
+/**
+ * The RFC 9457 body of a problem (also what an MCP tool error carries). What it echoes of the
+ * request (the path, a symbol in the detail, a 422's inputs) is censored like a log line: a key
+ * sent in the wrong place is not repeated back.
+ */
 export function problemBody(docsUrl: string, problem: Omit<Problem, 'headers'>, requestId: string, instance: string): ProblemBody {
-  return { type: `${docsUrl}/errors/${problem.slug}`, title: problem.title, status: problem.status, detail: problem.detail, request_id: requestId, instance };
+  const detail = typeof problem.detail === 'string' ? redactSecrets(problem.detail) : problem.detail.map(censoredItem);
+  return { type: `${docsUrl}/errors/${problem.slug}`, title: problem.title, status: problem.status, detail, request_id: requestId, instance: redactSecrets(instance) };
+}
+
+/**
+ * A 422 item censored: its input whole under a secret name (`['query', 'api_key']`), else the
+ * secrets inside it; its message and context too (a validator's message may quote the value).
+ */
+function censoredItem(item: ValidationItem): ValidationItem {
+  const name = item.loc[item.loc.length - 1];
+  const input = typeof name === 'string' && isSecretParam(name) && item.input !== undefined && item.input !== null ? REDACTED : redactSecretsIn(item.input);
+  const censored: ValidationItem = { ...item, msg: redactSecrets(item.msg), input };
+  if (item.ctx !== undefined) censored.ctx = redactSecretsIn(item.ctx) as Record<string, unknown>;
+  return censored;
 }
 
 /** Sends an RFC 9457 problem. `detail` is an array only for 422 validation errors (the spec's form). */
