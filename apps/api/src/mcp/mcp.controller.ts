@@ -105,7 +105,8 @@ export class McpController {
       try {
         return await this.tools.call(r.params.name, r.params.arguments, request);
       } catch (err) {
-        if (err instanceof Error && unavailableDependency(err) !== undefined) outage(err);
+        // Not `instanceof Error`: the driver's socket errors may come from another realm (Jest's sandbox).
+        if (unavailableDependency(err) !== undefined) outage(err as Error);
         throw err;
       }
     });
