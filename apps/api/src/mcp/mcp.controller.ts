@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '@app/observability';
+import { unavailableDependency } from '../platform/dependency-outages';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import type { McpToolsService } from './mcp.service';
 
@@ -58,7 +58,6 @@ const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error
 
 export interface McpEndpointOptions {
   publicBaseUrl: string;
-  logger: Logger;
 }
 
 /**
@@ -96,36 +95,59 @@ export class McpController {
     ];
   }
 
-  private server(request: FastifyRequest): Server {
+  /** `outage` receives the error of a tool call that found Postgres or Redis down. */
+  private server(request: FastifyRequest, outage: (err: Error) => void): Server {
     // Server, not McpServer: McpServer validates arguments itself and answers with its own text;
     // here a bad argument is the 422 problem REST answers (see McpToolsService).
     const server = new Server({ name: 'filings-platform', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.list() }));
-    server.setRequestHandler(CallToolRequestSchema, (r) => this.tools.call(r.params.name, r.params.arguments, request));
+    server.setRequestHandler(CallToolRequestSchema, async (r) => {
+      try {
+        return await this.tools.call(r.params.name, r.params.arguments, request);
+      } catch (err) {
+        // Not `instanceof Error`: the driver's socket errors may come from another realm (Jest's sandbox).
+        if (unavailableDependency(err) !== undefined) outage(err as Error);
+        throw err;
+      }
+    });
     return server;
   }
 
+  /**
+   * The web-standard transport answers with a Response rather than writing the socket itself, so
+   * the answer goes out through Fastify (its hooks and error handler) like any route's: a tool
+   * call that found a dependency down is the api's 503 problem, not a JSON-RPC error whose
+   * message would carry the driver's words.
+   */
   private async post(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     // One message per HTTP request: a batch would spend one rate-limit token on many calls.
     if (Array.isArray(request.body) && request.body.length !== 1) {
       return reply.code(400).send(jsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: send one JSON-RPC message per HTTP request (batches are not accepted).'));
     }
-    const server = this.server(request);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // The transport writes the raw response: carry over what the hook set (X-Request-Id, X-RateLimit-*).
-    reply.hijack();
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
+    let outage: Error | undefined;
+    const server = this.server(request, (err) => (outage ??= err));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (err) {
-      this.options.logger.error({ err, request_id: request.id }, 'mcp request failed');
-      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(jsonRpcError(ErrorCode.InternalError, 'Internal error')));
+      const response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
+      const body = await response.text();
+      if (outage !== undefined) throw outage;
+      reply.code(response.status);
+      response.headers.forEach((value, name) => void reply.header(name, value));
+      return reply.send(body === '' ? undefined : body);
+    } finally {
+      await transport.close();
+      await server.close();
     }
-    return reply;
   }
+}
+
+/** The request as the transport reads it: method and headers (the body is passed parsed). */
+function webRequestOf(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  return new Request(`http://localhost${MCP_PATH}`, { method: request.method, headers });
 }

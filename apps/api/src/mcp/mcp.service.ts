@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiHttp } from '../platform/api.http';
+import { unavailableDependency } from '../platform/dependency-outages';
 import { problemBody } from '../platform/problem';
 import type { BoundRoute, RouteHandler } from '../platform/route.registry';
 import { answerSummary, fitAnswer } from './mcp.answer';
@@ -17,7 +18,7 @@ const NO_REPLY = new Proxy({} as FastifyReply, {
  * The MCP tools over the REST routes: a call validates its arguments, then runs the very handler
  * the REST route runs, as the caller of the MCP HTTP request (its principal, so its plan's limit
  * cap). The result is the REST body (as structured content, with a short summary as text); an
- * error is the REST problem, as text.
+ * error is the REST problem, as text, except a dependency outage, which is rethrown.
  */
 export class McpToolsService {
   private readonly tools: Map<string, CompiledTool>;
@@ -66,6 +67,8 @@ export class McpToolsService {
       // The body once, as structured content; the text is a summary (MCP 2025-06-18 allows it).
       return { content: [{ type: 'text', text: answerSummary(tool.spec.title, body, `${this.publicBaseUrl}${instance}`) }], structuredContent: body };
     } catch (err) {
+      // A dependency outage is the whole request's 503 (McpController), not a tool error.
+      if (unavailableDependency(err) !== undefined) throw err;
       const problem = this.http.problemOf(err, { id: request.id, method: 'MCP', url: `${instance} (tool ${name})` });
       // No structuredContent: clients check it against the tool's output schema even on errors.
       return { isError: true, content: [{ type: 'text', text: JSON.stringify(problemBody(this.docsUrl, problem, request.id, instance)) }] };

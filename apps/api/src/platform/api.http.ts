@@ -171,6 +171,13 @@ export class ApiHttp {
       method: definition.method,
       url: definition.url,
       config: { public: definition.public === true },
+      // Errors of this route's hooks (the key lookup, the rate limiter), body parser and serializers
+      // end here, whichever handler the server had when the route was added: in the Nest app, routes
+      // in a plugin scope kept Fastify's default handler, which answered a database outage with a
+      // plain-JSON 500 carrying the driver's message and address.
+      errorHandler: (err, request, reply) => {
+        this.handleError(err, request, reply);
+      },
       handler: async (request, reply) => {
         // The onRequest hook authenticates every guarded route; never run one without a principal.
         if (definition.public !== true && request.principal === null) {
