@@ -18,7 +18,8 @@ const INSTRUCTIONS =
   'Lists return {data, pagination: {next_cursor, has_more}} in pages sized for an agent: pass next_cursor back as cursor ' +
   'for the next page, or a larger limit. An item or a 10-K section whose text was cut to keep the answer small says truncated: true. ' +
   'Every item carries a provenance object naming its source; verify_citation re-checks one. A failed call is an RFC 9457 ' +
-  'problem (type, title, status, detail; detail lists the invalid arguments for validation-error).';
+  'problem (type, title, status, detail; detail lists the invalid arguments for validation-error), except a dependency ' +
+  'outage, which is an HTTP 503 problem with Retry-After: retry the call after it.';
 
 export const mcpRoutes = {
   post: {
