@@ -1,4 +1,4 @@
-import { generateApiKey, hashApiKey, parseApiKey, verifyApiKey } from './api-key.format';
+import { authorizationHeaderCount, generateApiKey, hashApiKey, parseApiKey, verifyApiKey } from './api-key.format';
 
 const PEPPER = 'p'.repeat(32);
 
@@ -27,5 +27,14 @@ describe('api key format', () => {
     expect(verifyApiKey(PEPPER, key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a'), h)).toBe(false);
     expect(verifyApiKey('q'.repeat(32), key, h)).toBe(false);
     expect(verifyApiKey(PEPPER, key, 'zz')).toBe(false);
+  });
+});
+
+describe('authorizationHeaderCount', () => {
+  it('counts Authorization header names in any case, never values', () => {
+    expect(authorizationHeaderCount([])).toBe(0);
+    expect(authorizationHeaderCount(['Host', 'x', 'Authorization', 'Bearer a'])).toBe(1);
+    expect(authorizationHeaderCount(['Authorization', 'Bearer a', 'host', 'authorization', 'AUTHORIZATION', 'Bearer b'])).toBe(2);
+    expect(authorizationHeaderCount(['X-Authorization', 'Bearer a', 'Proxy-Authorization', 'Basic b', 'Authorization', 'Bearer c'])).toBe(1);
   });
 });

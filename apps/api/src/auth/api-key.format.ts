@@ -36,3 +36,17 @@ export function verifyApiKey(pepper: string, key: string, storedHash: string): b
   const actual = createHmac('sha256', pepper).update(key).digest();
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
+
+/**
+ * How many Authorization headers a request carries, from Node's raw header list. Node keeps only
+ * the first of several Authorization headers and drops the others silently, so the key a request
+ * is judged by would depend on header order: two are refused rather than guessed between.
+ */
+export function authorizationHeaderCount(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') n += 1;
+  }
+  return n;
+}

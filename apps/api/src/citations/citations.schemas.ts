@@ -11,8 +11,11 @@ const urlText = (what: string) =>
     .refine((v) => URL.canParse(v), { params: { pydantic: 'url_parsing', msg: 'Input should be a valid URL' } })
     .describe(what);
 
-/** A provenance object as the API serves it; only source_url, quote and content_hash are needed. */
-export const citationProvenanceBody = z.object({
+/**
+ * A provenance object as the API serves it (every field of one is declared); only source_url,
+ * quote and content_hash are needed. Strict, as every body: an unknown field is a 422.
+ */
+export const citationProvenanceBody = z.strictObject({
   source_url: urlText('The URL whose bytes were hashed (provenance.source_url)'),
   quote: text()
     .min(1)
@@ -29,7 +32,7 @@ export const citationProvenanceBody = z.object({
   extracted_at: z.string().nullable().optional().describe('Accepted and ignored'),
 });
 
-export const verifyCitationBody = z.object({
+export const verifyCitationBody = z.strictObject({
   provenance: citationProvenanceBody.describe('A provenance object as served by this API (description_provenance, provenance of a filing, segment, roster entry, document, page, ...)'),
 });
 

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { newRequestId, redactSecrets, type Logger } from '@app/observability';
+import { authorizationHeaderCount } from '../auth/api-key.format';
 import type { ApiKeysService, AuthResult, Principal } from '../auth/api-keys.service';
 import { effectivePlan, type PlanLimits, type PlanTable } from '../rate-limit/plans';
 import type { RateLimitDecision, RateLimiter } from '../rate-limit/rate-limiter';
@@ -10,7 +11,7 @@ import type { ApiMetrics } from './api.metrics';
 import { OUTAGE_RETRY_AFTER_S, unavailableDependency, type DependencyOutages } from './dependency-outages';
 import { registerCompression, registerConditionalGets, registerCors, type HttpConventions } from './http-conventions';
 import type { Idempotency, RouteOutcome } from './idempotency';
-import { registerJsonBodyParser } from './json-body.parser';
+import { registerBodyParsers } from './json-body.parser';
 import { problemBody, sendProblem, type Problem } from './problem';
 import { pathRegex, type BoundRoute } from './route.registry';
 import { strictQueryItems } from './strict-query';
@@ -50,7 +51,7 @@ const FRAMEWORK_PROBLEMS: Record<number, { slug: ProblemSlug; title: string; det
   408: { slug: 'request-timeout', title: 'Request timeout', detail: 'The request was not received in full in time.' },
   413: { slug: 'payload-too-large', title: 'Payload too large', detail: 'The request body is larger than this server accepts.' },
   414: { slug: 'uri-too-long', title: 'URI too long', detail: 'A path parameter is longer than this server accepts.' },
-  415: { slug: 'unsupported-media-type', title: 'Unsupported media type', detail: 'The request body has a media type this route does not accept.' },
+  415: { slug: 'unsupported-media-type', title: 'Unsupported media type', detail: 'Request bodies are JSON only: send Content-Type: application/json, or no body.' },
   431: { slug: 'header-fields-too-large', title: 'Request header fields too large', detail: 'The request line and headers together are larger than this server accepts.' },
 };
 const BAD_REQUEST = { slug: 'bad-request', title: 'Bad request', detail: 'Bad request' } as const;
@@ -58,8 +59,6 @@ const BAD_REQUEST = { slug: 'bad-request', title: 'Bad request', detail: 'Bad re
 /** Details of framework errors whose message would say too little (or echo the URL). */
 const FRAMEWORK_DETAILS: Record<string, string> = {
   FST_ERR_BAD_URL: 'The request URL is not valid (malformed percent-encoding).',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The request body has a media type this route does not accept.',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request says its body is JSON but the body is empty.',
 };
 
 /** The request line's path of a raw request Node could not parse (no query, at most 2 KiB), if any. */
@@ -114,7 +113,7 @@ export class ApiHttp {
 
   async register(app: FastifyInstance, routes: BoundRoute[]): Promise<void> {
     app.decorateRequest('principal', null);
-    registerJsonBodyParser(app);
+    registerBodyParsers(app);
     // Set when close() starts: requests that reach the server while it drains (pipelined or on a
     // busy keep-alive connection) get a problem+json 503 rather than Fastify's own plain JSON one.
     let draining = false;
@@ -211,6 +210,11 @@ export class ApiHttp {
     const mcp = this.deps.mcp !== undefined && isUnder(path, this.deps.mcp.path);
     const guarded = route !== undefined ? routeOptions.config.public !== true : mcp || isUnder(path, '/v1');
     if (!guarded) return done();
+    const authorizations = authorizationHeaderCount(request.raw.rawHeaders);
+    if (authorizations > 1) {
+      sendProblem(reply, this.deps.docsUrl, 400, 'bad-request', 'Bad request', `The request carries ${authorizations} Authorization headers; send exactly one.`);
+      return;
+    }
     const authorization = request.headers.authorization;
     const auth = this.deps.keys.authenticateCached(authorization);
     if (auth !== undefined) return this.admit(auth, mcp, request, reply, done);

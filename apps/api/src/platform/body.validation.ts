@@ -21,10 +21,18 @@ const TYPE_ITEMS: Record<string, { type: string; msg: string }> = {
   object: { type: 'dict_type', msg: 'Input should be a valid dictionary' },
 };
 
-/** One zod issue on a JSON body as a Pydantic v2 item, loc rooted at 'body'. */
-function bodyItem(issue: z.core.$ZodIssue, body: unknown): ValidationItem {
+/** One zod issue on a JSON body as Pydantic v2 items (one per unknown field), loc rooted at 'body'. */
+function bodyItems(issue: z.core.$ZodIssue, body: unknown): ValidationItem[] {
   const loc = ['body', ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
   const input = at(body, issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    // A strict object's unknown fields: Pydantic's extra='forbid', as for query parameters.
+    return issue.keys.map((key) => ({ type: 'extra_forbidden', loc: [...loc, key], msg: 'Extra inputs are not permitted', input: at(input, [key]) }));
+  }
+  return [bodyItem(issue, loc, input)];
+}
+
+function bodyItem(issue: z.core.$ZodIssue, loc: (string | number)[], input: unknown): ValidationItem {
   if (issue.code === 'invalid_type') {
     if (input === undefined) return { type: 'missing', loc, msg: 'Field required', input: null };
     const t = TYPE_ITEMS[issue.expected] ?? { type: `${issue.expected}_type`, msg: `Input should be a valid ${issue.expected}` };
@@ -47,8 +55,8 @@ function bodyItem(issue: z.core.$ZodIssue, body: unknown): ValidationItem {
 /**
  * Validates a JSON request body against a zod object schema, answering 422 with Pydantic v2
  * items as FastAPI does for bodies: a missing body is `missing` at ['body'], a non-object
- * `model_attributes_type`, every field issue located at ['body', field, index...]. Unknown
- * fields are ignored.
+ * `model_attributes_type`, every field issue located at ['body', field, index...]. Body schemas
+ * are strict objects (at every level), so an unknown field is `extra_forbidden` at its loc.
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, options: { optional?: boolean } = {}): z.infer<S> {
   if (body === undefined || body === null) {
@@ -60,5 +68,15 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, options
   }
   const r = schema.safeParse(body);
   if (r.success) return r.data;
-  throw new ValidationError(r.error.issues.map((i) => bodyItem(i, body)));
+  throw new ValidationError(r.error.issues.flatMap((i) => bodyItems(i, body)));
+}
+
+/**
+ * The body of a route that takes none: undefined. Any body at all (`{}`, `null`) is a 422
+ * `extra_forbidden` at ['body'] rather than silently ignored; an empty body is no body (the
+ * JSON parser reads zero bytes as undefined).
+ */
+export function refuseBody(body: unknown): undefined {
+  if (body !== undefined) throw new ValidationError([{ type: 'extra_forbidden', loc: ['body'], msg: 'Extra inputs are not permitted', input: body }]);
+  return undefined;
 }

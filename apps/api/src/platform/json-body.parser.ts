@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
 import { DomainError } from './api.errors';
 
 /** Deepest nesting of arrays and objects a JSON body may have; no route takes more than a few levels. */
@@ -28,19 +28,33 @@ export function jsonNestingExceeds(text: string, max: number): boolean {
 }
 
 /**
- * Replaces Fastify's JSON body parser by the same parser behind a nesting check: a body nested
- * deeper than MAX_JSON_DEPTH is a 400 problem before it is parsed, so nothing downstream (zod,
- * the MCP SDK, a 422 echo, a log line) ever walks thousands of levels.
+ * The API's body parsers: JSON only. Fastify's JSON parser is replaced by the same parser behind
+ * a nesting check: a body nested deeper than MAX_JSON_DEPTH is a 400 problem before it is parsed,
+ * so nothing downstream (zod, the MCP SDK, a 422 echo, a log line) ever walks thousands of levels.
+ * An empty JSON body is no body (a body-less POST sent with `Content-Type: application/json`, as
+ * many clients do). Any other media type with a body, and a body without a media type, is 415
+ * (Fastify's text/plain parser is removed: a text body is not a JSON body); an empty body of any
+ * media type is no body.
  */
-export function registerJsonBodyParser(app: FastifyInstance): void {
+export function registerBodyParsers(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') {
+      done(null, undefined);
+      return;
+    }
     if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) {
       done(new DomainError('BodyTooDeep', `The JSON body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
       return;
     }
     void parse(request, text, done);
+  });
+  app.removeContentTypeParser('text/plain');
+  // Read (up to the body limit) to tell an empty body from one, whatever its framing.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+    if (body.length === 0) done(null, undefined);
+    else done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
   });
 }

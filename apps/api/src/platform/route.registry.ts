@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/api-keys.service';
 import { planLimitItem, type PlanTable } from '../rate-limit/plans';
 import { ValidationError, type ValidationItem } from './api.errors';
-import { parseBody } from './body.validation';
+import { parseBody, refuseBody } from './body.validation';
 import { QueryParser, type ParamSpecs, type ParamValues, type PathValues } from './query.validation';
 
 /** Static description of one route: drives registration and the OpenAPI document. */
@@ -20,7 +20,7 @@ export interface RouteDefinition {
   query?: ParamSpecs;
   path?: ParamSpecs;
   response?: z.ZodType;
-  /** JSON request body (validated before the handler runs; documented as the requestBody). */
+  /** JSON request body, a strict object (validated before the handler runs; documented as the requestBody). Without it, a body is a 422. */
   body?: z.ZodType;
   /** The body may be left out (validated as `{}`). */
   bodyOptional?: boolean;
@@ -75,7 +75,8 @@ export interface RouteBinding<D extends RouteDefinition> {
 /**
  * Binds handlers to route definitions. Every route's input goes through the same steps: path,
  * then query parsed (every item collected), the route's own checks, the plan's `limit` cap when
- * the rest is valid, one 422 with every item; then the route's authorization; then the JSON body.
+ * the rest is valid, one 422 with every item; then the route's authorization; then the JSON body
+ * (a route without a body schema refuses any body).
  */
 export class RouteBinder {
   constructor(private readonly plans: PlanTable) {}
@@ -100,7 +101,7 @@ export class RouteBinder {
       // The onRequest hook set a principal on every route that is not public: what the type says.
       const caller = principal as RouteInput<D>['principal'];
       binding.authorize?.(caller);
-      const body = (definition.body ? parseBody(definition.body, request.body, { optional: definition.bodyOptional }) : undefined) as BodyOf<D>;
+      const body = (definition.body ? parseBody(definition.body, request.body, { optional: definition.bodyOptional }) : refuseBody(request.body)) as BodyOf<D>;
       return binding.handle({ query, path, body, principal: caller, request, reply });
     };
     return { definition, handler };

@@ -20,17 +20,19 @@ const topicsField = z
 const urlField = text().min(1).max(2048).describe('https URL that receives the deliveries (POST); must resolve to public addresses');
 const descriptionField = text().max(500).nullable().describe('Free text for your own reference');
 
-export const createEndpointBody = z.object({ url: urlField, topics: topicsField, description: descriptionField.optional() });
-export const updateEndpointBody = z.object({
+// Bodies are strict objects: a field a route does not take is a 422 extra_forbidden, never ignored.
+
+export const createEndpointBody = z.strictObject({ url: urlField, topics: topicsField, description: descriptionField.optional() });
+export const updateEndpointBody = z.strictObject({
   url: urlField.optional(),
   topics: topicsField.optional(),
   enabled: z.boolean().optional().describe('false pauses deliveries (disabled_reason manual); true re-enables and clears the failure streak'),
   description: descriptionField.optional(),
 });
-export const testEventBody = z.object({
+export const testEventBody = z.strictObject({
   topic: z.enum(WEBHOOK_TOPICS).optional().describe("Sends a realistic sample of this topic's payload marked test: true; without it, a webhook.test ping"),
 });
-export const recoverBody = z.object({ since: isoDateTime.describe('Requeue failed deliveries created at or after this time (ISO 8601)') });
+export const recoverBody = z.strictObject({ since: isoDateTime.describe('Requeue failed deliveries created at or after this time (ISO 8601)') });
 
 export type CreateEndpointInput = z.infer<typeof createEndpointBody>;
 export type UpdateEndpointInput = z.infer<typeof updateEndpointBody>;
