@@ -1,6 +1,6 @@
 // The examples of the OpenAPI document come from the api itself, on the fixture data ingested
 // through the real pipeline: every documented operation is called for each response it
-// documents (its success, and 401, 403, 404, 409, 422, 429 and 503 where the real app can be made
+// documents (its success, and 401, 403, 404, 409, 415, 422, 429 and 503 where the real app can be made
 // to answer them), and the answer, cut by exampleOf, is the example.
 //   OPENAPI_EXAMPLES=write npx jest test/openapi-examples.e2e-spec.ts --selectProjects integration
 // rewrites apps/api/src/openapi/openapi.examples.json (then regenerate apps/api/openapi.json with
@@ -42,11 +42,12 @@ let degraded: NestFastifyApplication;
 let degradedUrl: string;
 const recorded: RecordedExamples = {};
 
-async function send(base: string, call: Call, key?: string, headers: Record<string, string> = {}): Promise<Answer> {
+/** Sends a call: its body as JSON, or `rawBody` as it is (with the Content-Type `headers` give). */
+async function send(base: string, call: Call, key?: string, headers: Record<string, string> = {}, rawBody?: string): Promise<Answer> {
   const r = await fetch(`${base}${call.path}`, {
     method: call.method,
     headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: call.body === undefined ? undefined : JSON.stringify(call.body),
+    body: rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body)),
   });
   const text = await r.text();
   return { status: r.status, body: text === '' ? undefined : r.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as unknown) : text };
@@ -196,10 +197,10 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       getWebhookEndpoint: { method: 'GET', path: `/v1/webhook-endpoints/${endpointId}` },
       updateWebhookEndpoint: { method: 'PATCH', path: `/v1/webhook-endpoints/${endpointId}`, body: { description: 'Filings and Form 4 desk' } },
       deleteWebhookEndpoint: { method: 'DELETE', path: `/v1/webhook-endpoints/${doomedId}` },
-      rotateWebhookSecret: { method: 'POST', path: `/v1/webhook-endpoints/${endpointId}/rotate-secret`, body: {} },
+      rotateWebhookSecret: { method: 'POST', path: `/v1/webhook-endpoints/${endpointId}/rotate-secret` },
       sendWebhookTestEvent: { method: 'POST', path: `/v1/webhook-endpoints/${endpointId}/test`, body: { topic: 'filing.created' } },
       listWebhookDeliveries: { method: 'GET', path: `/v1/webhook-endpoints/${endpointId}/deliveries` },
-      retryWebhookDelivery: { method: 'POST', path: `/v1/webhook-endpoints/${endpointId}/deliveries/${deliveryId}/retry`, body: {} },
+      retryWebhookDelivery: { method: 'POST', path: `/v1/webhook-endpoints/${endpointId}/deliveries/${deliveryId}/retry` },
       recoverWebhookDeliveries: { method: 'POST', path: `/v1/webhook-endpoints/${endpointId}/recover`, body: { since: '2020-01-01T00:00:00Z' } },
       listEvents: { method: 'GET', path: '/v1/events' },
       healthz: { method: 'GET', path: '/healthz' },
@@ -230,11 +231,15 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       const ok = await send(url, call, key, call.method === 'GET' ? {} : { 'idempotency-key': randomBytes(8).toString('hex') });
       expect({ operationId, status: ok.status }).toEqual({ operationId, status: route.status ?? 200 });
       record(operationId, ok);
-      const withExtra = { ...call, path: `${call.path}${call.path.includes('?') ? '&' : '?'}expand=all` };
+      // An unknown field: in the body of a route that takes one, else in the query.
+      const withExtra = route.body
+        ? { ...call, body: { ...(call.body as Json | undefined), expand: 'all' } }
+        : { ...call, path: `${call.path}${call.path.includes('?') ? '&' : '?'}expand=all` };
       const attempts: Record<string, () => Promise<Answer>> = {
         '401': () => send(url, call),
         '403': () => send(url, call, free),
         '404': () => send(url, unknown(call), key),
+        '415': () => send(url, call, key, { 'content-type': 'text/plain' }, 'not JSON'),
         '422': () => send(url, withExtra, key),
         '429': () => send(url, call, pro),
         '503': () => send(degradedUrl, call, key),

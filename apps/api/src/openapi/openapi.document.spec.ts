@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { API_MODULES } from '../api.modules';
 import { buildOpenApiDocument, renderOpenApiDocument } from './openapi.document';
 
 interface Op {
@@ -25,6 +27,29 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/v1/companies/{symbol}']!.get.responses['404']).toBeDefined();
     expect(doc.components.schemas.CompanyDetail!.properties.provenance).toEqual({ $ref: '#/components/schemas/Provenance' });
     expect(doc.paths['/healthz']!.get.security).toEqual([]);
+  });
+
+  it('every request body is strict at every level (an unknown field is a 422), and every route taking one declares 415 and 422', () => {
+    const objects = (node: unknown, at: string, out: string[]): string[] => {
+      if (Array.isArray(node)) node.forEach((n, i) => objects(n, `${at}/${i}`, out));
+      else if (node !== null && typeof node === 'object') {
+        const o = node as Record<string, unknown>;
+        if (o.type === 'object' && o.additionalProperties !== false) out.push(at);
+        for (const [k, v] of Object.entries(o)) objects(v, `${at}/${k}`, out);
+      }
+      return out;
+    };
+    const routes = API_MODULES.flatMap((m) => Object.values(m.routes));
+    const withBody = routes.filter((r) => r.body !== undefined);
+    expect(withBody.length).toBeGreaterThanOrEqual(5);
+    for (const r of withBody) expect([r.operationId, objects(z.toJSONSchema(r.body!, { io: 'input' }), '', [])]).toEqual([r.operationId, []]);
+    const doc = buildOpenApiDocument() as unknown as { paths: Record<string, Record<string, Op & { operationId: string }>> };
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const statuses = Object.keys(op.responses);
+        expect([method, path, statuses.includes('422'), statuses.includes('415')]).toEqual([method, path, true, method !== 'get']);
+      }
+    }
   });
 
   it('matches the committed apps/api/openapi.json (run the openapi CLI to update it)', () => {

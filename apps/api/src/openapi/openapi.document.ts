@@ -36,8 +36,10 @@ const problemSchema = z
   .describe('RFC 9457 problem (application/problem+json)');
 
 const validationItemSchema = z.object({
-  type: z.string().describe('Pydantic v2 error type: missing, string_too_short, string_too_long, string_pattern_mismatch, int_parsing, bool_parsing, less_than_equal, greater_than_equal, literal_error, value_error'),
-  loc: z.array(z.union([z.string(), z.number().int()])).describe("Where: ['query', 'limit'], ['path', 'symbol'], ['query', 'tickers', 0]"),
+  type: z
+    .string()
+    .describe('Pydantic v2 error type: missing, extra_forbidden, string_too_short, string_too_long, string_pattern_mismatch, int_parsing, bool_parsing, less_than_equal, greater_than_equal, literal_error, value_error'),
+  loc: z.array(z.union([z.string(), z.number().int()])).describe("Where: ['query', 'limit'], ['path', 'symbol'], ['query', 'tickers', 0], ['body', 'topics', 0], ['body']"),
   msg: z.string(),
   input: z.unknown().describe('The offending value'),
   ctx: z.record(z.string(), z.unknown()).optional().describe('Constraint values, e.g. {le: 500}'),
@@ -137,6 +139,14 @@ function conventions(route: RouteDefinition, responses: Json): Json[] {
   ];
 }
 
+/** What a route's 422 covers: its query parameters, and its body or the absence of one. */
+function invalidDescription(route: RouteDefinition): string {
+  const query = 'Invalid parameters (an undeclared query parameter is extra_forbidden at ["query", name])';
+  if (route.method === 'GET') return query;
+  if (route.body) return `${query}, or an invalid body: a field the body does not declare, at any level, is extra_forbidden at its loc (["body", name])`;
+  return `${query}, or a body: this route takes none, and any non-empty body is extra_forbidden at ["body"]`;
+}
+
 function bodyJson(schema: z.ZodType): Json {
   const s = z.toJSONSchema(schema, { io: 'input' }) as Json;
   delete s.$schema;
@@ -176,8 +186,14 @@ export function buildOpenApiDocument(): Json {
       };
     }
     if (route.errors?.includes(403)) responses['403'] = { description: 'The plan does not include this (webhooks: builder and above; sk_test_ keys count as free); type ends in /errors/plan-required', content: problemContent('Problem') };
-    // Every route: an undeclared query parameter is extra_forbidden.
-    responses['422'] = { description: 'Invalid parameters (an undeclared query parameter is extra_forbidden)', content: problemContent('ValidationProblem') };
+    // Every route: an undeclared query parameter is extra_forbidden; so is an undeclared body field, or any body on a route without one.
+    responses['422'] = { description: invalidDescription(route), content: problemContent('ValidationProblem') };
+    if (route.method !== 'GET') {
+      responses['415'] = {
+        description: 'A non-empty body that is not JSON (a Content-Type other than application/json, or no Content-Type); type ends in /errors/unsupported-media-type',
+        content: problemContent('Problem'),
+      };
+    }
     if (route.errors?.includes(404)) {
       const what = route.url.includes('/webhook-endpoints/')
         ? 'Unknown webhook endpoint of this account (another account\'s id too); type ends in /errors/unknown-webhook-endpoint (unknown-delivery for a delivery)'
@@ -226,6 +242,10 @@ export function buildOpenApiDocument(): Json {
         'Read-oriented JSON API over company reference data and filings. Every /v1 route needs `Authorization: Bearer sk_live_...` ' +
         '(or `sk_test_...`, clamped to the free plan). Errors are RFC 9457 problems; invalid parameters answer 422 with Pydantic-style items. ' +
         'X-RateLimit-* headers describe the daily quota; the per-second burst limit answers 429 with Retry-After. ' +
+        'Send one Authorization header: a request with two is a 400 (`bad-request`), whichever of them is valid. ' +
+        'Request bodies are JSON objects (`Content-Type: application/json`; any other media type is a 415) that declare every field they ' +
+        'may hold: an unknown field is a 422 `extra_forbidden`, as an unknown query parameter is, and a route without a body refuses one ' +
+        '(an empty body, with or without a Content-Type, is no body). ' +
         'The same data is served to LLM agents by an MCP endpoint (Model Context Protocol, stateless Streamable HTTP) at `POST /mcp`: ' +
         'the same Bearer keys, plans and rate limits (each HTTP request counts), read-only tools whose results are these responses; ' +
         'its OAuth protected-resource metadata (RFC 9728) is at `/.well-known/oauth-protected-resource` (no authorization server yet: use an API key). ' +

@@ -96,15 +96,15 @@ export const PROBLEM_PAGES: Record<ProblemSlug, ProblemPage> = {
     title: 'Invalid request parameters',
     status: 422,
     happened:
-      'A parameter or body field is missing, malformed, out of range, or not one the route takes. `detail` is a list of items in the Pydantic v2 form: ' +
+      'A parameter or body field is missing, malformed, out of range, or not one the route takes (a route without a body refuses any body: `extra_forbidden` at ["body"]). `detail` is a list of items in the Pydantic v2 form: ' +
       '`type` (missing, string_pattern_mismatch, less_than_equal, literal_error, extra_forbidden, ...), `loc` (where: ["query", "limit"]), `msg`, `input` and `ctx` (the constraint).',
-    todo: "Correct each item's parameter as its `msg` and `ctx` say, and send the request again. A `limit` above your plan's cap names the cap in `ctx.le`.",
+    todo: "Correct each item's parameter as its `msg` and `ctx` say, and send the request again: drop the parameters and body fields `extra_forbidden` names. A `limit` above your plan's cap names the cap in `ctx.le`.",
   },
   'bad-request': {
     title: 'Bad request',
     status: 400,
-    happened: 'The request could not be read: malformed JSON, a body nested too deeply, bad percent-encoding in the path, or a malformed request line.',
-    todo: 'Send well-formed JSON (`Content-Type: application/json`) and percent-encode path segments.',
+    happened: 'The request could not be read: malformed JSON, a body nested too deeply, bad percent-encoding in the path, a malformed request line, or two Authorization headers (which key to judge the request by would be a guess).',
+    todo: 'Send well-formed JSON (`Content-Type: application/json`), percent-encode path segments, and send exactly one `Authorization` header.',
   },
   'payload-too-large': {
     title: 'Payload too large',
@@ -115,8 +115,8 @@ export const PROBLEM_PAGES: Record<ProblemSlug, ProblemPage> = {
   'unsupported-media-type': {
     title: 'Unsupported media type',
     status: 415,
-    happened: 'The request body has a media type this route does not accept.',
-    todo: 'Send the body as `Content-Type: application/json`.',
+    happened: 'The request has a body that is not JSON: its Content-Type is not application/json, or it has none. Every request body of this API is JSON.',
+    todo: 'Send the body as `Content-Type: application/json`; a route that takes no body takes an empty one (of any Content-Type) or none.',
   },
   'not-ready': {
     title: 'Not ready',
