@@ -1,4 +1,4 @@
-import { WEBHOOK_DELIVERIES_ORDER, WEBHOOK_ENDPOINTS_ORDER, WEBHOOK_EVENTS_ORDER, WebhookEndpointsRepository } from '@app/persistence';
+import { WEBHOOK_DELIVERIES_ORDER, WEBHOOK_ENDPOINTS_ORDER, WEBHOOK_EVENTS_ORDER, WebhookEndpointsRepository, type EventRecord } from '@app/persistence';
 import {
   createdEndpointSchema,
   deliveryListSchema,
@@ -16,6 +16,7 @@ import {
   type CreatedEndpointBody,
 } from '@app/resources';
 import type { Principal } from '../auth/api-keys.service';
+import type { ListScope } from '../platform/paging';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 import { WebhookSamples } from './webhooks.samples';
@@ -213,7 +214,7 @@ export const webhooksApi: RouteModule = {
       }),
       binder.bind(r.list, {
         handle: ({ principal, query }) =>
-          paging.list(query, { list: 'webhook-endpoints', filters: {}, order: WEBHOOK_ENDPOINTS_ORDER, defaultDirection: 'desc' }, (page) => service.list(principal, page), toEndpoint),
+          paging.list(principal, query, { list: 'webhook-endpoints', filters: {}, order: WEBHOOK_ENDPOINTS_ORDER, defaultDirection: 'desc' }, (page) => service.list(principal, page), toEndpoint),
       }),
       binder.bind(r.get, { handle: async ({ principal, path }) => toEndpoint(await service.get(principal, path.id)) }),
       binder.bind(r.update, { authorize, handle: async ({ principal, path, body }) => toEndpoint(await service.update(principal, path.id, body)) }),
@@ -234,6 +235,7 @@ export const webhooksApi: RouteModule = {
       binder.bind(r.deliveries, {
         handle: ({ principal, path, query }) =>
           paging.list(
+            principal,
             query,
             // Newest first only: the route has no direction.
             { list: 'webhook-deliveries', filters: { id: path.id, status: query.status ?? null }, order: WEBHOOK_DELIVERIES_ORDER, defaultDirection: 'desc' },
@@ -255,15 +257,14 @@ export const webhooksApi: RouteModule = {
         },
       }),
       binder.bind(eventRoutes.list, {
-        handle: ({ principal, query }) => {
+        handle: async ({ principal, query }) => {
           const types = query.types?.length ? [...new Set(query.types)].sort() : undefined;
-          return paging.list(
-            query,
-            // Oldest first only, and a feed: the cursor is kept on the last page.
-            { list: 'events', filters: { types: types ?? null }, order: WEBHOOK_EVENTS_ORDER, defaultDirection: 'asc', keepsPosition: true },
-            (page) => service.events(principal, types, page),
-            toEvent,
-          );
+          // Oldest first only, and a feed: the cursor is kept on the last page.
+          const scope: ListScope<EventRecord> = { list: 'events', filters: { types: types ?? null }, order: WEBHOOK_EVENTS_ORDER, defaultDirection: 'asc', keepsPosition: true };
+          // Readers keep their position for good: one kept before cursors were bound to an account
+          // still resumes, when its event is one of this caller's feed.
+          const cursor = await paging.resumeEarlierFeedPosition(principal, query.cursor, scope, ([seq]) => service.isInFeed(principal, Number(seq)));
+          return paging.list(principal, { ...query, cursor }, scope, (page) => service.events(principal, types, page), toEvent);
         },
       }),
     ];
