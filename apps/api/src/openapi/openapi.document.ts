@@ -226,6 +226,7 @@ export function buildOpenApiDocument(): Json {
         'Read-oriented JSON API over company reference data and filings. Every /v1 route needs `Authorization: Bearer sk_live_...` ' +
         '(or `sk_test_...`, clamped to the free plan). Errors are RFC 9457 problems; invalid parameters answer 422 with Pydantic-style items. ' +
         'X-RateLimit-* headers describe the daily quota; the per-second burst limit answers 429 with Retry-After. ' +
+        "Lists page by `cursor`, the previous page's `next_cursor`: an opaque token valid only for the same account, list, filters and direction (else 422 on `cursor`). " +
         'The same data is served to LLM agents by an MCP endpoint (Model Context Protocol, stateless Streamable HTTP) at `POST /mcp`: ' +
         'the same Bearer keys, plans and rate limits (each HTTP request counts), read-only tools whose results are these responses; ' +
         'its OAuth protected-resource metadata (RFC 9728) is at `/.well-known/oauth-protected-resource` (no authorization server yet: use an API key). ' +

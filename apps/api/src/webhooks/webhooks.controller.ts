@@ -182,7 +182,8 @@ export const eventRoutes = defineRoutes({
     description:
       'The events the webhooks push (same ids as their webhook-id), oldest first in the order they were made, so a subscriber can fill ' +
       'any gap. Unlike other lists, `next_cursor` is set even on the last page (null only when there has never been an event to pass): keep ' +
-      'it and call again later to get what happened since; `has_more` says whether more are waiting now. Test events appear only to their account.',
+      'it and call again later to get what happened since; `has_more` says whether more are waiting now. Test events appear only to their account. ' +
+      'A cursor is bound to the account; a position kept from an earlier version of the API resumes when its event is in the feed of the calling account.',
     tags: ['webhooks'],
     query: eventListParams,
     response: eventListSchema,
