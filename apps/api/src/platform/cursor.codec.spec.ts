@@ -37,8 +37,12 @@ describe('CursorCodec', () => {
     for (const text of [c, Buffer.from(c, 'base64url').toString('utf8'), Buffer.from(c, 'base64url').toString('latin1')]) {
       for (const secret of [id, '2026-11-24', 'desc', accountA.account, f]) expect(text).not.toContain(secret);
     }
-    // A fresh IV each time: one position gives a new cursor on every page.
-    expect(codec.encode({ k: [id], d: 'desc' }, accountA)).not.toBe(codec.encode({ k: [id], d: 'desc' }, accountA));
+    // One page, one cursor (ETags hold); another position, account or filter set gets another IV.
+    const ivOf = (cursor: string) => Buffer.from(cursor, 'base64url').subarray(1, 13).toString('hex');
+    const one = codec.encode({ k: [id], d: 'desc' }, accountA);
+    expect(codec.encode({ k: [id], d: 'desc' }, accountA)).toBe(one);
+    const others = [codec.encode({ k: [`${id}x`], d: 'desc' }, accountA), codec.encode({ k: [id], d: 'desc' }, accountB), codec.encode({ k: [id], d: 'desc' }, { ...accountA, f: 'other' })];
+    expect(new Set([one, ...others].map(ivOf)).size).toBe(4);
   });
 
   it('refuses a modified cursor: any changed byte, or another spelling of its bytes', () => {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, hkdfSync, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { stableStringify } from '@app/contracts';
 import { isKeyOf, type KeyPart, type KeysetOrder } from '@app/persistence';
 
@@ -52,28 +52,36 @@ export function isEarlierVersionCursor(cursor: string): boolean {
 }
 
 /**
- * Opaque cursors bound to their caller: base64url(version byte, random 12-byte IV, AES-256-GCM of
- * the JSON `[d, k]`, 16-byte tag). The account and the filter hash are the additional
- * authenticated data, so they cost no bytes in the cursor, yet a cursor decodes only where both
- * match; a forged, modified, foreign or other account's cursor decodes to null.
+ * Opaque cursors bound to their caller: base64url(version byte, 12-byte IV, AES-256-GCM of the
+ * JSON `[d, k]`, 16-byte tag). The account and the filter hash are the additional authenticated
+ * data, so they cost no bytes in the cursor, yet a cursor decodes only where both match; a forged,
+ * modified, foreign or other account's cursor decodes to null.
+ *
+ * The IV is synthetic (an HMAC of everything the cursor seals, as in SIV): one page always gets one
+ * cursor, so a list's ETag holds and an MCP answer equals the REST body, and an IV repeats only
+ * with the very same message, which shows no more than that equality.
  */
 export class CursorCodec {
   // KeyObjects made once: createCipheriv and createHmac would copy raw bytes into a new key every call.
   private readonly key: KeyObject;
+  private readonly ivKey: KeyObject;
   /** The HMAC key of the earlier versions, read only to resume a feed position kept from before them. */
   private readonly legacyKey: KeyObject;
 
   constructor(secret: string) {
     // A key of its own for encryption, derived from the one configured secret.
     this.key = createSecretKey(Buffer.from(hkdfSync('sha256', secret, '', 'filings-api cursor v3 aes-256-gcm', 32)));
+    this.ivKey = createSecretKey(Buffer.from(hkdfSync('sha256', secret, '', 'filings-api cursor v3 synthetic iv', 32)));
     this.legacyKey = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   encode(payload: CursorPayload, binding: CursorBinding): string {
-    const iv = randomBytes(IV_BYTES);
+    const aad = additionalData(binding);
+    const plain = Buffer.from(JSON.stringify([payload.d, payload.k]), 'utf8');
+    const iv = createHmac('sha256', this.ivKey).update(aad).update(plain).digest().subarray(0, IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
-    cipher.setAAD(additionalData(binding));
-    const sealed = Buffer.concat([cipher.update(JSON.stringify([payload.d, payload.k]), 'utf8'), cipher.final()]);
+    cipher.setAAD(aad);
+    const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
     return Buffer.concat([Buffer.of(VERSION), iv, sealed, cipher.getAuthTag()]).toString('base64url');
   }
 
