@@ -19,7 +19,7 @@ import {
 } from '@app/persistence';
 // The bench signs its deep cursors with the api's own codec (it knows the CURSOR_SECRET it gave the api).
 // eslint-disable-next-line no-restricted-imports
-import { CursorCodec } from '../../apps/api/src/platform/cursor.codec';
+import { CursorCodec, filterHash } from '../../apps/api/src/platform/cursor.codec';
 import { createScratchDb, migrate } from '../api-companies/scratch-db';
 import { spawnServer, type ServerProcess } from '../api-companies/servers';
 import { cleanup, cleanups, cleanUpOnSignals, positiveNumberEnv } from '../bench-support';
@@ -199,7 +199,7 @@ async function apiPart(tag: string): Promise<void> {
   const pepper = randomBytes(32).toString('hex');
   const cursorSecret = randomBytes(32).toString('hex');
   const apiKey = await createKey(db.url, pepper);
-  const headers = { authorization: `Bearer ${apiKey}` };
+  const headers = { authorization: `Bearer ${apiKey.key}` };
   const start = async (...args: Parameters<typeof spawnServer>): Promise<ServerProcess> => {
     const s = await spawnServer(...args);
     cleanups.push(() => s.stop());
@@ -226,7 +226,7 @@ async function apiPart(tag: string): Promise<void> {
   await pg.connect();
   cleanups.push(() => pg.end());
   const codec = new CursorCodec(cursorSecret);
-  const all = await buildEndpoints(pg, api, headers, codec, counts);
+  const all = await buildEndpoints(pg, api, headers, apiKey.accountId, codec, counts);
   const unknown = [...(settings.endpoints ?? [])].filter((n) => !all.some((e) => e.name === n));
   if (unknown.length) throw new Error(`BENCH_SCALE_ENDPOINTS: unknown ${unknown.join(', ')} (endpoints: ${all.map((e) => e.name).join(', ')})`);
   const endpoints = all.filter((e) => !settings.endpoints || settings.endpoints.has(e.name));
@@ -331,7 +331,7 @@ async function apiPart(tag: string): Promise<void> {
 }
 
 /** The five endpoints, with their deep pages: a keyset at `deep` of the rows, signed as the api signs cursors. */
-async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<string, string>, codec: CursorCodec, counts: ScaleCounts): Promise<Endpoint[]> {
+async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<string, string>, accountId: string, codec: CursorCodec, counts: ScaleCounts): Promise<Endpoint[]> {
   const limit = settings.limit;
   const sym = encodeURIComponent(settings.symbol);
   const cik = counts.exposureCik;
@@ -339,14 +339,13 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
     const out: Statement[] = [];
     return fn(recordingDataSource(out)).then(() => out);
   };
-  /** A cursor for the api: the filter hash and direction of its own page-1 cursor, the deep key. */
-  const cursorAt = async (path: string, k: KeyPart[]): Promise<string> => {
-    const first = await getJson(api.baseUrl + path, headers);
-    const next = first.pagination.next_cursor;
-    if (!next) throw new Error(`${path}: page 1 has no next cursor`);
-    const body = JSON.parse(Buffer.from(next.split('.')[0]!, 'base64url').toString('utf8')) as { f: string; d: 'asc' | 'desc' };
-    return codec.encode({ k, d: body.d, f: body.f });
-  };
+  /**
+   * A deep cursor for the api, bound as the api binds it: the bench's account, the list's name and
+   * the filters its controller normalizes the request to (if they drift, the api answers 422 and
+   * the check of the deep pages below says so).
+   */
+  const cursorAt = (list: string, filters: Record<string, unknown>, k: KeyPart[]): string => codec.encode({ k, d: 'desc' }, { account: accountId, f: filterHash(list, filters) });
+  const symbol = settings.symbol.toUpperCase();
   const position = async (sql: string, params: unknown[]): Promise<{ total: number; offset: number }> => {
     const total = Number((await pg.query<{ n: string }>(`SELECT count(*) AS n FROM (${sql}) x`, params)).rows[0]!.n);
     return { total, offset: Math.max(0, Math.floor(total * settings.deep) - 1) };
@@ -367,7 +366,7 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
     out.push({
       name: company ? 'company-filings' : 'filings',
       path,
-      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, after))}`,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(cursorAt(company ? `company-filings:${symbol}` : 'filings', filter, after))}`,
       rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
       deepNote: deepNote(p),
       statements: {
@@ -390,7 +389,7 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
     out.push({
       name: 'insiders',
       path,
-      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, after))}`,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(cursorAt(`company-insiders:${symbol}`, filter, after))}`,
       rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
       deepNote: deepNote(p),
       statements: {
@@ -416,7 +415,7 @@ async function buildEndpoints(pg: Client, api: ServerProcess, headers: Record<st
     out.push({
       name: 'fund-exposure',
       path,
-      apiDeepPath: `${path}&cursor=${encodeURIComponent(await cursorAt(path, after))}`,
+      apiDeepPath: `${path}&cursor=${encodeURIComponent(cursorAt('fund-exposure', { symbol, sort: 'weight', etfs_only: false }, after))}`,
       rawDeepPath: `${path}&after=${encodeURIComponent(JSON.stringify(after))}`,
       deepNote: deepNote(p),
       statements: { first: await captured((ds) => list(ds, false)), deep: await captured((ds) => list(ds, true)) },
@@ -555,13 +554,14 @@ function rowId(r: Record<string, unknown> | undefined): string {
   return [v('kind'), v('id'), v('accession'), v('sequence'), v('holding_index', 'holdingIndex')].filter((x) => x !== undefined).map(String).join('/');
 }
 
-async function createKey(databaseUrl: string, pepper: string): Promise<string> {
+async function createKey(databaseUrl: string, pepper: string): Promise<{ key: string; accountId: string }> {
   const { stdout } = await promisify(execFile)(process.execPath, [join(DIST, 'apps/api/src/keys.cli.js'), 'create', '--plan', 'enterprise', '--account', 'bench', '--label', 'bench'], {
     env: { PATH: env.PATH ?? '', DATABASE_URL: databaseUrl, API_KEY_PEPPER: pepper },
   });
   const key = /^secret:\s+(\S+)/m.exec(stdout)?.[1];
-  if (!key) throw new Error(`keys CLI printed no secret:\n${stdout}`);
-  return key;
+  const accountId = /^account:.*\((\S+)\)/m.exec(stdout)?.[1];
+  if (!key || !accountId) throw new Error(`keys CLI printed no secret or account:\n${stdout}`);
+  return { key, accountId };
 }
 
 const WIDTHS = [30, 9, 9, 9, 9, 9, 8, 11, 6];

@@ -44,7 +44,7 @@ export const companiesApi: RouteModule = {
   bind({ binder, paging, companies }) {
     return [
       binder.bind(companiesRoutes.list, {
-        handle: ({ query }) => {
+        handle: ({ principal, query }) => {
           const filter: CompanyListFilter = {
             q: query.q,
             markets: upper(query.markets),
@@ -57,7 +57,7 @@ export const companiesApi: RouteModule = {
           };
           // `q` matches case-insensitively: its spellings continue one list.
           const filters = { ...filter, q: filter.q?.toLowerCase() };
-          return paging.list(query, { list: 'companies', filters, order: COMPANIES_ORDER, defaultDirection: 'asc' }, (page) => companies.list(filter, page), toCompanyReference);
+          return paging.list(principal, query, { list: 'companies', filters, order: COMPANIES_ORDER, defaultDirection: 'asc' }, (page) => companies.list(filter, page), toCompanyReference);
         },
       }),
       binder.bind(companiesRoutes.get, {

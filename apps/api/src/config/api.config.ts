@@ -15,7 +15,7 @@ export const apiConfigSchema = databaseConfig.extend(logConfig.shape).extend(cit
   REDIS_URL: z.union([z.literal('').transform(() => undefined), z.string().url()]).optional().describe('When set, rate-limit counters live in Redis (shared by every api process)'),
   REDIS_KEY_PREFIX: z.string().default('rl:'),
   API_KEY_PEPPER: z.string().min(32).describe('Server secret: API keys are stored as HMAC-SHA256(pepper, key)'),
-  CURSOR_SECRET: z.string().min(32).describe('Signs pagination cursors'),
+  CURSOR_SECRET: z.string().min(32).describe('Key of the pagination cursors (their encryption key is derived from it); changing it invalidates every cursor'),
   DOCS_URL: z
     .union([z.literal('').transform(() => undefined), z.string().url().transform((u) => u.replace(/\/+$/, ''))])
     .optional()

@@ -70,19 +70,19 @@ export const documentsApi: RouteModule = {
     const service = new DocumentsService(new DocumentsRepository(dataSource));
     return [
       binder.bind(documentsRoutes.list, {
-        handle: ({ query }) => {
+        handle: ({ principal, query }) => {
           const filter: DocumentListFilter = {
             symbols: query.symbols?.length ? [...new Set(query.symbols.map((s) => s.toUpperCase()))].sort() : undefined,
             docTypes: query.doc_types?.length ? [...new Set(query.doc_types)].sort() : undefined,
             docGroups: query.doc_groups?.length ? [...new Set(query.doc_groups)].sort() : undefined,
           };
           const scope: ListScope<DocumentRecord> = { list: 'documents', filters: { ...filter }, order: DOCUMENTS_ORDER, defaultDirection: 'desc' };
-          return paging.list(query, scope, (page) => service.list(filter, page), toDocument);
+          return paging.list(principal, query, scope, (page) => service.list(filter, page), toDocument);
         },
       }),
       binder.bind(documentsRoutes.get, { handle: async ({ path }) => toDocumentDetail(await service.get(path.doc_id)) }),
       binder.bind(documentsRoutes.pages, {
-        handle: async ({ query, path }) => {
+        handle: async ({ principal, query, path }) => {
           const doc = await service.get(path.doc_id);
           if (query.page !== undefined) {
             const page = await service.page(doc, query.page);
@@ -91,7 +91,7 @@ export const documentsApi: RouteModule = {
           // Pages are always in page order: a cursor of the other direction is refused.
           const params: PageParams = { cursor: query.cursor, limit: query.limit, direction: 'asc' };
           const scope: ListScope<DocumentPageRecord> = { list: 'document-pages', filters: { doc_id: doc.id }, order: DOCUMENT_PAGES_ORDER, defaultDirection: 'asc' };
-          const page = await paging.list(params, scope, (p) => service.pages(doc.id, p), (row) => toDocumentPage(doc, row));
+          const page = await paging.list(principal, params, scope, (p) => service.pages(doc.id, p), (row) => toDocumentPage(doc, row));
           return { document_id: doc.id, ...page };
         },
       }),

@@ -64,11 +64,11 @@ export const factsApi: RouteModule = {
     return [
       binder.bind(factsRoutes.facts, {
         check: calendarDateCheck('as_of'),
-        handle: async ({ path, query }) => {
+        handle: async ({ principal, path, query }) => {
           const symbol = path.symbol.toUpperCase();
           const filters = { symbol, concept: query.concept, period: query.period, as_of: query.as_of ?? null, history: query.history, dimensioned: query.dimensioned };
           // The cursor first: a bad cursor answers 422 before an unknown symbol's 404.
-          const open = paging.open(query, { list: 'facts', filters, order: FACTS_ORDER, defaultDirection: 'desc' });
+          const open = paging.open(principal, query, { list: 'facts', filters, order: FACTS_ORDER, defaultDirection: 'desc' });
           const found = await service.facts(symbol, { concept: query.concept, period: query.period, asOf: query.as_of, history: query.history, dimensioned: query.dimensioned });
           return {
             ...open.body(keysetInMemory(FACTS_ORDER, found.items, open.request), (h) => toFact(h, query.unit, found.concept.label)),

@@ -63,15 +63,15 @@ export const filingsApi: RouteModule = {
     return [
       binder.bind(filingsRoutes.list, {
         check: dateRangeCheck('filed_from', 'filed_to'),
-        handle: ({ query }) => {
+        handle: ({ principal, query }) => {
           const ciks = query.ciks?.length ? [...new Set(query.ciks.map((c) => c.replace(/^0+/, '').padStart(10, '0')))].sort() : undefined;
           const filter: FilingListFilter = { forms: normalizedForms(query.forms), items: normalizedItems(query.items), filedFrom: query.filed_from, filedTo: query.filed_to, ciks };
-          return paging.list(query, scope('filings', filter), (page) => service.list(filter, page), toFiling);
+          return paging.list(principal, query, scope('filings', filter), (page) => service.list(filter, page), toFiling);
         },
       }),
       binder.bind(filingsRoutes.company, {
         check: dateRangeCheck('filed_from', 'filed_to'),
-        handle: async ({ query, path }) => {
+        handle: async ({ principal, query, path }) => {
           const company = await companies.get(path.symbol);
           const filter: FilingListFilter = {
             forms: normalizedForms(query.forms),
@@ -80,7 +80,7 @@ export const filingsApi: RouteModule = {
             filedTo: query.filed_to,
             ciks: [company.cik],
           };
-          const page = await paging.list(query, scope(`company-filings:${company.symbol}`, filter), (p) => service.list(filter, p), toFiling);
+          const page = await paging.list(principal, query, scope(`company-filings:${company.symbol}`, filter), (p) => service.list(filter, p), toFiling);
           return { ...page, company: toCompanyReference(company) };
         },
       }),

@@ -203,6 +203,17 @@ describe('GET /v1/filings', () => {
     }
     expect((await get(`/v1/filings?limit=2&forms=4&cursor=${cursor}`)).statusCode).toBe(200);
   });
+
+  it("refuses another account's cursor with the 422 of a bad cursor; the account's own goes on", async () => {
+    const first = (await get('/v1/filings?limit=1')).json<Page>();
+    const cursor = encodeURIComponent(first.pagination.next_cursor!);
+    const foreign = await get(`/v1/filings?limit=1&cursor=${cursor}`, freeKey);
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json()).toMatchObject({ status: 422, detail: [{ type: 'value_error', loc: ['query', 'cursor'], msg: 'Value error, Invalid cursor' }] });
+    const next = await get(`/v1/filings?limit=1&cursor=${cursor}`);
+    expect(next.statusCode).toBe(200);
+    expect(next.json<Page>().data[0]!.accession).not.toBe(first.data[0]!.accession);
+  });
 });
 
 describe('GET /v1/companies/{symbol}/filings', () => {

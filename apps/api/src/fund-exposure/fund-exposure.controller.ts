@@ -37,7 +37,7 @@ export const fundExposureApi: RouteModule = {
     return [
       binder.bind(fundExposureRoutes.list, {
         check: calendarDateCheck('as_of'),
-        handle: async ({ query, path }) => {
+        handle: async ({ principal, query, path }) => {
           const company = await companies.get(path.symbol);
           const asOf = query.as_of;
           // The parameter's pattern admits only weight and value.
@@ -51,7 +51,7 @@ export const fundExposureApi: RouteModule = {
             defaultDirection: 'desc',
           };
           // The count runs beside the page, once the cursor is known to be good.
-          const open = paging.open(params, scope);
+          const open = paging.open(principal, params, scope);
           if (asOf !== undefined) {
             const [rows, coverage] = await Promise.all([service.list(filter, open.request), service.asOfCoverage(company.cik, filter.etfsOnly, asOf)]);
             const page = open.body(rows, toFundExposureEntry);

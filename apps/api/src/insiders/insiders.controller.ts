@@ -39,7 +39,7 @@ export const insidersApi: RouteModule = {
     return [
       binder.bind(insidersRoutes.list, {
         check: dateRangeCheck('from', 'to'),
-        handle: async ({ query, path }) => {
+        handle: async ({ principal, query, path }) => {
           const company = await companies.get(path.symbol);
           const owner = query.owner?.trim();
           const filter: InsiderTransactionFilter = {
@@ -55,7 +55,7 @@ export const insidersApi: RouteModule = {
             includeSuperseded: query.include_superseded,
           };
           const scope: ListScope<InsiderTransactionRecord> = { list: `company-insiders:${company.symbol}`, filters: { ...filter }, order: INSIDER_TRANSACTIONS_ORDER, defaultDirection: 'desc' };
-          const page = await paging.list(query, scope, (p) => service.list(filter, p), toInsiderTransaction);
+          const page = await paging.list(principal, query, scope, (p) => service.list(filter, p), toInsiderTransaction);
           return { ...page, company: toCompanyReference(company) };
         },
       }),

@@ -13,6 +13,7 @@ import {
   toInstitutionalPosition,
   toInstitutionDetail,
 } from '@app/resources';
+import type { Principal } from '../auth/api-keys.service';
 import type { Paging } from '../platform/paging';
 import { calendarDateCheck } from '../platform/query.validation';
 import { defineRoutes } from '../platform/route.registry';
@@ -114,9 +115,9 @@ function quarterMeta(choice: QuarterChoice) {
 const EMPTY = { data: [], pagination: { next_cursor: null, has_more: false } };
 
 /** A holders page, or the empty list when the target has no quarter at all (a bad cursor is still refused). */
-async function holdersPage(paging: Paging, service: InstitutionalService, target: HoldersTarget, choice: QuarterChoice, sort: 'value' | 'shares' | 'change', list: string, params: { cursor?: string; limit: number }) {
+async function holdersPage(paging: Paging, caller: Principal, service: InstitutionalService, target: HoldersTarget, choice: QuarterChoice, sort: 'value' | 'shares' | 'change', list: string, params: { cursor?: string; limit: number }) {
   const order = 'cik' in target ? HOLDERS_ORDER[sort] : CUSIP_HOLDERS_ORDER;
-  const open = paging.open({ cursor: params.cursor, limit: params.limit, direction: 'desc' }, { list, filters: { ...target, period: choice.period, sort }, order, defaultDirection: 'desc' });
+  const open = paging.open(caller, { cursor: params.cursor, limit: params.limit, direction: 'desc' }, { list, filters: { ...target, period: choice.period, sort }, order, defaultDirection: 'desc' });
   if (!choice.period) return EMPTY;
   return open.body(await service.holders(target, choice.period, sort, open.request), toInstitutionalPosition);
 }
@@ -129,13 +130,14 @@ export const institutionalApi: RouteModule = {
     return [
       binder.bind(institutionalRoutes.companyHolders, {
         check: calendarDateCheck('as_of'),
-        handle: async ({ query, path }) => {
+        handle: async ({ principal, query, path }) => {
           const company = await companies.get(path.symbol);
           const target = { cik: company.cik };
           const asOf = query.as_of;
           if (asOf !== undefined) {
             const choice = await service.holdersQuarterAsOf(company.cik, query.quarter, asOf);
             const open = paging.open(
+              principal,
               { cursor: query.cursor, limit: query.limit, direction: 'desc' },
               { list: 'institutional-holders', filters: { ...target, period: choice.period, sort: query.sort, as_of: asOf }, order: HOLDERS_ORDER[query.sort], defaultDirection: 'desc' },
             );
@@ -150,18 +152,18 @@ export const institutionalApi: RouteModule = {
           }
           const choice = await service.holdersQuarter(target, query.quarter);
           const [page, cusips] = await Promise.all([
-            holdersPage(paging, service, target, choice, query.sort, 'institutional-holders', query),
+            holdersPage(paging, principal, service, target, choice, query.sort, 'institutional-holders', query),
             choice.period ? service.repo.cusipsOf(company.cik, choice.period) : Promise.resolve([]),
           ]);
           return { ...page, company: toCompanyReference(company), meta: { ...quarterMeta(choice), cusips }, _gaps: [...INSTITUTIONAL_GAPS] };
         },
       }),
       binder.bind(institutionalRoutes.securityHolders, {
-        handle: async ({ query, path }) => {
+        handle: async ({ principal, query, path }) => {
           const cusip = path.cusip.toUpperCase();
           const target = { cusip };
           const [choice, security] = await Promise.all([service.holdersQuarter(target, query.quarter), service.repo.security(cusip)]);
-          const page = await holdersPage(paging, service, target, choice, 'value', 'security-holders', query);
+          const page = await holdersPage(paging, principal, service, target, choice, 'value', 'security-holders', query);
           return {
             ...page,
             security: { cusip, issuer: security?.issuer ?? null, class_title: security?.classTitle ?? null, symbol: security?.symbol ?? null },
@@ -171,11 +173,11 @@ export const institutionalApi: RouteModule = {
         },
       }),
       binder.bind(institutionalRoutes.list, {
-        handle: async ({ query }) => {
+        handle: async ({ principal, query }) => {
           const q = query.q?.trim();
           const search: ManagerSearch = !q ? {} : /^\d{1,10}$/.test(q) ? { cik: q.padStart(10, '0') } : { name: q };
           const scope = { list: 'institutions', filters: { ...search }, order: MANAGER_SEARCH_ORDER, defaultDirection: 'desc' as const };
-          return paging.list({ cursor: query.cursor, limit: query.limit, direction: 'desc' }, scope, (p) => service.repo.searchManagers(search, p), (r) => ({
+          return paging.list(principal, { cursor: query.cursor, limit: query.limit, direction: 'desc' }, scope, (p) => service.repo.searchManagers(search, p), (r) => ({
             ...toInstitution(r),
             score: r.score,
           }));
@@ -189,10 +191,11 @@ export const institutionalApi: RouteModule = {
         },
       }),
       binder.bind(institutionalRoutes.holdings, {
-        handle: async ({ query, path }) => {
+        handle: async ({ principal, query, path }) => {
           const manager = await service.manager(path.cik);
           const choice = await service.portfolioQuarter(manager.cik, query.quarter);
           const open = paging.open(
+            principal,
             { cursor: query.cursor, limit: query.limit, direction: 'desc' },
             { list: 'institution-holdings', filters: { cik: manager.cik, period: choice.period, sort: query.sort }, order: PORTFOLIO_ORDER[query.sort], defaultDirection: 'desc' },
           );

@@ -246,6 +246,7 @@ export function buildOpenApiDocument(): Json {
         'Request bodies are JSON objects (`Content-Type: application/json`; any other media type is a 415) that declare every field they ' +
         'may hold: an unknown field is a 422 `extra_forbidden`, as an unknown query parameter is, and a route without a body refuses one ' +
         '(an empty body, with or without a Content-Type, is no body). ' +
+        "Lists page by `cursor`, the previous page's `next_cursor`: an opaque token valid only for the same account, list, filters and direction (else 422 on `cursor`). " +
         'The same data is served to LLM agents by an MCP endpoint (Model Context Protocol, stateless Streamable HTTP) at `POST /mcp`: ' +
         'the same Bearer keys, plans and rate limits (each HTTP request counts), read-only tools whose results are these responses; ' +
         'its OAuth protected-resource metadata (RFC 9728) is at `/.well-known/oauth-protected-resource` (no authorization server yet: use an API key). ' +

@@ -69,14 +69,14 @@ export const searchApi: RouteModule = {
     return [
       binder.bind(searchRoutes.search, {
         check: checkQ,
-        handle: ({ query }) => {
+        handle: ({ principal, query }) => {
           // checkQ let only a q with a character through.
           const q = normalizeQuery(query.q ?? '');
           const asked = query.kinds;
           // Canonical order, so equal filters hash alike whatever order the client named them in.
           const kinds = asked?.length ? SEARCH_KINDS.filter((k) => asked.includes(k)) : [...SEARCH_KINDS];
           // Best first only: the route has no direction.
-          return paging.list(query, { list: 'search', filters: { q, kinds }, order: SEARCH_ORDER, defaultDirection: 'desc' }, (page) => service.search({ q, kinds }, page), toSearchHit);
+          return paging.list(principal, query, { list: 'search', filters: { q, kinds }, order: SEARCH_ORDER, defaultDirection: 'desc' }, (page) => service.search({ q, kinds }, page), toSearchHit);
         },
       }),
     ];

@@ -307,9 +307,9 @@ describe('GET /v1/search: pagination', () => {
     expect((await get(`/v1/search?${q('micro', `&limit=3&cursor=${encodeURIComponent(cursor)}`)}`)).statusCode).toBe(200);
     // Whitespace is normalized before the cursor is bound: the same query.
     expect((await get(`/v1/search?${q('  micro ', `&limit=3&cursor=${encodeURIComponent(cursor)}`)}`)).statusCode).toBe(200);
-    const [body, mac] = cursor.split('.') as [string, string];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), k: JSON.stringify([1e9, 'company', 'A']) })).toString('base64url');
-    for (const bad of [`x${cursor}`, `${forged}.${mac}`, `${body}.${mac.slice(0, -2)}AA`, 'not-a-cursor']) {
+    const changed = Buffer.from(cursor, 'base64url');
+    changed[changed.length - 1] = changed[changed.length - 1]! ^ 0x01;
+    for (const bad of [`x${cursor}`, changed.toString('base64url'), cursor.slice(0, -2), 'not-a-cursor']) {
       const r = await get(`/v1/search?${q('micro', `&limit=3&cursor=${encodeURIComponent(bad)}`)}`);
       expect(r.statusCode).toBe(422);
       expect(r.json()).toMatchObject({ detail: [expect.objectContaining({ type: 'value_error', loc: ['query', 'cursor'] })] });

@@ -33,10 +33,10 @@ export const segmentsApi: RouteModule = {
     const service = new SegmentsService(new SegmentsRepository(dataSource), companies);
     return [
       binder.bind(segmentsRoutes.list, {
-        handle: async ({ path, query }) => {
+        handle: async ({ principal, path, query }) => {
           const symbol = path.symbol.toUpperCase();
           // The cursor first: a bad cursor answers 422 before an unknown symbol's 404.
-          const open = paging.open(query, { list: 'segments', filters: { symbol }, order: SEGMENTS_ORDER, defaultDirection: 'desc' });
+          const open = paging.open(principal, query, { list: 'segments', filters: { symbol }, order: SEGMENTS_ORDER, defaultDirection: 'desc' });
           const found = await service.page(symbol, open.request);
           return { ...open.body(found.page, (o) => toSegmentObservation(o, query.unit)), company: toCompanyReference(found.company), _gaps: segmentGaps(found.coverage) };
         },

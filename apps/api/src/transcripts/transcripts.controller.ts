@@ -44,14 +44,14 @@ export const transcriptsApi: RouteModule = {
     return [
       binder.bind(transcriptsRoutes.list, {
         check: dateRangeCheck('from', 'to'),
-        handle: ({ query }) => {
+        handle: ({ principal, query }) => {
           const filter: TranscriptListFilter = {
             symbols: query.symbols?.length ? [...new Set(query.symbols.map((s) => s.toUpperCase()))].sort() : undefined,
             from: query.from,
             to: query.to,
           };
           const scope: ListScope<TranscriptRecord> = { list: 'transcripts', filters: { ...filter }, order: TRANSCRIPTS_ORDER, defaultDirection: 'desc' };
-          return paging.list(query, scope, (page) => service.list(filter, page), toTranscript);
+          return paging.list(principal, query, scope, (page) => service.list(filter, page), toTranscript);
         },
       }),
       binder.bind(transcriptsRoutes.get, { handle: async ({ path }) => toTranscriptDetail(await service.get(path.transcript_id)) }),

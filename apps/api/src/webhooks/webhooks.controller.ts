@@ -1,4 +1,4 @@
-import { WEBHOOK_DELIVERIES_ORDER, WEBHOOK_ENDPOINTS_ORDER, WEBHOOK_EVENTS_ORDER, WebhookEndpointsRepository } from '@app/persistence';
+import { WEBHOOK_DELIVERIES_ORDER, WEBHOOK_ENDPOINTS_ORDER, WEBHOOK_EVENTS_ORDER, WebhookEndpointsRepository, type EventRecord } from '@app/persistence';
 import {
   createdEndpointSchema,
   deliveryListSchema,
@@ -16,6 +16,7 @@ import {
   type CreatedEndpointBody,
 } from '@app/resources';
 import type { Principal } from '../auth/api-keys.service';
+import type { ListScope } from '../platform/paging';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 import { WebhookSamples } from './webhooks.samples';
@@ -181,7 +182,8 @@ export const eventRoutes = defineRoutes({
     description:
       'The events the webhooks push (same ids as their webhook-id), oldest first in the order they were made, so a subscriber can fill ' +
       'any gap. Unlike other lists, `next_cursor` is set even on the last page (null only when there has never been an event to pass): keep ' +
-      'it and call again later to get what happened since; `has_more` says whether more are waiting now. Test events appear only to their account.',
+      'it and call again later to get what happened since; `has_more` says whether more are waiting now. Test events appear only to their account. ' +
+      'A cursor is bound to the account; a position kept from an earlier version of the API resumes when its event is in the feed of the calling account.',
     tags: ['webhooks'],
     query: eventListParams,
     response: eventListSchema,
@@ -213,7 +215,7 @@ export const webhooksApi: RouteModule = {
       }),
       binder.bind(r.list, {
         handle: ({ principal, query }) =>
-          paging.list(query, { list: 'webhook-endpoints', filters: {}, order: WEBHOOK_ENDPOINTS_ORDER, defaultDirection: 'desc' }, (page) => service.list(principal, page), toEndpoint),
+          paging.list(principal, query, { list: 'webhook-endpoints', filters: {}, order: WEBHOOK_ENDPOINTS_ORDER, defaultDirection: 'desc' }, (page) => service.list(principal, page), toEndpoint),
       }),
       binder.bind(r.get, { handle: async ({ principal, path }) => toEndpoint(await service.get(principal, path.id)) }),
       binder.bind(r.update, { authorize, handle: async ({ principal, path, body }) => toEndpoint(await service.update(principal, path.id, body)) }),
@@ -234,6 +236,7 @@ export const webhooksApi: RouteModule = {
       binder.bind(r.deliveries, {
         handle: ({ principal, path, query }) =>
           paging.list(
+            principal,
             query,
             // Newest first only: the route has no direction.
             { list: 'webhook-deliveries', filters: { id: path.id, status: query.status ?? null }, order: WEBHOOK_DELIVERIES_ORDER, defaultDirection: 'desc' },
@@ -255,15 +258,14 @@ export const webhooksApi: RouteModule = {
         },
       }),
       binder.bind(eventRoutes.list, {
-        handle: ({ principal, query }) => {
+        handle: async ({ principal, query }) => {
           const types = query.types?.length ? [...new Set(query.types)].sort() : undefined;
-          return paging.list(
-            query,
-            // Oldest first only, and a feed: the cursor is kept on the last page.
-            { list: 'events', filters: { types: types ?? null }, order: WEBHOOK_EVENTS_ORDER, defaultDirection: 'asc', keepsPosition: true },
-            (page) => service.events(principal, types, page),
-            toEvent,
-          );
+          // Oldest first only, and a feed: the cursor is kept on the last page.
+          const scope: ListScope<EventRecord> = { list: 'events', filters: { types: types ?? null }, order: WEBHOOK_EVENTS_ORDER, defaultDirection: 'asc', keepsPosition: true };
+          // Readers keep their position for good: one kept before cursors were bound to an account
+          // still resumes, when its event is one of this caller's feed.
+          const cursor = await paging.resumeEarlierFeedPosition(principal, query.cursor, scope, ([seq]) => service.isInFeed(principal, Number(seq)));
+          return paging.list(principal, { ...query, cursor }, scope, (page) => service.events(principal, types, page), toEvent);
         },
       }),
     ];

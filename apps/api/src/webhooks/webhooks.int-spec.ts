@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +10,7 @@ import { SecretBox } from '@app/webhooks';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
+import { filterHash } from '../platform/cursor.codec';
 
 const DOCS = 'https://docs.test.example';
 const SECRETS_KEY = 'ab'.repeat(32);
@@ -223,6 +225,42 @@ describe('endpoint lifecycle', () => {
     expect(seen).toEqual([...ids].reverse());
     const bad = await call(open, 'GET', '/v1/webhook-endpoints?cursor=abc', keyB);
     expect(bad.statusCode).toBe(422);
+  });
+
+  it("a list cursor is the caller's account's: another account's is a 422, and it shows no endpoint id", async () => {
+    await open.context.dataSource.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_c1', 'c1', 'builder'), ('acct_c2', 'c2', 'builder')`);
+    const newKey = async (accountId: string) => (await open.context.keys.createKey({ accountId, mode: 'live', label: 't' })).key;
+    const key1 = await newKey('acct_c1');
+    const key2 = await newKey('acct_c2');
+    const ids1: string[] = [];
+    for (let i = 0; i < 3; i++) ids1.push((await register(key1, { url: `http://127.0.0.1:9/c${i}`, topics: ['form4.filed'] })).id);
+    for (let i = 0; i < 3; i++) await register(key2, { url: `http://127.0.0.1:9/c${i}`, topics: ['form4.filed'] });
+    const first = await call(open, 'GET', '/v1/webhook-endpoints?limit=1', key1);
+    const page = first.json<{ data: { id: string }[]; pagination: { next_cursor: string } }>();
+    expect(page.data.map((e) => e.id)).toEqual([ids1[2]]);
+    const cursor = page.pagination.next_cursor;
+    // Nothing in it reads: not the endpoint id, the account or the direction.
+    const decoded = Buffer.from(cursor, 'base64url').toString('latin1');
+    for (const plain of [ids1[2]!, ids1[2]!.slice(3), 'acct_c1', '"desc"']) expect(decoded).not.toContain(plain);
+
+    const foreign = await call(open, 'GET', `/v1/webhook-endpoints?limit=1&cursor=${encodeURIComponent(cursor)}`, key2);
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.headers['content-type']).toContain('application/problem+json');
+    expect(foreign.json()).toMatchObject({ status: 422, detail: [{ type: 'value_error', loc: ['query', 'cursor'], msg: 'Value error, Invalid cursor' }] });
+
+    const next = await call(open, 'GET', `/v1/webhook-endpoints?limit=1&cursor=${encodeURIComponent(cursor)}`, key1);
+    expect(next.statusCode).toBe(200);
+    expect(next.json<{ data: { id: string }[] }>().data.map((e) => e.id)).toEqual([ids1[1]]);
+  });
+
+  it('refuses a cursor of the earlier (signed, readable) version with a 422 that says to start again', async () => {
+    const body = Buffer.from(JSON.stringify({ v: 2, k: ['2026-01-01T00:00:00.000000Z', 'we_0'], d: 'desc', f: 'x'.repeat(22) })).toString('base64url');
+    const earlier = `${body}.${createHmac('sha256', 'cursor-'.repeat(6)).update(body).digest().subarray(0, 16).toString('base64url')}`;
+    const r = await call(open, 'GET', `/v1/webhook-endpoints?cursor=${encodeURIComponent(earlier)}`, keyB);
+    expect(r.statusCode).toBe(422);
+    expect(r.json<{ detail: { loc: unknown[]; msg: string }[] }>().detail).toEqual([
+      expect.objectContaining({ type: 'value_error', loc: ['query', 'cursor'], msg: expect.stringMatching(/earlier version.*start the list again without cursor/) }),
+    ]);
   });
 
   it('PATCH changes fields; enabled=false is manual, enabled=true clears the failure streak', async () => {
@@ -456,5 +494,46 @@ describe('GET /v1/events', () => {
     expect(bad.json<{ detail: { type: string }[] }>().detail[0]!.type).toBe('literal_error');
     const wrongFilter = await call(open, 'GET', `/v1/events?types=form4.filed&cursor=${encodeURIComponent(b.cursor!)}`, keyB);
     expect(wrongFilter.statusCode).toBe(422);
+  });
+
+  it("resumes a position kept before cursors were bound, when its event is in the caller's feed", async () => {
+    const ds = open.context.dataSource;
+    await ds.query(`DELETE FROM webhook_attempts; DELETE FROM webhook_deliveries; DELETE FROM webhook_events`);
+    for (let i = 0; i < 4; i++) {
+      await ds.query(`INSERT INTO webhook_events (id, type, entity_key, data, created_at) VALUES ($1, 'filing.created', $2, '{}'::jsonb, now() - interval '1 minute')`, [`evt_old${i}`, `k${i}`]);
+    }
+    await ds.query(
+      `INSERT INTO webhook_events (id, type, entity_key, data, is_test, account_id, created_at) VALUES ('evt_testA', 'filing.created', 'kt', '{}'::jsonb, true, 'acct_a', now() - interval '1 minute')`,
+    );
+    const seqOf = async (id: string) => Number((await ds.query<{ seq: string }[]>(`SELECT seq::text AS seq FROM webhook_events WHERE id = $1`, [id]))[0]!.seq);
+    // The two earlier formats, signed with the secret as they were: v1 carried the seq as text.
+    const signed = (payload: Record<string, unknown>): string => {
+      const body = Buffer.from(JSON.stringify({ ...payload, d: 'asc', f: filterHash('events', { types: null }) })).toString('base64url');
+      return `${body}.${createHmac('sha256', 'cursor-'.repeat(6)).update(body).digest().subarray(0, 16).toString('base64url')}`;
+    };
+    const events = (key: string, cursor: string) => call(open, 'GET', `/v1/events?limit=10&cursor=${encodeURIComponent(cursor)}`, key);
+    type Feed = { data: { id: string }[]; pagination: { next_cursor: string } };
+
+    const v1 = await events(keyB, signed({ v: 1, k: String(await seqOf('evt_old1')) }));
+    expect(v1.statusCode).toBe(200);
+    expect(v1.json<Feed>().data.map((e) => e.id)).toEqual(['evt_old2', 'evt_old3']);
+    // Re-issued as a current cursor, bound to B: it goes on for B only.
+    const next = v1.json<Feed>().pagination.next_cursor;
+    expect(next).not.toContain('.');
+    expect((await events(keyB, next)).statusCode).toBe(200);
+    expect((await events(keyFree, next)).statusCode).toBe(422);
+    const v2 = await events(keyB, signed({ v: 2, k: [await seqOf('evt_old2')] }));
+    expect(v2.json<Feed>().data.map((e) => e.id)).toEqual(['evt_old3']);
+
+    // A position at A's test event is A's: another account is refused.
+    const atTest = signed({ v: 2, k: [await seqOf('evt_testA')] });
+    expect((await events(keyA, atTest)).statusCode).toBe(200);
+    const refused = await events(keyB, atTest);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json<{ detail: { msg: string }[] }>().detail[0]!.msg).toMatch(/earlier version/);
+    // Not genuine, or for other filters: refused as before.
+    expect((await events(keyB, signed({ v: 2, k: [await seqOf('evt_old1')] }).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).statusCode).toBe(422);
+    const forms = await call(open, 'GET', `/v1/events?types=form4.filed&cursor=${encodeURIComponent(signed({ v: 1, k: '1' }))}`, keyB);
+    expect(forms.statusCode).toBe(422);
   });
 });

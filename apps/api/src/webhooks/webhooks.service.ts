@@ -157,6 +157,11 @@ export class WebhooksService {
     return this.repo.listEvents({ accountId: principal.accountId, types }, page);
   }
 
+  /** Whether the event at `seq` is in the caller's feed (any account's but a test event of another). */
+  isInFeed(principal: Principal, seq: number): Promise<boolean> {
+    return this.repo.isEventInFeed(principal.accountId, seq);
+  }
+
   /** https only (unless allowed), and every address the host resolves to public (unless allowed): 422 otherwise. */
   private async checkUrl(url: string): Promise<void> {
     const item = (type: string, msg: string, ctx?: Record<string, unknown>): ValidationError =>

@@ -298,4 +298,10 @@ export class WebhookEndpointsRepository {
     );
     return toPage(WEBHOOK_EVENTS_ORDER, r.rows, page.limit);
   }
+
+  /** Whether the event at `seq` is in the account's feed: not a test event of another account. */
+  async isEventInFeed(accountId: string, seq: number): Promise<boolean> {
+    const r = await this.pool.query(`SELECT 1 FROM webhook_events WHERE seq = $1 AND (NOT is_test OR account_id = $2)`, [seq, accountId]);
+    return r.rows.length > 0;
+  }
 }
