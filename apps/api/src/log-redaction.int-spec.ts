@@ -116,7 +116,7 @@ describe('secrets sent to the api', () => {
     secrets.set('first of two Authorization headers', first);
     secrets.set('second of two Authorization headers', second);
     const twice = await sendRaw(`GET /v1/companies HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\nConnection: close\r\n\r\n`);
-    expect(twice).toMatch(/^HTTP\/1\.1 401 /);
+    expect(twice).toMatch(/^HTTP\/1\.1 400 /);
     errorBodies.push(twice);
 
     const cookie = opaque('session');
@@ -144,7 +144,7 @@ describe('secrets sent to the api', () => {
     const invalidUrlToken = opaque('invalid-url-token');
     secrets.set('?token= in an invalid webhook URL (422 echo)', invalidUrlToken);
     expect((await send('/v1/webhook-endpoints', jsonPost({ url: `ftp://127.0.0.1/hook?token=${invalidUrlToken}`, topics: ['filing.created'] }))).status).toBe(422);
-    const rotated = await send(`/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, jsonPost({}));
+    const rotated = await send(`/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, { method: 'POST', headers: authorized() });
     expect(rotated.status).toBe(200);
     const rotatedSecret = (JSON.parse(rotated.body) as { signing_secret: string }).signing_secret;
     expect(rotatedSecret).toMatch(/^whsec_/);
