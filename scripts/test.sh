@@ -3,7 +3,11 @@
 # tests against real Kafka, Postgres and Redis.
 #   bash scripts/test.sh               everything (npm test)
 #   bash scripts/test.sh integration   builds, then only the integration and end-to-end tests
-#                                      (npm run test:containers runs this with TEST_INFRA=containers)
+#   bash scripts/test.sh infra-path    builds, then only the integration and end-to-end tests whose
+#                                      file has a `// @infra-path: <why>` line: those whose result
+#                                      depends on how Kafka, Postgres and Redis are provided, not only
+#                                      on being given their addresses (npm run test:containers runs
+#                                      this with TEST_INFRA=containers)
 # Kafka, Postgres and Redis come, in this order, from the environment (KAFKA_BROKERS, DATABASE_URL,
 # REDIS_URL), else from containers when a container engine answers (Testcontainers, the images and
 # settings of docker-compose.yml), else from scripts/infra.sh (the project's Kafka, the machine's or
@@ -13,7 +17,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 source scripts/infra.sh
 MODE="${1:-all}"
-[[ "$MODE" == all || "$MODE" == integration ]] || { echo "usage: scripts/test.sh [integration]" >&2; exit 2; }
+[[ "$MODE" == all || "$MODE" == integration || "$MODE" == infra-path ]] || { echo "usage: scripts/test.sh [integration|infra-path]" >&2; exit 2; }
 
 ensure_node_modules
 mkdir -p .run/test
@@ -35,7 +39,18 @@ fi
 
 # --forceExit: a failed test can leave a client retrying a broker it killed; jest then reports the
 # failure but never exits (seen: CI waited out its 90 minutes). Jest still says it forced the exit.
-INTEGRATION=(bash -c 'npm run --silent db:check && npx jest --selectProjects integration --runInBand --forceExit --json --outputFile=.run/test/integration.json')
+JEST=(npx jest --selectProjects integration --runInBand --forceExit --json --outputFile=.run/test/integration.json)
+# A spec gets `// @infra-path: <why>` when what it checks is the servers themselves (SQL on that
+# Postgres, the broker's settings and admin API, Redis scripts) or how they are started; a spec that
+# only connects to the addresses it is given needs none.
+if [[ "$MODE" == infra-path ]]; then
+  mapfile -t SPECS < <(grep -rlE '^// @infra-path: .+' --include='*.int-spec.ts' --include='*.e2e-spec.ts' apps libs test | sort)
+  # Without paths jest would run every spec: none tagged is a mistake, not "all".
+  (( ${#SPECS[@]} > 0 )) || { echo "no spec has a '// @infra-path: <why>' line" >&2; exit 1; }
+  say "integration and end-to-end tests whose infrastructure path differs (// @infra-path:): ${#SPECS[@]} files"
+  JEST+=(--runTestsByPath "${SPECS[@]}")
+fi
+INTEGRATION=(bash -c 'npm run --silent db:check && "$@"' integration "${JEST[@]}")
 INFRA="$(node dist/libs/testing/src/test-infra.cli.js choose)"
 case "$INFRA" in
   containers)

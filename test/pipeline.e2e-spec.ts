@@ -1,6 +1,7 @@
 // The first slice end to end on real infrastructure: the fixture EDGAR server (real SEC files) ->
 // ingest-sec -> Kafka -> projector -> Postgres -> the api's /v1/companies, through each app's own
 // composition root.
+// @infra-path: the first slice once end to end on whatever provides the infrastructure (the containers' addresses, docker-compose.yml's Kafka and Postgres).
 import 'reflect-metadata';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';

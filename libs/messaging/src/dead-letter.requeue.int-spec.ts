@@ -1,6 +1,7 @@
 // Real broker: requeueing dead letters moves each record back once (single offsets and --all
 // remembered by the requeue group's commits), carrying its failure; group offsets are set as
 // concrete positions and refused while the group has a member.
+// @infra-path: the broker's admin API (group offsets, members): docker-compose.yml's Kafka in containers, scripts/kafka.sh's locally.
 import { TOPICS } from '@app/contracts';
 import { expectEventually, kafkaBrokersForTests, uniqueGroupId, uniqueTopic } from '@app/testing';
 import {

@@ -1,5 +1,6 @@
 // Real broker (scripts/kafka.sh or KAFKA_BROKERS), real kafkajs: proves the client/broker pair
 // (produce, group join, commit, rejoin after restart) and the runner's DLQ and retry contract.
+// @infra-path: kafkajs against the broker itself (topics, groups, commits, session timeouts): docker-compose.yml's Kafka settings in containers, scripts/kafka.sh's locally.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash, recordId, sourceId, TOPICS, type CompanyRecordV1, type Form4Data, type TopicDefinition } from '@app/contracts';

@@ -1,5 +1,6 @@
 // The Redis limiter against a real Redis: leases never let several processes exceed a window,
 // and unspent daily tokens go back.
+// @infra-path: its Lua script runs on the Redis server: docker-compose.yml's redis:7 in containers, the machine's locally.
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { leaseSize, RedisRateLimiter } from './rate-limiter';

@@ -1,6 +1,7 @@
 // The shared EDGAR budget on a real Redis, against the fixture EDGAR server: several clients, each
 // on a budget object and Redis connection of its own (as separate processes have), fetch real
 // fixture paths at once; the server's arrival times are what SEC would count.
+// @infra-path: its Lua scripts run on the Redis server, on its clock (TIME): docker-compose.yml's redis:7 in containers, the machine's locally.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
