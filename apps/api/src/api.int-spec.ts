@@ -1,3 +1,4 @@
+// @infra-path: the only spec of its repository's SQL (libs/persistence): docker-compose.yml's postgres:17 in containers, the machine's (15 on CI) locally.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import Redis from 'ioredis';
