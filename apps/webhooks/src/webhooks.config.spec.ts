@@ -1,5 +1,5 @@
 import { loadConfig } from '@app/config';
-import { webhooksConfigSchema } from './webhooks.config';
+import { deliveryUserAgent, webhooksConfigSchema } from './webhooks.config';
 
 const base = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres', WEBHOOK_SECRETS_KEY: 'ab'.repeat(32) };
 
@@ -17,6 +17,14 @@ describe('webhooks config', () => {
     // The dispatcher consumes no topic: no Kafka or consumer-group settings.
     expect(Object.keys(c).filter((k) => k.startsWith('KAFKA_') || k === 'WEBHOOKS_GROUP_ID' || k === 'WEBHOOKS_PROJECTION_WAIT_MS')).toEqual([]);
     expect(c.WEBHOOKS_RETRY_SCHEDULE).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+  });
+
+  it("names the api's /docs/webhooks page in the delivery User-Agent, unless one is set", () => {
+    expect(deliveryUserAgent(loadConfig(webhooksConfigSchema, base))).toBe('filings-platform-webhooks/1.0 (+http://localhost:3000/docs/webhooks)');
+    expect(deliveryUserAgent(loadConfig(webhooksConfigSchema, { ...base, PUBLIC_BASE_URL: 'https://api.filings.example/' }))).toBe(
+      'filings-platform-webhooks/1.0 (+https://api.filings.example/docs/webhooks)',
+    );
+    expect(deliveryUserAgent(loadConfig(webhooksConfigSchema, { ...base, WEBHOOKS_USER_AGENT: 'acme-hooks/2' }))).toBe('acme-hooks/2');
   });
 
   it('reads a compressed schedule and durations in ms or with a unit', () => {

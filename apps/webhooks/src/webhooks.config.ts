@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { databaseConfig, logConfig, opsConfig } from '@app/config';
-import { DEFAULT_RETRY_SCHEDULE, parseDuration, parseRetrySchedule } from '@app/webhooks';
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_DISABLE_AFTER, DEFAULT_RETRY_SCHEDULE, parseDuration, parseRetrySchedule } from '@app/webhooks';
 
 const flag = (description: string) =>
   z
@@ -35,7 +35,7 @@ export const webhooksConfigSchema = databaseConfig
       .describe('Opens the sealed signing secrets (the key the api seals them with)'),
     WEBHOOKS_ALLOW_HTTP: flag('Delivers to plain http:// URLs (tests, local runs); otherwise https only'),
     WEBHOOKS_ALLOW_PRIVATE_HOSTS: flag('Delivers to loopback, private, link-local and other special-use addresses (tests: receivers on 127.0.0.1)'),
-    WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000).describe('Whole attempt (connect, send, response): longer is a failed attempt'),
+    WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_ATTEMPT_TIMEOUT_MS).describe('Whole attempt (connect, send, response): longer is a failed attempt'),
     WEBHOOKS_RETRY_SCHEDULE: z
       .string()
       .default(DEFAULT_RETRY_SCHEDULE)
@@ -52,7 +52,7 @@ export const webhooksConfigSchema = databaseConfig
       '30s',
       'Added to the attempt timeouts of a claim: after that a delivery claimed by a process that died is due again for any process',
     ),
-    WEBHOOKS_DISABLE_AFTER_MS: duration('5d', 'An endpoint failing without a success for this long is disabled (reason failing)'),
+    WEBHOOKS_DISABLE_AFTER_MS: duration(DEFAULT_DISABLE_AFTER, 'An endpoint failing without a success for this long is disabled (reason failing)'),
     WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16).describe('Deliveries in flight per process'),
     WEBHOOKS_POLL_MS: z.coerce
       .number()
@@ -60,11 +60,21 @@ export const webhooksConfigSchema = databaseConfig
       .min(10)
       .default(250)
       .describe("How often an idle dispatcher looks for due deliveries (retries coming due; new ones wake it at the projector's commit)"),
-    WEBHOOKS_USER_AGENT: z
+    PUBLIC_BASE_URL: z
       .string()
-      .min(1)
-      .default('filings-platform-webhooks/1.0 (+https://docs.filings-platform.example/webhooks)')
-      .describe('User-Agent of every delivery'),
+      .url()
+      .default('http://localhost:3000')
+      .transform((u) => u.replace(/\/+$/, ''))
+      .describe("The api's public origin (the api's PUBLIC_BASE_URL): the delivery User-Agent links to its /docs/webhooks page"),
+    WEBHOOKS_USER_AGENT: z
+      .union([z.literal('').transform(() => undefined), z.string().min(1)])
+      .optional()
+      .describe('User-Agent of every delivery. Unset: filings-platform-webhooks/1.0 (+<PUBLIC_BASE_URL>/docs/webhooks)'),
   });
 
 export type WebhooksConfig = z.infer<typeof webhooksConfigSchema>;
+
+/** The User-Agent of every delivery: a product token and the page that explains the deliveries. */
+export function deliveryUserAgent(config: Pick<WebhooksConfig, 'PUBLIC_BASE_URL' | 'WEBHOOKS_USER_AGENT'>): string {
+  return config.WEBHOOKS_USER_AGENT ?? `filings-platform-webhooks/1.0 (+${config.PUBLIC_BASE_URL}/docs/webhooks)`;
+}

@@ -3,7 +3,7 @@ import { createLogger, createMetricsRegistry, readCounter, readGauge, runChecks,
 import { createDataSource, DISPATCH_PLANNER_OPTIONS, pingDatabase, listenForNewDeliveries, WebhookDispatchRepository, type DeliveriesListener } from '@app/persistence';
 import { SecretBox } from '@app/webhooks';
 import { Dispatcher, type DispatcherCounts } from './dispatcher';
-import type { WebhooksConfig } from './webhooks.config';
+import { deliveryUserAgent, type WebhooksConfig } from './webhooks.config';
 import { WebhookSender } from './webhook.sender';
 
 export interface RunningWebhooks {
@@ -49,7 +49,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<RunningWebh
       retrySchedule: config.WEBHOOKS_RETRY_SCHEDULE,
       disableAfterMs: config.WEBHOOKS_DISABLE_AFTER_MS,
       leaseSlackMs: config.WEBHOOKS_LEASE_SLACK_MS,
-      userAgent: config.WEBHOOKS_USER_AGENT,
+      userAgent: deliveryUserAgent(config),
     },
     logger,
   );

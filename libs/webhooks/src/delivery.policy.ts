@@ -6,6 +6,12 @@
 /** Standard retry schedule: the delay before retry 1, 2, ... (then the delivery fails). */
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 
+/** An attempt (connect, send, response) taking longer fails. */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
+
+/** An endpoint failing without a success for this long is disabled (reason failing). */
+export const DEFAULT_DISABLE_AFTER = '5d';
+
 /** ±20 %: spreads the retries of many deliveries that failed together. */
 export const RETRY_JITTER = 0.2;
 

@@ -1,8 +1,10 @@
 // Webhook building blocks shared by the api (endpoint registration) and the webhooks app (delivery).
-export { generateSigningSecret, signingKeyOf, SecretBox, SIGNING_SECRET_BYTES } from './secrets';
+export { generateSigningSecret, SECRET_ROTATION_GRACE_HOURS, signingKeyOf, SecretBox, SIGNING_SECRET_BYTES } from './secrets';
 export { signPayload, webhookHeaders } from './signature';
 export {
   classifyAttempt,
+  DEFAULT_ATTEMPT_TIMEOUT_MS,
+  DEFAULT_DISABLE_AFTER,
   DEFAULT_RETRY_SCHEDULE,
   MAX_RETRY_AFTER_MS,
   nextStep,

@@ -3,6 +3,9 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 /** Random bytes in a signing secret: 32 (the Standard Webhooks range is 24..64). */
 export const SIGNING_SECRET_BYTES = 32;
 
+/** After a rotation the previous secret keeps signing beside the new one for this long. */
+export const SECRET_ROTATION_GRACE_HOURS = 24;
+
 /** A new Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
 export function generateSigningSecret(): string {
   return `whsec_${randomBytes(SIGNING_SECRET_BYTES).toString('base64')}`;

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { API_VERSION } from '../api.version';
 import { unavailableDependency } from '../platform/dependency-outages';
 import type { BoundRoute, RouteDefinition } from '../platform/route.registry';
 import type { McpToolsService } from './mcp.service';
@@ -12,7 +13,11 @@ export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 /** Where the 401 challenge of /mcp points (RFC 9728 `resource_metadata`). */
 export const protectedResourceMetadataUrl = (publicBaseUrl: string): string => `${publicBaseUrl}${PROTECTED_RESOURCE_PATH}`;
 
-const INSTRUCTIONS =
+/** The server's serverInfo: its version is the API's (the OpenAPI document's info.version). */
+export const MCP_SERVER_INFO = { name: 'filings-platform', version: API_VERSION } as const;
+
+/** What the server tells a client at initialize; /docs/mcp shows it too. */
+export const MCP_INSTRUCTIONS =
   'Read-only access to SEC EDGAR and issuer investor-relations data. Companies are addressed by symbol <TICKER>:<MARKET> ' +
   '(MSFT:US); search_companies and search find them. A result is structured content (the data) with a one-line text summary. ' +
   'Lists return {data, pagination: {next_cursor, has_more}} in pages sized for an agent: pass next_cursor back as cursor ' +
@@ -100,7 +105,7 @@ export class McpController {
   private server(request: FastifyRequest, outage: (err: Error) => void): Server {
     // Server, not McpServer: McpServer validates arguments itself and answers with its own text;
     // here a bad argument is the 422 problem REST answers (see McpToolsService).
-    const server = new Server({ name: 'filings-platform', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    const server = new Server({ ...MCP_SERVER_INFO }, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.list() }));
     server.setRequestHandler(CallToolRequestSchema, async (r) => {
       try {

@@ -12,6 +12,8 @@ import { createTestDatabase, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
+import { EVENT_TYPES } from '@app/resources';
+import { MCP_TOOLS } from '../mcp/mcp.tools';
 import { PROBLEM_PAGES, PROBLEM_SLUGS } from './problem-pages';
 
 const PUBLIC_BASE_URL = 'https://api.filings.test';
@@ -74,18 +76,65 @@ describe('error pages', () => {
     expect(await missing.json()).toMatchObject({ type: `${PUBLIC_BASE_URL}/docs/errors/not-found`, status: 404 });
   });
 
-  it('serves the changelog of the version the document names', async () => {
+  it('serves the changelog of the version the document names, as HTML and as markdown', async () => {
+    const doc = (await (await fetch(`${url}/v1/openapi.json`)).json()) as { info: { version: string } };
+    const md = await fetch(`${url}/docs/changelog.md`);
+    expect(md.status).toBe(200);
+    expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    const markdown = await md.text();
+    expect(markdown).toContain(`## ${doc.info.version} (`);
     const r = await fetch(`${url}/docs/changelog`);
     expect(r.status).toBe(200);
-    expect(r.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
-    const doc = (await (await fetch(`${url}/v1/openapi.json`)).json()) as { info: { version: string } };
-    expect(await r.text()).toContain(`## ${doc.info.version} (`);
+    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await r.text();
+    // Every heading of the markdown is a heading of the page.
+    const headings = [...markdown.matchAll(/^(#{1,3}) (.+)$/gm)].map(([, hashes, text]) => [hashes!.length, text!] as const);
+    expect(headings.length).toBeGreaterThan(5);
+    for (const [level, text] of headings) expect(html).toContain(`<h${level}>${text.replace(/`([^`]+)`/g, '<code>$1</code>')}</h${level}>`);
   });
 
   it('keeps DOCS_URL when it is set', () => {
     const config = apiConfigSchema.parse({ DATABASE_URL: db.url, API_KEY_PEPPER: 'p'.repeat(40), CURSOR_SECRET: 'c'.repeat(40), DOCS_URL: 'https://docs.example.com/api/' });
     expect(config.DOCS_URL).toBe('https://docs.example.com/api');
     expect(apiConfigSchema.parse({ DATABASE_URL: db.url, API_KEY_PEPPER: 'p'.repeat(40), CURSOR_SECRET: 'c'.repeat(40), DOCS_URL: '' }).DOCS_URL).toBeUndefined();
+  });
+});
+
+describe('guides', () => {
+  const html = async (path: string): Promise<string> => {
+    const r = await fetch(`${url}${path}`);
+    expect({ path, status: r.status, type: r.headers.get('content-type') }).toEqual({ path, status: 200, type: 'text/html; charset=utf-8' });
+    return r.text();
+  };
+
+  it('serves /docs/webhooks: every event type with a payload, the headers, the signature, the retries, the local-http flags', async () => {
+    const page = await html('/docs/webhooks');
+    expect(page).toContain('<h1>Webhooks</h1>');
+    for (const type of EVENT_TYPES) {
+      expect(page).toContain(`<h3 id="${type}"><code>${type}</code></h3>`);
+      expect(page).toContain(`&quot;type&quot;: &quot;${type}&quot;`);
+    }
+    for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'User-Agent']) expect(page).toContain(`<td><code>${header}</code></td>`);
+    expect(page).toContain(`filings-platform-webhooks/1.0 (+${PUBLIC_BASE_URL}/docs/webhooks)`);
+    expect(page).toContain("import { Webhook, WebhookVerificationError } from 'standardwebhooks';");
+    expect(page).toContain('WEBHOOKS_ALLOW_HTTP=true');
+    expect(page).toContain('/v1/webhook-endpoints/{id}/recover');
+  });
+
+  it('serves /docs/mcp: every tool of the server, and how to connect', async () => {
+    const page = await html('/docs/mcp');
+    expect(page).toContain('<h1>MCP server</h1>');
+    for (const tool of MCP_TOOLS) expect(page).toContain(`<h3 id="${tool.name}"><code>${tool.name}</code>`);
+    expect(page).toContain(`${PUBLIC_BASE_URL}/mcp`);
+    expect(page).toContain('StreamableHTTPClientTransport');
+  });
+
+  it('links the guides from /docs and from the document', async () => {
+    const page = await html('/docs');
+    for (const path of ['/docs/webhooks', '/docs/mcp', '/docs/changelog']) expect(page).toContain(`href="${path}"`);
+    const doc = (await (await fetch(`${url}/v1/openapi.json`)).json()) as { info: { description: string } };
+    expect(doc.info.description).toContain('`/docs/webhooks`');
+    expect(doc.info.description).toContain('`/docs/mcp`');
   });
 });
 

@@ -13,13 +13,12 @@ import {
   provenanceSchema,
 } from '@app/resources';
 import { API_MODULES } from '../api.modules';
+import { API_VERSION } from '../api.version';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
 import { API_TAGS, attachExamples, markdownSafeDescriptions } from './openapi.presentation';
 import { PROBLEM_SLUGS } from './problem-pages';
 
-/** The API's version (info.version): apps/api/CHANGELOG.md lists what each version changed. */
-export const API_VERSION = '1.1.0';
 
 /** Every documented route, in document order. */
 export const DOCUMENTED_ROUTES: RouteDefinition[] = API_MODULES.flatMap((m) => Object.values(m.routes)).filter((r) => r.hidden !== true);
@@ -250,7 +249,8 @@ export function buildOpenApiDocument(): Json {
         'The same data is served to LLM agents by an MCP endpoint (Model Context Protocol, stateless Streamable HTTP) at `POST /mcp`: ' +
         'the same Bearer keys, plans and rate limits (each HTTP request counts), read-only tools whose results are these responses; ' +
         'its OAuth protected-resource metadata (RFC 9728) is at `/.well-known/oauth-protected-resource` (no authorization server yet: use an API key). ' +
-        'Every problem `type` leads to a page saying what happened and what to do (the list: `/docs/errors`); changes are listed in the API changelog (`/docs/changelog`).',
+        'Every problem `type` leads to a page saying what happened and what to do (the list: `/docs/errors`); changes are listed in the API changelog (`/docs/changelog`). ' +
+        'Guides: webhooks (`/docs/webhooks`: the event catalog with a payload each, headers, signature verification, retries, replay) and the MCP server (`/docs/mcp`: its tools, their arguments, paging, how to connect).',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],

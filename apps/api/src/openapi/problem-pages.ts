@@ -1,4 +1,5 @@
 import type { ProblemSlug } from '../platform/api.errors';
+import { escapeHtml, inline, page } from './docs-html';
 
 /** What one problem type means to a client: the page its `type` URL leads to. */
 export interface ProblemPage {
@@ -200,15 +201,6 @@ export const PROBLEM_PAGES: Record<ProblemSlug, ProblemPage> = {
 
 export const PROBLEM_SLUGS = Object.keys(PROBLEM_PAGES) as ProblemSlug[];
 
-const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-/** The pages' only markup: `code` spans. */
-const inline = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
-
-const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}code{background:#f1f1f1;padding:0 .25em}dt{font-weight:600;margin-top:1rem}';
-
-function page(title: string, body: string): string {
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · Filings platform API</title><style>${STYLE}</style></head>\n<body>${body}</body></html>\n`;
-}
 
 /** The HTML page of one problem type. */
 export function problemPageHtml(slug: ProblemSlug): string {

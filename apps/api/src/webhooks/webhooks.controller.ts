@@ -46,8 +46,10 @@ export const webhookRoutes = defineRoutes({
     description:
       `Registers an https URL for the given topics (${WEBHOOK_TOPICS.join(', ')}). Answers 201 with the endpoint and its ` +
       '`signing_secret` (whsec_...), shown only in this response: deliveries are signed with the Standard Webhooks scheme ' +
-      '(headers webhook-id, webhook-timestamp, webhook-signature), so any Standard Webhooks library verifies them. The URL must be ' +
-      'https and resolve to public addresses only (422 otherwise). ' + `${PLAN} ${UNAVAILABLE}`,
+      '(headers webhook-id, webhook-timestamp, webhook-signature), so any Standard Webhooks library verifies them (see /docs/webhooks). ' +
+      'The URL must be https and resolve to public addresses only (422 otherwise), unless the deployment sets WEBHOOKS_ALLOW_HTTP=true ' +
+      '(http accepted) or WEBHOOKS_ALLOW_PRIVATE_HOSTS=true (loopback and private addresses accepted): the local run (scripts/run.sh) sets both. ' +
+      `${PLAN} ${UNAVAILABLE}`,
     tags: ['webhooks'],
     body: createEndpointBody,
     response: createdEndpointSchema,

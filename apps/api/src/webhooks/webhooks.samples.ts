@@ -167,6 +167,15 @@ const THIRTEENF_SAMPLE: ThirteenFFilingBody = {
   },
 };
 
+/** The built-in sample of each topic: what a test event carries while its read model is empty. */
+export const BUILT_IN_SAMPLES: Record<WebhookTopic, unknown> = {
+  'filing.created': FILING_SAMPLE,
+  'form4.filed': FORM4_SAMPLE,
+  'ir_document.created': DOCUMENT_SAMPLE,
+  'transcript.published': TRANSCRIPT_SAMPLE,
+  '13f.filed': THIRTEENF_SAMPLE,
+};
+
 /**
  * Realistic `data` for a test event of a topic: the newest row of the matching read model,
  * mapped exactly as the API serves it (what a real event carries); a built-in sample of fixture

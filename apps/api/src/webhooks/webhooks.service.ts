@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { assertPublicUrl, NonPublicAddressError } from '@app/net';
 import type { AttemptRecord, DeliveryRecord, EndpointRecord, EventRecord, Page, PageRequest, WebhookEndpointsRepository } from '@app/persistence';
 import type { WebhookTopic } from '@app/resources';
-import { generateSigningSecret, SecretBox } from '@app/webhooks';
+import { generateSigningSecret, SECRET_ROTATION_GRACE_HOURS, SecretBox } from '@app/webhooks';
 import type { Principal } from '../auth/api-keys.service';
 import { DomainError, ValidationError, type ValidationItem } from '../platform/api.errors';
 import { effectivePlan } from '../rate-limit/plans';
@@ -29,6 +29,9 @@ const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
 
 export const unknownEndpoint = (id: string): DomainError =>
   new DomainError('UnknownWebhookEndpoint', `No webhook endpoint with the id '${id}' exists for this account.`);
+
+/** The data of a `webhook.test` ping (a test event without a topic). */
+export const testPingData = (endpointId: string) => ({ endpoint_id: endpointId, message: 'Test event from the filings platform: your endpoint receives and verifies deliveries.' });
 
 /**
  * Webhook endpoints of the caller's account: registration (URL and address checks, the secret
@@ -111,7 +114,7 @@ export class WebhooksService {
     const box = this.available();
     this.requirePlan(principal);
     const secret = generateSigningSecret();
-    const r = await this.repo.rotateSecret(principal.accountId, id, box.seal(secret), this.settings.rotationGraceHours ?? 24);
+    const r = await this.repo.rotateSecret(principal.accountId, id, box.seal(secret), this.settings.rotationGraceHours ?? SECRET_ROTATION_GRACE_HOURS);
     if (!r) throw unknownEndpoint(id);
     return { secret, previousExpiresAt: r.previousExpiresAt };
   }
@@ -121,7 +124,7 @@ export class WebhooksService {
     this.available();
     this.requirePlan(principal);
     await this.get(principal, id);
-    const data = topic ? await this.samples.sample(topic) : { endpoint_id: id, message: 'Test event from the filings platform: your endpoint receives and verifies deliveries.' };
+    const data = topic ? await this.samples.sample(topic) : testPingData(id);
     const eventId = `evt_test_${hex(16)}`;
     const deliveryId = `del_${hex(12)}`;
     await this.repo.insertTestEvent({ eventId, type: topic ?? 'webhook.test', data, accountId: principal.accountId, endpointId: id, deliveryId });
