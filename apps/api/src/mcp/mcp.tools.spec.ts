@@ -224,7 +224,7 @@ describe('the MCP tool table', () => {
   });
 
   it('treats null like an omitted optional argument', () => {
-    expect(toRestCall(tool('get_segments'), { symbol: 'AAPL:US', cursor: null, unit: 'million' }).query).toEqual({ unit: 'million', limit: '25' });
+    expect(toRestCall(tool('get_segments'), { symbol: 'AAPL:US', cursor: null, unit: 'million' }).query).toEqual({ unit: 'million', limit: '12' });
   });
 
   it('offers no argument that does nothing: each is a parameter its route reads, or a slice argument the tool reads', () => {

@@ -67,18 +67,18 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
   {
     name: 'get_segments',
     title: 'Segment figures',
-    description: "A company's segment revenue and operating income from its 10-Q/10-K inline XBRL, newest period first, 25 a page by default.",
+    description: "A company's segment revenue and operating income from its 10-Q/10-K inline XBRL, newest period first, 12 a page by default.",
     operations: ['listCompanySegments'],
-    defaultLimit: 25,
+    defaultLimit: 12,
   },
   {
     name: 'get_financials',
     title: 'Financial statements',
     description:
-      "A company's standard statement (statement: income by default, balance, cash_flow) by fiscal year (period: annual, default) or quarter, newest first, 4 periods by default. " +
+      "A company's standard statement (statement: income by default, balance, cash_flow) by fiscal year (period: annual, default) or quarter, newest first, 2 periods by default. " +
       'Each value names its concept and filing, or how it was derived; a null says why (gap). as_of=YYYY-MM-DD: as first reported by that day. Start here for financial figures.',
     operations: ['getCompanyFinancials'],
-    defaultLimit: 4,
+    defaultLimit: 2,
   },
   {
     name: 'get_facts',
@@ -135,12 +135,12 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     name: 'list_filings',
     title: 'SEC filings',
     description:
-      "SEC EDGAR filings, newest first, 25 a page by default. With symbol: that company's filings (the answer adds `company`); without: every covered company's, " +
+      "SEC EDGAR filings, newest first, 12 a page by default. With symbol: that company's filings (the answer adds `company`); without: every covered company's, " +
       'optionally by ciks. ciks and symbol do not combine.',
     operations: ['listCompanyFilings', 'listFilings'],
     pick: (args) => (args.symbol !== undefined && args.symbol !== null ? 'listCompanyFilings' : 'listFilings'),
     output: filingListSchema.extend({ company: companyReferenceSchema.optional().describe('With symbol: the company') }),
-    defaultLimit: 25,
+    defaultLimit: 12,
   },
   { name: 'get_filing', title: 'One filing', description: 'One SEC filing by accession number (0000950170-25-100235), as list_filings and search give them.', operations: ['getFiling'] },
   {
@@ -200,9 +200,9 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     title: 'Search',
     description:
       'Search companies, people (executives, IR contacts, analysts), filings, IR documents and document pages by words, "phrases" or identifiers ' +
-      '(ticker, symbol, CIK, accession), best first, 25 a page by default. Each hit carries the ids the other tools take (symbol, accession, document_id, page_index).',
+      '(ticker, symbol, CIK, accession), best first, 15 a page by default. Each hit carries the ids the other tools take (symbol, accession, document_id, page_index).',
     operations: ['search'],
-    defaultLimit: 25,
+    defaultLimit: 15,
   },
   {
     name: 'get_coverage',
