@@ -88,7 +88,7 @@ export async function createApiContext(config: ApiConfig, options: ApiContextOpt
   };
   const routes = [...API_MODULES.flatMap((m) => m.bind(deps)), ...new DocsController(config.PUBLIC_BASE_URL).routes(deps.binder), ...new MetricsController(metrics, config.METRICS_BEARER_TOKEN).routes()];
   // The MCP tools call the handlers above: wired last, over every route.
-  routes.push(...new McpController(new McpToolsService(routes, http, docsUrl, config.PUBLIC_BASE_URL), { publicBaseUrl: config.PUBLIC_BASE_URL }).routes());
+  routes.push(...new McpController(new McpToolsService(routes, http, docsUrl), { publicBaseUrl: config.PUBLIC_BASE_URL }).routes());
   let closed = false;
   return {
     config,

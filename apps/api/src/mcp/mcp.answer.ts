@@ -1,102 +1,90 @@
-/**
- * How a tool's answer travels: the body once, as structured content, beside a short text summary
- * (MCP 2025-06-18 lets the text be a summary), and never past MCP_ANSWER_MAX_CHARS: agent hosts
- * refuse results above about 25,000 tokens.
- */
+import { z } from 'zod';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-/** Most characters of a tool result (JSON of the summary and the structured content together). */
-export const MCP_ANSWER_MAX_CHARS = 100_000;
-/** Room kept for the summary and the result's own JSON. */
-const SUMMARY_ROOM = 2_000;
+/**
+ * How a tool's answer travels: the body as structured content and the same JSON as text (MCP
+ * 2025-06-18: a tool returning structured content SHOULD also return it serialized in a text
+ * block), so a client that hands only `content` to the model still gives it the data. Long texts
+ * come in slices: agent hosts refuse results above about 25,000 tokens.
+ */
 
 type Json = Record<string, unknown>;
 
-interface Page {
-  data: Json[];
-  pagination: { next_cursor: string | null; has_more: boolean };
+/** The answer of a successful call: the body, and its JSON (no indentation) as the text. */
+export function toolResult(body: Json): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
 
-const isPage = (body: Json): body is Json & Page => Array.isArray(body.data) && typeof body.pagination === 'object' && body.pagination !== null;
+/** Characters of text in one slice when the caller gives no max_chars. */
+export const SLICE_DEFAULT_CHARS = 20_000;
+/** Most characters of text one slice may hold. */
+export const SLICE_MAX_CHARS = 100_000;
+
+/** The part of a long text one call answers: from `offset`, at most `maxChars` characters. */
+export interface TextWindow {
+  offset: number;
+  maxChars: number;
+}
+
+/** Fields a sliced answer adds to the REST body. */
+const sliceFields = {
+  offset: z.number().int().describe('Where this slice starts in the whole text'),
+  total_chars: z.number().int().describe("The whole text's length"),
+  next_offset: z.number().int().nullable().describe('offset of the next slice; null: this slice ends the text'),
+};
+
+/** A tool's long text read in slices: the fields it adds and how it cuts the REST body. */
+export interface TextSlicer {
+  /** What the text is, as the tool's offset argument describes it. */
+  text: string;
+  fields: typeof sliceFields;
+  /** The REST body with only the window's part of its text (the body is not modified). */
+  apply(body: Json, window: TextWindow): Json;
+}
+
+/** The end of the window in `text`, never between the two halves of a surrogate pair. */
+function windowEnd(text: string, { offset, maxChars }: TextWindow): number {
+  const end = Math.min(text.length, offset + maxChars);
+  const code = text.charCodeAt(end - 1);
+  // max_chars is at least 100, so stepping back one never empties the slice.
+  return end < text.length && end - 1 > offset && code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
+}
+
+const sliceOf = (window: TextWindow, end: number, total: number) => ({ offset: window.offset, total_chars: total, next_offset: end < total ? end : null });
+
+/** A 10-K section: `text` is the slice; char_start and char_end still locate the whole section. */
+export const SECTION_TEXT: TextSlicer = {
+  text: "the section's text",
+  fields: sliceFields,
+  apply(body, window) {
+    if (typeof body.text !== 'string') return { ...body, ...sliceOf(window, 0, 0) };
+    const end = Math.max(window.offset, windowEnd(body.text, window));
+    return { ...body, text: body.text.slice(window.offset, end), ...sliceOf(window, end, body.text.length) };
+  },
+};
 
 /**
- * What the answer holds, in a line or two; the figures and texts are in the structured content.
- * `restUrl`: the REST URL of the same request, which answers a resource whose text was cut whole.
+ * A transcript: its text is the turns' texts in order. The answer holds the turns the window
+ * touches; a turn cut at an edge of the window holds its part, with char_start and char_end
+ * narrowed to it (its text stays the document text's slice(char_start, char_end)).
  */
-export function answerSummary(title: string, body: Json, restUrl?: string): string {
-  if (isPage(body)) {
-    const n = body.data.length;
-    const cut = body.data.filter((item) => item.truncated === true).length;
-    const more = body.pagination.has_more && body.pagination.next_cursor ? ` More: call again with cursor "${body.pagination.next_cursor}".` : ' No more pages.';
-    const truncated = cut ? ` ${cut} text(s) cut to fit (truncated: true).` : '';
-    return `${title}: ${n} item${n === 1 ? '' : 's'} in the structured content.${more}${truncated}`;
-  }
-  const named = ['symbol', 'accession', 'id', 'name', 'title', 'reason']
-    .filter((k) => typeof body[k] === 'string' || typeof body[k] === 'number')
-    .map((k) => `${k} ${String(body[k])}`);
-  const cutTurns = Array.isArray(body.turns) ? (body.turns as Json[]).filter((turn) => turn.truncated === true).length : 0;
-  let truncated = cutTurns
-    ? ` ${cutTurns} turn text(s) cut to fit (truncated: true): their pages (page_index to last_page_index of document_id) hold them whole.`
-    : '';
-  if (body.truncated === true && typeof body.text === 'string') {
-    const whole = typeof body.length === 'number' ? ` of ${body.length}` : '';
-    const offsets = typeof body.char_start === 'number' ? ' (char_start to char_end of the document text)' : '';
-    const rest = restUrl ? ` GET ${restUrl} (the REST API, same API key) answers it whole${offsets}.` : '';
-    truncated = ` Its text is cut to fit (truncated: true): the first ${body.text.length}${whole} characters.${rest}`;
-  }
-  return `${title}${named.length ? ` (${named.join(', ')})` : ''}: in the structured content.${truncated}`;
-}
-
-/**
- * A copy of the body whose `text` fields may be cut, and those fields' holders: a page's items, a
- * transcript's turns, or the resource itself (a 10-K section); null when the body has no text to cut.
- */
-function cuttable(body: Json): { copy: Json; holders: Json[] } | null {
-  if (isPage(body)) {
-    const data = body.data.map((item) => ({ ...item }));
-    return { copy: { ...body, data }, holders: data };
-  }
-  if (Array.isArray(body.turns)) {
-    const turns = (body.turns as Json[]).map((turn) => ({ ...turn }));
-    return { copy: { ...body, turns }, holders: turns };
-  }
-  if (typeof body.text === 'string') {
-    const copy = { ...body };
-    return { copy, holders: [copy] };
-  }
-  return null;
-}
-
-/** `text` shortened to at most `keep` characters, never between the two halves of a surrogate pair. */
-function cut(text: string, keep: number): string {
-  const code = keep > 0 ? text.charCodeAt(keep - 1) : 0;
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? keep - 1 : keep);
-}
-
-/**
- * The body cut to fit the answer budget: when the items of a page, the turns of a transcript or
- * the text of a single resource (a 10-K section: up to 300,000 characters) are too large, the
- * longest `text` fields are shortened from the end and their holders say `truncated: true` (a page
- * of a document rarely passes a few thousand characters, and default page sizes keep lists within
- * the budget; a long call transcript or a long 10-K item is what passes it). The body is returned
- * as is when it fits, and is never modified.
- */
-export function fitAnswer(body: Json, maxChars = MCP_ANSWER_MAX_CHARS - SUMMARY_ROOM): Json {
-  let size = JSON.stringify(body).length;
-  if (size <= maxChars) return body;
-  const fitted = cuttable(body);
-  if (fitted === null) return body;
-  const texts = fitted.holders.filter((item) => typeof item.text === 'string').sort((a, b) => (b.text as string).length - (a.text as string).length);
-  for (const item of texts) {
-    let text = item.text as string;
-    while (size > maxChars && text.length > 0) {
-      // Each character cut shortens the JSON by at least one (more when escaped): cutting the excess
-      // in characters fits, or comes close enough for the next turn (`truncated: true` adds its own 17).
-      text = cut(text, Math.max(0, text.length - (size - maxChars)));
-      item.text = text;
-      item.truncated = true;
-      size = JSON.stringify(fitted.copy).length;
+export const TRANSCRIPT_TURNS: TextSlicer = {
+  text: "the turns' texts, in order",
+  fields: sliceFields,
+  apply(body, window) {
+    const turns = body.turns as (Json & { text: string; char_start: number; char_end: number })[];
+    const whole = turns.map((turn) => turn.text).join('');
+    const end = Math.max(window.offset, windowEnd(whole, window));
+    const sliced: Json[] = [];
+    let at = 0;
+    for (const turn of turns) {
+      const from = Math.max(0, window.offset - at);
+      const to = Math.min(turn.text.length, end - at);
+      // An empty turn belongs to the slice its position falls in (the last one at the very end).
+      const touched = turn.text.length === 0 ? at >= window.offset && (at < end || end === whole.length) : from < to;
+      if (touched) sliced.push({ ...turn, text: turn.text.slice(from, to), char_start: turn.char_start + from, char_end: turn.char_start + to });
+      at += turn.text.length;
     }
-    if (size <= maxChars) break;
-  }
-  return fitted.copy;
-}
+    return { ...body, turns: sliced, ...sliceOf(window, end, whole.length) };
+  },
+};

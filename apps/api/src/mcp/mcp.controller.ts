@@ -19,9 +19,10 @@ export const MCP_SERVER_INFO = { name: 'filings-platform', version: API_VERSION 
 /** What the server tells a client at initialize; /docs/mcp shows it too. */
 export const MCP_INSTRUCTIONS =
   'Read-only access to SEC EDGAR and issuer investor-relations data. Companies are addressed by symbol <TICKER>:<MARKET> ' +
-  '(MSFT:US); search_companies and search find them. A result is structured content (the data) with a one-line text summary. ' +
+  '(MSFT:US); search_companies and search find them. A result is structured content, and the same JSON as text. ' +
   'Lists return {data, pagination: {next_cursor, has_more}} in pages sized for an agent: pass next_cursor back as cursor ' +
-  'for the next page, or a larger limit. An item or a 10-K section whose text was cut to keep the answer small says truncated: true. ' +
+  'for the next page, or a larger limit. A long text (a 10-K section, a transcript) comes in slices of max_chars: ' +
+  'pass next_offset back as offset until it is null; total_chars is the whole length. ' +
   'Every item carries a provenance object naming its source; verify_citation re-checks one. A failed call is an RFC 9457 ' +
   'problem (type, title, status, detail; detail lists the invalid arguments for validation-error), except a dependency ' +
   'outage, which is an HTTP 503 problem with Retry-After: retry the call after it.';

@@ -129,8 +129,9 @@ describe('the MCP endpoint over HTTP', () => {
       const rest = await api.server.inject({ method: 'GET', url: '/v1/companies/msft:us', headers: { authorization: `Bearer ${key}` } });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual(rest.json());
-      // The body travels once, as structured content; the text is a summary of it.
-      expect(result.content).toEqual([{ type: 'text', text: 'Company detail (symbol MSFT:US, name MICROSOFT CORP): in the structured content.' }]);
+      // The text is the same JSON (MCP: structured content also goes serialized as text), unindented.
+      expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(result.structuredContent) }]);
+      expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual(rest.json());
     } finally {
       await client.close();
     }

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import type { ValidationItem } from '../platform/api.errors';
 import { toPydanticItem, type ParamSpec, type ScalarSpec } from '../platform/query.validation';
 
-/** Where a REST parameter goes: the route's path or its query string. */
-export type ParamWhere = 'path' | 'query';
+/** Where an argument goes: the route's path or its query string, or (`arguments`) the tool itself, never REST. */
+export type ParamWhere = 'path' | 'query' | 'arguments';
 
-/** One tool argument: the REST parameter it becomes and the zod schema of its JSON value. */
+/** One tool argument: the REST parameter it becomes (or the tool's own) and the spec of its JSON value. */
 export interface ToolArg {
   name: string;
   where: ParamWhere;
@@ -138,7 +138,7 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): { typ
   return json as { type: 'object'; [k: string]: unknown };
 }
 
-/** Levels of fields an output schema spells out: the answer's, and its items' (tools/list stays under 48,000 characters). */
+/** Levels of fields an output schema spells out: the answer's, and its items' (tools/list stays under 56,000 characters). */
 const OUTPUT_SCHEMA_DEPTH = 2;
 
 /** Subschemas at least this long (JSON characters) that occur twice or more become shared definitions. */
@@ -168,11 +168,6 @@ function stripForOutput(node: JsonNode, depth = 0): JsonNode {
     if ((key === 'minimum' || key === 'maximum') && typeof value === 'number' && Math.abs(value) >= Number.MAX_SAFE_INTEGER) continue;
     out[key] = stripForOutput(value, depth);
   }
-  // A text an answer may cut to stay within its size says so (fitAnswer), a nullable one too (a 10-K section's).
-  const props = out.properties as Record<string, { type?: unknown }> | undefined;
-  const textType = props?.text?.type;
-  const isText = textType === 'string' || (Array.isArray(textType) && textType.includes('string'));
-  if (isText && !props!.truncated) out.properties = { ...props, truncated: { type: 'boolean' } };
   return out;
 }
 

@@ -4,7 +4,7 @@ import type { ApiHttp } from '../platform/api.http';
 import { unavailableDependency } from '../platform/dependency-outages';
 import { problemBody } from '../platform/problem';
 import type { BoundRoute, RouteHandler } from '../platform/route.registry';
-import { answerSummary, fitAnswer } from './mcp.answer';
+import { toolResult } from './mcp.answer';
 import { compileTools, MCP_TOOLS, restInstance, toRestCall, type CompiledTool, type ToolSpec } from './mcp.tools';
 
 /** Route handlers of the tools never touch the reply: the MCP transport owns the HTTP response. */
@@ -17,8 +17,9 @@ const NO_REPLY = new Proxy({} as FastifyReply, {
 /**
  * The MCP tools over the REST routes: a call validates its arguments, then runs the very handler
  * the REST route runs, as the caller of the MCP HTTP request (its principal, so its plan's limit
- * cap). The result is the REST body (as structured content, with a short summary as text); an
- * error is the REST problem, as text, except a dependency outage, which is rethrown.
+ * cap). The result is the REST body (a long text sliced as the call asks), as structured content
+ * and as JSON text; an error is the REST problem, as text, except a dependency outage, which is
+ * rethrown.
  */
 export class McpToolsService {
   private readonly tools: Map<string, CompiledTool>;
@@ -29,8 +30,6 @@ export class McpToolsService {
     routes: readonly BoundRoute[],
     private readonly http: ApiHttp,
     private readonly docsUrl: string,
-    /** PUBLIC_BASE_URL: a summary names the REST URL that answers a cut text whole. */
-    private readonly publicBaseUrl: string,
     specs: readonly ToolSpec[] = MCP_TOOLS,
   ) {
     const compiled = compileTools(
@@ -63,9 +62,8 @@ export class McpToolsService {
         body: call.body,
         principal: request.principal,
       };
-      const body = fitAnswer((await this.handlers.get(call.operationId)!(restRequest as unknown as FastifyRequest, NO_REPLY)) as Record<string, unknown>);
-      // The body once, as structured content; the text is a summary (MCP 2025-06-18 allows it).
-      return { content: [{ type: 'text', text: answerSummary(tool.spec.title, body, `${this.publicBaseUrl}${instance}`) }], structuredContent: body };
+      const body = (await this.handlers.get(call.operationId)!(restRequest as unknown as FastifyRequest, NO_REPLY)) as Record<string, unknown>;
+      return toolResult(tool.spec.slice && call.window ? tool.spec.slice.apply(body, call.window) : body);
     } catch (err) {
       // A dependency outage is the whole request's 503 (McpController), not a tool error.
       if (unavailableDependency(err) !== undefined) throw err;

@@ -83,7 +83,7 @@ describe('the MCP tool table', () => {
     expect(pages.required).toEqual(['document_id']);
     expect(pages.properties.document_id).toMatchObject({ type: 'integer', minimum: 1 });
     expect(pages.properties.page).toMatchObject({ type: 'integer', minimum: 0 });
-    expect(pages.properties.limit).toMatchObject({ type: 'integer', maximum: 500, default: 5 });
+    expect(pages.properties.limit).toMatchObject({ type: 'integer', maximum: 500, default: 2 });
     expect(pages.additionalProperties).toBe(false);
     const companies = tool('search_companies').definition.inputSchema as unknown as { required?: string[]; properties: Record<string, Record<string, unknown>> };
     expect(companies.required ?? []).toEqual([]);
@@ -92,10 +92,11 @@ describe('the MCP tool table', () => {
     expect(tool('get_company').definition.outputSchema.properties).toHaveProperty('description_provenance');
   });
 
-  // 20 tools at about 2,300 characters each (37.2k for 17 when the budget was set; the 13F tools added three).
-  it('lists the tools in under 54,000 characters (48,000 before get_financials and get_facts), in agent words: no REST paths, routes or query-string advice', () => {
+  // 22 tools at about 2,500 characters each (37.2k for 17 when the budget was set; the 13F tools, get_financials and get_facts added five;
+  // 54,000 became 56,000 for the offset and max_chars arguments of the two sliced tools and the defaults every description states).
+  it('lists the tools in under 56,000 characters, in agent words: no REST paths, routes or query-string advice', () => {
     const listed = JSON.stringify({ tools: [...tools.values()].map((t) => t.definition) });
-    expect(listed.length).toBeLessThan(54_000);
+    expect(listed.length).toBeLessThan(56_000);
     for (const t of tools.values()) {
       const text = JSON.stringify(t.definition);
       expect({ tool: t.spec.name, rest: text.match(/\bREST\b|\/v1\/|\b(?:GET|POST) \/|[Rr]epeat the parameter|query string/g) }).toEqual({ tool: t.spec.name, rest: null });
@@ -110,11 +111,10 @@ describe('the MCP tool table', () => {
     // A company's own `description` field is kept; the schema keyword is not.
     expect(company.properties.description).toEqual({ type: ['string', 'null'] });
     expect(JSON.stringify(company)).not.toMatch(/"description":"|"required"|9007199254740991/);
-    const pages = tool('get_document_pages').definition.outputSchema as unknown as { properties: { data: { items: { properties: Record<string, unknown> } } } };
-    expect(pages.properties.data.items.properties.truncated).toEqual({ type: 'boolean' });
-    // A 10-K section's text is nullable, and cut like a page's.
+    // A sliced text's answer says where the slice is; nothing is cut silently any more.
     const section = tool('get_10k_section').definition.outputSchema as unknown as { properties: Record<string, unknown> };
-    expect(section.properties.truncated).toEqual({ type: 'boolean' });
+    expect(section.properties).toMatchObject({ text: { type: ['string', 'null'] }, offset: { type: 'integer' }, total_chars: { type: 'integer' }, next_offset: { anyOf: [{ type: 'integer' }, { type: 'null' }] } });
+    expect(JSON.stringify([...tools.values()].map((t) => t.definition.outputSchema))).not.toContain('truncated');
   });
 
   it('takes one symbol on every company tool (list_documents included)', () => {
@@ -129,7 +129,7 @@ describe('the MCP tool table', () => {
   });
 
   it("sends the tool's default page size to the route explicitly, and the caller's limit when given", () => {
-    expect(toRestCall(tool('get_document_pages'), { document_id: 7 }).query).toEqual({ limit: '5' });
+    expect(toRestCall(tool('get_document_pages'), { document_id: 7 }).query).toEqual({ limit: '2' });
     expect(toRestCall(tool('list_insider_transactions'), { symbol: 'TSLA:US', limit: 40 }).query).toEqual({ limit: '40' });
     for (const t of tools.values()) if (t.spec.defaultLimit !== undefined) expect(t.spec.defaultLimit).toBeLessThanOrEqual(25); // within the free plan's cap
   });
@@ -145,7 +145,7 @@ describe('the MCP tool table', () => {
     expect(toRestCall(tool('get_document_pages'), { document_id: 7, page: 0 })).toEqual({
       operationId: 'listDocumentPages',
       params: { doc_id: '7' },
-      query: { page: '0', limit: '5' },
+      query: { page: '0', limit: '2' },
       instance: '/v1/documents/7/pages',
     });
     expect(toRestCall(tool('search_companies'), { q: 'micro', tickers: ['MSFT', 'AAPL'], issuer_ids: [789019], active_only: true, cursor: null })).toMatchObject({
@@ -224,6 +224,49 @@ describe('the MCP tool table', () => {
   });
 
   it('treats null like an omitted optional argument', () => {
-    expect(toRestCall(tool('get_segments'), { symbol: 'AAPL:US', cursor: null, unit: 'million' }).query).toEqual({ unit: 'million', limit: '25' });
+    expect(toRestCall(tool('get_segments'), { symbol: 'AAPL:US', cursor: null, unit: 'million' }).query).toEqual({ unit: 'million', limit: '12' });
+  });
+
+  it('offers no argument that does nothing: each is a parameter its route reads, or a slice argument the tool reads', () => {
+    for (const t of tools.values()) {
+      const properties = Object.keys((t.definition.inputSchema as unknown as { properties: Record<string, unknown> }).properties);
+      const routeParams = new Set([...t.routes.values()].flatMap((r) => [...Object.keys(r.path ?? {}), ...Object.keys(r.query ?? {})]));
+      const body = t.bodyRoute ? Object.keys((t.bodyRoute.body as unknown as { shape: Record<string, unknown> }).shape) : [];
+      const own = t.spec.slice ? ['offset', 'max_chars'] : [];
+      const param = (name: string) => Object.entries(t.spec.rename ?? {}).find(([arg]) => arg === name)?.[1] ?? name;
+      expect({ tool: t.spec.name, unread: properties.filter((p) => !routeParams.has(param(p)) && !body.includes(p) && !own.includes(p)) }).toEqual({ tool: t.spec.name, unread: [] });
+      // A REST parameter kept for compatibility only says so in its description: no tool offers one.
+      for (const arg of t.args) expect({ tool: t.spec.name, arg: arg.name, inert: /no effect|ignored|for compatibility/i.test(arg.spec.description) }).toEqual({ tool: t.spec.name, arg: arg.name, inert: false });
+    }
+    expect(tool('search_companies').args.map((a) => a.name)).not.toContain('sector');
+    expect(() => compileTools([{ name: 'x', title: 'x', description: 'x', operations: ['getCompany'], omit: ['sector'] }], DOCUMENTED_ROUTES)).toThrow(/omits sector/);
+  });
+
+  it('reads a long text in slices: offset and max_chars go to the tool, never to the route', () => {
+    for (const name of ['get_10k_section', 'get_transcript']) {
+      const schema = tool(name).definition.inputSchema as unknown as { properties: Record<string, Record<string, unknown>> };
+      expect(schema.properties.offset).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
+      expect(schema.properties.max_chars).toMatchObject({ type: 'integer', minimum: 100, maximum: 100_000, default: 20_000 });
+      expect(tool(name).definition.description).toMatch(/20,000 characters (?:of text )?by default: call again with offset=next_offset/);
+    }
+    expect(toRestCall(tool('get_10k_section'), { symbol: 'TSLA:US', item: '1A' })).toEqual({
+      operationId: 'getCompanySection',
+      params: { symbol: 'TSLA:US', item: '1A' },
+      query: {},
+      instance: '/v1/companies/TSLA:US/sections/1A',
+      window: { offset: 0, maxChars: 20_000 },
+    });
+    expect(toRestCall(tool('get_transcript'), { transcript_id: 3, offset: 40_000, max_chars: 5_000 })).toMatchObject({ params: { transcript_id: '3' }, query: {}, window: { offset: 40_000, maxChars: 5_000 } });
+    expect(itemsOf('get_10k_section', { symbol: 'TSLA:US', item: '1A', max_chars: 100_001, offset: -1 })).toEqual([
+      expect.objectContaining({ type: 'greater_than_equal', loc: ['arguments', 'offset'] }),
+      expect.objectContaining({ type: 'less_than_equal', loc: ['arguments', 'max_chars'] }),
+    ]);
+    expect(toRestCall(tool('get_company'), { symbol: 'MSFT:US' })).not.toHaveProperty('window');
+  });
+
+  it('states its default page size or slice in the description of every tool that has one', () => {
+    for (const t of tools.values()) {
+      if (t.spec.defaultLimit !== undefined) expect({ tool: t.spec.name, says: t.definition.description.includes(`${t.spec.defaultLimit} `) }).toEqual({ tool: t.spec.name, says: true });
+    }
   });
 });

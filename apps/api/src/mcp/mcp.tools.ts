@@ -3,6 +3,7 @@ import { companyReferenceSchema, filingListSchema } from '@app/resources';
 import { ValidationError, type ValidationItem } from '../platform/api.errors';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
 import type { ParamSpec } from '../platform/query.validation';
+import { SECTION_TEXT, SLICE_DEFAULT_CHARS, SLICE_MAX_CHARS, TRANSCRIPT_TURNS, type TextSlicer, type TextWindow } from './mcp.answer';
 import { argsZod, compactOutputSchema, toolJsonSchema, toQueryValue, validateArgs, type ToolArg } from './mcp.schemas';
 
 /** One MCP tool: which REST operation(s) it calls and how its arguments map onto them. */
@@ -21,10 +22,14 @@ export interface ToolSpec {
   output?: z.ZodObject;
   /**
    * Page size when the caller gives no `limit` (sent to the route as an explicit limit, so the
-   * answer is the route's for that limit): sized so a default answer on the fixture data stays well
-   * under MCP_ANSWER_MAX_CHARS. Unset: the route's own default.
+   * answer is the route's for that limit): sized so a default answer on the fixture data stays
+   * under about 20,000 characters. Unset: the route's own default.
    */
   defaultLimit?: number;
+  /** REST parameters the tool does not offer: they have no effect on the data. */
+  omit?: readonly string[];
+  /** The long text the tool answers in slices, with `offset` and `max_chars` arguments. */
+  slice?: TextSlicer;
   /** Array parameters a tool takes as one value (list_documents: one `symbol`, as every company tool). */
   single?: readonly string[];
   /** The tool reaches outside this service (fetches a third-party URL). */
@@ -40,33 +45,40 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     name: 'search_companies',
     title: 'Search companies',
     description:
-      'Find companies by a name or ticker substring (q) or by identifiers (tickers, ciks, isins, figis, issuer_ids, markets), sorted by symbol. ' +
-      'Returns company reference items; their symbol (<TICKER>:<MARKET>, e.g. MSFT:US) is what the other tools take.',
+      'Find companies by a name or ticker substring (q) or by identifiers (tickers, ciks, isins, figis, issuer_ids, markets), by symbol, 25 a page by default. ' +
+      'Use it first: its symbol (<TICKER>:<MARKET>, e.g. MSFT:US) is what the company tools take.',
     operations: ['listCompanies'],
     defaultLimit: 25,
+    // Sector is not stored: REST accepts the parameter for compatibility, a tool offers none that does nothing.
+    omit: ['sector'],
   },
-  { name: 'get_company', title: 'Company detail', description: 'One company by symbol (e.g. MSFT:US): identifiers, listing, description and provenance; as_of=YYYY-MM-DD gives the name in force that day.', operations: ['getCompany'] },
+  {
+    name: 'get_company',
+    title: 'Company detail',
+    description: 'One company by symbol (MSFT:US): identifiers, SIC, listing, description, provenance; as_of=YYYY-MM-DD: the name in force that day (default today).',
+    operations: ['getCompany'],
+  },
   {
     name: 'get_executives',
     title: 'Company roster',
-    description: "A company's executives (default), investor-relations contacts (category=ir) or research analysts (category=analysts); current ones unless current_only=false; as_of=YYYY-MM-DD: as the roster stood that day.",
+    description: "A company's executives (default), IR contacts (category=ir) or analysts (category=analysts), current only unless current_only=false, 50 by default; as_of=YYYY-MM-DD: the roster that day.",
     operations: ['listCompanyExecutives'],
   },
   {
     name: 'get_segments',
     title: 'Segment figures',
-    description: "A company's segment revenue and operating income from its 10-Q/10-K inline XBRL, newest period first.",
+    description: "A company's segment revenue and operating income from its 10-Q/10-K inline XBRL, newest period first, 12 a page by default.",
     operations: ['listCompanySegments'],
-    defaultLimit: 25,
+    defaultLimit: 12,
   },
   {
     name: 'get_financials',
     title: 'Financial statements',
     description:
-      "A company's standard statement (statement: income by default, balance, cash_flow) by fiscal year (period: annual, default) or quarter, newest first, 4 periods by default. " +
+      "A company's standard statement (statement: income by default, balance, cash_flow) by fiscal year (period: annual, default) or quarter, newest first, 2 periods by default. " +
       'Each value names its concept and filing, or how it was derived; a null says why (gap). as_of=YYYY-MM-DD: as first reported by that day. Start here for financial figures.',
     operations: ['getCompanyFinancials'],
-    defaultLimit: 4,
+    defaultLimit: 2,
   },
   {
     name: 'get_facts',
@@ -81,15 +93,15 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     name: 'get_10k_section',
     title: '10-K section',
     description:
-      "One item of a company's newest 10-K: item 1 (Business), 1A (Risk Factors) or 7 (MD&A), with its status (extracted, incorporated_by_reference, " +
-      'not_present, failed), its character offsets in the document and its text. A text too long for one answer is cut (truncated: true); ' +
-      'the summary says where the whole text is.',
+      "Item 1 (Business), 1A (Risk Factors) or 7 (MD&A) of a company's newest 10-K: status (extracted, incorporated_by_reference, not_present, failed), " +
+      'offsets in the document and the text, 20,000 characters by default: call again with offset=next_offset until null.',
     operations: ['getCompanySection'],
+    slice: SECTION_TEXT,
   },
   {
     name: 'get_fund_exposure',
     title: 'Fund exposure',
-    description: "Funds holding the company's stock, from their latest N-PORT reports (alpha), largest position first; as_of=YYYY-MM-DD: reports filed by then.",
+    description: "Funds holding the company's stock, from their latest N-PORT reports (alpha), largest position first, 25 a page by default; as_of=YYYY-MM-DD: reports filed by then.",
     operations: ['getFundExposure'],
     defaultLimit: 25,
   },
@@ -97,8 +109,8 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     name: 'get_institutional_holders',
     title: 'Institutional holders (13F)',
     description:
-      'Managers holding a company (symbol) or any CUSIP (cusip) at a quarter (default latest), from Form 13F: shares, USD value, puts/calls apart, ' +
-      'change vs the previous quarter, weight, the infoTable row as quote. sort: value, shares, change (company only); as_of=YYYY-MM-DD (company only): the 13F filings filed by then.',
+      'Managers holding a company (symbol) or any CUSIP (cusip) at a quarter (default latest), from Form 13F, 10 a page by default: shares, USD value, puts/calls apart, ' +
+      'change vs the previous quarter, weight. sort (company only): value (default), shares, change; as_of=YYYY-MM-DD (company only): 13Fs filed by then.',
     operations: ['getCompanyInstitutionalHolders', 'getSecurityInstitutionalHolders'],
     pick: (args) => (args.cusip !== undefined && args.cusip !== null ? 'getSecurityInstitutionalHolders' : 'getCompanyInstitutionalHolders'),
     defaultLimit: 10,
@@ -106,14 +118,16 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
   {
     name: 'search_institutions',
     title: 'Find 13F managers',
-    description: 'Institutional managers (13F filers) by name or CIK; their cik is what get_institution_holdings takes.',
+    description: 'Institutional managers (13F filers) by name or CIK, 10 a page by default; their cik is what get_institution_holdings takes.',
     operations: ['listInstitutions'],
     defaultLimit: 10,
   },
   {
     name: 'get_institution_holdings',
     title: "A manager's 13F portfolio",
-    description: "An institutional manager's positions at a quarter (default latest), by value or change, with weights, change vs the previous quarter (sold_out included) and matched symbols.",
+    description:
+      "An institutional manager's positions at a quarter (default latest), by value (default) or change, 10 a page by default, with weights, change vs the previous quarter " +
+      '(sold_out included) and matched symbols.',
     operations: ['getInstitutionHoldings'],
     defaultLimit: 10,
   },
@@ -121,25 +135,25 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     name: 'list_filings',
     title: 'SEC filings',
     description:
-      "SEC EDGAR filings, newest first. With symbol: that company's filings (the answer adds `company`); without: filings of every covered company, " +
+      "SEC EDGAR filings, newest first, 12 a page by default. With symbol: that company's filings (the answer adds `company`); without: every covered company's, " +
       'optionally by ciks. ciks and symbol do not combine.',
     operations: ['listCompanyFilings', 'listFilings'],
     pick: (args) => (args.symbol !== undefined && args.symbol !== null ? 'listCompanyFilings' : 'listFilings'),
     output: filingListSchema.extend({ company: companyReferenceSchema.optional().describe('With symbol: the company') }),
-    defaultLimit: 25,
+    defaultLimit: 12,
   },
-  { name: 'get_filing', title: 'One filing', description: 'One SEC filing by accession number (0000950170-25-100235).', operations: ['getFiling'] },
+  { name: 'get_filing', title: 'One filing', description: 'One SEC filing by accession number (0000950170-25-100235), as list_filings and search give them.', operations: ['getFiling'] },
   {
     name: 'list_insider_transactions',
     title: 'Insider transactions',
-    description: "A company's Form 4 insider transactions and holdings, newest first, one item per table row, with footnotes, owners and the 10b5-1 flag.",
+    description: "A company's Form 4 insider transactions and holdings, newest first, one item per table row with footnotes, owners and the 10b5-1 flag; 4 a page by default (rows are large).",
     operations: ['listCompanyInsiderTransactions'],
-    defaultLimit: 10,
+    defaultLimit: 4,
   },
   {
     name: 'list_documents',
     title: 'Documents',
-    description: 'Investor documents (decks, releases, reports) from IR pages and 8-K exhibits, newest first; symbol: one company.',
+    description: 'Investor documents (decks, releases, reports) from IR pages and 8-K exhibits, newest first, 25 a page by default; symbol: one company. get_document_pages reads one.',
     operations: ['listDocuments'],
     rename: { symbol: 'symbols' },
     single: ['symbol'],
@@ -149,15 +163,15 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
   {
     name: 'get_document_pages',
     title: 'Document pages',
-    description: "A document's pages in order, with their text and character offsets; page picks one page (0-based). Continue with the cursor.",
+    description: "A document's pages in order with their text and character offsets, 2 a page by default (a page holds up to about 10,000 characters); page picks one (0-based). Continue with the cursor.",
     operations: ['listDocumentPages'],
     rename: { document_id: 'doc_id' },
-    defaultLimit: 5,
+    defaultLimit: 2,
   },
   {
     name: 'list_transcripts',
     title: 'Call transcripts',
-    description: "First-party earnings-call transcripts from issuers' IR sites, newest call first; symbol narrows to one company, from/to bound the call date.",
+    description: "First-party earnings-call transcripts from issuers' IR sites, newest call first, 25 a page by default; symbol: one company; from/to bound the call date.",
     operations: ['listTranscripts'],
     rename: { symbol: 'symbols' },
     single: ['symbol'],
@@ -166,8 +180,11 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
   {
     name: 'get_transcript',
     title: 'One call transcript',
-    description: 'One transcript by id (the id of list_transcripts items): the call, participants and every speaker turn with its text, section, offsets and page.',
+    description:
+      'One transcript by id (from list_transcripts): the call, participants and speaker turns (section, offsets, page), 20,000 characters of text by default: ' +
+      'call again with offset=next_offset until null; a turn cut at an edge holds its part.',
     operations: ['getTranscript'],
+    slice: TRANSCRIPT_TURNS,
   },
   {
     name: 'verify_citation',
@@ -183,14 +200,14 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     title: 'Search',
     description:
       'Search companies, people (executives, IR contacts, analysts), filings, IR documents and document pages by words, "phrases" or identifiers ' +
-      '(ticker, symbol, CIK, accession), best first. Each hit carries the ids the other tools take (symbol, accession, document_id, page_index).',
+      '(ticker, symbol, CIK, accession), best first, 15 a page by default. Each hit carries the ids the other tools take (symbol, accession, document_id, page_index).',
     operations: ['search'],
-    defaultLimit: 25,
+    defaultLimit: 15,
   },
   {
     name: 'get_coverage',
     title: 'Coverage',
-    description: "What the service holds for a company's issuer, per dataset: counts, date ranges, last ingestion and known gaps.",
+    description: "What the service holds for a company's issuer, per dataset: counts, date ranges, last ingestion and known gaps. Use it to see what exists before asking.",
     operations: ['getCoverage'],
   },
 ];
@@ -223,6 +240,8 @@ export interface RestCall {
   body?: unknown;
   /** The REST path, as a problem's `instance` names it. */
   instance: string;
+  /** A sliced tool's window of its long text. */
+  window?: TextWindow;
 }
 
 const restLine = (d: RouteDefinition) => `${d.method} ${openApiPath(d.url)}`;
@@ -236,6 +255,7 @@ function toolArgs(spec: ToolSpec, routes: RouteDefinition[]): ToolArg[] {
   for (const route of routes) {
     for (const where of ['path', 'query'] as const) {
       for (const [param, restSpec] of Object.entries(route[where] ?? {})) {
+        if (spec.omit?.includes(param)) continue;
         const name = reverse.get(param) ?? param;
         const required = routes.every((r) => (where === 'path' ? r.path?.[param] !== undefined : r.query?.[param]?.required === true));
         let paramSpec: ParamSpec = { ...restSpec, description: toolDescription(restSpec.description) };
@@ -249,8 +269,23 @@ function toolArgs(spec: ToolSpec, routes: RouteDefinition[]): ToolArg[] {
     }
   }
   if (spec.defaultLimit !== undefined && !out.has('limit')) throw new Error(`MCP tool ${spec.name}: defaultLimit without a limit parameter`);
-  // Path parameters first: the arguments that say what the call is about.
-  return [...out.values()].sort((a, b) => (a.where === b.where ? 0 : a.where === 'path' ? -1 : 1));
+  for (const name of spec.omit ?? []) {
+    if (!routes.some((r) => r.query?.[name] !== undefined)) throw new Error(`MCP tool ${spec.name}: omits ${name}, which its routes do not take`);
+  }
+  const sliceArgs = spec.slice ? textWindowArgs(spec.slice) : [];
+  for (const arg of sliceArgs) if (out.has(arg.name)) throw new Error(`MCP tool ${spec.name}: ${arg.name} is both a REST parameter and a slice argument`);
+  // Path parameters first (what the call is about), the tool's own last.
+  const rank = { path: 0, query: 1, arguments: 2 };
+  return [...out.values(), ...sliceArgs].sort((a, b) => rank[a.where] - rank[b.where]);
+}
+
+/** The arguments of a sliced tool: where its text starts and how much of it one answer holds. */
+function textWindowArgs(slicer: TextSlicer): ToolArg[] {
+  const arg = (name: string, spec: ToolArg['spec']): ToolArg => ({ name, where: 'arguments', param: name, required: false, spec });
+  return [
+    arg('offset', { kind: 'int', minimum: 0, default: 0, description: `Where to start in ${slicer.text}: the previous answer's next_offset` }),
+    arg('max_chars', { kind: 'int', minimum: 100, maximum: SLICE_MAX_CHARS, default: SLICE_DEFAULT_CHARS, description: 'Most characters of text in the answer' }),
+  ];
 }
 
 const singleDescription = (name: string, many: string): string =>
@@ -273,8 +308,9 @@ export function compileTools(specs: readonly ToolSpec[], routes: readonly RouteD
     if (bodyRoute && routeDefs.length > 1) throw new Error(`MCP tool ${spec.name}: a body route cannot share a tool`);
     const args = bodyRoute ? [] : toolArgs(spec, routeDefs);
     const input = bodyRoute ? (bodyRoute.body as z.ZodObject) : argsZod(args);
-    const response = spec.output ?? routeDefs[0]!.response;
-    if (!response) throw new Error(`MCP tool ${spec.name}: ${routeDefs[0]!.operationId} has no response schema`);
+    const restResponse = spec.output ?? routeDefs[0]!.response;
+    if (!restResponse) throw new Error(`MCP tool ${spec.name}: ${routeDefs[0]!.operationId} has no response schema`);
+    const response = spec.slice ? (restResponse as z.ZodObject).extend(spec.slice.fields) : restResponse;
     out.push({
       spec,
       routes: new Map(routeDefs.map((d) => [d.operationId, d])),
@@ -341,7 +377,7 @@ export function toRestCall(tool: CompiledTool, args: Record<string, unknown> | u
   const query: Record<string, string | string[]> = {};
   for (const arg of tool.args) {
     const value = input[arg.name];
-    if (value === undefined || value === null) continue;
+    if (value === undefined || value === null || arg.where === 'arguments') continue;
     if (route[arg.where]?.[arg.param] === undefined) {
       const error = `'${arg.name}' does not apply to ${restLine(route)}`;
       items.push({ type: 'value_error', loc: ['arguments', arg.name], msg: `Value error, ${error}`, input: value, ctx: { error } });
@@ -353,5 +389,7 @@ export function toRestCall(tool: CompiledTool, args: Record<string, unknown> | u
   if (items.length) throw new ValidationError(items);
   // The tool's page size, sent explicitly: the answer is the route's for that limit.
   if (tool.spec.defaultLimit !== undefined && query.limit === undefined) query.limit = String(tool.spec.defaultLimit);
-  return { operationId, params, query, instance: restInstance(tool, input) };
+  const call: RestCall = { operationId, params, query, instance: restInstance(tool, input) };
+  if (tool.spec.slice) call.window = { offset: (input.offset as number | undefined) ?? 0, maxChars: (input.max_chars as number | undefined) ?? SLICE_DEFAULT_CHARS };
+  return call;
 }
