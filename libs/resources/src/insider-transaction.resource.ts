@@ -99,7 +99,8 @@ export interface Form4FilingResource {
   is_amendment: boolean;
   filed_date: string | null;
   period_of_report: string | null;
-  issuer: { cik: string; name: string | null; trading_symbol: string | null };
+  /** symbol: `<TICKER>:<MARKET>` of the issuer's listing under trading_symbol, else its primary listing; null when none is known. */
+  issuer: { cik: string; symbol: string | null; name: string | null; trading_symbol: string | null };
   owners: InsiderOwnerBody[];
   transactions: InsiderTransactionBody[];
   provenance: InsiderTransactionBody['provenance'];
@@ -233,7 +234,7 @@ export function toForm4Filing(f: Form4FilingRecord, rows: readonly InsiderTransa
     is_amendment: f.isAmendment,
     filed_date: f.filedDate,
     period_of_report: f.periodOfReport,
-    issuer: { cik: f.cik, name: f.issuerName, trading_symbol: f.tradingSymbol },
+    issuer: { cik: f.cik, symbol: f.symbol, name: f.issuerName, trading_symbol: f.tradingSymbol },
     owners: f.reportingOwners.map(toOwner),
     transactions: sorted.map(toInsiderTransaction),
     provenance: {
