@@ -8,7 +8,7 @@ export const filingSchema = z.object({
   accession: z.string().describe('SEC accession number (dashed)'),
   cik: z.string().describe('10-digit zero-padded CIK of the filer'),
   company_name: z.string().describe('Filer name as the source printed it'),
-  symbol: z.string().nullable().describe("<TICKER>:<MARKET> of the filer's primary listing (active first, then by symbol), as /v1/companies/{symbol} takes it; null when the filer has no known listing"),
+  symbol: z.string().nullable().describe("<TICKER>:<MARKET> of the filer's primary listing; null when none is known"),
   form: z.string().describe('EDGAR form type as filed (10-K, 8-K, 4, 10-K/A, ...)'),
   filed_date: z.string().describe('Filing date (YYYY-MM-DD)'),
   accepted_at: z.string().nullable().describe('EDGAR acceptance time (ISO 8601, UTC); null when the source did not give it'),

@@ -65,10 +65,7 @@ export const insiderTransactionSchema = z.object({
   underlying_value_text: amountText('Underlying value'),
   footnotes: z
     .record(z.string(), z.array(footnoteRefSchema))
-    .describe(
-      'Footnotes the row cites, keyed by the field of this row citing them: {price_per_share: [{id: "F2", text: "..."}]} ' +
-        '(code: the transaction coding block, form type and swap flag included). An element with no field here is keyed by its XML name in snake_case',
-    ),
+    .describe('Footnotes the row cites, keyed by the row\'s field citing them: {price_per_share: [{id: "F2", text: "..."}]}'),
   is_10b5_1: z.boolean().describe('Made under a Rule 10b5-1 plan; always false on holdings'),
   is_10b5_1_reason: z.enum(['flag', 'footnote']).nullable().describe('flag: the filing\'s Rule 10b5-1 box is checked; footnote: a footnote the row cites says so; null when false'),
   is_10b5_1_footnote_ids: z.array(z.string()).describe('Footnotes the row cites that mention a Rule 10b5-1 plan'),

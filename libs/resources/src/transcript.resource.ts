@@ -12,7 +12,7 @@ const transcriptProvenanceSchema = provenanceSchema.extend({
 export const transcriptSchema = z.object({
   id: z.number().int(),
   document_id: z.number().int().describe('The document the transcript was split from (GET /v1/documents/{doc_id}, its pages and text)'),
-  symbol: z.string().nullable().describe("<TICKER>:<MARKET> of the issuer's listing, as the symbols filters and /v1/companies/{symbol} take it: its listing under ticker, else its primary listing; null when no listing is known"),
+  symbol: z.string().nullable().describe("<TICKER>:<MARKET> of the issuer's listing under ticker, else its primary one; null when none is known"),
   ticker: z.string().nullable().describe('Ticker from the IR registry, else the issuer\'s listing'),
   call: z
     .object({

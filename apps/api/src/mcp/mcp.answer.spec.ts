@@ -61,7 +61,7 @@ describe('MCP answers', () => {
     expect(cut.length).toBeGreaterThan(0);
     fitted.turns.forEach((turn, i) => expect(body.turns[i]!.text.startsWith(turn.text)).toBe(true));
     expect(fitted.turns.length).toBe(59);
-    expect(answerSummary('One call transcript', fitted)).toMatch(/^One call transcript \(id 1\): in the structured content\. \d+ turn text\(s\) cut to fit \(truncated: true\)/);
+    expect(answerSummary('One call transcript', fitted)).toMatch(/^One call transcript \(symbol C:US, id 1\): in the structured content\. \d+ turn text\(s\) cut to fit \(truncated: true\)/);
   });
 
   it("cuts a 10-K section's text that does not fit, and names the REST URL that answers it whole", () => {

@@ -92,10 +92,11 @@ describe('the MCP tool table', () => {
     expect(tool('get_company').definition.outputSchema.properties).toHaveProperty('description_provenance');
   });
 
-  // 20 tools at about 2,300 characters each (37.2k for 17 when the budget was set; the 13F tools added three).
-  it('lists the tools in under 54,000 characters (48,000 before get_financials and get_facts), in agent words: no REST paths, routes or query-string advice', () => {
+  // 20 tools at about 2,300 characters each (37.2k for 17 when the budget was set; the 13F tools added three;
+  // `symbol` on filings, documents and transcripts about 200 more).
+  it('lists the tools in under 54,500 characters (48,000 before get_financials and get_facts), in agent words: no REST paths, routes or query-string advice', () => {
     const listed = JSON.stringify({ tools: [...tools.values()].map((t) => t.definition) });
-    expect(listed.length).toBeLessThan(54_000);
+    expect(listed.length).toBeLessThan(54_500);
     for (const t of tools.values()) {
       const text = JSON.stringify(t.definition);
       expect({ tool: t.spec.name, rest: text.match(/\bREST\b|\/v1\/|\b(?:GET|POST) \/|[Rr]epeat the parameter|query string/g) }).toEqual({ tool: t.spec.name, rest: null });
