@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -163,6 +164,43 @@ describe('ETag and conditional GET', () => {
     const gz = await get(url, { 'if-none-match': etag, 'accept-encoding': 'gzip' });
     expect(gz.statusCode).toBe(304);
     expect((await get(url, { 'if-none-match': '"something-else"' })).statusCode).toBe(200);
+  });
+
+  it('a 304 spends no daily quota: X-RateLimit-Remaining is what it was before the request', async () => {
+    const url = '/v1/companies/MSFT:US';
+    const first = await get(url);
+    const remaining = Number(first.headers['x-ratelimit-remaining']);
+    const etag = String(first.headers.etag);
+    for (let i = 0; i < 3; i++) {
+      const again = await get(url, { 'if-none-match': etag });
+      expect(again.statusCode).toBe(304);
+      expect(Number(again.headers['x-ratelimit-remaining'])).toBe(remaining);
+    }
+    // A 200 spends one.
+    expect(Number((await get(url, { 'if-none-match': '"other"' })).headers['x-ratelimit-remaining'])).toBe(remaining - 1);
+  });
+
+  it('a 304 spends no daily quota with the Redis limiter either', async () => {
+    // A burst of 10/s leases one token per Redis call: every request's count is Redis's own.
+    const redisApi = await buildApiServer(
+      config({ REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `rl:http-int:${randomBytes(6).toString('hex')}:`, PLAN_BUILDER_BURST_PER_SECOND: '10' }),
+      { logger: pino({ level: 'silent' }) },
+    );
+    try {
+      const url = '/v1/companies/MSFT:US';
+      const first = await get(url, {}, redisApi);
+      const etag = String(first.headers.etag);
+      const remaining = Number(first.headers['x-ratelimit-remaining']);
+      for (let i = 0; i < 3; i++) {
+        const again = await get(url, { 'if-none-match': etag }, redisApi);
+        expect(again.statusCode).toBe(304);
+        expect(Number(again.headers['x-ratelimit-remaining'])).toBe(remaining);
+      }
+      // The refunds reached Redis before this request's consume (one connection, in order).
+      expect(Number((await get(url, { 'if-none-match': '"other"' }, redisApi)).headers['x-ratelimit-remaining'])).toBe(remaining - 1);
+    } finally {
+      await redisApi.server.close();
+    }
   });
 
   it('a changed resource has another ETag', async () => {

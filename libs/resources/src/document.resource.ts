@@ -21,6 +21,7 @@ const exhibitSchema = z.object({
 /** A document list item as the API serves it (GET /v1/documents); `ir_document.created` carries the detail. */
 export const documentSchema = z.object({
   id: z.number().int(),
+  symbol: z.string().nullable().describe("<TICKER>:<MARKET> of the issuer's listing under ticker, else its primary one; null when none is known"),
   ticker: z.string().nullable().describe('Ticker from the IR registry, else the issuer\'s listing'),
   title: z.string().describe('The IR page\'s link text; else the document\'s own title (a press release\'s headline, a PDF\'s title) or its first page\'s caption'),
   doc_type: z
@@ -142,6 +143,7 @@ export function toDocument(d: DocumentRecord): DocumentBody {
   const filing = d.filing;
   return {
     id: d.id,
+    symbol: d.symbol,
     ticker: d.ticker,
     title: d.title,
     doc_type: d.docGroup as DocGroup,

@@ -7,7 +7,7 @@ export { companyDetailSchema, companyListSchema, toCompanyDetail } from './compa
 export type { CompanyDetailBody, CompanyListBody } from './company.resource';
 export { companyFilingListSchema, filingListSchema, filingSchema, toFiling } from './filing.resource';
 export type { CompanyFilingListBody, FilingBody, FilingListBody } from './filing.resource';
-export { insiderListSchema, toForm4Filing, toInsiderTransaction } from './insider-transaction.resource';
+export { footnotesByField, insiderListSchema, toForm4Filing, toInsiderTransaction } from './insider-transaction.resource';
 export type { Form4FilingResource, InsiderListBody, InsiderTransactionBody } from './insider-transaction.resource';
 export {
   documentDetailSchema,

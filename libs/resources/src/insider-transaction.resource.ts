@@ -63,7 +63,9 @@ export const insiderTransactionSchema = z.object({
   underlying_shares_text: amountText('Underlying shares'),
   underlying_value: amount('Underlying value'),
   underlying_value_text: amountText('Underlying value'),
-  footnotes: z.record(z.string(), z.array(footnoteRefSchema)).describe('Footnotes the row cites, keyed by the field (XML element) citing them: {transactionPricePerShare: [{id: "F2", text: "..."}]}'),
+  footnotes: z
+    .record(z.string(), z.array(footnoteRefSchema))
+    .describe('Footnotes the row cites, keyed by the row\'s field citing them: {price_per_share: [{id: "F2", text: "..."}]}'),
   is_10b5_1: z.boolean().describe('Made under a Rule 10b5-1 plan; always false on holdings'),
   is_10b5_1_reason: z.enum(['flag', 'footnote']).nullable().describe('flag: the filing\'s Rule 10b5-1 box is checked; footnote: a footnote the row cites says so; null when false'),
   is_10b5_1_footnote_ids: z.array(z.string()).describe('Footnotes the row cites that mention a Rule 10b5-1 plan'),
@@ -79,6 +81,7 @@ export const insiderListSchema = z.object({
 });
 
 export type InsiderOwnerBody = z.infer<typeof insiderOwnerSchema>;
+export type FootnoteRefBody = z.infer<typeof footnoteRefSchema>;
 export type InsiderTransactionBody = z.infer<typeof insiderTransactionSchema>;
 export type InsiderListBody = z.infer<typeof insiderListSchema>;
 
@@ -93,10 +96,54 @@ export interface Form4FilingResource {
   is_amendment: boolean;
   filed_date: string | null;
   period_of_report: string | null;
-  issuer: { cik: string; name: string | null; trading_symbol: string | null };
+  /** symbol: `<TICKER>:<MARKET>` of the issuer's listing under trading_symbol, else its primary listing; null when none is known. */
+  issuer: { cik: string; symbol: string | null; name: string | null; trading_symbol: string | null };
   owners: InsiderOwnerBody[];
   transactions: InsiderTransactionBody[];
   provenance: InsiderTransactionBody['provenance'];
+}
+
+/** The Form 4 XML elements that cite footnotes -> the field of the row that holds their value. */
+const FOOTNOTE_FIELD_OF_ELEMENT: Readonly<Record<string, keyof InsiderTransactionBody>> = {
+  securityTitle: 'security_title',
+  transactionDate: 'transaction_date',
+  deemedExecutionDate: 'deemed_execution_date',
+  transactionCoding: 'code',
+  transactionFormType: 'transaction_form_type',
+  transactionCode: 'code',
+  equitySwapInvolved: 'equity_swap_involved',
+  transactionTimeliness: 'transaction_timeliness',
+  transactionShares: 'shares',
+  transactionTotalValue: 'total_value',
+  transactionPricePerShare: 'price_per_share',
+  transactionAcquiredDisposedCode: 'acquired_disposed',
+  sharesOwnedFollowingTransaction: 'shares_owned_following',
+  valueOwnedFollowingTransaction: 'value_owned_following',
+  directOrIndirectOwnership: 'direct_indirect',
+  natureOfOwnership: 'nature_of_ownership',
+  conversionOrExercisePrice: 'conversion_or_exercise_price',
+  exerciseDate: 'exercise_date',
+  expirationDate: 'expiration_date',
+  underlyingSecurityTitle: 'underlying_security_title',
+  underlyingSecurityShares: 'underlying_shares',
+  underlyingSecurityValue: 'underlying_value',
+};
+
+const snakeCase = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+/**
+ * A row's footnotes keyed by the row's own field names, as the rest of the API is, instead of the
+ * XML element names the read model keeps (transactionShares -> shares). Two elements of one field
+ * (transactionCoding and transactionCode) share its key, each footnote once.
+ */
+export function footnotesByField(byElement: Record<string, FootnoteRefBody[]>): Record<string, FootnoteRefBody[]> {
+  const out: Record<string, FootnoteRefBody[]> = {};
+  for (const [element, refs] of Object.entries(byElement)) {
+    const field = FOOTNOTE_FIELD_OF_ELEMENT[element] ?? snakeCase(element);
+    const list = (out[field] ??= []);
+    for (const ref of refs) if (!list.some((r) => r.id === ref.id)) list.push(ref);
+  }
+  return out;
 }
 
 function toOwner(o: Form4ReportingOwnerData): InsiderOwnerBody {
@@ -155,7 +202,7 @@ export function toInsiderTransaction(r: InsiderTransactionRecord): InsiderTransa
     underlying_shares_text: r.underlyingSharesText,
     underlying_value: r.underlyingValue,
     underlying_value_text: r.underlyingValueText,
-    footnotes: r.footnotes,
+    footnotes: footnotesByField(r.footnotes),
     is_10b5_1: r.is10b51,
     is_10b5_1_reason: r.is10b51Reason,
     is_10b5_1_footnote_ids: r.is10b51FootnoteIds,
@@ -184,7 +231,7 @@ export function toForm4Filing(f: Form4FilingRecord, rows: readonly InsiderTransa
     is_amendment: f.isAmendment,
     filed_date: f.filedDate,
     period_of_report: f.periodOfReport,
-    issuer: { cik: f.cik, name: f.issuerName, trading_symbol: f.tradingSymbol },
+    issuer: { cik: f.cik, symbol: f.symbol, name: f.issuerName, trading_symbol: f.tradingSymbol },
     owners: f.reportingOwners.map(toOwner),
     transactions: sorted.map(toInsiderTransaction),
     provenance: {

@@ -12,6 +12,7 @@ const transcriptProvenanceSchema = provenanceSchema.extend({
 export const transcriptSchema = z.object({
   id: z.number().int(),
   document_id: z.number().int().describe('The document the transcript was split from (GET /v1/documents/{doc_id}, its pages and text)'),
+  symbol: z.string().nullable().describe("<TICKER>:<MARKET> of the issuer's listing under ticker, else its primary one; null when none is known"),
   ticker: z.string().nullable().describe('Ticker from the IR registry, else the issuer\'s listing'),
   call: z
     .object({
@@ -74,6 +75,7 @@ export function toTranscript(t: TranscriptRecord): TranscriptBody {
   return {
     id: t.id,
     document_id: t.documentId,
+    symbol: t.symbol,
     ticker: t.ticker,
     call: { company: t.company, title: t.title, date: t.callDate, date_source: t.dateSource as TranscriptBody['call']['date_source'] },
     language: t.language,

@@ -120,6 +120,7 @@ describe('GET /v1/documents/{doc_id}', () => {
     const [part0] = records.documentTextAnnualMeeting2015;
     expect(r.json()).toEqual({
       id: annualMeetingId,
+      symbol: 'FRPH:US',
       ticker: 'FRPH',
       title: 'Annual Meeting - 2015 Annual Shareholder Meeting',
       doc_type: 'slide_deck',
@@ -200,7 +201,9 @@ describe('GET /v1/documents', () => {
       expect(desc.pages).toBe(Math.ceil(43 / limit));
       expect((await walk<Doc>('/v1/documents', limit, 'asc')).rows.map((d) => d.id)).toEqual(asc.map((d) => d.id));
     }
-    expect(asc.find((d) => d.title === 'Investor deck 0')!.ticker).toBe('MSFT');
+    expect(asc.find((d) => d.title === 'Investor deck 0')).toMatchObject({ ticker: 'MSFT', symbol: 'MSFT:US' });
+    // Every document names its company by the symbol the symbols filter takes.
+    for (const d of asc) expect(d.symbol).toMatch(/^[A-Z]+:US$/);
   });
 
   it('filters by symbols (repeated or comma, case-insensitive) and doc_types', async () => {

@@ -100,6 +100,7 @@ describe('GET /v1/filings/{accession}', () => {
       accession: '0000950170-25-100235',
       cik: '0000789019',
       company_name: 'MICROSOFT CORP',
+      symbol: 'MSFT:US',
       form: '10-K',
       filed_date: '2025-07-30',
       accepted_at: '2025-07-30T20:11:40.000Z',
@@ -140,6 +141,13 @@ describe('GET /v1/filings', () => {
       const asc = await walk('/v1/filings', limit, 'asc');
       expect(asc.rows.map((f) => f.accession)).toEqual(all.map((f) => f.accession));
     }
+  });
+
+  it('names the filer by its listing symbol, null for a filer with no listing', async () => {
+    const { rows } = await walk('/v1/filings', 500);
+    expect(rows.filter((f) => f.cik === '0000789019').every((f) => f.symbol === 'MSFT:US')).toBe(true);
+    expect(rows.filter((f) => f.cik === '0001318605').every((f) => f.symbol === null)).toBe(true);
+    expect(rows.some((f) => f.cik === '0001318605')).toBe(true);
   });
 
   it('filters by forms (repeated or comma), date range and ciks', async () => {

@@ -6,6 +6,7 @@ import { createLogger } from '@app/observability';
 import {
   projectRecords,
 } from '@app/persistence';
+import { footnotesByField } from '@app/resources';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
@@ -95,7 +96,7 @@ describe('GET /v1/companies/{symbol}/insiders', () => {
       price_per_share: row.price_per_share,
       price_per_share_text: row.price_per_share_text,
       superseded_by: null,
-      footnotes: Object.fromEntries(Object.entries(row.footnotes).map(([field, ids]) => [field, ids.map((id) => ({ id, text: text.get(id) }))])),
+      footnotes: footnotesByField(Object.fromEntries(Object.entries(row.footnotes).map(([field, ids]) => [field, ids.map((id) => ({ id, text: text.get(id) ?? null }))]))),
       owners: [{ cik: '0001494730', name: 'Musk Elon', is_director: true, is_officer: true, officer_title: 'CEO', is_ten_percent_owner: true, is_other: false, other_text: null }],
       provenance: {
         src_id: records.tsla.provenance.src_id,
@@ -108,6 +109,9 @@ describe('GET /v1/companies/{symbol}/insiders', () => {
       },
     });
     expect(item).not.toHaveProperty('address');
+    // Keyed by the row's field names, as the row itself is: price_per_share, not transactionPricePerShare.
+    expect(Object.keys(item.footnotes as object).sort()).toEqual(['code', 'shares']);
+    expect(Object.keys(row.footnotes).sort()).toEqual(['transactionCoding', 'transactionShares']);
   });
 
   it('pages with a keyset cursor in either direction without gaps or repeats', async () => {

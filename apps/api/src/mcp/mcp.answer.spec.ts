@@ -45,7 +45,7 @@ function citiTranscript(): { body: TranscriptDetailBody; documentText: string } 
   const t = record.data.transcript!;
   const documentText = record.data.pages.map((p) => p.text).join(record.data.page_separator);
   const row: TranscriptWithText = {
-    id: 1, documentId: 1, url: record.key, cik: record.data.cik, ticker: record.data.ticker, company: t.call.company, title: t.call.title,
+    id: 1, documentId: 1, url: record.key, cik: record.data.cik, ticker: record.data.ticker, symbol: `${record.data.ticker}:US`, company: t.call.company, title: t.call.title,
     callDate: t.call.date, dateSource: t.call.date_source, participants: t.participants, turns: t.turns, turnCount: t.turns.length,
     frontMatter: t.front_matter, backMatter: t.back_matter, contentHash: record.provenance.content_hash!, srcId: record.provenance.src_id,
     sourceUrl: record.key, quote: t.turns[0]!.quote, extractedAt: null, firstSeenAt: new Date(0), language: 'en', pageCount: 16, documentText,

@@ -1,5 +1,5 @@
 import { API_MODULES } from '../api.modules';
-import { MCP_ANSWER_MAX_CHARS } from '../mcp/mcp.answer';
+import { SLICE_DEFAULT_CHARS, SLICE_MAX_CHARS } from '../mcp/mcp.answer';
 import { MCP_INSTRUCTIONS, MCP_PATH, MCP_SERVER_INFO, PROTECTED_RESOURCE_PATH } from '../mcp/mcp.controller';
 import { compileTools, MCP_TOOLS, type CompiledTool } from '../mcp/mcp.tools';
 import { openApiPath } from '../platform/route.registry';
@@ -89,10 +89,12 @@ export function mcpPageHtml(publicBaseUrl: string): string {
       '<h2 id="answers">Answers, sizes and paging</h2>\n' +
       '<p>What the server tells every client at <code>initialize</code>:</p>\n' +
       `<blockquote>${inline(MCP_INSTRUCTIONS)}</blockquote>\n` +
-      `<p>An answer (its text and structured content together) stays under ${MCP_ANSWER_MAX_CHARS.toLocaleString('en-US')} characters, which agent hosts accept. ` +
+      '<p>An answer is the route&#39;s JSON body as structured content and the same JSON, unindented, as its text content, so a client that hands the model only <code>content</code> still gives it the data. ' +
       'Lists are paged as on REST: <code>{data, pagination: {next_cursor, has_more}}</code>; pass <code>next_cursor</code> back as <code>cursor</code> for the next page. ' +
-      'List tools send the route an explicit page size when the call gives no <code>limit</code> (the default page size below), chosen so a default answer stays well under that bound; ' +
-      'a larger <code>limit</code>, up to the plan&#39;s cap, is allowed. A text too long for the answer is cut, and says so.</p>\n' +
+      'List tools send the route an explicit page size when the call gives no <code>limit</code> (the default page size below), chosen so a default page stays under about 20,000 characters; ' +
+      'a larger <code>limit</code>, up to the plan&#39;s cap, is allowed. ' +
+      `A long text (a 10-K section, a transcript) comes in slices: <code>offset</code> (default 0) and <code>max_chars</code> (default ${SLICE_DEFAULT_CHARS.toLocaleString('en-US')}, at most ${SLICE_MAX_CHARS.toLocaleString('en-US')}); ` +
+      'the answer carries <code>total_chars</code> and <code>next_offset</code> (null at the end).</p>\n' +
       '<h2 id="tools">Tools</h2>\n' +
       `<table><tr><th>Tool</th><th>What</th><th>Default page size</th></tr>\n${index}\n</table>\n` +
       tools.map(toolSection).join(''),

@@ -148,9 +148,13 @@ export class ApiHttp {
     });
     await registerCompression(app, this.deps.conventions);
     // GET routes get ETags and 304s; the others (POST, PATCH, DELETE) none.
-    await registerConditionalGets(app, (scope) => {
-      for (const route of routes) if (route.definition.method === 'GET') this.addRoute(scope, route);
-    });
+    await registerConditionalGets(
+      app,
+      (scope) => {
+        for (const route of routes) if (route.definition.method === 'GET') this.addRoute(scope, route);
+      },
+      (request, reply) => this.refundNotModified(request, reply),
+    );
     for (const route of routes) if (route.definition.method !== 'GET') this.addRoute(app, route);
   }
 
@@ -237,6 +241,22 @@ export class ApiHttp {
       .consume(auth.principal.keyId, plan)
       .then((d) => this.limit(d, plan, reply, done))
       .catch(done);
+  }
+
+  /**
+   * A 304 costs no daily quota (as GitHub's conditional requests): the token the onRequest hook
+   * took is given back, and X-RateLimit-Remaining says so. The refund is not awaited: a store
+   * error loses one token of quota, never the answer.
+   */
+  private refundNotModified(request: FastifyRequest, reply: FastifyReply): void {
+    const principal = request.principal;
+    if (principal === null) return;
+    const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
+    const limit = Number(reply.getHeader('x-ratelimit-limit'));
+    if (Number.isFinite(remaining) && Number.isFinite(limit)) reply.header('x-ratelimit-remaining', Math.min(limit, remaining + 1));
+    this.deps.limiter.refund(principal.keyId, Date.now() - reply.elapsedTime).catch((err: unknown) => {
+      this.deps.logger.warn({ err, request_id: request.id }, 'rate limit refund of a 304 failed');
+    });
   }
 
   /** 401, with the daily quota's headers when the key is known (revoked, or a wrong secret). */

@@ -1,7 +1,7 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
 import fastifyEtag from '@fastify/etag';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import xxhash from 'xxhash-wasm';
 
 export interface HttpConventions {
@@ -55,7 +55,12 @@ export async function registerCompression(app: FastifyInstance, conventions: Htt
  * string would be encoded again by the hash, measured again for Content-Length and encoded a
  * third time by the socket write.
  */
-export async function registerConditionalGets(app: FastifyInstance, addRoutes: (scope: FastifyInstance) => void): Promise<void> {
+export async function registerConditionalGets(
+  app: FastifyInstance,
+  addRoutes: (scope: FastifyInstance) => void,
+  /** Called for every 304 the plugin answers, before it is sent (headers may still change). */
+  onNotModified: (request: FastifyRequest, reply: FastifyReply) => void,
+): Promise<void> {
   const xxh = await xxhash();
   const utf8 = <T>(payload: string | T): Buffer | T => (typeof payload === 'string' ? Buffer.from(payload) : payload);
   // The hook below hands the plugin bytes; its typings still say string.
@@ -63,6 +68,11 @@ export async function registerConditionalGets(app: FastifyInstance, addRoutes: (
   await app.register(async (scope) => {
     scope.addHook('onSend', (_request, _reply, payload, done) => done(null, utf8(payload)));
     await scope.register(fastifyEtag, { hashFn });
+    // Added after the plugin, so it runs after the plugin's onSend hook turned the answer into a 304.
+    scope.addHook('onSend', (request, reply, payload, done) => {
+      if (reply.statusCode === 304) onNotModified(request, reply);
+      done(null, payload);
+    });
     addRoutes(scope);
   });
 }

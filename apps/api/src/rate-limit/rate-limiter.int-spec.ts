@@ -49,6 +49,18 @@ describe('RedisRateLimiter with leases', () => {
     expect((await limiter.peek('key2', limits, t0 + 2_000)).remaining).toBe(1_000 - 4);
   });
 
+  it('refund gives one daily token back in Redis, while a lease of the same key is open', async () => {
+    const processA = new RedisRateLimiter(redis, prefix);
+    const processB = new RedisRateLimiter(redis, prefix);
+    const t = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 7_200_000; // 02:00 UTC today
+    await processA.consume('key4', limits, t); // reserves a lease of 10, spends 1
+    await processA.refund('key4', t, t);
+    // The day holds the open lease's 9 unspent tokens, not the refunded one.
+    expect((await processB.peek('key4', limits, t)).remaining).toBe(1_000 - 9);
+    await processA.close();
+    expect((await processB.peek('key4', limits, t)).remaining).toBe(1_000);
+  });
+
   it('decides locally only while a lease lasts: the request path asks Redis once per lease', async () => {
     const limiter = new RedisRateLimiter(redis, prefix);
     const t = Math.floor(Date.now() / 1000) * 1000 + 9_000;

@@ -30,6 +30,19 @@ describe('InMemoryRateLimiter', () => {
     expect((await rl.consume('k', limits, Date.UTC(2025, 0, 2, 0, 0, 1))).allowed).toBe(true);
   });
 
+  it('refund gives a daily token back (not the burst one), but not one of an earlier day', async () => {
+    const rl = new InMemoryRateLimiter();
+    for (let i = 0; i < 3; i++) await rl.consume('k', limits, T0);
+    await rl.refund('k', T0, T0);
+    expect((await rl.peek('k', limits, T0)).remaining).toBe(3);
+    expect((await rl.consume('k', limits, T0)).refusedBy).toBe('burst');
+    // Spent before midnight, refunded after: the new day's count is not touched.
+    const nextDay = Date.UTC(2025, 0, 2, 0, 0, 0, 10);
+    await rl.consume('k', limits, nextDay);
+    await rl.refund('k', T0, nextDay);
+    expect((await rl.peek('k', limits, nextDay)).remaining).toBe(4);
+  });
+
   it('keeps keys apart', async () => {
     const rl = new InMemoryRateLimiter();
     for (let i = 0; i < 3; i++) await rl.consume('a', limits, T0);

@@ -33,6 +33,12 @@ export interface RateLimiter {
    */
   consumeLocal(keyId: string, limits: RateLimitWindowLimits, now?: number): RateLimitDecision | undefined;
   consume(keyId: string, limits: RateLimitWindowLimits, now?: number): Promise<RateLimitDecision>;
+  /**
+   * Gives one daily token back, spent at `spentAt` (a request answered 304 Not Modified: a
+   * revalidation costs nothing, as on GitHub). The burst window keeps it: it guards the server.
+   * A token of an earlier UTC day is not given back.
+   */
+  refund(keyId: string, spentAt?: number, now?: number): Promise<void>;
   /** The daily state without consuming (for responses to known but refused keys). */
   peek(keyId: string, limits: RateLimitWindowLimits, now?: number): Promise<RateLimitDecision>;
   close(): Promise<void>;
@@ -87,6 +93,12 @@ export class InMemoryRateLimiter implements RateLimiter {
     b.count += 1;
     d.count += 1;
     return decide(0, d.count, limits, now);
+  }
+
+  async refund(keyId: string, spentAt = Date.now(), now = Date.now()): Promise<void> {
+    const d = this.daily.get(keyId);
+    const day = windows(now).day;
+    if (d && d.day === day && windows(spentAt).day === day && d.count > 0) d.count -= 1;
   }
 
   async peek(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): Promise<RateLimitDecision> {
@@ -220,6 +232,12 @@ export class RedisRateLimiter implements RateLimiter {
     if (outcome !== 0) return decide(outcome as 1 | 2, count, limits, now);
     this.leases.set(keyId, { second: w.second, day: w.day, left: granted - 1, dailyCount: count });
     return decide(0, count - (granted - 1), limits, now);
+  }
+
+  async refund(keyId: string, spentAt = Date.now(), now = Date.now()): Promise<void> {
+    if (windows(spentAt).day !== windows(now).day) return;
+    // Straight to the day's counter: the token was spent, so no lease holds it any more.
+    await this.redis.decr(this.keys(keyId, now)[1]);
   }
 
   async peek(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): Promise<RateLimitDecision> {

@@ -93,6 +93,7 @@ describe('GET /v1/transcripts', () => {
     const page = first.json<Page<TranscriptBody>>();
     expect(page.data.map((t) => t.call.date)).toEqual(['2025-01-15', '2024-10-15']);
     expect(page.data[0]).toMatchObject({
+      symbol: 'C:US',
       ticker: 'C',
       call: { company: 'Citi', title: 'Citi Fourth Quarter 2024 Earnings Call', date: '2025-01-15', date_source: 'document' },
       language: 'en',

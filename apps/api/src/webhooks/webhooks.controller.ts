@@ -125,7 +125,8 @@ export const webhookRoutes = defineRoutes({
     description:
       "Queues a test event for this endpoint now and answers 202 with its event id (the deliveries' webhook-id) and delivery id. " +
       "With `topic`, the payload is a realistic sample of that topic's data (the newest such resource, as the API serves it) marked " +
-      '`"test": true`; without, a `webhook.test` ping. Test events appear in /v1/events for this account only. ' + `${PLAN} ${NOT_FOUND}`,
+      '`"test": true`; without, a `webhook.test` ping. A `topic` the endpoint is not subscribed to answers 422 `topic_not_subscribed` naming ' +
+      'its topics (it would never receive such an event). Test events appear in /v1/events for this account only. ' + `${PLAN} ${NOT_FOUND}`,
     tags: ['webhooks'],
     path: endpointIdParam,
     body: testEventBody,

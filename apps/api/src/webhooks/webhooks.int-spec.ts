@@ -348,7 +348,8 @@ describe('test events and the delivery log', () => {
   });
 
   it('a topic sample is the newest resource as the API serves it, or a built-in one of fixture values', async () => {
-    const e = await register();
+    const topics = ['filing.created', 'form4.filed', 'ir_document.created', 'transcript.published', '13f.filed'];
+    const e = await register(keyA, { url: 'http://127.0.0.1:9/hook', topics });
     const before = await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyA, { topic: 'filing.created' });
     const ds = open.context.dataSource;
     const dataOf = async (eventId: string) => (await ds.query<{ data: Record<string, unknown> }[]>(`SELECT data FROM webhook_events WHERE id = $1`, [eventId]))[0]!.data;
@@ -371,6 +372,24 @@ describe('test events and the delivery log', () => {
     const bad = await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyA, { topic: 'webhook.test' });
     expect(bad.statusCode).toBe(422);
     expect((await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyFree, {})).statusCode).toBe(403);
+  });
+
+  it('a test event of a topic the endpoint did not subscribe to is refused: 422 naming its topics, nothing queued', async () => {
+    const e = await register();
+    const r = await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyA, { topic: 'form4.filed' });
+    expect(r.statusCode).toBe(422);
+    expect(r.json<{ detail: unknown[] }>().detail).toEqual([
+      {
+        type: 'topic_not_subscribed',
+        loc: ['body', 'topic'],
+        msg: 'The endpoint is not subscribed to form4.filed; its topics: filing.created',
+        input: 'form4.filed',
+        ctx: { subscribed: ['filing.created'] },
+      },
+    ]);
+    const [queued] = await open.context.dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1`, [e.id]);
+    expect(queued!.n).toBe(0);
+    expect((await call(open, 'POST', `/v1/webhook-endpoints/${e.id}/test`, keyA, { topic: 'filing.created' })).statusCode).toBe(202);
   });
 
   it('lists deliveries newest first with attempts and latency figures; retry and recover requeue', async () => {

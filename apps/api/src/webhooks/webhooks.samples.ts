@@ -23,6 +23,7 @@ const FILING_SAMPLE: FilingBody = {
   accession: '0000950170-25-100235',
   cik: '0000789019',
   company_name: 'MICROSOFT CORP',
+  symbol: 'MSFT:US',
   form: '10-K',
   filed_date: '2025-07-30',
   accepted_at: '2025-07-30T20:11:40.000Z',
@@ -52,7 +53,7 @@ const FORM4_SAMPLE = {
   is_amendment: false,
   filed_date: '2024-09-13',
   period_of_report: '2024-09-12',
-  issuer: { cik: '0000789019', name: 'MICROSOFT CORP', trading_symbol: 'MSFT' },
+  issuer: { cik: '0000789019', symbol: 'MSFT:US', name: 'MICROSOFT CORP', trading_symbol: 'MSFT' },
   owners: [
     { cik: '0001519339', name: 'Hoffman Reid', is_director: true, is_officer: false, officer_title: null, is_ten_percent_owner: false, is_other: false, other_text: null },
   ],
@@ -70,6 +71,7 @@ const FORM4_SAMPLE = {
 
 const DOCUMENT_SAMPLE: DocumentDetailBody = {
   id: 1,
+  symbol: 'FRPH:US',
   ticker: 'FRPH',
   title: 'FRP Holdings Inc. Investor Presentation September 2017',
   doc_type: 'slide_deck',
@@ -118,6 +120,7 @@ function transcriptSample(): TranscriptDetailBody {
     url: d.url,
     cik: d.cik,
     ticker: d.ticker,
+    symbol: d.ticker ? `${d.ticker}:US` : null,
     company: t.call.company,
     title: t.call.title,
     callDate: t.call.date,

@@ -123,7 +123,19 @@ export class WebhooksService {
   async sendTest(principal: Principal, id: string, topic: WebhookTopic | undefined): Promise<{ eventId: string; deliveryId: string }> {
     this.available();
     this.requirePlan(principal);
-    await this.get(principal, id);
+    const endpoint = await this.get(principal, id);
+    // A test event is one the endpoint could receive: a topic it did not subscribe to never would be.
+    if (topic && !endpoint.topics.includes(topic)) {
+      throw new ValidationError([
+        {
+          type: 'topic_not_subscribed',
+          loc: ['body', 'topic'],
+          msg: `The endpoint is not subscribed to ${topic}; its topics: ${endpoint.topics.join(', ')}`,
+          input: topic,
+          ctx: { subscribed: endpoint.topics },
+        },
+      ]);
+    }
     const data = topic ? await this.samples.sample(topic) : testPingData(id);
     const eventId = `evt_test_${hex(16)}`;
     const deliveryId = `del_${hex(12)}`;

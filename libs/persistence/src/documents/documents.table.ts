@@ -1,5 +1,6 @@
 import type { DocumentFiling, Transcript } from '@app/contracts';
 import { boolean, char, date, doublePrecision, integer, jsonb, selectList, serial, text, timestamptz, tsvector, table, type RowOf } from '../table';
+import { issuerSymbolSql } from '../companies/issuer-symbol';
 
 export interface PdfInfo {
   title: string | null;
@@ -171,7 +172,10 @@ export const TRANSCRIPTS_TABLE = table('transcripts', ['id'], {
 /** The issuer's ticker when the record has none: that of its first listing. */
 const tickerOf = (alias: string) => `coalesce(${alias}.ticker, (SELECT c.ticker FROM companies c WHERE c.cik = ${alias}.cik ORDER BY c.symbol LIMIT 1)) AS ticker`;
 
-/** The documents columns of a DocumentRecord (besides ticker and sortKey, which are computed). */
+/** The issuer's symbol: its listing under the record's ticker, else its primary listing. */
+const symbolOf = (alias: string) => `${issuerSymbolSql(`${alias}.cik`, `${alias}.ticker`)} AS symbol`;
+
+/** The documents columns of a DocumentRecord (besides ticker, symbol and sortKey, which are computed). */
 const DOCUMENT_RECORD_FIELDS = [
   'id', 'url', 'cik', 'title', 'kind', 'doc_type', 'doc_group', 'language', 'published_at', 'sort_at', 'published_at_source', 'event_id',
   'page_count', 'page_separator', 'text_length', 'found_on', 'link_quote', 'link_content_hash', 'link_src_id', 'link_extracted_at',
@@ -183,12 +187,14 @@ const DOCUMENT_RECORD_FIELDS = [
 export type DocumentRecord = RowOf<typeof DOCUMENTS_TABLE.columns, (typeof DOCUMENT_RECORD_FIELDS)[number]> & {
   /** The record's ticker, else the ticker of the issuer's listing. */
   ticker: string | null;
+  /** `<TICKER>:<MARKET>` of the issuer's listing (issuerSymbolSql); null when none is known. */
+  symbol: string | null;
   /** sort_at to the microsecond, UTC (the keyset value: Date keeps only milliseconds). */
   sortKey: string;
 };
 
 /** The select list of a DocumentRecord, on `documents d`. */
-export const DOCUMENT_RECORD_COLUMNS = `${selectList(DOCUMENTS_TABLE, DOCUMENT_RECORD_FIELDS, 'd')}, ${tickerOf('d')},
+export const DOCUMENT_RECORD_COLUMNS = `${selectList(DOCUMENTS_TABLE, DOCUMENT_RECORD_FIELDS, 'd')}, ${tickerOf('d')}, ${symbolOf('d')},
   to_char(d.sort_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "sortKey"`;
 
 /** The transcripts columns of a TranscriptRecord (besides ticker, and the document's language and page count). */
@@ -203,6 +209,8 @@ export type TranscriptRecord = RowOf<typeof TRANSCRIPTS_TABLE.columns, (typeof T
   RowOf<typeof DOCUMENTS_TABLE.columns, 'language' | 'page_count'> & {
     /** The record's ticker, else the ticker of the issuer's listing. */
     ticker: string | null;
+    /** `<TICKER>:<MARKET>` of the issuer's listing (issuerSymbolSql); null when none is known. */
+    symbol: string | null;
   };
 
 /** A transcript with the document text its turns' offsets point into. */
@@ -212,7 +220,7 @@ export interface TranscriptWithText extends TranscriptRecord {
 }
 
 /** The select list of a TranscriptRecord, on `transcripts t JOIN documents d`. */
-export const TRANSCRIPT_RECORD_COLUMNS = `${selectList(TRANSCRIPTS_TABLE, TRANSCRIPT_RECORD_FIELDS, 't')}, ${tickerOf('t')},
+export const TRANSCRIPT_RECORD_COLUMNS = `${selectList(TRANSCRIPTS_TABLE, TRANSCRIPT_RECORD_FIELDS, 't')}, ${tickerOf('t')}, ${symbolOf('t')},
   ${selectList(DOCUMENTS_TABLE, ['language', 'page_count'], 'd')}`;
 
 /** The document text of the transcript's version: its pages (that version only) joined by the separator. */

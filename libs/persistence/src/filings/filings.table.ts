@@ -1,5 +1,6 @@
 import type { Provenance } from '@app/contracts';
 import { bigint, boolean, char, date, jsonb, selectList, text, timestamptz, tsvector, table, type RowOf } from '../table';
+import { issuerSymbolSql } from '../companies/issuer-symbol';
 
 /**
  * Read model of one EDGAR filing, keyed by accession. Written only by the projector. The two
@@ -50,7 +51,10 @@ const FILING_RECORD_FIELDS = [
 ] as const;
 
 /** One filing as the read side returns it (read model, camelCase; not an API shape). Dates are YYYY-MM-DD. */
-export type FilingRecord = RowOf<typeof FILINGS_TABLE.columns, (typeof FILING_RECORD_FIELDS)[number]>;
+export type FilingRecord = RowOf<typeof FILINGS_TABLE.columns, (typeof FILING_RECORD_FIELDS)[number]> & {
+  /** `<TICKER>:<MARKET>` of the filer's primary listing (issuerSymbolSql); null when none is known. */
+  symbol: string | null;
+};
 
-/** The select list of a FilingRecord (also what the filings upsert returns). */
-export const FILING_RECORD_COLUMNS = selectList(FILINGS_TABLE, FILING_RECORD_FIELDS);
+/** The select list of a FilingRecord on `filings` (also what the filings upsert returns). */
+export const FILING_RECORD_COLUMNS = `${selectList(FILINGS_TABLE, FILING_RECORD_FIELDS)}, ${issuerSymbolSql('filings.cik')} AS symbol`;

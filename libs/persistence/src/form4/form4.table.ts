@@ -1,5 +1,6 @@
 import type { Form4ReportingOwnerData } from '@app/contracts';
 import { boolean, char, date, integer, jsonb, numeric, text, timestamptz, selectList, table, type RowOf } from '../table';
+import { issuerSymbolSql } from '../companies/issuer-symbol';
 
 /** A footnote a row cites, with its text (null when the filing has no footnote of that id). */
 export interface ResolvedFootnote {
@@ -169,6 +170,10 @@ const FORM4_FILING_RECORD_FIELDS = [
 ] as const;
 
 /** One Form 4 / 4/A filing besides its rows (read model): what a `form4.filed` event names. */
-export type Form4FilingRecord = RowOf<typeof FORM4_FILINGS_TABLE.columns, (typeof FORM4_FILING_RECORD_FIELDS)[number]>;
+export type Form4FilingRecord = RowOf<typeof FORM4_FILINGS_TABLE.columns, (typeof FORM4_FILING_RECORD_FIELDS)[number]> & {
+  /** `<TICKER>:<MARKET>` of the issuer's listing under the filing's trading symbol, else its primary listing; null when none is known. */
+  symbol: string | null;
+};
 
-export const FORM4_FILING_RECORD_COLUMNS = selectList(FORM4_FILINGS_TABLE, FORM4_FILING_RECORD_FIELDS);
+/** The select list of a Form4FilingRecord on `form4_filings`. */
+export const FORM4_FILING_RECORD_COLUMNS = `${selectList(FORM4_FILINGS_TABLE, FORM4_FILING_RECORD_FIELDS)}, ${issuerSymbolSql('form4_filings.cik', 'form4_filings.trading_symbol')} AS symbol`;

@@ -1,4 +1,5 @@
 import { poolOf } from './pg-queryable';
+import { issuerSymbolSql } from '../companies/issuer-symbol';
 import type { DataSource } from 'typeorm';
 import type { Pool, QueryResultRow } from 'pg';
 import type { Provenance } from '@app/contracts';
@@ -133,8 +134,6 @@ export function searchParams(query: SearchQuery): unknown[] {
 // The keyset bound of a branch (its kind is a constant there): strictly after $7/$8/$9 in (score desc, kind, id).
 const AFTER = `($7::float8 IS NULL OR b.score < $7 OR (b.score = $7 AND (b.kind > $8::text COLLATE "C" OR (b.kind = $8 AND b.id > $9::text COLLATE "C"))))`;
 const BRANCH_ORDER = `ORDER BY b.score DESC, b.id COLLATE "C" LIMIT $10`;
-// The primary listing of an issuer: active first, then by symbol.
-const SYMBOL_OF = (cik: string): string => `(SELECT x.symbol FROM companies x WHERE x.cik = ${cik} ORDER BY x.status <> 'active', x.symbol LIMIT 1)`;
 /*
  * A snippet: matched words come back between chr(2) and chr(3) (removed from the text first), so
  * it stays plain text and splitHighlights turns the marks into offsets.
@@ -337,16 +336,16 @@ SELECT h.kind, h.id, h.score, h.match, h.cur AS "isCurrent",
   CASE h.kind
     WHEN 'company' THEN (SELECT jsonb_build_object('title', c.name, 'plain', c.name || ' (' || c.symbol || ') · CIK ' || c.cik, 'symbol', c.symbol,
         'provenance', c.provenance) FROM companies c WHERE c.symbol = h.id)
-    WHEN 'person' THEN (SELECT jsonb_build_object('title', r.name, 'plain', r.name || ' · ' || r.role || ' · ' || r.affiliation, 'symbol', ${SYMBOL_OF('r.cik')},
+    WHEN 'person' THEN (SELECT jsonb_build_object('title', r.name, 'plain', r.name || ' · ' || r.role || ' · ' || r.affiliation, 'symbol', ${issuerSymbolSql('r.cik')},
         'category', r.category, 'accession', r.accession,
         'provenance', jsonb_build_object('src_id', r.src_id, 'source_provider', r.source_provider, 'source_url', r.source_url, 'accession', r.accession,
           'quote', r.quote, 'content_hash', r.content_hash, 'extracted_at', r.extracted_at)) FROM roster_entries r WHERE r.id = h.ref)
     WHEN 'filing' THEN (SELECT jsonb_build_object('title', f.company_name || ' ' || f.form || ' filed ' || to_char(f.filed_date, 'YYYY-MM-DD'),
         'marked', ${HEADLINE('simple', `f.form || coalesce(' · ' || nullif(f.primary_doc_description, f.form), '') || ' · ' || f.company_name || ' · filed ' || to_char(f.filed_date, 'YYYY-MM-DD')`, 'HighlightAll=true')},
-        'symbol', ${SYMBOL_OF('f.cik')}, 'date', to_char(f.filed_date, 'YYYY-MM-DD'), 'accession', f.accession, 'provenance', f.provenance)
+        'symbol', ${issuerSymbolSql('f.cik')}, 'date', to_char(f.filed_date, 'YYYY-MM-DD'), 'accession', f.accession, 'provenance', f.provenance)
         FROM filings f WHERE f.accession = h.id)
     WHEN 'document' THEN (SELECT jsonb_build_object('title', d.title, 'marked', ${HEADLINE('english', 'd.title', 'HighlightAll=true')},
-        'symbol', ${SYMBOL_OF('d.cik')}, 'date', d.sort_at, 'documentId', d.id,
+        'symbol', ${issuerSymbolSql('d.cik')}, 'date', d.sort_at, 'documentId', d.id,
         'provenance', CASE WHEN d.text_content_hash IS NOT NULL AND d.text_src_id IS NOT NULL THEN
           jsonb_build_object('src_id', d.text_src_id, 'source_provider', 'issuer_page', 'source_url', coalesce(d.text_source_url, d.url),
             'citation_url', d.url, 'accession', NULL, 'quote', d.text_quote, 'content_hash', d.text_content_hash, 'extracted_at', d.text_extracted_at)
@@ -356,7 +355,7 @@ SELECT h.kind, h.id, h.score, h.match, h.cur AS "isCurrent",
         END) FROM documents d WHERE d.id = h.ref)
     ELSE (SELECT jsonb_build_object('title', d.title || ' — page ' || (p.page_index + 1),
         'marked', ${HEADLINE('english', `left(p.text, ${SEARCH_HEADLINE_CHARS})`, 'MaxFragments=2, MaxWords=24, MinWords=10, ShortWord=2, FragmentDelimiter=" … "')},
-        'symbol', ${SYMBOL_OF('d.cik')}, 'date', d.sort_at, 'documentId', p.document_id, 'pageIndex', p.page_index,
+        'symbol', ${issuerSymbolSql('d.cik')}, 'date', d.sort_at, 'documentId', p.document_id, 'pageIndex', p.page_index,
         'provenance', jsonb_build_object('src_id', coalesce(d.text_src_id, ''), 'source_provider', 'issuer_page', 'source_url', coalesce(d.text_source_url, d.url),
           'citation_url', d.url || '#page=' || (p.page_index + 1), 'accession', NULL, 'quote', p.quote, 'content_hash', p.content_hash,
           'extracted_at', d.text_extracted_at))
