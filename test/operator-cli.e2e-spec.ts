@@ -38,6 +38,8 @@ const CLIS: ReadonlyArray<{ script: string; commands?: true }> = [
   { script: 'apps/ops/src/ops.cli.js', commands: true },
   { script: 'apps/api/src/keys.cli.js', commands: true },
   { script: 'apps/projector/src/lag.cli.js' },
+  { script: 'apps/projector/src/main.js' },
+  { script: 'apps/api/src/main.js' },
   { script: 'apps/webhooks/src/main.js' },
   { script: 'libs/persistence/src/migrate.cli.js' },
   { script: 'apps/ingest-ir/src/main.js' },
