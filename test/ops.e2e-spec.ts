@@ -290,7 +290,7 @@ describe('operator commands from a plain shell after the run script', () => {
         const lag = ok(await ops('lag'));
         expect(lag).toMatch(new RegExp(`^${projectorGroup}\\s+${topic.name.replace(/\./g, '\\.')}\\s+3\\s+3\\s+0$`, 'm'));
         expect(lag).toContain(`${projectorGroup}: total lag 0 (caught up)`);
-        expect(lag).toMatch(new RegExp(`^${topic.dlq.replace(/\./g, '\\.')}\\s+2$`, 'm'));
+        expect(lag).toMatch(new RegExp(`^${topic.dlq.replace(/\./g, '\\.')}\\s+2\\s+0$`, 'm'));
       },
       { timeoutMs: 60_000, intervalMs: 1_000 },
     );

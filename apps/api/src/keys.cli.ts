@@ -1,76 +1,52 @@
-import { parseArgs } from 'node:util';
 import { ConfigError, databaseConfig, loadOperatorConfig } from '@app/config';
 import { createLogger } from '@app/observability';
-import { ApiKeysRepository, createDataSource, type Plan } from '@app/persistence';
+import { ApiKeysRepository, createDataSource, type ApiKeySummary } from '@app/persistence';
 import { z } from 'zod';
 import { ApiKeysService } from './auth/api-keys.service';
+import { parseKeysArgs, USAGE, UsageError, type KeysCommand } from './keys.args';
 
-const USAGE = `Usage (env: DATABASE_URL, API_KEY_PEPPER; after npm start, taken from .run/*.env when not set):
-  keys create --plan <free|builder|pro|enterprise> [--account NAME | --account-id ID] [--test] [--label L]
-      Creates a key (and the account NAME when it does not exist). Prints the key once: store it now.
-  keys list
-      Every key: id, account, plan, mode, created, last used, revoked. Never the secret.
-  keys revoke <key id>
-      Revokes a key. Running api processes stop accepting it within AUTH_CACHE_TTL_MS (30 s).`;
-
-const PLANS = ['free', 'builder', 'pro', 'enterprise'] as const;
-
-class UsageError extends Error {}
-
+/** `npm run keys -- <command>`: API keys from a plain shell. Exit codes: 0 done, 1 failed, 2 bad input. */
 async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h') throw new UsageError('');
+  // Parsed first: help and bad input answer without configuration or a database.
+  const command = parseKeysArgs(argv);
+  if (command.kind === 'help') {
+    console.log(USAGE);
+    return;
+  }
   // From a plain shell, the settings npm start wrote under .run/ (the environment wins).
   const config = loadOperatorConfig(databaseConfig.extend({ API_KEY_PEPPER: z.string().min(32) }));
-  let args;
-  try {
-    args = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: { plan: { type: 'string' }, account: { type: 'string' }, 'account-id': { type: 'string' }, test: { type: 'boolean' }, label: { type: 'string' } },
-    });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
   const ds = createDataSource({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'keys-cli' });
   await ds.initialize();
   try {
     const repo = new ApiKeysRepository(ds);
     const service = new ApiKeysService(repo, config.API_KEY_PEPPER, createLogger({ level: 'warn' }), 0);
-    switch (command) {
+    switch (command.kind) {
       case 'create':
-        await create(repo, service, args.values);
+        await create(repo, service, command);
         break;
       case 'list':
-        await list(service);
+        printKeys(await service.listKeys(), command.json);
         break;
-      case 'revoke': {
-        const id = args.positionals[0];
-        if (!id) throw new UsageError('revoke needs a key id');
-        if (!(await service.revoke(id))) throw new UsageError(`no key with id ${id}`);
-        console.log(`revoked ${id}`);
+      case 'revoke':
+        if (!(await service.revoke(command.id))) throw new UsageError(`no key with id ${command.id}`);
+        console.log(`revoked ${command.id}`);
         break;
+      default: {
+        const unreachable: never = command;
+        throw new Error(`unhandled command ${JSON.stringify(unreachable)}`);
       }
-      default:
-        throw new UsageError(`unknown command '${command}'`);
     }
   } finally {
     await ds.destroy();
   }
 }
 
-async function create(
-  repo: ApiKeysRepository,
-  service: ApiKeysService,
-  v: { plan?: string; account?: string; 'account-id'?: string; test?: boolean; label?: string },
-): Promise<void> {
-  if (v.plan !== undefined && !(PLANS as readonly string[]).includes(v.plan)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
-  const plan = v.plan as Plan | undefined;
-  if (v.account !== undefined && v['account-id'] !== undefined) throw new UsageError('give --account or --account-id, not both');
+async function create(repo: ApiKeysRepository, service: ApiKeysService, v: Extract<KeysCommand, { kind: 'create' }>): Promise<void> {
+  const plan = v.plan;
   let account;
-  if (v['account-id'] !== undefined) {
-    account = await repo.findAccount(v['account-id']);
-    if (!account) throw new UsageError(`no account with id ${v['account-id']}`);
+  if (v.accountId !== null) {
+    account = await repo.findAccount(v.accountId);
+    if (!account) throw new UsageError(`no account with id ${v.accountId}`);
     if (plan && plan !== account.plan) throw new UsageError(`account ${account.id} is on the ${account.plan} plan; omit --plan or pass --plan ${account.plan}`);
   } else {
     const name = v.account ?? 'default';
@@ -83,18 +59,32 @@ async function create(
       account = await repo.createAccount(name, plan);
     }
   }
-  const created = await service.createKey({ accountId: account.id, mode: v.test ? 'test' : 'live', label: v.label ?? null });
+  const created = await service.createKey({ accountId: account.id, mode: v.test ? 'test' : 'live', label: v.label });
   console.log(`key id:  ${created.id}`);
   console.log(`account: ${account.name} (${account.id}), plan ${account.plan}${v.test ? ' (test key: free-plan limits)' : ''}`);
   console.log(`secret:  ${created.key}`);
   console.log('This is the only time the key is shown: store it now.');
 }
 
-async function list(service: ApiKeysService): Promise<void> {
-  const keys = await service.listKeys();
-  const iso = (d: Date | null): string => (d ? new Date(d).toISOString() : '-');
+function printKeys(keys: readonly ApiKeySummary[], json: boolean): void {
+  const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
+  if (json) {
+    const rows = keys.map((k) => ({
+      id: k.id,
+      account_id: k.accountId,
+      account_name: k.accountName,
+      plan: k.plan,
+      mode: k.mode,
+      label: k.label,
+      created_at: iso(k.createdAt),
+      last_used_at: iso(k.lastUsedAt),
+      revoked_at: iso(k.revokedAt),
+    }));
+    console.log(JSON.stringify({ keys: rows }, null, 2));
+    return;
+  }
   const rows = [['ID', 'ACCOUNT', 'PLAN', 'MODE', 'LABEL', 'CREATED', 'LAST USED', 'REVOKED']].concat(
-    keys.map((k) => [k.id, `${k.accountName} (${k.accountId})`, k.plan, k.mode, k.label ?? '-', iso(k.createdAt), iso(k.lastUsedAt), iso(k.revokedAt)]),
+    keys.map((k) => [k.id, `${k.accountName} (${k.accountId})`, k.plan, k.mode, k.label ?? '-', iso(k.createdAt) ?? '-', iso(k.lastUsedAt) ?? '-', iso(k.revokedAt) ?? '-']),
   );
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
@@ -102,8 +92,7 @@ async function list(service: ApiKeysService): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) {
-    if (err.message) console.error(`error: ${err.message}\n`);
-    console.error(USAGE);
+    console.error(`error: ${err.message}\n\n${USAGE}`);
     process.exit(2);
   }
   if ((err as { code?: unknown }).code === '42P01') {

@@ -6,6 +6,11 @@ describe('parseArgs', () => {
     expect(parseArgs(['--once'])).toEqual({ mode: 'once' });
   });
 
+  it('--help and -h ask for the usage', () => {
+    expect(parseArgs(['--help'])).toEqual({ help: true });
+    expect(parseArgs(['--once', '-h'])).toEqual({ help: true });
+  });
+
   it('reads one PDF link with --url', () => {
     expect(parseArgs(['--url', 'https://www.frpholdings.com/assets/Annual_Meeting_-_2015_FINAL2.pdf', '--cik', '844059', '--ticker', 'frph', '--kind', 'presentation'])).toEqual({
       mode: 'url',

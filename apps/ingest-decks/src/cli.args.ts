@@ -4,16 +4,20 @@ import type { DeckLink } from './document-text.mapper';
 export type DecksCommand = { mode: 'consume' } | { mode: 'once' } | { mode: 'url'; link: DeckLink };
 
 export const USAGE = [
+  'usage: npm run ingest-decks -- [--once | --url <pdf-url> --cik <cik> ...]',
   'ingest-decks                      consume ir.documents.v1 until stopped',
   'ingest-decks --once               consume up to the end of the topic, then exit',
   'ingest-decks --url <pdf-url> --cik <cik> [--ticker T] [--title T] [--kind presentation|annual_report|...]',
   '                                  process one PDF without the topic (publishes its records)',
+  'Exit codes: 0 done, 1 failed (--url: the PDF was rejected), 2 configuration or usage error,',
+  '75 a broker outage outlasted KAFKA_PUBLISH_RETRY_MS (run it again).',
 ].join('\n');
 
 const isKind = (value: string): value is DocumentKind => (DOCUMENT_KINDS as readonly string[]).includes(value);
 
 /** Command-line arguments -> what to run, or an error message naming the first problem. */
-export function parseArgs(args: readonly string[]): DecksCommand | { error: string } {
+export function parseArgs(args: readonly string[]): DecksCommand | { help: true } | { error: string } {
+  if (args.includes('--help') || args.includes('-h')) return { help: true };
   const values = new Map<string, string>();
   let once = false;
   for (let i = 0; i < args.length; i += 1) {

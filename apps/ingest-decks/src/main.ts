@@ -18,6 +18,10 @@ import { drainIrDocuments, startDecksWorker } from './ingest-decks.runner';
  */
 async function bootstrap(): Promise<number> {
   const command = parseArgs(process.argv.slice(2));
+  if ('help' in command) {
+    console.log(USAGE);
+    return 0;
+  }
   if ('error' in command) {
     console.error(`ingest-decks: ${command.error}\n${USAGE}`);
     return 2;

@@ -65,5 +65,7 @@ describe('ingest-form4 arguments', () => {
     expect(parseForm4Args(['--filing'])).toEqual({ error: expect.stringContaining('--filing wants') });
     expect(parseForm4Args(['--once'])).toEqual({ error: '--once only goes with --follow' });
     expect(parseForm4Args(['backfill'])).toEqual({ error: 'unexpected argument "backfill"' });
+    expect(parseForm4Args(['--help'])).toEqual({ help: true });
+    expect(parseForm4Args(['--follow', '-h'])).toEqual({ help: true });
   });
 });

@@ -110,10 +110,13 @@ export const USAGE = `usage: node dist/apps/ingest-form4/src/main.js [--filing <
             (an xsl.../ rendering prefix is dropped); without it the complete submission .txt is read
   --follow  then consume edgar.filings.v1 and read every Form 4 / 4/A of a covered issuer (until SIGINT/SIGTERM)
   --once    with --follow: stop when the group has caught up with the topic
-FORM4_FILINGS and the submissions of FORM4_SUBMISSIONS (default: the FORM4_ISSUERS list) are read first.`;
+FORM4_FILINGS and the submissions of FORM4_SUBMISSIONS (default: the FORM4_ISSUERS list) are read first.
+Exit codes: 0 done, 1 some filings failed or were not found, 2 configuration or usage error,
+75 a broker outage outlasted KAFKA_PUBLISH_RETRY_MS (the same command resumes from its checkpoint).`;
 
 /** Parses the arguments; an error message when they are malformed. */
-export function parseForm4Args(argv: readonly string[]): Form4Command | { error: string } {
+export function parseForm4Args(argv: readonly string[]): Form4Command | { help: true } | { error: string } {
+  if (argv.includes('--help') || argv.includes('-h')) return { help: true };
   const command: Form4Command = { filings: [], follow: false, once: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];

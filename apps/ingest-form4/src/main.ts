@@ -16,6 +16,10 @@ import { startForm4Follow } from './form4-follow.runner';
  */
 async function bootstrap(): Promise<number> {
   const command = parseForm4Args(process.argv.slice(2));
+  if ('help' in command) {
+    console.log(USAGE);
+    return 0;
+  }
   if ('error' in command) {
     console.error(`ingest-form4: ${command.error}\n${USAGE}`);
     return 2;

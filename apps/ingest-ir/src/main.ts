@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError } from '@app/config';
+import { ConfigError, helpRequested } from '@app/config';
 import { padCik } from '@app/contracts';
 import { createLogger } from '@app/observability';
 import { loadIngestIrConfig, type IngestIrConfig } from './ingest-ir.config';
@@ -17,15 +17,34 @@ import { IngestIrService, IrIngestStoppedError } from './ingest-ir.service';
  * 2 configuration error, 75 (EX_TEMPFAIL) a broker outage outlasted KAFKA_PUBLISH_RETRY_MS: run it again.
  * `IR_USER_AGENT="FilingsPlatformBot/1.0 (+ops@filings.example)" IR_SITES_FILE=ir-sites.json node dist/apps/ingest-ir/main.js`
  */
+const USAGE = `usage: npm run ingest-ir -- [--site <cik> ...] | --follow
+  (no option)    crawl every registry site (IR_SITES or IR_SITES_FILE) once, then exit
+  --site <cik>   crawl only this registry site (repeatable)
+  --follow       consume edgar.companies.v1 and crawl each company's IR site, recrawling every
+                 IR_RECRAWL_INTERVAL_H hours, until SIGINT/SIGTERM
+Exit codes: 0 done, 1 a site failed, 2 configuration or usage error,
+75 a broker outage outlasted KAFKA_PUBLISH_RETRY_MS (run it again).`;
+
 async function bootstrap(): Promise<number> {
   const ciks: string[] = [];
   const args = process.argv.slice(2);
-  const follow = args.includes('--follow');
+  if (helpRequested(args)) {
+    console.log(USAGE);
+    return 0;
+  }
+  let follow = false;
   for (let i = 0; i < args.length; i += 1) {
-    if (args[i] !== '--site') continue;
+    if (args[i] === '--follow') {
+      follow = true;
+      continue;
+    }
+    if (args[i] !== '--site') {
+      console.error(`ingest-ir: unexpected argument ${JSON.stringify(args[i])}\n${USAGE}`);
+      return 2;
+    }
     const cik = args[i + 1] ?? '';
     if (!/^\d{1,10}$/.test(cik)) {
-      console.error(`ingest-ir: --site wants a CIK, got ${JSON.stringify(cik)}`);
+      console.error(`ingest-ir: --site wants a CIK, got ${JSON.stringify(cik)}\n${USAGE}`);
       return 2;
     }
     ciks.push(padCik(cik));

@@ -37,10 +37,20 @@ export function runDocumentWorker<C extends { LOG_LEVEL: string }, F>(worker: Do
 }
 
 async function bootstrap<C extends { LOG_LEVEL: string }, F>(worker: DocumentWorker<C, F>): Promise<number> {
-  const { values } = parseArgs({ options: { filing: { type: 'string', multiple: true }, follow: { type: 'boolean' }, help: { type: 'boolean' } } });
-  if (values.help || (!values.follow && !values.filing?.length)) {
+  let values: { filing?: string[]; follow?: boolean; help?: boolean };
+  try {
+    values = parseArgs({ options: { filing: { type: 'string', multiple: true }, follow: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }).values;
+  } catch (error) {
+    console.error(`ingest-sec ${worker.name}: ${error instanceof Error ? error.message : String(error)}\n${worker.usage}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(worker.usage);
+    return 0;
+  }
+  if (!values.follow && !values.filing?.length) {
     console.error(worker.usage);
-    return values.help ? 0 : 2;
+    return 2;
   }
   let config: C;
   let filings: F[];

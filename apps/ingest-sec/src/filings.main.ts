@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigError } from '@app/config';
 import { registerEdgarBudgetMetrics } from '@app/edgar';
 import { createLogger, createMetricsRegistry, startOpsServer, type OpsServer } from '@app/observability';
-import { parseFilingsArgs, parseFilingsConfig, type FilingsConfig } from './filings/filings.config';
+import { FILINGS_USAGE, parseFilingsArgs, parseFilingsConfig, type FilingsConfig } from './filings/filings.config';
 import { FilingsBackfillService } from './filings/filings-backfill.service';
 import { FilingsLiveService } from './filings/filings-live.service';
 import { FilingsQuarterService } from './filings/filings-quarter.service';
@@ -18,8 +18,12 @@ import { exitStopped } from './run-stopped.error';
  */
 async function bootstrap(): Promise<number> {
   const command = parseFilingsArgs(process.argv.slice(2));
+  if ('help' in command) {
+    console.log(FILINGS_USAGE);
+    return 0;
+  }
   if ('error' in command) {
-    console.error(`ingest-sec filings: ${command.error}`);
+    console.error(`ingest-sec filings: ${command.error}\n${FILINGS_USAGE}`);
     return 2;
   }
   let config: FilingsConfig;

@@ -1,12 +1,18 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, loadConfig } from '@app/config';
+import { answerArgumentless, ConfigError, loadConfig } from '@app/config';
 import { ingestSecConfigSchema } from './ingest-sec.config';
 import { IngestSecModule } from './ingest-sec.module';
 import { IngestSecService, IngestStoppedError } from './ingest-sec.service';
 
+const USAGE = `usage: npm run ingest-sec -- companies   (no arguments; settings from the environment, then .run/*.env)
+  One run: SEC's ticker map and the covered companies' submissions -> edgar.companies.v1, then exit.
+  Exit codes: 0 done, 1 failed, 2 configuration or usage error, 75 a broker outage outlasted KAFKA_PUBLISH_RETRY_MS (run it again).`;
+
 /** Worker: one run (ticker map -> submissions -> company@1 on Kafka), then exit. */
 async function bootstrap(): Promise<number> {
+  const answered = answerArgumentless('ingest-sec companies', process.argv.slice(2), USAGE);
+  if (answered !== null) return answered;
   let config;
   try {
     config = loadConfig(ingestSecConfigSchema);

@@ -25,7 +25,7 @@ const USAGE = `usage: npm run ingest-sec -- nport (--filing <cik>:<accession> ..
 async function bootstrap(): Promise<number> {
   let args: { filing?: string[]; follow?: boolean; help?: boolean };
   try {
-    args = parseArgs({ options: { filing: { type: 'string', multiple: true }, follow: { type: 'boolean' }, help: { type: 'boolean' } } }).values;
+    args = parseArgs({ options: { filing: { type: 'string', multiple: true }, follow: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }).values;
   } catch (error) {
     // parseArgs throws a TypeError for an unknown option or a missing value.
     if (!(error instanceof TypeError)) throw error;

@@ -23,7 +23,7 @@ const USAGE = `usage: npm run ingest-sec -- 13f-list (--quarter <yyyy>Q<n> | --f
 async function bootstrap(): Promise<number> {
   let args: { quarter?: string; file?: string; help?: boolean };
   try {
-    args = parseArgs({ options: { quarter: { type: 'string' }, file: { type: 'string' }, help: { type: 'boolean' } } }).values;
+    args = parseArgs({ options: { quarter: { type: 'string' }, file: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
   } catch (error) {
     // parseArgs throws a TypeError for an unknown option or a missing value.
     if (!(error instanceof TypeError)) throw error;

@@ -1,4 +1,4 @@
-import { parseOpsArgs, UsageError } from './ops.args';
+import { DEFAULT_MAX_LAG, EXIT, parseOpsArgs, USAGE, UsageError } from './ops.args';
 
 const usage = (argv: string[]): string => {
   try {
@@ -19,13 +19,31 @@ describe('parseOpsArgs', () => {
   });
 
   it('lag and dlq list', () => {
-    expect(parseOpsArgs(['lag'])).toEqual({ kind: 'lag' });
-    expect(parseOpsArgs(['dlq', 'list'])).toEqual({ kind: 'dlq-list', topic: null });
-    expect(parseOpsArgs(['dlq', 'list', 'ir.documents.v1.dlq'])).toEqual({ kind: 'dlq-list', topic: 'ir.documents.v1.dlq' });
+    expect(parseOpsArgs(['lag'])).toEqual({ kind: 'lag', maxLag: DEFAULT_MAX_LAG, json: false });
+    expect(parseOpsArgs(['dlq', 'list'])).toEqual({ kind: 'dlq-list', topic: null, json: false });
+    expect(parseOpsArgs(['dlq', 'list', 'ir.documents.v1.dlq'])).toEqual({ kind: 'dlq-list', topic: 'ir.documents.v1.dlq', json: false });
+  });
+
+  it('lag --max-lag and --json; --json on every listing, not on actions', () => {
+    expect(parseOpsArgs(['lag', '--max-lag', '0', '--json'])).toEqual({ kind: 'lag', maxLag: 0, json: true });
+    expect(parseOpsArgs(['lag', '--max-lag=250'])).toMatchObject({ maxLag: 250 });
+    expect(usage(['lag', '--max-lag', '-1'])).toMatch(/--max-lag/);
+    expect(usage(['lag', '--max-lag', '1e3'])).toMatch(/--max-lag must be a whole number/);
+    expect(parseOpsArgs(['dlq', 'list', '--json'])).toMatchObject({ kind: 'dlq-list', json: true });
+    expect(parseOpsArgs(['dlq', 'show', 't', '--json'])).toMatchObject({ kind: 'dlq-show', json: true });
+    expect(parseOpsArgs(['backfill', 'status', '--json'])).toMatchObject({ kind: 'backfill-status', json: true });
+    expect(usage(['dlq', 'requeue', 't', '--all', '--json'])).toMatch(/does not take --json/);
+    expect(usage(['dlq', 'list', '--max-lag', '3'])).toMatch(/does not take --max-lag/);
+  });
+
+  it('the usage documents the exit codes a health check reads', () => {
+    expect(USAGE).toMatch(/3 lag: dead letters wait, 4 lag: a group's lag is above --max-lag/);
+    expect(USAGE).toContain('default 10,000');
+    expect(EXIT).toEqual({ done: 0, failed: 1, badInput: 2, deadLettersWaiting: 3, lagAboveMax: 4 });
   });
 
   it('dlq show with an offset, a partition:offset, or a limit', () => {
-    expect(parseOpsArgs(['dlq', 'show', 'ir.documents.v1'])).toEqual({ kind: 'dlq-show', topic: 'ir.documents.v1', offset: null, limit: 10, full: false });
+    expect(parseOpsArgs(['dlq', 'show', 'ir.documents.v1'])).toEqual({ kind: 'dlq-show', topic: 'ir.documents.v1', offset: null, limit: 10, full: false, json: false });
     expect(parseOpsArgs(['dlq', 'show', 't', '--offset', '7'])).toMatchObject({ offset: { partition: null, offset: '7' } });
     expect(parseOpsArgs(['dlq', 'show', 't', '--offset=2:007', '--full'])).toMatchObject({ offset: { partition: 2, offset: '7' }, full: true });
     expect(parseOpsArgs(['dlq', 'show', 't', '--limit', '3'])).toMatchObject({ offset: null, limit: 3 });
@@ -53,8 +71,8 @@ describe('parseOpsArgs', () => {
   });
 
   it('backfill status', () => {
-    expect(parseOpsArgs(['backfill', 'status'])).toEqual({ kind: 'backfill-status', dir: null });
-    expect(parseOpsArgs(['backfill', 'status', '--dir', '/tmp/cp'])).toEqual({ kind: 'backfill-status', dir: '/tmp/cp' });
+    expect(parseOpsArgs(['backfill', 'status'])).toEqual({ kind: 'backfill-status', dir: null, json: false });
+    expect(parseOpsArgs(['backfill', 'status', '--dir', '/tmp/cp'])).toEqual({ kind: 'backfill-status', dir: '/tmp/cp', json: false });
     expect(usage(['backfill'])).toMatch(/status/);
   });
 

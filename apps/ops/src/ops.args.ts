@@ -21,17 +21,26 @@ export interface OffsetSelector {
 
 export type OpsCommand =
   | { kind: 'help'; topic?: 'dlq' | 'replay' | 'backfill' }
-  | { kind: 'lag' }
-  | { kind: 'dlq-list'; topic: string | null }
-  | { kind: 'dlq-show'; topic: string; offset: OffsetSelector | null; limit: number; full: boolean }
+  | { kind: 'lag'; maxLag: number; json: boolean }
+  | { kind: 'dlq-list'; topic: string | null; json: boolean }
+  | { kind: 'dlq-show'; topic: string; offset: OffsetSelector | null; limit: number; full: boolean; json: boolean }
   | { kind: 'dlq-requeue'; topic: string; select: 'all' | OffsetSelector }
   | { kind: 'replay'; topics: string[] | null; into: string }
   | { kind: 'replay-reset'; topics: string[] | null }
-  | { kind: 'backfill-status'; dir: string | null };
+  | { kind: 'backfill-status'; dir: string | null; json: boolean };
+
+/** `lag` fails (exit 4) above this total lag of a group unless `--max-lag` says otherwise. */
+export const DEFAULT_MAX_LAG = 10_000;
+
+/** What `lag` exits with, for a health check: dead letters waiting win over lag. */
+export const EXIT = { done: 0, failed: 1, badInput: 2, deadLettersWaiting: 3, lagAboveMax: 4 } as const;
 
 export const USAGE = `Usage: npm run ops -- <command>   (from the checkout, after npm start; the environment overrides .run/*.env)
 
-  lag                                   lag per topic and consumer group; depth of every dead-letter topic
+  lag [--max-lag N]                     lag per topic and consumer group; depth of every dead-letter topic and
+                                        what is not requeued yet. A health check: exit 3 when dead letters
+                                        wait (not requeued), else 4 when a group's total lag is above N
+                                        (default ${DEFAULT_MAX_LAG.toLocaleString('en-US')}), else 0
   dlq list [topic]                      dead-letter topics, their depth and what is not requeued yet
   dlq show <topic> [--offset [P:]N | --limit N] [--full]
                                         records on a dead-letter topic: key, value, error, when, source
@@ -44,9 +53,13 @@ export const USAGE = `Usage: npm run ops -- <command>   (from the checkout, afte
   replay --reset [--topics t1,t2]       rewind the projector's group to the beginning (read models kept;
                                         the projection is idempotent); refused while the projector runs
   backfill status [--dir DIR]           what each backfill checkpoint (.run/checkpoints/*.json) says
+  help, --help, -h                      this text
 
   <topic> is a record topic or its dead-letter topic (edgar.filings.v1 or edgar.filings.v1.dlq).
-  Exit codes: 0 done, 1 failed (broker, database, refused), 2 bad input.`;
+  --json (lag, dlq list, dlq show, backfill status): one JSON document on stdout, snake_case fields;
+  messages go to stderr.
+  Exit codes: 0 done, 1 failed (broker, database, refused), 2 bad input,
+  3 lag: dead letters wait, 4 lag: a group's lag is above --max-lag.`;
 
 const OFFSET = /^(?:(\d+):)?(\d+)$/;
 
@@ -59,6 +72,12 @@ export function parseOffset(value: string): OffsetSelector {
 function parseLimit(value: string | undefined): number {
   if (value === undefined) return 10;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000) throw new UsageError(`--limit must be a whole number from 1 to 10000, not '${value}'`);
+  return Number(value);
+}
+
+function parseMaxLag(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_LAG;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--max-lag must be a whole number of records (0: any lag fails), not '${value}'`);
   return Number(value);
 }
 
@@ -79,6 +98,8 @@ const OPTIONS = {
   topics: { type: 'string' },
   reset: { type: 'boolean' },
   dir: { type: 'string' },
+  json: { type: 'boolean' },
+  'max-lag': { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -112,9 +133,9 @@ export function parseOpsArgs(argv: readonly string[]): OpsCommand {
       return { kind: 'help' };
     case 'lag':
       if (values.help) return { kind: 'help' };
-      only(values, [], 'lag');
+      only(values, ['json', 'max-lag'], 'lag');
       positionalCount(rest, 0, 'lag');
-      return { kind: 'lag' };
+      return { kind: 'lag', maxLag: parseMaxLag(values['max-lag']), json: values.json ?? false };
     case 'dlq':
       return parseDlq(rest, values);
     case 'replay':
@@ -132,9 +153,9 @@ export function parseOpsArgs(argv: readonly string[]): OpsCommand {
       if (values.help) return { kind: 'help', topic: 'backfill' };
       const [sub, ...more] = rest;
       if (sub !== 'status') throw new UsageError(sub ? `unknown backfill command '${sub}' (known: status)` : 'backfill needs a command: status', 'backfill');
-      only(values, ['dir'], 'backfill status');
+      only(values, ['dir', 'json'], 'backfill status');
       positionalCount(more, 0, 'backfill status');
-      return { kind: 'backfill-status', dir: values.dir ?? null };
+      return { kind: 'backfill-status', dir: values.dir ?? null, json: values.json ?? false };
     }
     default:
       throw new UsageError(`unknown command '${command}' (known: lag, dlq, replay, backfill)`);
@@ -146,15 +167,15 @@ function parseDlq(rest: string[], values: Values): OpsCommand {
   const [sub, topic, ...more] = rest;
   switch (sub) {
     case 'list':
-      only(values, [], 'dlq list');
+      only(values, ['json'], 'dlq list');
       positionalCount(more, 0, 'dlq list');
-      return { kind: 'dlq-list', topic: topic ?? null };
+      return { kind: 'dlq-list', topic: topic ?? null, json: values.json ?? false };
     case 'show':
       if (!topic) throw new UsageError('dlq show needs a topic', 'dlq');
-      only(values, ['offset', 'limit', 'full'], 'dlq show');
+      only(values, ['offset', 'limit', 'full', 'json'], 'dlq show');
       positionalCount(more, 0, 'dlq show');
       if (values.offset !== undefined && values.limit !== undefined) throw new UsageError('give --offset or --limit, not both', 'dlq');
-      return { kind: 'dlq-show', topic, offset: values.offset === undefined ? null : parseOffset(values.offset), limit: parseLimit(values.limit), full: values.full ?? false };
+      return { kind: 'dlq-show', topic, offset: values.offset === undefined ? null : parseOffset(values.offset), limit: parseLimit(values.limit), full: values.full ?? false, json: values.json ?? false };
     case 'requeue':
       if (!topic) throw new UsageError('dlq requeue needs a topic', 'dlq');
       only(values, ['offset', 'all'], 'dlq requeue');

@@ -22,13 +22,18 @@ import { countTableRows, createDataSource, runMigrations } from '@app/persistenc
 import { UsageError, type OffsetSelector } from './ops.args';
 import type { FollowerGroup } from './ops.config';
 import {
+  deadLetterDocument,
+  dlqDocument,
   formatBackfill,
   formatBackfillError,
   formatDeadLetter,
   formatDlqDepths,
   formatLag,
+  formatLagVerdict,
   formatRowCounts,
   lagByTopic,
+  lagDocument,
+  lagVerdict,
   type BackfillCheckpoint,
   type GroupTopicLag,
 } from './ops.format';
@@ -46,6 +51,8 @@ export interface OpsContext {
   /** The checkout (for `.run/checkpoints` and the projector's build), null when unknown. */
   root: string | null;
   out: (line: string) => void;
+  /** Messages beside the report (stderr): stdout stays the report alone, one JSON document with --json. */
+  warn: (line: string) => void;
   /** Progress output: on a terminal (`tty`) a bar on stderr, else log lines through `write`. */
   progress: { tty: boolean; write: (text: string) => void };
 }
@@ -58,7 +65,8 @@ export function requeueGroupId(dlq: string): string {
   return `ops-requeue.${dlq}`;
 }
 
-export async function lagCommand(ctx: OpsContext): Promise<void> {
+/** The lag report; resolves to the exit code: 0 all well, 3 dead letters wait, 4 a group's lag above `maxLag`. */
+export async function lagCommand(ctx: OpsContext, options: { maxLag: number; json: boolean }): Promise<number> {
   const topics = registryTopics(ctx.namespace);
   const groups = (await listConsumerGroups(ctx.settings)).filter((g) => !IGNORED_GROUP.test(g));
   const named = [ctx.projectorGroup, ...ctx.followerGroups.map((f) => f.group)];
@@ -77,7 +85,11 @@ export async function lagCommand(ctx: OpsContext): Promise<void> {
     rows.push(...(own ? perTopic : perTopic.filter((r) => r.committedPartitions > 0)));
   }
   const dlqs = await topicDepths(ctx.settings, topics.map((t) => t.dlq));
-  ctx.out(formatLag(rows, dlqs));
+  const pending = await pendingPerDlq(ctx, topics.filter((t) => dlqs.some((d) => d.topic === t.dlq)));
+  const verdict = lagVerdict(rows, pending, options.maxLag);
+  ctx.out(options.json ? JSON.stringify(lagDocument(rows, dlqs, pending, options.maxLag, verdict), null, 2) : formatLag(rows, dlqs, pending));
+  for (const line of formatLagVerdict(verdict, options.maxLag)) ctx.warn(line);
+  return verdict.exitCode;
 }
 
 async function pendingPerDlq(ctx: OpsContext, dlqs: readonly TopicDefinition[]): Promise<Map<string, number>> {
@@ -89,12 +101,13 @@ async function pendingPerDlq(ctx: OpsContext, dlqs: readonly TopicDefinition[]):
   return pending;
 }
 
-export async function dlqListCommand(ctx: OpsContext, topic: string | null): Promise<void> {
+export async function dlqListCommand(ctx: OpsContext, topic: string | null, json: boolean): Promise<void> {
   const defs = topic ? [resolveTopic(topic, ctx.namespace)] : registryTopics(ctx.namespace);
   const depths = await topicDepths(ctx.settings, defs.map((t) => t.dlq));
   const present = defs.filter((t) => depths.some((d) => d.topic === t.dlq));
   if (topic && present.length === 0) throw new OpsFailure(`${defs[0]!.dlq} does not exist on the broker yet (nothing was ever dead-lettered there, or no app created it)`);
-  ctx.out(formatDlqDepths(depths, await pendingPerDlq(ctx, present)));
+  const pending = await pendingPerDlq(ctx, present);
+  ctx.out(json ? JSON.stringify({ dead_letter_topics: dlqDocument(depths, pending) }, null, 2) : formatDlqDepths(depths, pending));
 }
 
 /** Partitions of the DLQ holding `sel`'s offset (all of them for a bare N), as one-record ranges. */
@@ -111,7 +124,7 @@ function rangesAt(topic: string, partitions: ReadonlyArray<{ partition: number; 
   return holding.map((p) => ({ partition: p.partition, from: sel.offset, to: (o + 1n).toString() }));
 }
 
-export async function dlqShowCommand(ctx: OpsContext, topic: string, offset: OffsetSelector | null, limit: number, full: boolean): Promise<void> {
+export async function dlqShowCommand(ctx: OpsContext, topic: string, offset: OffsetSelector | null, limit: number, full: boolean, json: boolean): Promise<void> {
   const def = resolveTopic(topic, ctx.namespace);
   const [depth] = await topicDepths(ctx.settings, [def.dlq]);
   if (!depth) throw new OpsFailure(`${def.dlq} does not exist on the broker yet`);
@@ -119,6 +132,11 @@ export async function dlqShowCommand(ctx: OpsContext, topic: string, offset: Off
     ? rangesAt(def.dlq, depth.partitions, offset)
     : depth.partitions.map((p) => ({ partition: p.partition, from: p.low, to: (BigInt(p.low) + BigInt(limit) < BigInt(p.high) ? BigInt(p.low) + BigInt(limit) : BigInt(p.high)).toString() }));
   const messages = await readRanges(ctx.settings, def.dlq, ranges);
+  if (json) {
+    // Whole values: a script wants the record, not a clipped view.
+    ctx.out(JSON.stringify({ topic: def.dlq, depth: depth.depth, records: messages.map((m) => deadLetterDocument(m, deadLetterInfo(m.headers))) }, null, 2));
+    return;
+  }
   if (messages.length === 0) {
     ctx.out(`${def.dlq} is empty`);
     return;
@@ -250,23 +268,29 @@ export async function replayIntoCommand(ctx: OpsContext, topics: string[] | null
   }
 }
 
-export function backfillStatusCommand(ctx: OpsContext, dir: string | null): void {
+export function backfillStatusCommand(ctx: OpsContext, dir: string | null, json: boolean): void {
   const folder = dir ?? (ctx.root ? join(ctx.root, '.run', 'checkpoints') : null);
   if (!folder) throw new OpsFailure('cannot tell where the checkout is: give --dir <checkpoints folder>');
   const files = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')).sort() : [];
-  if (files.length === 0) {
-    ctx.out(`no backfill checkpoints (${folder})`);
-    return;
-  }
-  const parts = files.map((f) => {
+  const read = files.map((f): { file: string; checkpoint: BackfillCheckpoint } | { file: string; error: string } => {
     const file = join(folder, f);
     try {
       const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return formatBackfillError(file, 'not a JSON object');
-      return formatBackfill(file, parsed as BackfillCheckpoint);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { file, error: 'not a JSON object' };
+      return { file, checkpoint: parsed as BackfillCheckpoint };
     } catch (err) {
-      return formatBackfillError(file, err instanceof Error ? err.message : String(err));
+      return { file, error: err instanceof Error ? err.message : String(err) };
     }
   });
-  ctx.out(parts.join('\n\n'));
+  if (json) {
+    // The checkpoint as the backfill wrote it (its fields are snake_case already), and whether it finished.
+    const checkpoints = read.map((r) => ('error' in r ? { file: r.file, error: r.error } : { file: r.file, finished: Boolean(r.checkpoint.finished_at), checkpoint: r.checkpoint }));
+    ctx.out(JSON.stringify({ directory: folder, checkpoints }, null, 2));
+    return;
+  }
+  if (read.length === 0) {
+    ctx.out(`no backfill checkpoints (${folder})`);
+    return;
+  }
+  ctx.out(read.map((r) => ('error' in r ? formatBackfillError(r.file, r.error) : formatBackfill(r.file, r.checkpoint))).join('\n\n'));
 }

@@ -1,3 +1,4 @@
+import { EXIT } from './ops.args';
 import type { DeadLetterInfo, PartitionLag, RawMessage, TopicDepth } from '@app/messaging';
 
 /** Columns padded to their widest cell, two spaces apart. */
@@ -34,7 +35,59 @@ export function lagByTopic(group: string, lag: readonly PartitionLag[]): GroupTo
   return [...byTopic.values()];
 }
 
-export function formatLag(rows: readonly GroupTopicLag[], dlqs: readonly TopicDepth[]): string {
+/** What `lag` found against its bounds; `exitCode` is what the CLI exits with (dead letters win over lag). */
+export interface LagVerdict {
+  /** Dead letters not requeued yet, over every dead-letter topic. */
+  deadLettersWaiting: number;
+  /** Groups whose total lag is above the bound, with that lag. */
+  groupsOverMaxLag: Array<{ group: string; lag: number }>;
+  exitCode: typeof EXIT.done | typeof EXIT.deadLettersWaiting | typeof EXIT.lagAboveMax;
+}
+
+export function groupTotals(rows: readonly GroupTopicLag[]): Array<{ group: string; lag: number }> {
+  const totals = new Map<string, number>();
+  for (const r of rows) totals.set(r.group, (totals.get(r.group) ?? 0) + r.lag);
+  return [...totals].map(([group, lag]) => ({ group, lag }));
+}
+
+export function lagVerdict(rows: readonly GroupTopicLag[], pending: ReadonlyMap<string, number>, maxLag: number): LagVerdict {
+  const deadLettersWaiting = [...pending.values()].reduce((n, p) => n + p, 0);
+  const groupsOverMaxLag = groupTotals(rows).filter((g) => g.lag > maxLag);
+  return { deadLettersWaiting, groupsOverMaxLag, exitCode: deadLettersWaiting > 0 ? EXIT.deadLettersWaiting : groupsOverMaxLag.length > 0 ? EXIT.lagAboveMax : EXIT.done };
+}
+
+/** The verdict's lines for stderr (empty when all is well). */
+export function formatLagVerdict(verdict: LagVerdict, maxLag: number): string[] {
+  const lines: string[] = [];
+  if (verdict.deadLettersWaiting > 0) lines.push(`lag: ${verdict.deadLettersWaiting} dead letter(s) not requeued (exit 3): npm run ops -- dlq list`);
+  for (const g of verdict.groupsOverMaxLag) lines.push(`lag: group ${g.group} has lag ${g.lag}, above --max-lag ${maxLag}${verdict.deadLettersWaiting > 0 ? '' : ' (exit 4)'}`);
+  return lines;
+}
+
+/** `lag --json`: one document, snake_case, stable field names. */
+export function lagDocument(rows: readonly GroupTopicLag[], dlqs: readonly TopicDepth[], pending: ReadonlyMap<string, number>, maxLag: number, verdict: LagVerdict) {
+  return {
+    groups: groupTotals(rows).map((g) => ({
+      group: g.group,
+      total_lag: g.lag,
+      topics: rows
+        .filter((r) => r.group === g.group)
+        .map((r) => ({ topic: r.topic, partitions: r.partitions, committed_partitions: r.committedPartitions, not_started_partitions: r.notStarted, end_offset: r.end, lag: r.lag })),
+    })),
+    dead_letter_topics: dlqDocument(dlqs, pending),
+    max_lag: maxLag,
+    dead_letters_waiting: verdict.deadLettersWaiting,
+    groups_over_max_lag: verdict.groupsOverMaxLag.map((g) => g.group),
+    exit_code: verdict.exitCode,
+  };
+}
+
+/** Dead-letter topics for `--json`: depth and what is not requeued yet. */
+export function dlqDocument(dlqs: readonly TopicDepth[], pending: ReadonlyMap<string, number>) {
+  return dlqs.map((d) => ({ topic: d.topic, depth: d.depth, not_requeued: pending.get(d.topic) ?? d.depth }));
+}
+
+export function formatLag(rows: readonly GroupTopicLag[], dlqs: readonly TopicDepth[], pending: ReadonlyMap<string, number>): string {
   const out: string[] = [];
   if (rows.length === 0) out.push('no consumer group has committed on these topics yet');
   else {
@@ -50,7 +103,7 @@ export function formatLag(rows: readonly GroupTopicLag[], dlqs: readonly TopicDe
       out.push(`${g}: total lag ${total}${total === 0 ? ' (caught up)' : ''}`);
     }
   }
-  out.push('', formatDlqDepths(dlqs, null));
+  out.push('', formatDlqDepths(dlqs, pending));
   return out.join('\n');
 }
 
@@ -81,6 +134,23 @@ export function formatDeadLetter(m: RawMessage, info: DeadLetterInfo, full: bool
   if (m.headers['record-id']) lines.push(`  record id: ${m.headers['record-id']}`);
   lines.push(`  value:     ${m.value === null ? '(null)' : full ? m.value : clip(m.value, 600)}`);
   return lines.join('\n');
+}
+
+/** A dead letter for `dlq show --json`: the value whole, the headers read. */
+export function deadLetterDocument(m: RawMessage, info: DeadLetterInfo) {
+  return {
+    topic: m.topic,
+    partition: m.partition,
+    offset: m.offset,
+    key: m.key,
+    value: m.value,
+    failed_at: info.failedAt,
+    error: info.reason,
+    source: info.source,
+    earlier_errors: info.previous.map((e) => ({ failed_at: e.failed_at || null, source: e.source || null, error: e.reason })),
+    requeued_from: info.requeuedFrom ?? null,
+    record_id: m.headers['record-id'] ?? null,
+  };
 }
 
 /** The fields the bulk backfill writes to its checkpoint (.run/checkpoints/<name>.json). */

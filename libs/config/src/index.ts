@@ -1,2 +1,3 @@
 export * from './config';
 export * from './run-env';
+export * from './cli-help';

@@ -52,7 +52,7 @@ export function parseZipArgs(argv: readonly string[], sourceOption: 'submissions
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { [sourceOption]: { type: 'string' }, checkpoint: { type: 'string' }, restart: { type: 'boolean' }, help: { type: 'boolean' } },
+      options: { [sourceOption]: { type: 'string' }, checkpoint: { type: 'string' }, restart: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,
     }));

@@ -36,7 +36,7 @@ export function parseThirteenFBulkArgs(argv: readonly string[]): ThirteenFBulkCo
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { file: { type: 'string' }, url: { type: 'string' }, 'source-url': { type: 'string' }, checkpoint: { type: 'string' }, restart: { type: 'boolean' }, help: { type: 'boolean' } },
+      options: { file: { type: 'string' }, url: { type: 'string' }, 'source-url': { type: 'string' }, checkpoint: { type: 'string' }, restart: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,
     }));

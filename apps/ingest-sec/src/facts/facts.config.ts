@@ -26,7 +26,7 @@ export function parseFactsArgs(argv: readonly string[]): FactsCommand | { help: 
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { symbols: { type: 'string', multiple: true }, cik: { type: 'string', multiple: true }, help: { type: 'boolean' } },
+      options: { symbols: { type: 'string', multiple: true }, cik: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,
     }));

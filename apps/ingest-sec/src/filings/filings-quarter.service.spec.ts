@@ -76,5 +76,7 @@ describe('filings quarter: command line', () => {
     expect(parseFilingsArgs(['quarter', '--quarter', '2024Q1'])).toEqual({ mode: 'quarter', year: 2024, quarter: 1, forms: ['NPORT-P', 'NPORT-P/A'] });
     expect(parseFilingsArgs(['quarter', '--quarter', '2019q4', '--forms', 'NPORT-P'])).toEqual({ mode: 'quarter', year: 2019, quarter: 4, forms: ['NPORT-P'] });
     for (const bad of [[], ['--quarter', '2024Q5'], ['--quarter', '2024-01']]) expect(parseFilingsArgs(['quarter', ...bad])).toHaveProperty('error');
+    for (const help of [['--help'], ['-h'], ['help'], ['quarter', '--help']]) expect(parseFilingsArgs(help)).toEqual({ help: true });
+    expect(parseFilingsArgs(['weekly'])).toEqual({ error: 'unknown mode "weekly" (known: backfill, live, quarter)' });
   });
 });

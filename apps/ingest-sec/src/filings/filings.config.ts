@@ -55,7 +55,13 @@ const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
  * | `live [--once] [--date D] [--interval S]` | `quarter --quarter 2024Q1 [--forms NPORT-P,NPORT-P/A]`.
  */
 
-export function parseFilingsArgs(argv: readonly string[]): FilingsCommand | { error: string } {
+export const FILINGS_USAGE = `usage: npm run ingest-sec -- filings <mode> [options]
+  filings backfill --companies MSFT,TSLA --from 2024-01-01 --to 2025-12-31
+  filings live [--once] [--date YYYY-MM-DD] [--interval 60]
+  filings quarter --quarter 2024Q1 [--forms NPORT-P,NPORT-P/A]`;
+
+export function parseFilingsArgs(argv: readonly string[]): FilingsCommand | { help: true } | { error: string } {
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return { help: true };
   const [mode, ...rest] = argv;
   const opts = new Map<string, string | true>();
   for (let i = 0; i < rest.length; i++) {
@@ -88,8 +94,5 @@ export function parseFilingsArgs(argv: readonly string[]): FilingsCommand | { er
     const forms = (str('forms') ?? 'NPORT-P,NPORT-P/A').split(',').map((f) => f.trim()).filter(Boolean);
     return { mode: 'quarter', year: Number(m[1]), quarter: Number(m[2]) as 1 | 2 | 3 | 4, forms };
   }
-  return {
-    error:
-      'usage: filings backfill --companies MSFT,TSLA --from 2024-01-01 --to 2025-12-31 | filings live [--once] [--date YYYY-MM-DD] [--interval 60] | filings quarter --quarter 2024Q1 [--forms NPORT-P,NPORT-P/A]',
-  };
+  return { error: mode === undefined ? 'a mode is needed: backfill, live or quarter' : `unknown mode ${JSON.stringify(mode)} (known: backfill, live, quarter)` };
 }
