@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Provenance } from '@app/contracts';
 import type { CompanyRecord, IdentifierCandidate } from '@app/persistence';
-import { companyReferenceSchema, paginationSchema, provenanceSchema, toCompanyReference } from './shared.resource';
+import { companyReferenceSchema, dateField, paginationSchema, provenanceSchema, toCompanyReference } from './shared.resource';
 
 const identifierSourceSchema = z
   .object({
@@ -13,7 +13,7 @@ const identifierSourceSchema = z
         name: z.string().nullable(),
         accession: z.string().describe('Accession of the fund\'s N-PORT filing'),
         holding_index: z.number().int().describe('0-based position of the holding (invstOrSec) in the filing'),
-        as_of_date: z.string().describe('The date the fund\'s holdings are as of (YYYY-MM-DD)'),
+        as_of_date: dateField().describe('The date the fund\'s holdings are as of (YYYY-MM-DD)'),
       })
       .nullable()
       .describe('The fund filing and holding the identifier was read from; null for sec_submissions'),
@@ -25,8 +25,8 @@ const identifierSourceSchema = z
 const formerNameSchema = z
   .object({
     name: z.string(),
-    from: z.string().nullable().describe('Date the name was taken (YYYY-MM-DD), as SEC lists it'),
-    to: z.string().nullable().describe('Date the name was left (YYYY-MM-DD)'),
+    from: dateField().nullable().describe('Date the name was taken (YYYY-MM-DD), as SEC lists it'),
+    to: dateField().nullable().describe('Date the name was left (YYYY-MM-DD)'),
   });
 
 export const companyDetailSchema = companyReferenceSchema
@@ -52,8 +52,7 @@ export const companyDetailSchema = companyReferenceSchema
     description: z.string().nullable().describe('Null when no description has been captured (see _gaps)'),
     description_provenance: provenanceSchema.nullable(),
     provenance: provenanceSchema,
-    as_of: z
-      .string()
+    as_of: dateField()
       .optional()
       .describe('With ?as_of=: the day asked. `name` is the name in force that day (SEC former names with their dates); _gaps names the fields that are today\'s values'),
     _gaps: z.array(z.string()).describe('Human-readable notes on every field this response cannot fill'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IR_SITE_SOURCES, IR_SITE_STATUSES } from '@app/contracts';
 import type { CompanyCoverageRecord, CompanyRecord } from '@app/persistence';
+import { dateField, dateTimeField } from './shared.resource';
 
 /** What the service holds for one company, as read now: the input of toCoverage. */
 export interface CompanyCoverage {
@@ -44,14 +45,14 @@ const gapSchema = z
 
 const gapsSchema = z.array(gapSchema).describe('Known gaps of this dataset for the company; empty when none is known');
 
-const day = (what: string) => z.string().nullable().describe(`${what}: YYYY-MM-DD, null when nothing is held`);
+const day = (what: string) => dateField().nullable().describe(`${what}: YYYY-MM-DD, null when nothing is held`);
 
 const INGESTED =
   'When the ingestor fetched the source of the most recently written row of this dataset for the company (ISO 8601, UTC): the rows\' observed_at. ' +
   'A row is rewritten only when its content changes, so a later crawl that found nothing new does not move this time: it is the last ingestion ' +
   'that brought something new, a lower bound of the last successful crawl. Null when nothing is held';
 
-const lastIngested = z.string().nullable().describe(INGESTED);
+const lastIngested = dateTimeField().nullable().describe(INGESTED);
 
 const formTallySchema = z.object({
   form: z.string().describe('Form type as EDGAR lists it (10-K, 8-K, 4, ...)'),
@@ -101,7 +102,7 @@ const segmentsCoverageSchema = z
     latest_date: day('Latest period end'),
     latest_period: z
       .object({
-        end_date: z.string().describe('YYYY-MM-DD'),
+        end_date: dateField().describe('YYYY-MM-DD'),
         kind: z.string().describe('quarter, ytd or annual (a quarter is preferred when several end the same day)'),
         calendar: z.string().describe('Calendar label, e.g. 2025-Q2'),
         fiscal: z.string().nullable().describe("The issuer's fiscal label, e.g. FY2025-Q3; null when its fiscal year is unknown"),
@@ -120,8 +121,7 @@ const fundExposureCoverageSchema = z
     holdings: z.number().int().describe('Those holdings: the items the fund-exposure list pages through (default sort, weight)'),
     first_date: day("Earliest report period end (N-PORT repPdDate) of those holdings: each fund's latest complete report"),
     latest_date: day('Latest report period end (N-PORT repPdDate) of those holdings'),
-    last_ingested_at: z
-      .string()
+    last_ingested_at: dateTimeField()
       .nullable()
       .describe(
         'When the newest of those holdings was extracted by the ingestor (ISO 8601, UTC): their provenance extracted_at, stamped right after the ' +
@@ -140,8 +140,7 @@ const documentsCoverageSchema = z
     doc_types: z.array(docTypeTallySchema).describe('Documents per doc_type, most frequent first'),
     first_date: day("Earliest published_at (UTC day; published_at_source says whether it is the IR page's date, the PDF's or the first sighting)"),
     latest_date: day('Latest published_at (UTC day)'),
-    last_ingested_at: z
-      .string()
+    last_ingested_at: dateTimeField()
       .nullable()
       .describe(`${INGESTED}. Here the newest of a document's link (IR page crawl) and text (PDF fetch) ingestions`),
     gaps: gapsSchema,
@@ -153,7 +152,7 @@ const transcriptsCoverageSchema = z
     count: z.number().int().describe("First-party call transcripts of the issuer: the items GET /v1/transcripts?symbols={symbol} pages through"),
     first_date: day('Earliest call date'),
     latest_date: day('Latest call date'),
-    last_ingested_at: z.string().nullable().describe(`${INGESTED}. Here when the newest transcript was first projected`),
+    last_ingested_at: dateTimeField().nullable().describe(`${INGESTED}. Here when the newest transcript was first projected`),
     gaps: gapsSchema,
   })
   .describe("Earnings-call transcripts the issuer published on its IR site that passed the serving gate (a look-alike that did not stays a document)");
@@ -178,8 +177,7 @@ const rostersCoverageSchema = z
     executives: rosterCategorySchema.describe('Executives and directors'),
     ir: rosterCategorySchema.describe('Investor-relations contacts'),
     analysts: rosterCategorySchema.describe('Research analysts covering the company'),
-    last_ingested_at: z
-      .string()
+    last_ingested_at: dateTimeField()
       .nullable()
       .describe(`${INGESTED}. Here the observed_at of the record (an IR page crawl or a Form 4) that last changed an entry`),
     gaps: gapsSchema,
@@ -203,7 +201,7 @@ const irSiteSchema = z
       ),
     landing_url: z.string().nullable().describe('The IR landing page crawled (or the one that failed); null when none was found'),
     detail: z.string().nullable().describe('Why, for every status but found'),
-    checked_at: z.string().describe('When the crawler decided this outcome (ISO 8601, UTC); an unchanged outcome is not re-recorded'),
+    checked_at: dateTimeField().describe('When the crawler decided this outcome (ISO 8601, UTC); an unchanged outcome is not re-recorded'),
   })
   .nullable()
   .describe("The issuer's IR site as the IR crawler found it, or why it holds no IR documents or contacts; null when the crawler has not decided yet");
@@ -212,7 +210,7 @@ export const coverageSchema = z.object({
   symbol: z.string().describe('<TICKER>:<MARKET>'),
   cik: z.string().describe("10-digit zero-padded SEC CIK: every dataset is held per issuer, so a company's listings share it"),
   name: z.string(),
-  generated_at: z.string().describe('When this summary was computed (ISO 8601, UTC); it reads the data as it stands, nothing is cached'),
+  generated_at: dateTimeField().describe('When this summary was computed (ISO 8601, UTC); it reads the data as it stands, nothing is cached'),
   datasets: z.object({
     filings: filingsCoverageSchema,
     form4: form4CoverageSchema,

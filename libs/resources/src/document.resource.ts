@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DOC_GROUPS, DOC_SUBJECTS, DOCUMENT_FORMATS, type DocGroup, type DocSubject, type DocumentFormat } from '@app/contracts';
 import type { DocumentPageRecord, DocumentRecord } from '@app/persistence';
-import { paginationSchema, provenanceSchema } from './shared.resource';
+import { dateTimeField, paginationSchema, provenanceSchema } from './shared.resource';
 
 /** Provenance of a document and its pages: citation_url is always there (the document's URL). */
 const documentProvenanceSchema = provenanceSchema.extend({
@@ -33,7 +33,7 @@ export const documentSchema = z.object({
   report_type: z.enum(REPORT_TYPES).nullable().describe('Which report; null for others'),
   format: z.enum(DOCUMENT_FORMATS).nullable().describe('How the text was read; null before it is read'),
   language: z.string().nullable().describe('ISO 639-1 code detected from the text; null before the text is extracted or when it is too short'),
-  published_at: z.string().describe('ISO 8601; the sort key of the list. published_at_source says where it came from'),
+  published_at: dateTimeField().describe('ISO 8601; the sort key of the list. published_at_source says where it came from'),
   published_at_source: z
     .enum(['filing', 'ir_page', 'pdf_metadata', 'first_seen'])
     .describe('filing: when its filing was accepted; ir_page: the date next to the link; pdf_metadata: the PDF\'s creation date; first_seen: when first seen'),

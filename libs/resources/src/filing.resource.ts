@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { eightKItem } from '@app/edgar';
 import type { FilingRecord } from '@app/persistence';
-import { companyReferenceSchema, paginationSchema, provenanceSchema } from './shared.resource';
+import { companyReferenceSchema, dateField, dateTimeField, paginationSchema, provenanceSchema } from './shared.resource';
 
 /** A filing as the API serves it (GET /v1/filings/{accession}) and `filing.created` carries it. */
 export const filingSchema = z.object({
@@ -10,16 +10,15 @@ export const filingSchema = z.object({
   company_name: z.string().describe('Filer name as the source printed it'),
   symbol: z.string().nullable().describe("<TICKER>:<MARKET> of the filer's primary listing; null when none is known"),
   form: z.string().describe('EDGAR form type as filed (10-K, 8-K, 4, 10-K/A, ...)'),
-  filed_date: z.string().describe('Filing date (YYYY-MM-DD)'),
-  accepted_at: z.string().nullable().describe('EDGAR acceptance time (ISO 8601, UTC); null when the source did not give it'),
-  first_seen_at: z
-    .string()
+  filed_date: dateField().describe('Filing date (YYYY-MM-DD)'),
+  accepted_at: dateTimeField().nullable().describe('EDGAR acceptance time (ISO 8601, UTC); null when the source did not give it'),
+  first_seen_at: dateTimeField()
     .nullable()
     .describe(
       'When this platform first saw the filing in an EDGAR source (ISO 8601, UTC): the live poller\'s fetch of the feed or listing for a new filing, ' +
         'the backfill\'s for history; accepted_at to first_seen_at is how late it was found. Null for filings stored before this was kept',
     ),
-  report_period: z.string().nullable().describe('Period of report (YYYY-MM-DD), when given'),
+  report_period: dateField().nullable().describe('Period of report (YYYY-MM-DD), when given'),
   primary_document_url: z.string().nullable().describe('www.sec.gov URL of the primary document (the filing index page when the source did not name it)'),
   description: z.string().nullable().describe('Description of the primary document, as SEC lists it'),
   items: z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FRESHNESS_STAGES, PIPELINE_STAGES, type FreshnessStage } from '@app/contracts';
 import type { FreshnessWindowRecord } from '@app/persistence';
+import { dateTimeField } from './shared.resource';
 
 /** What the service read, and for which request: the input of toFreshness. */
 export interface FilingFreshness {
@@ -54,14 +55,14 @@ const formFreshnessSchema = z.object({
 });
 
 export const freshnessSchema = z.object({
-  measured_at: z.string().describe('When this answer was computed (ISO 8601, UTC): filings still on their way then count only in the stages they had reached'),
+  measured_at: dateTimeField().describe('When this answer was computed (ISO 8601, UTC): filings still on their way then count only in the stages they had reached'),
   window: z
     .object({
       last: z.number().int().describe('The `last` asked for: how many of the most recently accepted filings the window holds at most'),
       form: z.string().nullable().describe('The form the window is limited to (upper-cased), or null for every form'),
       filings: z.number().int().describe('Filings in the window: those found by live discovery, newest acceptance first, at most `last`'),
-      oldest_accepted_at: z.string().nullable().describe("EDGAR acceptance time of the window's oldest filing (ISO 8601, UTC); null when the window is empty"),
-      newest_accepted_at: z.string().nullable().describe("EDGAR acceptance time of the window's newest filing (ISO 8601, UTC); null when the window is empty"),
+      oldest_accepted_at: dateTimeField().nullable().describe("EDGAR acceptance time of the window's oldest filing (ISO 8601, UTC); null when the window is empty"),
+      newest_accepted_at: dateTimeField().nullable().describe("EDGAR acceptance time of the window's newest filing (ISO 8601, UTC); null when the window is empty"),
     })
     .describe(
       'Which filings are measured: the last `last` filings (by EDGAR acceptance time) that live discovery found, of `form` when given. ' +

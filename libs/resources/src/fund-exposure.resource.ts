@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FundExposureAsOfCoverage, FundExposureRow } from '@app/persistence';
-import { companyReferenceSchema, paginationSchema, provenanceSchema } from './shared.resource';
+import { companyReferenceSchema, dateField, paginationSchema, provenanceSchema } from './shared.resource';
 
 export const valueObjectSchema = z.object({
   raw: z.number().describe('As reported (valUSD)'),
@@ -17,7 +17,7 @@ export const fundExposureEntrySchema = z.object({
   weight_pct: z.number().describe('Percent of the fund\'s net assets, as filed (pctVal)'),
   shares: z.number().int().nullable().describe('Number of shares (balance when units are NS); null for other units'),
   market_value: valueObjectSchema,
-  as_of_date: z.string().describe('Report period date of the N-PORT filing (repPdDate), YYYY-MM-DD'),
+  as_of_date: dateField().describe('Report period date of the N-PORT filing (repPdDate), YYYY-MM-DD'),
   provenance: provenanceSchema,
 });
 
@@ -27,7 +27,7 @@ export const fundExposureSchema = z.object({
   company: companyReferenceSchema,
   alpha: z.boolean().describe('Always true: this endpoint is alpha-stage'),
   fund_count: z.number().int().describe('Distinct funds holding the company\'s common equity (under the same filters)'),
-  as_of: z.string().optional().describe('With ?as_of=: the day; only reports filed on or before it are listed (see _gaps)'),
+  as_of: dateField().optional().describe('With ?as_of=: the day; only reports filed on or before it are listed (see _gaps)'),
   _gaps: z.array(z.string()).describe('What this data cannot show'),
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FORM4_CODE_CLASSIFICATIONS, type Form4ReportingOwnerData } from '@app/contracts';
 import type { Form4FilingRecord, InsiderTransactionRecord } from '@app/persistence';
-import { companyReferenceSchema, paginationSchema, provenanceSchema } from './shared.resource';
+import { companyReferenceSchema, dateField, paginationSchema, provenanceSchema } from './shared.resource';
 
 const amount = (what: string) => z.number().nullable().describe(`${what}; null when absent or not a decimal number (see the _text field)`);
 const amountText = (what: string) => z.string().nullable().describe(`${what} as written in the filing; null when absent`);
@@ -26,14 +26,14 @@ export const insiderTransactionSchema = z.object({
   accession: z.string().describe('SEC accession number of the Form 4 (dashed)'),
   form: z.string().describe('4 or 4/A as filed'),
   is_amendment: z.boolean(),
-  filed_date: z.string().nullable().describe('EDGAR filing date (YYYY-MM-DD); null when unknown'),
-  period_of_report: z.string().nullable().describe('Date of the earliest transaction reported, as filed'),
+  filed_date: dateField().nullable().describe('EDGAR filing date (YYYY-MM-DD); null when unknown'),
+  period_of_report: dateField().nullable().describe('Date of the earliest transaction reported, as filed'),
   table: z.enum(['non_derivative', 'derivative']).describe('Table I (non-derivative) or Table II (derivative)'),
   kind: z.enum(['transaction', 'holding']),
   sequence: z.number().int().describe('0-based position in its table; with accession and table the row\'s key. Tranches are separate rows'),
   security_title: z.string().nullable(),
-  transaction_date: z.string().nullable().describe('As filed (YYYY-MM-DD); null on holdings'),
-  deemed_execution_date: z.string().nullable(),
+  transaction_date: dateField().nullable().describe('As filed (YYYY-MM-DD); null on holdings'),
+  deemed_execution_date: dateField().nullable(),
   transaction_form_type: z.string().nullable(),
   code: z.string().nullable().describe('Transaction code as filed; null on holdings'),
   code_label: z.string().nullable().describe("The SEC's wording of the code, shortened"),
@@ -56,8 +56,8 @@ export const insiderTransactionSchema = z.object({
   nature_of_ownership: z.string().nullable().describe('Nature of an indirect holding ("By Living Trust")'),
   conversion_or_exercise_price: amount('Conversion or exercise price (derivative rows)'),
   conversion_or_exercise_price_text: amountText('Conversion or exercise price'),
-  exercise_date: z.string().nullable(),
-  expiration_date: z.string().nullable(),
+  exercise_date: dateField().nullable(),
+  expiration_date: dateField().nullable(),
   underlying_security_title: z.string().nullable(),
   underlying_shares: amount('Underlying shares'),
   underlying_shares_text: amountText('Underlying shares'),
@@ -88,20 +88,27 @@ export type InsiderListBody = z.infer<typeof insiderListSchema>;
 /**
  * A Form 4 filing as `form4.filed` carries it: the filing, its issuer and owners, and every row
  * of Tables I and II exactly as the insider list serves them (Table I first, each in filed order).
- * No endpoint serves it, so it has no zod schema of its own: its parts are the documented shapes.
  */
-export interface Form4FilingResource {
-  accession: string;
-  form: string;
-  is_amendment: boolean;
-  filed_date: string | null;
-  period_of_report: string | null;
-  /** symbol: `<TICKER>:<MARKET>` of the issuer's listing under trading_symbol, else its primary listing; null when none is known. */
-  issuer: { cik: string; symbol: string | null; name: string | null; trading_symbol: string | null };
-  owners: InsiderOwnerBody[];
-  transactions: InsiderTransactionBody[];
-  provenance: InsiderTransactionBody['provenance'];
-}
+export const form4FilingSchema = z.object({
+  accession: z.string().describe('SEC accession number of the Form 4 (dashed)'),
+  form: z.string().describe('4 or 4/A as filed'),
+  is_amendment: z.boolean(),
+  filed_date: dateField().nullable().describe('EDGAR filing date (YYYY-MM-DD); null when unknown'),
+  period_of_report: dateField().nullable().describe('Date of the earliest transaction reported, as filed'),
+  issuer: z
+    .object({
+      cik: z.string(),
+      symbol: z.string().nullable().describe('`<TICKER>:<MARKET>` of the issuer\'s listing under trading_symbol, else its primary listing; null when none is known'),
+      name: z.string().nullable(),
+      trading_symbol: z.string().nullable(),
+    })
+    .describe('The issuer as the filing names it'),
+  owners: z.array(insiderOwnerSchema),
+  transactions: z.array(insiderTransactionSchema).describe('Every row of Tables I and II, Table I first, each in filed order'),
+  provenance: provenanceSchema.describe('The filing\'s XML'),
+});
+
+export type Form4FilingResource = z.infer<typeof form4FilingSchema>;
 
 /** The Form 4 XML elements that cite footnotes -> the field of the row that holds their value. */
 const FOOTNOTE_FIELD_OF_ELEMENT: Readonly<Record<string, keyof InsiderTransactionBody>> = {

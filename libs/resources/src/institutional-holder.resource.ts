@@ -1,7 +1,7 @@
 import { quarterOf } from '@app/contracts';
 import { z } from 'zod';
 import type { InstitutionalManagerRow, InstitutionalPositionRow, ManagerQuarterRow, ThirteenFFilingRow } from '@app/persistence';
-import { companyReferenceSchema, paginationSchema, provenanceSchema } from './shared.resource';
+import { companyReferenceSchema, dateField, paginationSchema, provenanceSchema } from './shared.resource';
 
 const optionSchema = z.object({ shares: z.number().int(), value_usd: z.number().int() });
 
@@ -28,9 +28,9 @@ export const institutionalPositionSchema = z.object({
     previous_shares: z.number().int().nullable(),
   }),
   weight: z.number().nullable().describe("Fraction of the manager's reported quarter (value / total)"),
-  period: z.string().describe('Quarter end, YYYY-MM-DD'),
+  period: dateField().describe('Quarter end, YYYY-MM-DD'),
   accession: z.string().describe("The filing the row comes from; for a sold_out row, the previous quarter's filing"),
-  filed_date: z.string().nullable(),
+  filed_date: dateField().nullable(),
   filing_url: z.string().describe('The filing in EDGAR Archives'),
   provenance: provenanceSchema.nullable().describe('quote: the infoTable element as filed; for a sold_out row, the previous quarter\'s row that was sold'),
 });
@@ -38,7 +38,7 @@ export type InstitutionalPositionBody = z.infer<typeof institutionalPositionSche
 
 const quarterMetaSchema = z.object({
   quarter: z.string().nullable().describe('Quarter served (2025Q2)'),
-  period: z.string().nullable().describe('Its quarter end'),
+  period: dateField().nullable().describe('Its quarter end'),
   previous_quarter: z.string().nullable().describe('Quarter the change column compares against'),
   quarters: z.array(z.string()).describe('Quarters with data, newest first'),
 });
@@ -52,7 +52,7 @@ export const companyHoldersSchema = z.object({
       .array(z.string())
       .describe("CUSIPs matched to the company (by the CUSIP itself or by its issuer prefix) among the positions of the quarter served, sorted; empty when it has none"),
   }),
-  as_of: z.string().optional().describe('With ?as_of=: the day; each manager\'s quarter as the 13F filings filed on or before it made it (see _gaps)'),
+  as_of: dateField().optional().describe('With ?as_of=: the day; each manager\'s quarter as the 13F filings filed on or before it made it (see _gaps)'),
   _gaps: z.array(z.string()),
 });
 
@@ -74,7 +74,7 @@ export const institutionSchema = z.object({
 export const institutionListSchema = z.object({ data: z.array(institutionSchema.extend({ score: z.number().describe('Name match, 0..1') })), pagination: paginationSchema });
 
 export const institutionDetailSchema = institutionSchema.extend({
-  quarters: z.array(z.object({ quarter: z.string(), period: z.string(), report_type: z.string(), positions: z.number().int(), value_usd_total: z.number().int(), accessions: z.array(z.string()), unit_flag: z.string().nullable() })),
+  quarters: z.array(z.object({ quarter: z.string(), period: dateField(), report_type: z.string(), positions: z.number().int(), value_usd_total: z.number().int(), accessions: z.array(z.string()), unit_flag: z.string().nullable() })),
   filings: z.array(
     z.object({
       accession: z.string(),
@@ -82,8 +82,8 @@ export const institutionDetailSchema = institutionSchema.extend({
       report_type: z.string().describe('holdings, notice or combination'),
       amendment_type: z.string().nullable().describe('restatement (replaces the quarter) or new_holdings (adds to it)'),
       amendment_number: z.number().int().nullable(),
-      period: z.string(),
-      filed_date: z.string(),
+      period: dateField(),
+      filed_date: dateField(),
       superseded_by: z.string().nullable().describe('The restatement that replaced this filing'),
       holdings_count: z.number().int(),
       value_total: z.number().nullable().describe('tableValueTotal as filed, in value_unit'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SEARCH_KINDS, type SearchHitRecord } from '@app/persistence';
-import { paginationSchema, provenanceSchema } from './shared.resource';
+import { dateField, dateTimeField, paginationSchema, provenanceSchema } from './shared.resource';
 
 export const searchHitSchema = z.object({
   kind: z.enum(SEARCH_KINDS).describe('company, person (an executive, IR contact or analyst on an issuer roster), filing, document, document_page'),
@@ -28,7 +28,7 @@ export const searchHitSchema = z.object({
       'API path of the resource: /v1/companies/{symbol}, /v1/companies/{symbol}/executives?category=... (people; &current_only=false when the ' +
         'person is no longer current), /v1/filings/{accession}, /v1/documents/{id}, /v1/documents/{id}/pages?page={page index}',
     ),
-  date: z.string().nullable().describe("Filings: filing date (YYYY-MM-DD); documents and pages: the document's published_at (ISO 8601); otherwise null"),
+  date: z.union([dateField(), dateTimeField()]).nullable().describe("Filings: filing date (YYYY-MM-DD); documents and pages: the document's published_at (ISO 8601); otherwise null"),
   document_id: z.number().int().nullable().describe('Documents and document pages'),
   page_index: z.number().int().nullable().describe('Document pages: 0-based page index'),
   accession: z.string().nullable().describe('Filings; people read from a Form 4: the filing'),

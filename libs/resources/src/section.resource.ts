@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TENK_SECTION_ITEMS, TENK_SECTION_STATUSES } from '@app/contracts';
 import type { CompanyRecord, TenkSectionRecord } from '@app/persistence';
-import { companyReferenceSchema, provenanceSchema, toCompanyReference } from './shared.resource';
+import { companyReferenceSchema, dateField, provenanceSchema, toCompanyReference } from './shared.resource';
 
 export const sectionSchema = z
   .object({
@@ -23,8 +23,8 @@ export const sectionSchema = z
       .object({
         accession: z.string(),
         form: z.string(),
-        filed_date: z.string().nullable().describe('YYYY-MM-DD, when known'),
-        period_ended: z.string().nullable().describe('End of the fiscal year the 10-K reports (YYYY-MM-DD)'),
+        filed_date: dateField().nullable().describe('YYYY-MM-DD, when known'),
+        period_ended: dateField().nullable().describe('End of the fiscal year the 10-K reports (YYYY-MM-DD)'),
         document_url: z.string().describe('The primary document read'),
         text_length: z.number().int().describe("Length of the document's text the offsets refer to"),
       })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { segmentReconciliationSchema } from '@app/contracts';
 import type { SegmentCoverage, SegmentObservation } from '@app/persistence';
-import { companyReferenceSchema, paginationSchema, provenanceSchema } from './shared.resource';
+import { companyReferenceSchema, dateField, paginationSchema, provenanceSchema } from './shared.resource';
 
 /** The scales value.normalized can be served in (the endpoint's `unit` parameter). */
 export const SEGMENT_UNITS = ['as_reported', 'thousand', 'million', 'billion'] as const;
@@ -31,9 +31,9 @@ export const segmentObservationSchema = z.object({
   period: z.object({
     calendar: z.string().describe('Calendar quarter of the period (the quarter holding end_date minus 45 days), e.g. 2025-Q1'),
     fiscal: z.string().nullable().describe('Fiscal period as the filer counts it: FY2025-Q2, FY2025-Q2-YTD, FY2025'),
-    end_date: z.string().describe('YYYY-MM-DD'),
+    end_date: dateField().describe('YYYY-MM-DD'),
     kind: z.string().describe('quarter, ytd (year to date), annual, instant'),
-    start_date: z.string().nullable().describe('YYYY-MM-DD; null for instants'),
+    start_date: dateField().nullable().describe('YYYY-MM-DD; null for instants'),
   }),
   value: segmentValueSchema,
   tier: z.string().describe('verified (read from the filing) or derived_q4 (annual minus nine-month year to date)'),

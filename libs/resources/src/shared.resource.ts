@@ -3,6 +3,15 @@ import type { CompanyListing } from '@app/persistence';
 
 // Shapes many resources share. Registered as OpenAPI components by identity: one object each.
 
+/**
+ * A day (YYYY-MM-DD): `format: date` in the OpenAPI document. Documentation only (a mapper makes
+ * the value; nothing parses a response), so it adds no pattern to the schemas MCP advertises.
+ */
+export const dateField = (): z.ZodString => z.string().meta({ format: 'date' });
+
+/** A point in time (ISO 8601, UTC, as Date.toISOString() writes it): `format: date-time`. */
+export const dateTimeField = (): z.ZodString => z.string().meta({ format: 'date-time' });
+
 export const provenanceSchema = z
   .object({
     src_id: z.string().describe('Source identifier, prefix src_'),
@@ -12,7 +21,7 @@ export const provenanceSchema = z
     accession: z.string().nullable(),
     quote: z.string().nullable(),
     content_hash: z.string().nullable(),
-    extracted_at: z.string().nullable(),
+    extracted_at: dateTimeField().nullable(),
   })
   .describe('Where the data came from');
 

@@ -1,7 +1,7 @@
 import { quarterOf } from '@app/contracts';
 import { z } from 'zod';
 import type { ThirteenFFilingRecord } from '@app/persistence';
-import { provenanceSchema } from './shared.resource';
+import { dateField, provenanceSchema } from './shared.resource';
 
 /** One 13F filing summarized: what a `13f.filed` event carries (and a manager's filing history can list). */
 export const thirteenFFilingSchema = z
@@ -10,7 +10,7 @@ export const thirteenFFilingSchema = z
     form: z.string().describe('13F-HR, 13F-HR/A, 13F-NT or 13F-NT/A'),
     manager: z.object({ cik: z.string().describe('10-digit zero-padded CIK of the institutional manager'), name: z.string().nullable() }),
     quarter: z.string().describe('Calendar quarter of the period (2025Q2)'),
-    period: z.string().describe('periodOfReport: the quarter end the holdings are as of'),
+    period: dateField().describe('periodOfReport: the quarter end the holdings are as of'),
     report_type: z.enum(['holdings', 'notice', 'combination']).describe('notice: another manager reports this one\'s holdings'),
     amendment: z
       .object({ number: z.number().int().nullable(), type: z.enum(['restatement', 'new_holdings']).nullable() })
@@ -20,7 +20,7 @@ export const thirteenFFilingSchema = z
     value_usd_total: z.number().describe('Sum of the rows\' values in US dollars (values filed in thousands are multiplied by 1000)'),
     value_unit: z.enum(['thousands', 'dollars']).describe('The unit the values were filed in'),
     unit_flag: z.string().nullable().describe('Set when the values contradict their unit (the filing\'s own numbers, or the manager\'s previous quarter); never rescaled'),
-    filed_date: z.string(),
+    filed_date: dateField(),
     superseded_by: z.string().nullable().describe('The restatement that replaces this filing, when one does'),
     provenance: provenanceSchema,
   })

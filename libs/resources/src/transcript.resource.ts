@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PARTICIPANT_KINDS, TRANSCRIPT_SECTIONS } from '@app/contracts';
 import type { TranscriptRecord, TranscriptWithText } from '@app/persistence';
-import { paginationSchema, provenanceSchema } from './shared.resource';
+import { dateField, paginationSchema, provenanceSchema } from './shared.resource';
 
 /** Provenance of a transcript: the PDF it was split from, quoting its first turn's first line. */
 const transcriptProvenanceSchema = provenanceSchema.extend({
@@ -18,7 +18,7 @@ export const transcriptSchema = z.object({
     .object({
       company: z.string().nullable().describe('The company as the transcript names it'),
       title: z.string().nullable().describe('The call\'s title line as printed'),
-      date: z.string().describe('Day of the call (YYYY-MM-DD); the list\'s sort key'),
+      date: dateField().describe('Day of the call (YYYY-MM-DD); the list\'s sort key'),
       date_source: z.enum(['document', 'pdf_title']).describe('document: printed in the transcript; pdf_title: from the PDF\'s metadata title'),
     })
     .describe('The call, as the document states it'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { QUOTE_STYLES, VERIFICATION_REASONS } from '@app/citations';
+import { dateTimeField } from '@app/resources';
 
 /** Postgres is not involved, but a NUL in a quote is never in a source either: refuse it like the other bodies do. */
 const text = () => z.string().refine((v) => !v.includes('\u0000'), { message: 'Input should not contain NUL characters', abort: true });
@@ -50,7 +51,7 @@ export const citationVerdictSchema = z
           'service cites nor a page of an issuer site it has read: nothing was fetched)',
       ),
     checked_url: z.string().describe('The URL the bytes were read from (sec.gov URLs through the configured EDGAR base URL)'),
-    fetched_at: z.string().nullable().describe('When those bytes were fetched (ISO 8601; sources are cached for a few minutes); null when nothing was fetched'),
+    fetched_at: dateTimeField().nullable().describe('When those bytes were fetched (ISO 8601; sources are cached for a few minutes); null when nothing was fetched'),
     detail: z.string().describe('What was checked and found, in words'),
     live_content_hash: z.string().nullable().describe('sha256 of the bytes fetched now; null when nothing was fetched'),
     quote_style: z

@@ -7,8 +7,8 @@ import { DomainError } from '../platform/api.errors';
 import { defineRoutes } from '../platform/route.registry';
 import type { RouteModule } from '../platform/route.module';
 
-const healthSchema = z.object({ status: z.literal('ok') });
-const readySchema = z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.literal('ok')) });
+export const healthSchema = z.object({ status: z.literal('ok') });
+export const readySchema = z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.literal('ok')) });
 const LIVE: z.infer<typeof healthSchema> = { status: 'ok' };
 
 export const healthRoutes = defineRoutes({

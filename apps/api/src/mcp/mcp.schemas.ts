@@ -148,7 +148,8 @@ type JsonNode = unknown;
 
 /**
  * Drops what an output schema does not need to say what an answer holds: descriptions (field
- * meanings are in the docs), required lists and closed objects, JavaScript's safe-integer bounds.
+ * meanings are in the docs), string formats (date, date-time: the OpenAPI document gives them),
+ * required lists and closed objects, JavaScript's safe-integer bounds.
  */
 function stripForOutput(node: JsonNode, depth = 0): JsonNode {
   if (Array.isArray(node)) return node.map((n) => stripForOutput(n, depth));
@@ -164,11 +165,25 @@ function stripForOutput(node: JsonNode, depth = 0): JsonNode {
       continue;
     }
     // The shape only: no descriptions, and no required lists or closed objects (additive fields stay valid).
-    if (key === 'description' || key === '$schema' || key === 'required' || (key === 'additionalProperties' && value === false)) continue;
+    if (key === 'description' || key === 'format' || key === '$schema' || key === 'required' || (key === 'additionalProperties' && value === false)) continue;
     if ((key === 'minimum' || key === 'maximum') && typeof value === 'number' && Math.abs(value) >= Number.MAX_SAFE_INTEGER) continue;
     out[key] = stripForOutput(value, depth);
   }
+  // A nullable date is anyOf [{type: string, format}, {type: null}]: without the format, the type list it means.
+  const branches = out.anyOf;
+  if (Array.isArray(branches) && branches.every((b) => isBareType(b))) {
+    delete out.anyOf;
+    out.type = [...new Set(branches.flatMap((b) => b.type))];
+  }
   return out;
+}
+
+/** `{type: 'string'}` or `{type: ['string', 'null']}`: a branch that asserts a type and nothing else. */
+function isBareType(node: unknown): node is { type: string | string[] } {
+  if (node === null || typeof node !== 'object') return false;
+  const keys = Object.keys(node);
+  const type = (node as { type?: unknown }).type;
+  return keys.length === 1 && keys[0] === 'type' && (typeof type === 'string' || (Array.isArray(type) && type.every((x) => typeof x === 'string')));
 }
 
 /** Moves every repeated subschema into `definitions` (draft-07), referenced by `$ref`, named after the property it first describes. */

@@ -1,72 +1,15 @@
 import { z } from 'zod';
-import {
-  companyDetailSchema,
-  companyListSchema,
-  companyReferenceSchema,
-  factListSchema,
-  factSchema,
-  factValueSchema,
-  financialLineItemSchema,
-  financialStatementSchema,
-  financialValueSchema,
-  paginationSchema,
-  provenanceSchema,
-} from '@app/resources';
+import { EVENT_TYPES } from '@app/resources';
 import { API_MODULES } from '../api.modules';
 import { API_VERSION } from '../api.version';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
+import { COMPONENT_SCHEMAS, eventTypeName } from './openapi.components';
 import { API_TAGS, attachExamples, markdownSafeDescriptions } from './openapi.presentation';
-import { PROBLEM_SLUGS } from './problem-pages';
 
 
 /** Every documented route, in document order. */
 export const DOCUMENTED_ROUTES: RouteDefinition[] = API_MODULES.flatMap((m) => Object.values(m.routes)).filter((r) => r.hidden !== true);
-
-const problemSchema = z
-  .object({
-    type: z.string().describe(`<docs_url>/errors/<slug>, a page saying what happened and what to do. Slugs: ${PROBLEM_SLUGS.join(', ')}`),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    request_id: z.string().describe('req_...; also sent as the X-Request-Id header'),
-    instance: z.string().describe('The request path'),
-  })
-  .describe('RFC 9457 problem (application/problem+json)');
-
-const validationItemSchema = z.object({
-  type: z
-    .string()
-    .describe('Pydantic v2 error type: missing, extra_forbidden, string_too_short, string_too_long, string_pattern_mismatch, int_parsing, bool_parsing, less_than_equal, greater_than_equal, literal_error, value_error'),
-  loc: z.array(z.union([z.string(), z.number().int()])).describe("Where: ['query', 'limit'], ['path', 'symbol'], ['query', 'tickers', 0], ['body', 'topics', 0], ['body']"),
-  msg: z.string(),
-  input: z.unknown().describe('The offending value'),
-  ctx: z.record(z.string(), z.unknown()).optional().describe('Constraint values, e.g. {le: 500}'),
-});
-
-const validationProblemSchema = problemSchema
-  .extend({ detail: z.array(validationItemSchema) })
-  .describe('Invalid parameters (HTTP 422): detail is the list of Pydantic-style items');
-
-/** Named components: these become #/components/schemas/<name> and are referenced where nested. */
-function componentRegistry(): z.core.$ZodRegistry<{ id: string }> {
-  const registry = z.registry<{ id: string }>();
-  registry.add(provenanceSchema, { id: 'Provenance' });
-  registry.add(companyReferenceSchema, { id: 'CompanyReference' });
-  registry.add(companyDetailSchema, { id: 'CompanyDetail' });
-  registry.add(paginationSchema, { id: 'Pagination' });
-  registry.add(companyListSchema, { id: 'CompanyList' });
-  registry.add(problemSchema, { id: 'Problem' });
-  registry.add(validationItemSchema, { id: 'ValidationItem' });
-  registry.add(validationProblemSchema, { id: 'ValidationProblem' });
-  registry.add(factValueSchema, { id: 'FactValue' });
-  registry.add(factSchema, { id: 'Fact' });
-  registry.add(factListSchema, { id: 'FactList' });
-  registry.add(financialValueSchema, { id: 'FinancialValue' });
-  registry.add(financialLineItemSchema, { id: 'FinancialLineItem' });
-  registry.add(financialStatementSchema, { id: 'FinancialStatement' });
-  return registry;
-}
 
 type Json = Record<string, unknown>;
 
@@ -152,25 +95,80 @@ function bodyJson(schema: z.ZodType): Json {
   return s;
 }
 
-/** The OpenAPI 3.1 document, generated from the route definitions and the zod schemas they validate with. */
-export function buildOpenApiDocument(): Json {
-  const { schemas } = z.toJSONSchema(componentRegistry(), { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12' }) as { schemas: Record<string, Json> };
+const schemaRef = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+
+/** The named schemas, each nested named one a $ref; the union of events discriminated by `type`. */
+function componentSchemas(): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of COMPONENT_SCHEMAS) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12' }) as { schemas: Record<string, Json> };
   // No $id: Swagger UI cannot resolve a fragment $id and renders every example as "string".
   for (const s of Object.values(schemas)) {
     delete s.$schema;
     delete s.$id;
   }
-  const ids = new Map<z.ZodType, string>([
-    [companyListSchema, 'CompanyList'],
-    [companyDetailSchema, 'CompanyDetail'],
-    [factListSchema, 'FactList'],
-    [financialStatementSchema, 'FinancialStatement'],
-  ]);
+  schemas.Event!.discriminator = {
+    propertyName: 'type',
+    mapping: Object.fromEntries(EVENT_TYPES.map((type) => [type, `#/components/schemas/${eventTypeName(type)}Event`])),
+  };
+  return schemas;
+}
+
+const WEBHOOK_HEADERS: Json[] = [
+  { name: 'webhook-id', in: 'header', required: true, description: 'The event id (evt_...): the same on every attempt, the id of the event in GET /v1/events; deduplicate on it', schema: { type: 'string' } },
+  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Seconds since the epoch when this attempt was signed: refuse one too far from now (replay)', schema: { type: 'string' } },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description: 'Standard Webhooks: space-separated v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> with the endpoint\'s signing secret (two during a rotation)',
+    schema: { type: 'string' },
+  },
+];
+
+const EVENT_SUMMARIES: Record<(typeof EVENT_TYPES)[number], string> = {
+  'filing.created': 'A filing of a covered company was found: data is the filing as GET /v1/filings/{accession} serves it',
+  'transcript.published': 'A call transcript passed the serving gate: data is the transcript as GET /v1/transcripts/{transcript_id} serves it',
+  'ir_document.created': 'An IR document (or a filing exhibit) was first seen: data is the document as GET /v1/documents/{doc_id} serves it',
+  'form4.filed': 'A Form 4 was filed: data is the filing with every row of Tables I and II as GET /v1/companies/{symbol}/insiders serves them',
+  '13f.filed': 'A 13F filing of an institutional manager is complete: data is its summary',
+  'webhook.test': 'The ping POST /v1/webhook-endpoints/{id}/test sends without a topic (test: true)',
+};
+
+/** The OpenAPI `webhooks`: what this service POSTs to a subscribed endpoint, one entry per event type. */
+function webhooks(): Json {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `${eventTypeName(type)[0]!.toLowerCase()}${eventTypeName(type).slice(1)}Webhook`,
+          summary: type,
+          description: `${EVENT_SUMMARIES[type]}. Signed with the Standard Webhooks scheme; retried with backoff until a 2xx.`,
+          tags: ['webhooks'],
+          security: [],
+          parameters: WEBHOOK_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: schemaRef(`${eventTypeName(type)}Webhook`) } } },
+          responses: {
+            '200': { description: 'Any 2xx acknowledges the delivery (the body is ignored)' },
+            '410': { description: 'Gone: the endpoint is disabled (disabled_reason gone) and receives no more deliveries' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+/** The OpenAPI 3.1 document, generated from the route definitions and the zod schemas they validate with. */
+export function buildOpenApiDocument(): Json {
+  const schemas = componentSchemas();
+  const ids = new Map<z.ZodType, string>(COMPONENT_SCHEMAS.map(([id, schema]) => [schema, id]));
   const paths: Record<string, Json> = {};
   for (const route of DOCUMENTED_ROUTES) {
     const responses: Json = {};
     const id = route.response ? ids.get(route.response) : undefined;
-    const schema = id ? { $ref: `#/components/schemas/${id}` } : route.response ? (() => { const s = z.toJSONSchema(route.response) as Json; delete s.$schema; return s; })() : {};
+    if (route.response && !id) throw new Error(`${route.operationId}: its response schema is not named in COMPONENT_SCHEMAS (openapi.components.ts)`);
+    const schema = id ? schemaRef(id) : {};
     const status = route.status ?? 200;
     responses[String(status)] =
       status === 204
@@ -186,7 +184,7 @@ export function buildOpenApiDocument(): Json {
     }
     if (route.errors?.includes(403)) responses['403'] = { description: 'The plan does not include this (webhooks: builder and above; sk_test_ keys count as free); type ends in /errors/plan-required', content: problemContent('Problem') };
     // Every route: an undeclared query parameter is extra_forbidden; so is an undeclared body field, or any body on a route without one.
-    responses['422'] = { description: invalidDescription(route), content: problemContent('ValidationProblem') };
+    responses['422'] = { description: invalidDescription(route), content: problemContent('ValidationError') };
     if (route.method !== 'GET') {
       responses['415'] = {
         description: 'A non-empty body that is not JSON (a Content-Type other than application/json, or no Content-Type); type ends in /errors/unsupported-media-type',
@@ -256,6 +254,7 @@ export function buildOpenApiDocument(): Json {
     security: [{ bearer: [] }],
     tags: API_TAGS,
     paths,
+    webhooks: webhooks(),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: sk_live_<id>_<secret> or sk_test_<id>_<secret>' } },
       schemas,
