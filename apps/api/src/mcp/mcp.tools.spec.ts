@@ -113,7 +113,7 @@ describe('the MCP tool table', () => {
     expect(JSON.stringify(company)).not.toMatch(/"description":"|"required"|9007199254740991/);
     // A sliced text's answer says where the slice is; nothing is cut silently any more.
     const section = tool('get_10k_section').definition.outputSchema as unknown as { properties: Record<string, unknown> };
-    expect(section.properties).toMatchObject({ text: { type: ['string', 'null'] }, offset: { type: 'integer' }, total_chars: { type: 'integer' }, next_offset: { anyOf: [{ type: 'integer' }, { type: 'null' }] } });
+    expect(section.properties).toMatchObject({ text: { type: ['string', 'null'] }, offset: { type: 'integer' }, total_chars: { type: 'integer' }, next_offset: { type: ['integer', 'null'] } });
     expect(JSON.stringify([...tools.values()].map((t) => t.definition.outputSchema))).not.toContain('truncated');
   });
 
