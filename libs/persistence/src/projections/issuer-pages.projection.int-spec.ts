@@ -360,7 +360,7 @@ describe('ir-document@1 and document-text@1', () => {
       [records.documentQ4Release2016.data.title, 'press_release', 'press_release', 'ir_page', '2016-11-22T00:00:00.000Z'],
       ['Annual Meeting - 2015 Annual Shareholder Meeting', 'slide_deck', 'slide_deck', 'pdf_metadata', '2015-02-19T15:42:41.000Z'],
     ]);
-    const second = (await repo.list({ docTypes: ['press_release', 'slide_deck'] }, { direction: 'desc', limit: 10, after: [rows[0]!.sortKey, rows[0]!.id] })).rows;
+    const second = (await repo.list({ docTypes: ['press_release', 'slide_deck'] }, { direction: 'desc', limit: 10, after: [rows[0]!.dated, rows[0]!.sortKey, rows[0]!.id] })).rows;
     expect(second.map((r) => r.id)).toEqual([rows[1]!.id, rows[2]!.id]);
     expect((await repo.list({ symbols: ['FRPH:US'] }, { direction: 'asc', limit: 10 })).rows).toEqual([]);
   });
