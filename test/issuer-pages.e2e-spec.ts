@@ -201,11 +201,12 @@ describe('IR pages + PDFs -> Kafka -> projector -> /v1/documents and the executi
     expect(new URL(company.body.description_provenance.source_url).pathname).toBe('/executive-team.html');
   });
 
-  it('lists every document found, newest first, filters by doc_types, and classifies the PDFs', async () => {
+  it('lists every document found, dated ones first, newest first, filters by doc_types, and classifies the PDFs', async () => {
     const list = await get<DocumentListBody>('/v1/documents?symbols=FRPH:US&limit=100');
     expect(list.status).toBe(200);
     expect(list.body.data).toHaveLength(documentsSeen);
-    const sortKeys = list.body.data.map((d) => d.published_at);
+    // Dated documents first, then those dated only by their first sighting; each newest first.
+    const sortKeys = list.body.data.map((d) => `${d.published_at_source === 'first_seen' ? 0 : 1} ${d.published_at}`);
     expect([...sortKeys].sort().reverse()).toEqual(sortKeys);
 
     const decks = await get<DocumentListBody>('/v1/documents?symbols=FRPH:US&doc_types=slide_deck&limit=100');

@@ -36,7 +36,7 @@ export const documentSchema = z.object({
   published_at: dateTimeField().describe('ISO 8601; the sort key of the list. published_at_source says where it came from'),
   published_at_source: z
     .enum(['filing', 'ir_page', 'pdf_metadata', 'first_seen'])
-    .describe('filing: when its filing was accepted; ir_page: the date next to the link; pdf_metadata: the PDF\'s creation date; first_seen: when first seen'),
+    .describe('filing: when its filing was accepted; ir_page: the date next to the link; pdf_metadata: the PDF\'s creation date; first_seen: when first seen (no publication date known: the list puts these after the dated ones)'),
   pages: z.number().int().nullable().describe('Page count; null until the text is extracted'),
   event_id: z.number().int().nullable().describe('Groups the documents of one event: the IR page\'s event, or the filing an exhibit came with'),
   url: z.string().describe('The document\'s URL'),

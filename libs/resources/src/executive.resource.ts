@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROSTER_CATEGORIES, type RosterCategory } from '@app/contracts';
 import type { RosterEntryRecord } from '@app/persistence';
-import { companyReferenceSchema, dateField, provenanceSchema } from './shared.resource';
+import { companyReferenceSchema, dateField, paginationSchema, provenanceSchema } from './shared.resource';
 
 export const rosterEntrySchema = z.object({
   name: z.string().describe('Person as printed by the source (SEC entries: as filed, often "LAST FIRST MIDDLE")'),
@@ -18,6 +18,7 @@ export const rosterEntrySchema = z.object({
 export const executivesSchema = z.object({
   company: companyReferenceSchema,
   data: z.array(rosterEntrySchema),
+  pagination: paginationSchema,
   as_of: dateField().optional().describe('With ?as_of=: the day the roster is as of (is_current as of that day)'),
   _gaps: z.array(z.string()).optional().describe('With ?as_of=: the rule is_current follows that day, and what the stored crawls cannot tell'),
 });

@@ -14,9 +14,11 @@ export const documentsRoutes = defineRoutes({
     summary: 'List documents',
     description:
       "Issuer documents (slide decks, press releases, transcripts, reports) linked from the issuers' IR pages or filed as exhibits of their 8-Ks " +
-      '(an earnings release is EX-99.1 of the Item 2.02 8-K), keyset-paginated by published_at then id, newest first by default ' +
-      "(`direction=asc` for oldest first). published_at is when the exhibit's filing was accepted, else the date the IR page prints next to the link, " +
-      "else the PDF's creation date, else when the document was first seen (published_at_source). " +
+      "(an earnings release is EX-99.1 of the Item 2.02 8-K), keyset-paginated. published_at is when the exhibit's filing was accepted, " +
+      "else the date the IR page prints next to the link, else the PDF's creation date, else when the document was first seen; published_at_source " +
+      '(filing, ir_page, pdf_metadata, first_seen) says which. Order, by default: documents with a known publication date (published_at_source other ' +
+      'than first_seen) first, newest published_at first; then those dated only by their first sighting (first_seen), newest first; then id. ' +
+      '`direction=asc` reverses the whole order. ' +
       "`doc_types` or `doc_groups` outside their lists answer 422 literal_error; `limit` above the plan's cap answers 422 less_than_equal.",
     tags: ['documents'],
     query: documentsListParams,

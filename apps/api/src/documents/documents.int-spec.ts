@@ -316,3 +316,62 @@ describe('GET /v1/documents/{doc_id}/pages and /text', () => {
     expect(r.statusCode).toBe(422);
   });
 });
+
+describe('GET /v1/documents: dated documents before those dated only by their first sighting', () => {
+  const TSLA_CIK = '0001318605';
+  /** A TSLA link: printed date `day` (null: none, so first_seen), first seen at `seen`. */
+  const link = (n: number, day: string | null, seen: string): RecordEnvelope<IssuerDocumentData> => {
+    const url = `https://ir.tesla.com/deck-${n}.pdf`;
+    const data: IssuerDocumentData = { ...september2017.data, cik: TSLA_CIK, ticker: null, url, title: `Tesla deck ${n}`, kind: 'presentation', published_on: day };
+    return { ...september2017, key: url, data, observed_at: seen, id: recordId(url, contentHash(stableStringify(data))) };
+  };
+
+  beforeAll(async () => {
+    const ds = a.context.dataSource;
+    await ds.query(
+      `INSERT INTO companies (symbol, ticker, market, cik, name, issuer_id, provenance, record_id, data_hash, observed_at)
+       VALUES ('TSLA:US', 'TSLA', 'US', $2, 'Tesla, Inc.', 1318605, $1::jsonb, 'rec_tsla', 'h', now())`,
+      [JSON.stringify({ ...annualMeeting.provenance, source_provider: 'sec' }), TSLA_CIK],
+    );
+    // Undated decks first seen in 2026, after every dated document: newest first by sort_at alone, they would open the list.
+    for (const r of [
+      link(1, '2020-01-15', '2026-01-01T00:00:00.000Z'),
+      link(2, '2021-06-30', '2026-01-01T00:00:00.000Z'),
+      link(3, null, '2026-01-10T00:00:00.000Z'),
+      link(4, null, '2026-03-10T00:00:00.000Z'),
+      link(5, null, '2026-02-10T00:00:00.000Z'),
+    ]) await projectRecords(ds, [r]);
+  });
+
+  it('orders dated documents newest first, then first_seen ones newest first, paging across the boundary both ways', async () => {
+    const expected = ['Tesla deck 2', 'Tesla deck 1', 'Tesla deck 4', 'Tesla deck 5', 'Tesla deck 3'];
+    for (const limit of [1, 2, 500]) {
+      const desc = (await walk<Doc>('/v1/documents?symbols=TSLA:US', limit)).rows;
+      expect(desc.map((d) => [d.title, d.published_at_source])).toEqual(expected.map((t, i) => [t, i < 2 ? 'ir_page' : 'first_seen']));
+      expect((await walk<Doc>('/v1/documents?symbols=TSLA:US', limit, 'asc')).rows.map((d) => d.title)).toEqual([...expected].reverse());
+    }
+    const desc = (await walk<Doc>('/v1/documents?symbols=TSLA:US', 500)).rows;
+    expect(desc.map((d) => d.published_at.slice(0, 10))).toEqual(['2021-06-30', '2020-01-15', '2026-03-10', '2026-02-10', '2026-01-10']);
+  });
+
+  it('the whole list opens with the newest dated document and ends with the first_seen ones', async () => {
+    const all = (await walk<Doc>('/v1/documents', 7)).rows;
+    const firstUndated = all.findIndex((d) => d.published_at_source === 'first_seen');
+    expect(firstUndated).toBe(all.length - 3);
+    const dated = all.slice(0, firstUndated);
+    expect(dated.map((d) => d.published_at)).toEqual([...dated.map((d) => d.published_at)].sort().reverse());
+    expect(all[0]!.published_at_source).not.toBe('first_seen');
+  });
+
+  it('a first_seen document moves among the dated ones when its date becomes known', async () => {
+    await projectRecords(a.context.dataSource, [link(3, '2019-05-01', '2026-03-20T00:00:00.000Z')]);
+    const desc = (await walk<Doc>('/v1/documents?symbols=TSLA:US', 2)).rows;
+    expect(desc.map((d) => [d.title, d.published_at_source])).toEqual([
+      ['Tesla deck 2', 'ir_page'],
+      ['Tesla deck 1', 'ir_page'],
+      ['Tesla deck 3', 'ir_page'],
+      ['Tesla deck 4', 'first_seen'],
+      ['Tesla deck 5', 'first_seen'],
+    ]);
+  });
+});

@@ -23,7 +23,7 @@ export const documentsListParams = params({
   },
   cursor: CURSOR_PARAM,
   limit: LIMIT_PARAM,
-  direction: { kind: 'enum', values: ['asc', 'desc'], description: 'Sort direction by published_at, then id. Default desc (newest first)' },
+  direction: { kind: 'enum', values: ['asc', 'desc'], description: 'desc (default): dated documents newest first, then first-seen-only ones newest first; asc: the reverse' },
 });
 
 export const documentIdParam = params({

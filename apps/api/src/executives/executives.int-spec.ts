@@ -26,7 +26,7 @@ let key: string;
 let testKey: string;
 
 interface Entry { name: string; role: string; rank: number; is_current: boolean; category: string; [k: string]: unknown }
-interface Body { company: Record<string, unknown>; data: Entry[]; as_of?: string; _gaps?: string[] }
+interface Body { company: Record<string, unknown>; data: Entry[]; pagination: { next_cursor: string | null; has_more: boolean }; as_of?: string; _gaps?: string[] }
 
 const get = (url: string, k: string | undefined = key) => a.server.inject({ method: 'GET', url, headers: k ? { authorization: `Bearer ${k}` } : {} });
 
@@ -72,8 +72,8 @@ describe('GET /v1/companies/{symbol}/executives', () => {
     expect(r.statusCode).toBe(200);
     const body = r.json<Body>();
     expect(body.company).toEqual({ symbol: 'FRPH:US', ticker: 'FRPH', market: 'US', name: 'FRP HOLDINGS, INC.', cik: '0000844059', isin: null, figi: null, issuer_id: 844059 });
-    expect(body).not.toHaveProperty('pagination');
-    expect(Object.keys(body)).toEqual(['company', 'data']);
+    expect(Object.keys(body)).toEqual(['company', 'data', 'pagination']);
+    expect(body.pagination).toEqual({ next_cursor: null, has_more: false });
     expect(body.data.map((e) => [e.rank, e.name])).toEqual([
       [1, 'John D. Baker II'],
       [2, 'Thompson S. Baker'],
@@ -113,6 +113,53 @@ describe('GET /v1/companies/{symbol}/executives', () => {
     expect((await get('/v1/companies/FRPH:US/executives?category=analysts')).json<Body>().data).toEqual([]);
     expect((await get('/v1/companies/FRPH:US/executives?limit=2')).json<Body>().data.map((e) => e.rank)).toEqual([1, 2]);
     expect((await get('/v1/companies/MSFT:US/executives')).json<Body>().data).toEqual([]);
+  });
+
+  it('pages with a cursor: pages of limit=1 reassemble the whole roster, as_of included; a cursor is bound to its filters and account', async () => {
+    const pages = async (url: string, k: string = key) => {
+      const seen: Entry[] = [];
+      let next = url;
+      for (let i = 0; i < 20; i++) {
+        const r = await get(next, k);
+        expect(r.statusCode).toBe(200);
+        const body = r.json<Body>();
+        seen.push(...body.data);
+        if (!body.pagination.has_more) {
+          expect(body.pagination.next_cursor).toBeNull();
+          return seen;
+        }
+        expect(body.data).toHaveLength(1);
+        next = `${url}&cursor=${body.pagination.next_cursor!}`;
+      }
+      throw new Error('more than 20 pages');
+    };
+    for (const url of [
+      '/v1/companies/FRPH:US/executives?current_only=false',
+      '/v1/companies/FRPH:US/executives?category=ir',
+      '/v1/companies/FRPH:US/executives?as_of=2026-01-15&current_only=false',
+    ]) {
+      const whole = (await get(url)).json<Body>().data;
+      expect(whole.length).toBeGreaterThan(1);
+      expect(await pages(`${url}&limit=1`)).toEqual(whole);
+    }
+
+    const first = (await get('/v1/companies/FRPH:US/executives?limit=2')).json<Body>();
+    expect(first.pagination.has_more).toBe(true);
+    const second = (await get(`/v1/companies/FRPH:US/executives?limit=2&cursor=${first.pagination.next_cursor!}`)).json<Body>();
+    expect(second.data.map((e) => e.rank)).toEqual([3, 4]);
+    // Filters (as_of among them) are part of the cursor: another filter set, list or account refuses it.
+    await a.context.dataSource.query(`INSERT INTO accounts (id, name, plan) VALUES ('acct_other', 'o', 'enterprise')`);
+    const otherKey = (await a.context.keys.createKey({ accountId: 'acct_other', mode: 'live', label: 'o' })).key;
+    for (const [url, k] of [
+      ['/v1/companies/FRPH:US/executives?limit=2&as_of=2026-03-01', key],
+      ['/v1/companies/FRPH:US/executives?limit=2&current_only=false', key],
+      ['/v1/companies/FRPH:US/executives?limit=2&category=ir', key],
+      ['/v1/companies/FRPH:US/executives?limit=2', otherKey],
+    ] as const) {
+      const r = await get(`${url}&cursor=${first.pagination.next_cursor!}`, k);
+      expect(r.statusCode).toBe(422);
+      expect(r.json<{ detail: { loc: unknown[] }[] }>().detail[0]!.loc).toEqual(['query', 'cursor']);
+    }
   });
 
   it('422 for a bad category, boolean or limit (sk_test_ keys capped at 25); 404 unknown-symbol', async () => {
@@ -234,7 +281,12 @@ describe('GET /v1/companies/{symbol}/executives with Form 4 reporting owners (so
       [2, 'Dodge R Stanton', '0001104659-26-000101'],
       [3, 'Levin Harry Evans', '0001104659-26-000102'],
     ]);
-    expect((await get('/v1/companies/DKNG:US/executives?limit=1')).json<Body>().data.map((e) => e.name)).toEqual(['Jason D. Robins']);
+    const firstPage = (await get('/v1/companies/DKNG:US/executives?limit=1')).json<Body>();
+    expect(firstPage.data.map((e) => e.name)).toEqual(['Jason D. Robins']);
+    // The merged roster pages too: the SEC entry standing in the page person's place, then the SEC-only director.
+    const rest = (await get(`/v1/companies/DKNG:US/executives?limit=5&cursor=${firstPage.pagination.next_cursor!}`)).json<Body>();
+    expect(rest.data.map((e) => [e.rank, e.name])).toEqual([[2, 'Dodge R Stanton'], [3, 'Levin Harry Evans']]);
+    expect(rest.pagination).toEqual({ next_cursor: null, has_more: false });
   });
 });
 

@@ -1,4 +1,4 @@
-import { personKey, secRosterCurrentSince, type RosterAsOf, type RosterEntryRecord, type RosterRepository } from '@app/persistence';
+import { keysetOrder, personKey, secRosterCurrentSince, type RosterAsOf, type RosterEntryRecord, type RosterRepository } from '@app/persistence';
 
 const EXECUTIVES = 'executives';
 
@@ -72,14 +72,45 @@ function evidenceDay(e: RosterEntryRecord): string {
 }
 
 /**
+ * Where an entry stands in its roster, the key a cursor carries: issuer-page people (group 0) by the
+ * page's rank then name, then people only Form 4 shows (group 1) by seniority then name; `person`
+ * (source and person key) breaks the ties two sources of one name would leave. A person's place
+ * does not move when others join or leave the roster, so a cursor continues after the same person.
+ */
+export interface RosterPlace {
+  group: 0 | 1;
+  rank: number;
+  name: string;
+  person: string;
+}
+
+/** One entry of a roster with its place. */
+export interface RosterRow {
+  entry: RosterEntryRecord;
+  place: RosterPlace;
+}
+
+/** The roster's order, paged in memory (rosters are a few dozen people). Names compare by code unit, as keysetInMemory does. */
+export const ROSTER_ORDER = keysetOrder<RosterRow>(
+  { sql: 'group', type: 'integer', of: (r) => r.place.group },
+  { sql: 'rank', type: 'integer', of: (r) => r.place.rank },
+  { sql: 'name', type: 'text', of: (r) => r.place.name },
+  { sql: 'person', type: 'text', of: (r) => r.place.person },
+);
+
+const placeOf = (group: 0 | 1, e: RosterEntryRecord): RosterPlace => ({ group, rank: e.rank, name: e.name, person: `${e.sourceProvider}:${e.personKey}` });
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
  * One entry per person of an executives roster whose sources both know people. A person on both
  * (matchPeople) keeps the issuer-page entry (the issuer's own wording, order and provenance)
  * unless the page no longer lists them while a later Form 4 shows them as officer or director:
- * then the SEC entry (current) speaks. Order: the issuer page's people in its order, then people
- * only Form 4 shows, by their seniority rank (directors last). Pure.
+ * then the SEC entry (current) speaks, in the page person's place. Order: the issuer page's people
+ * in its order, then people only Form 4 shows, by their seniority rank (directors last). Pure.
  */
-export function mergeExecutiveSources(entries: readonly RosterEntryRecord[]): RosterEntryRecord[] {
-  const byRank = (a: RosterEntryRecord, b: RosterEntryRecord) => a.rank - b.rank || a.name.localeCompare(b.name);
+export function mergeExecutiveRows(entries: readonly RosterEntryRecord[]): RosterRow[] {
+  const byRank = (a: RosterEntryRecord, b: RosterEntryRecord) => a.rank - b.rank || byCodeUnit(a.name, b.name);
   // One entry per set of name words on each side (the first in rank order).
   const distinct = (list: RosterEntryRecord[]) => {
     const seen = new Set<string>();
@@ -93,13 +124,32 @@ export function mergeExecutiveSources(entries: readonly RosterEntryRecord[]): Ro
   const page = distinct(entries.filter((e) => e.sourceProvider !== 'sec'));
   const sec = distinct(entries.filter((e) => e.sourceProvider === 'sec'));
   const pairs = matchPeople(page.map((e) => e.name), sec.map((e) => e.name));
-  const merged = page.map((e, i) => {
+  const merged = page.map((e, i): RosterRow => {
     const j = pairs.get(i);
     const other = j === undefined ? undefined : sec[j];
-    return !e.isCurrent && other?.isCurrent && evidenceDay(other) > evidenceDay(e) ? other : e;
+    return { entry: !e.isCurrent && other?.isCurrent && evidenceDay(other) > evidenceDay(e) ? other : e, place: placeOf(0, e) };
   });
   const paired = new Set(pairs.values());
-  return [...merged, ...sec.filter((_, j) => !paired.has(j))];
+  return [...merged, ...sec.filter((_, j) => !paired.has(j)).map((e) => ({ entry: e, place: placeOf(1, e) }))];
+}
+
+/** mergeExecutiveRows' entries, in order. Pure. */
+export function mergeExecutiveSources(entries: readonly RosterEntryRecord[]): RosterEntryRecord[] {
+  return mergeExecutiveRows(entries).map((r) => r.entry);
+}
+
+/**
+ * The roster a route pages through, whole and in ROSTER_ORDER: executives merged per person and
+ * ranked by their position in it (the sources' own ranks do not compare); other categories as
+ * their page ranks them. Pure.
+ */
+export function rosterRows(entries: readonly RosterEntryRecord[], category: string, currentOnly: boolean): RosterRow[] {
+  if (category !== EXECUTIVES) {
+    const rows = entries.filter((e) => !currentOnly || e.isCurrent).map((e) => ({ entry: e, place: placeOf(0, e) }));
+    return rows.sort((a, b) => a.place.rank - b.place.rank || byCodeUnit(a.place.name, b.place.name) || byCodeUnit(a.place.person, b.place.person));
+  }
+  const merged = mergeExecutiveRows(entries).filter((r) => !currentOnly || r.entry.isCurrent);
+  return merged.map((r, i) => ({ ...r, entry: { ...r.entry, rank: i + 1 } }));
 }
 
 const utcDay = (d: Date): string => d.toISOString().slice(0, 10);
@@ -137,25 +187,20 @@ export class ExecutivesService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** The whole roster (rosterRows), for the route to page. */
+  async list(cik: string, category: string, currentOnly: boolean): Promise<RosterRow[]> {
+    return rosterRows(await this.repo.listAll(cik, category, secRosterCurrentSince(this.now())), category, currentOnly);
+  }
+
   /**
-   * The roster as it stood on `asOf`, merged and cut as `list` does, with its _gaps. An issuer-page
-   * entry's evidence (for the merge) is its crawl, but no later than the day.
+   * The roster as it stood on `asOf`, as `list` gives it, with its _gaps. An issuer-page entry's
+   * evidence (for the merge) is its crawl, but no later than the day.
    */
-  async listAsOf(cik: string, category: string, currentOnly: boolean, limit: number, asOf: string): Promise<{ rows: RosterEntryRecord[]; gaps: string[] }> {
+  async listAsOf(cik: string, category: string, currentOnly: boolean, asOf: string): Promise<{ rows: RosterRow[]; gaps: string[] }> {
     const roster = await this.repo.listAllAsOf(cik, category, asOf);
     const gaps = rosterAsOfGaps(roster, asOf);
     const dayEnd = new Date(`${asOf}T23:59:59.999Z`);
     const entries = roster.entries.map((e) => (e.sourceProvider !== 'sec' && e.recordObservedAt > dayEnd ? { ...e, recordObservedAt: dayEnd } : e));
-    if (category !== EXECUTIVES) return { rows: (currentOnly ? entries.filter((e) => e.isCurrent) : entries).slice(0, limit), gaps };
-    const merged = mergeExecutiveSources(entries);
-    return { rows: (currentOnly ? merged.filter((e) => e.isCurrent) : merged).slice(0, limit).map((e, i) => ({ ...e, rank: i + 1 })), gaps };
-  }
-
-  async list(cik: string, category: string, currentOnly: boolean, limit: number): Promise<RosterEntryRecord[]> {
-    const currentSince = secRosterCurrentSince(this.now());
-    if (category !== EXECUTIVES) return this.repo.list({ cik, category, currentOnly, limit, currentSince });
-    const merged = mergeExecutiveSources(await this.repo.listAll(cik, category, currentSince));
-    // rank is the position in the merged roster: the sources' own ranks do not compare.
-    return (currentOnly ? merged.filter((e) => e.isCurrent) : merged).slice(0, limit).map((e, i) => ({ ...e, rank: i + 1 }));
+    return { rows: rosterRows(entries, category, currentOnly), gaps };
   }
 }

@@ -21,8 +21,12 @@ export interface DocumentListFilter {
   docGroups?: string[];
 }
 
-/** The document list's order: sort_at (to the microsecond, as sortKey carries it), then id. */
+/**
+ * The document list's order: documents with a known publication date (dated 1) before those dated
+ * only by their first sighting, then sort_at (to the microsecond, as sortKey carries it), then id.
+ */
 export const DOCUMENTS_ORDER = keysetOrder<DocumentRecord>(
+  { sql: 'd.dated', type: 'integer', of: (d) => d.dated, accepts: (v) => v === 0 || v === 1 },
   { sql: 'd.sort_at', type: 'timestamptz', of: (d) => d.sortKey },
   { sql: 'd.id', type: 'integer', of: (d) => d.id },
 );
@@ -33,7 +37,7 @@ export const DOCUMENT_PAGES_ORDER = keysetOrder<DocumentPageRecord>({ sql: 'page
 const PAGE_COLUMNS = selectList(DOCUMENT_PAGES_TABLE, DOCUMENT_PAGE_RECORD_FIELDS);
 
 /**
- * Documents and their pages, read side: keyset pages over (sort_at, id) served by
+ * Documents and their pages, read side: keyset pages over (dated, sort_at, id) served by
  * documents_sort_idx (documents_cik_sort_idx when filtered by issuer), pages by page index.
  */
 export class DocumentsRepository {

@@ -59,8 +59,10 @@ export const DOCUMENTS_TABLE = table('documents', ['id'], {
   published_at: timestamptz().nullable(),
   pdf_created_at: timestamptz().nullable(),
   sort_at: timestamptz(),
-  /** ir_page | pdf_metadata | first_seen: where sort_at came from. */
+  /** filing | ir_page | pdf_metadata | first_seen: where sort_at came from. */
   published_at_source: text(),
+  /** 1 when the publication date is known (published_at_source other than first_seen), else 0: the list's first sort key. Postgres computes it. */
+  dated: integer().generatedAs("((published_at_source <> 'first_seen'::text))::integer"),
   event_id: integer().nullable(),
   /** Null until the text has arrived. */
   page_count: integer().nullable(),
@@ -177,7 +179,7 @@ const symbolOf = (alias: string) => `${issuerSymbolSql(`${alias}.cik`, `${alias}
 
 /** The documents columns of a DocumentRecord (besides ticker, symbol and sortKey, which are computed). */
 const DOCUMENT_RECORD_FIELDS = [
-  'id', 'url', 'cik', 'title', 'kind', 'doc_type', 'doc_group', 'language', 'published_at', 'sort_at', 'published_at_source', 'event_id',
+  'id', 'url', 'cik', 'title', 'kind', 'doc_type', 'doc_group', 'language', 'published_at', 'sort_at', 'published_at_source', 'dated', 'event_id',
   'page_count', 'page_separator', 'text_length', 'found_on', 'link_quote', 'link_content_hash', 'link_src_id', 'link_extracted_at',
   'text_content_hash', 'text_source_url', 'text_quote', 'text_src_id', 'text_extracted_at', 'pdf_bytes', 'pdf_info', 'transcript_gate',
   'first_seen_at', 'format', 'subject', 'accession', 'filing', 'no_text', 'link_url', 'filing_url', 'text_url',

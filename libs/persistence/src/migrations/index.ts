@@ -28,6 +28,7 @@ import { FilingFreshness1764500000000 } from './1764500000000-filing-freshness';
 import { FilingFirstSeen1764510000000 } from './1764510000000-filing-first-seen';
 import { SegmentReconciliation1764530000000 } from './1764530000000-segment-reconciliation';
 import { XbrlFacts1764600000000 } from './1764600000000-xbrl-facts';
+import { DocumentsDatedOrder1764700000000 } from './1764700000000-documents-dated-order';
 
 /** Every migration, in order. Explicit imports: works the same from ts (tests) and js (dist). */
 export const MIGRATIONS = [
@@ -39,5 +40,5 @@ export const MIGRATIONS = [
   CompanyFundCounts1763884000000, SearchFilingFormIndex1764100000000, IrSites1764200000000,
   FilingItems1764300000000, FilingDocuments1764300100000, DocumentSources1764300200000,
   InstitutionalHoldings1764400000000, FilingFreshness1764500000000, FilingFirstSeen1764510000000,
-  SegmentReconciliation1764530000000, XbrlFacts1764600000000,
+  SegmentReconciliation1764530000000, XbrlFacts1764600000000, DocumentsDatedOrder1764700000000,
 ];

@@ -17,15 +17,6 @@ export type RosterEntryRecord = RowOf<typeof ROSTER_ENTRIES_TABLE.columns, (type
   isCurrent: boolean;
 };
 
-export interface RosterQuery {
-  cik: string;
-  category: string;
-  currentOnly: boolean;
-  limit: number;
-  /** YYYY-MM-DD: an SEC entry is current only if filed as officer or director on or after it (default: SEC_ROSTER_CURRENT_MONTHS ago). */
-  currentSince?: string;
-}
-
 /** An SEC roster entry stays current this long after the latest Form 4 that shows the person as officer or director. */
 export const SEC_ROSTER_CURRENT_MONTHS = 18;
 
@@ -79,17 +70,6 @@ export class RosterRepository {
 
   constructor(dataSource: DataSource) {
     this.pool = poolOf(dataSource);
-  }
-
-  async list(query: RosterQuery): Promise<RosterEntryRecord[]> {
-    const text = `SELECT ${COLUMNS} FROM roster_entries WHERE cik = $1 AND category = $3${query.currentOnly ? ` AND ${IS_CURRENT}` : ''}
-      ORDER BY rank, name, source_provider, id LIMIT $4`;
-    const result = await this.pool.query<RosterEntryRecord>({
-      name: `roster_list_${query.currentOnly ? 'current' : 'all'}`,
-      text,
-      values: [query.cik, query.currentSince ?? secRosterCurrentSince(new Date()), query.category, query.limit],
-    });
-    return result.rows;
   }
 
   /** Every entry of one issuer's roster of one category, all sources, current or not (rosters are small): for callers that merge sources. */
