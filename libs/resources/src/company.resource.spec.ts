@@ -60,21 +60,36 @@ describe('toCompanyDetail: identifiers and the submissions fields', () => {
     const body = toCompanyDetail(msft({ isin: null, isinCandidates: [alphabet, msftIsin] }));
     expect(body.isin).toBeNull();
     expect(body.identifier_sources.isin).toBeNull();
-    expect(body._gaps.filter((g) => g.startsWith('isin:'))).toEqual([
-      'isin: ambiguous: N-PORT holdings give 2 different values (US02079K3059 (Adams Diversified Equity Fund, Inc., 0000002230-23-990001), US5949181045 (Adams Diversified Equity Fund, Inc., 0000002230-23-990001)); none is served',
+    expect(body.gaps.filter((g) => g.field === 'isin')).toEqual([
+      {
+        code: 'identifier_ambiguous',
+        field: 'isin',
+        detail:
+          'isin: ambiguous: N-PORT holdings give 2 different values (US02079K3059 (Adams Diversified Equity Fund, Inc., 0000002230-23-990001), US5949181045 (Adams Diversified Equity Fund, Inc., 0000002230-23-990001)); none is served',
+      },
     ]);
   });
 
   it('says why there is no ISIN when no holding gives one', () => {
     const body = toCompanyDetail(msft({ isin: null, isinCandidates: [], leiCandidates: [] }));
     expect([body.isin, body.lei]).toEqual([null, null]);
-    expect(body._gaps).toEqual(expect.arrayContaining([expect.stringMatching(/^isin: no N-PORT holding/), expect.stringMatching(/^lei: neither the SEC submissions nor/)]));
+    expect(body.gaps).toEqual(
+      expect.arrayContaining([
+        { code: 'identifier_not_found', field: 'isin', detail: expect.stringMatching(/^isin: no N-PORT holding/) },
+        { code: 'identifier_not_found', field: 'lei', detail: expect.stringMatching(/^lei: neither the SEC submissions nor/) },
+      ]),
+    );
   });
 
   it("serves SIC code and description from the submissions JSON; empty website fields are null, with a gap", () => {
     const body = toCompanyDetail(msft());
     expect(body).toMatchObject({ sic: '7372', sic_description: 'Services-Prepackaged Software', website: null, investor_website: null, former_names: [], sector: null, industry: null });
-    expect(body._gaps).toEqual(expect.arrayContaining([expect.stringMatching(/^website: /), expect.stringMatching(/^investor_website: /)]));
+    expect(body.gaps).toEqual(
+      expect.arrayContaining([
+        { code: 'not_in_source', field: 'website', detail: expect.stringMatching(/^website: /) },
+        { code: 'not_in_source', field: 'investor_website', detail: expect.stringMatching(/^investor_website: /) },
+      ]),
+    );
   });
 
   it("serves former names with their dates (Tesla's submissions: TESLA MOTORS INC until 2017-01-27)", () => {
@@ -100,20 +115,25 @@ describe('as_of: the name in force that day', () => {
   it('a day before the first name SEC lists gets the earliest name with a note; no former names: today\'s name', () => {
     const early = nameAsOf(murphy.name, murphy.formerNames, '1990-01-01');
     expect(early.name).toBe('MURPHY OIL CORP /DE');
-    expect(early.note).toBe('name: SEC lists no name before 1994-02-14; as_of 1990-01-01 predates it, so the earliest name is shown');
+    expect(early.note).toEqual({
+      code: 'name_before_sec_history',
+      field: 'name',
+      detail: 'name: SEC lists no name before 1994-02-14; as_of 1990-01-01 predates it, so the earliest name is shown',
+    });
     expect(nameAsOf('MICROSOFT CORP', [], '1990-01-01')).toEqual({ name: 'MICROSOFT CORP', note: null });
   });
 
-  it('the detail with as_of: name as of the day, the day echoed, the fields that are today\'s named in _gaps', () => {
+  it('the detail with as_of: name as of the day, the day echoed, the fields that are today\'s named in gaps', () => {
     const detail = { ...msftRecord.data.detail!, former_names: tesla.formerNames };
     const body = toCompanyDetail(msft({ name: 'Tesla, Inc.', secDetail: detail }), '2016-06-30');
     expect(body.name).toBe('TESLA MOTORS INC');
     expect(body.as_of).toBe('2016-06-30');
-    expect(body._gaps[body._gaps.length - 1]).toMatch(/^as_of 2016-06-30: point in time: name .*Today's values, not point in time: symbol, ticker, isin, lei/);
+    expect(body.gaps[body.gaps.length - 1]!.code).toBe('as_of_not_point_in_time');
+    expect(body.gaps[body.gaps.length - 1]!.detail).toMatch(/^as_of 2016-06-30: point in time: name .*Today's values, not point in time: symbol, ticker, isin, lei/);
     // Without as_of nothing changes: no as_of key, today's name.
     const today = toCompanyDetail(msft({ name: 'Tesla, Inc.', secDetail: detail }));
     expect(today.name).toBe('Tesla, Inc.');
     expect(today).not.toHaveProperty('as_of');
-    expect(today._gaps.some((g) => g.startsWith('as_of'))).toBe(false);
+    expect(today.gaps.some((g) => g.code.startsWith('as_of'))).toBe(false);
   });
 });

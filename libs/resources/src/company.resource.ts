@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Provenance } from '@app/contracts';
 import type { CompanyRecord, IdentifierCandidate } from '@app/persistence';
+import { gap, type GapBody, gapSchema } from './gap.resource';
 import { companyReferenceSchema, dateField, paginationSchema, provenanceSchema, toCompanyReference } from './shared.resource';
 
 const identifierSourceSchema = z
@@ -31,7 +32,7 @@ const formerNameSchema = z
 
 export const companyDetailSchema = companyReferenceSchema
   .extend({
-    lei: z.string().nullable().describe("The issuer's LEI: from its submissions JSON, else from N-PORT holdings of its securities (null when none or ambiguous, see _gaps)"),
+    lei: z.string().nullable().describe("The issuer's LEI: from its submissions JSON, else from N-PORT holdings of its securities (null when none or ambiguous, see gaps)"),
     identifier_sources: z
       .object({ isin: identifierSourceSchema.nullable(), lei: identifierSourceSchema.nullable() })
       .describe('Where `isin` and `lei` came from; null where the identifier is null'),
@@ -49,13 +50,13 @@ export const companyDetailSchema = companyReferenceSchema
     sector: z.null().describe('Not stored by this service'),
     industry: z.null().describe('Not stored by this service'),
     employee_count: z.null().describe('Not stored by this service'),
-    description: z.string().nullable().describe('Null when no description has been captured (see _gaps)'),
+    description: z.string().nullable().describe('Null when no description has been captured (see gaps)'),
     description_provenance: provenanceSchema.nullable(),
     provenance: provenanceSchema,
     as_of: dateField()
       .optional()
-      .describe('With ?as_of=: the day asked. `name` is the name in force that day (SEC former names with their dates); _gaps names the fields that are today\'s values'),
-    _gaps: z.array(z.string()).describe('Human-readable notes on every field this response cannot fill'),
+      .describe('With ?as_of=: the day asked. `name` is the name in force that day (SEC former names with their dates); gaps names the fields that are today\'s values'),
+    gaps: z.array(gapSchema).describe('Every field this response cannot fill, and why'),
   });
 
 export const companyListSchema = z
@@ -81,13 +82,13 @@ function nportSource(c: IdentifierCandidate): IdentifierSourceBody {
  * several: ambiguous, never a guess). `resolved` is the decision when the read model made it (the
  * ISIN: resolved in SQL, over the same candidates); else exactly one candidate is the value.
  */
-function identifierSource(what: string, resolved: string | null | undefined, candidates: IdentifierCandidate[], gaps: string[], none: string): IdentifierCandidate | null {
+function identifierSource(what: string, resolved: string | null | undefined, candidates: IdentifierCandidate[], gaps: GapBody[], none: string): IdentifierCandidate | null {
   const chosen = resolved === undefined ? (candidates.length === 1 ? candidates[0]! : null) : candidates.find((x) => x.value === resolved) ?? null;
   if (chosen) return chosen;
-  if (candidates.length === 0) gaps.push(`${what}: ${none}`);
+  if (candidates.length === 0) gaps.push(gap('identifier_not_found', `${what}: ${none}`, what));
   else {
     const values = candidates.map((x) => `${x.value} (${x.fundName ?? x.fundKey}, ${x.accession})`).join(', ');
-    gaps.push(`${what}: ambiguous: N-PORT holdings give ${candidates.length} different values (${values}); none is served`);
+    gaps.push(gap('identifier_ambiguous', `${what}: ambiguous: N-PORT holdings give ${candidates.length} different values (${values}); none is served`, what));
   }
   return null;
 }
@@ -103,7 +104,7 @@ type FormerName = { name: string; from: string | null; to: string | null };
  * name's `to`, today's name; else the latest former name taken on or before the day. A day before
  * the first name SEC lists has no name in force: the earliest name is served, with a note. Pure.
  */
-export function nameAsOf(current: string, formerNames: readonly FormerName[], day: string): { name: string; note: string | null } {
+export function nameAsOf(current: string, formerNames: readonly FormerName[], day: string): { name: string; note: GapBody | null } {
   const former = formerNames
     .map((f) => ({ name: f.name, from: dateOf(f.from), to: dateOf(f.to) }))
     .sort((a, b) => (a.from ?? '').localeCompare(b.from ?? ''));
@@ -114,7 +115,10 @@ export function nameAsOf(current: string, formerNames: readonly FormerName[], da
   const inForce = taken[taken.length - 1];
   if (inForce) return { name: inForce.name, note: null };
   const first = former[0]!;
-  return { name: first.name, note: `name: SEC lists no name before ${first.from ?? 'its first former name'}; as_of ${day} predates it, so the earliest name is shown` };
+  return {
+    name: first.name,
+    note: gap('name_before_sec_history', `name: SEC lists no name before ${first.from ?? 'its first former name'}; as_of ${day} predates it, so the earliest name is shown`, 'name'),
+  };
 }
 
 /** The fields of the company detail that the read model keeps only as they are today. */
@@ -124,7 +128,7 @@ const NOT_POINT_IN_TIME =
 
 /**
  * Read model -> the spec's company detail, with a note for every field it cannot fill. With
- * `asOf` (YYYY-MM-DD), `name` is the name in force that day (nameAsOf) and _gaps says which fields
+ * `asOf` (YYYY-MM-DD), `name` is the name in force that day (nameAsOf) and gaps says which fields
  * are today's values: the read model keeps only the latest submissions JSON, ticker map, N-PORT
  * identifiers and descriptions, and no dates for them.
  */
@@ -150,31 +154,33 @@ export function toCompanyDetail(c: CompanyRecord, asOf?: string): CompanyDetailB
         extracted_at: issuer.extractedAt,
       }
     : c.descriptionProvenance;
-  const gaps: string[] = [];
+  const gaps: GapBody[] = [];
   // Identifier notes go where isin's note always stood (after the detail, website and description notes).
-  const idGaps: string[] = [];
+  const idGaps: GapBody[] = [];
   const isin = identifierSource('isin', c.isin, c.isinCandidates, idGaps, "no N-PORT holding read so far gives this listing's ISIN (SEC publishes none; ISINs come from fund holdings' CUSIPs)");
   const secLei = sec?.lei ?? null;
   const nportLei = secLei === null ? identifierSource('lei', undefined, c.leiCandidates, idGaps, 'neither the SEC submissions nor an N-PORT holding read so far give an LEI') : null;
-  if (!sec) gaps.push(`detail: SEC submissions not fetched yet; ${issuer || tenk ? 'website, country' : 'website, country, description'} and flags unavailable`);
+  if (!sec) gaps.push(gap('sec_submissions_pending', `detail: SEC submissions not fetched yet; ${issuer || tenk ? 'website, country' : 'website, country, description'} and flags unavailable`));
   else {
-    if (website === null) gaps.push('website: SEC submissions list no website for this issuer');
-    if (country === null) gaps.push('country: SEC submissions give no country for this issuer');
-    if (sec.investor_website === null) gaps.push('investor_website: SEC submissions list no investor website for this issuer');
-    if (sec.sic === null) gaps.push('sic: SEC submissions give no SIC code for this issuer');
+    if (website === null) gaps.push(gap('not_in_source', 'website: SEC submissions list no website for this issuer', 'website'));
+    if (country === null) gaps.push(gap('not_in_source', 'country: SEC submissions give no country for this issuer', 'country'));
+    if (sec.investor_website === null) gaps.push(gap('not_in_source', 'investor_website: SEC submissions list no investor website for this issuer', 'investor_website'));
+    if (sec.sic === null) gaps.push(gap('not_in_source', 'sic: SEC submissions give no SIC code for this issuer', 'sic'));
   }
-  if (description === null) gaps.push('description: no issuer description captured yet (neither SEC nor the issuer IR page)');
-  if (c.listingExchange === null) gaps.push('listing_exchange: SEC lists no exchange for this listing');
+  if (description === null) gaps.push(gap('not_captured', 'description: no issuer description captured yet (neither SEC nor the issuer IR page)', 'description'));
+  if (c.listingExchange === null) gaps.push(gap('not_in_source', 'listing_exchange: SEC lists no exchange for this listing', 'listing_exchange'));
   gaps.push(...idGaps);
-  if (c.figi === null) gaps.push('figi: not available from SEC (no OpenFIGI mapping in this service)');
-  gaps.push('sector: not stored by this service', 'industry: not stored by this service', 'employee_count: not stored by this service');
+  if (c.figi === null) gaps.push(gap('no_source', 'figi: not available from SEC (no OpenFIGI mapping in this service)', 'figi'));
+  for (const field of ['sector', 'industry', 'employee_count']) gaps.push(gap('not_stored', `${field}: not stored by this service`, field));
   const reference = toCompanyReference(c);
   if (asOf !== undefined) {
     const named = nameAsOf(c.name, sec?.former_names ?? [], asOf);
     reference.name = named.name;
-    if (!sec) gaps.push(`name: SEC submissions not fetched yet, so former names are unknown; today's name is shown for as_of ${asOf}`);
+    if (!sec) gaps.push(gap('sec_submissions_pending', `name: SEC submissions not fetched yet, so former names are unknown; today's name is shown for as_of ${asOf}`, 'name'));
     if (named.note) gaps.push(named.note);
-    gaps.push(`as_of ${asOf}: point in time: name (SEC former names with their dates; former_names lists them all). Today's values, not point in time: ${NOT_POINT_IN_TIME}`);
+    gaps.push(
+      gap('as_of_not_point_in_time', `as_of ${asOf}: point in time: name (SEC former names with their dates; former_names lists them all). Today's values, not point in time: ${NOT_POINT_IN_TIME}`),
+    );
   }
   return {
     ...reference,
@@ -207,6 +213,6 @@ export function toCompanyDetail(c: CompanyRecord, asOf?: string): CompanyDetailB
     description_provenance: description === null ? null : descriptionProvenance,
     provenance: c.provenance,
     ...(asOf !== undefined ? { as_of: asOf } : {}),
-    _gaps: gaps,
+    gaps,
   };
 }

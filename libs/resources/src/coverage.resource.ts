@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IR_SITE_SOURCES, IR_SITE_STATUSES } from '@app/contracts';
 import type { CompanyCoverageRecord, CompanyRecord } from '@app/persistence';
+import { gap, type GapBody, gapSchema } from './gap.resource';
 import { dateField, dateTimeField } from './shared.resource';
 
 /** What the service holds for one company, as read now: the input of toCoverage. */
@@ -11,37 +12,6 @@ export interface CompanyCoverage {
   executives: { current: number; total: number };
   generatedAt: Date;
 }
-
-/**
- * Every gap code this endpoint can answer. Codes are stable: new ones may be added, none is
- * renamed or reused for another condition; clients should ignore codes they do not know.
- */
-export const GAP_CODES = [
-  'not_covered',
-  'no_filings',
-  'no_form4_filings',
-  'form4_filed_date_unknown',
-  'no_segments_reported',
-  'no_annual_segments',
-  'not_applicable_to_funds',
-  'no_nport_filings',
-  'no_nport_holders',
-  'ir_site_not_configured',
-  'no_ir_documents',
-  'document_text_pending',
-  'no_transcripts',
-  'no_current_executives',
-  'no_ir_contacts',
-  'no_analysts',
-] as const;
-export type GapCode = (typeof GAP_CODES)[number];
-
-const gapSchema = z
-  .object({
-    code: z.string().describe(`Stable machine-readable slug; one of ${GAP_CODES.join(', ')}. New codes may be added: ignore unknown ones`),
-    detail: z.string().describe('What is missing and why, in English, for people'),
-  })
-  .describe('A known gap in what this service holds for the company');
 
 const gapsSchema = z.array(gapSchema).describe('Known gaps of this dataset for the company; empty when none is known');
 
@@ -225,11 +195,9 @@ export const coverageSchema = z.object({
 });
 
 export type CoverageBody = z.infer<typeof coverageSchema>;
-export type GapBody = { code: GapCode; detail: string };
 export type RosterCategoryBody = z.infer<typeof rosterCategorySchema>;
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-const gap = (code: GapCode, detail: string): GapBody => ({ code, detail });
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 type Rosters = CompanyCoverageRecord['rosters'];

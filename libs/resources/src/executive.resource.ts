@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROSTER_CATEGORIES, type RosterCategory } from '@app/contracts';
 import type { RosterEntryRecord } from '@app/persistence';
+import { gapSchema } from './gap.resource';
 import { companyReferenceSchema, dateField, paginationSchema, provenanceSchema } from './shared.resource';
 
 export const rosterEntrySchema = z.object({
@@ -20,7 +21,7 @@ export const executivesSchema = z.object({
   data: z.array(rosterEntrySchema),
   pagination: paginationSchema,
   as_of: dateField().optional().describe('With ?as_of=: the day the roster is as of (is_current as of that day)'),
-  _gaps: z.array(z.string()).optional().describe('With ?as_of=: the rule is_current follows that day, and what the stored crawls cannot tell'),
+  gaps: z.array(gapSchema).optional().describe('With ?as_of=: the rule is_current follows that day, and what the stored crawls cannot tell'),
 });
 
 export type RosterEntryBody = z.infer<typeof rosterEntrySchema>;

@@ -3,6 +3,7 @@ import { sourceId } from '@app/contracts';
 import type { FactConcept, FactReport } from '@app/persistence';
 import { ANNUAL_DAYS, QUARTER_DAYS, type ReportInHistory } from './financials';
 import { originalUnit, SEGMENT_UNITS, UNIT_DIVISORS, type SegmentUnit } from './segment.resource';
+import { gap, type GapBody, gapSchema } from './gap.resource';
 import { companyReferenceSchema, paginationSchema, provenanceSchema } from './shared.resource';
 
 /** The periods a facts list can be narrowed to. */
@@ -77,7 +78,7 @@ export const factListSchema = z
     concept: factConceptSchema,
     as_of: date('The day the values stand as of').nullable().describe('The day the values stand as of (YYYY-MM-DD): only reports filed on or before it count; null: every report'),
     history: z.boolean().describe('true: every report of every value, oldest first within a value; false: each value\'s latest report'),
-    _gaps: z.array(z.string()).describe('Human-readable notes on what this response cannot cover'),
+    gaps: z.array(gapSchema).describe('What this response cannot cover, and why'),
   })
   .describe("A company's values of one XBRL concept");
 
@@ -156,8 +157,12 @@ export function toFact(h: ReportInHistory, scale: ValueScale, conceptLabel: stri
 export const toFactConcept = (c: FactConcept): z.infer<typeof factConceptSchema> => ({ concept: c.concept, label: c.label, units: c.units });
 
 /** Notes on what a facts answer cannot cover. */
-export function factGaps(c: FactConcept, dimensioned: boolean): string[] {
-  const gaps = ['values come from SEC company facts (consolidated values only) and the inline XBRL of filings read as they were filed; a filing neither covers is not here'];
-  if (!dimensioned && c.dimensioned) gaps.push('this concept also has dimensional values (segments, products, regions): ask with dimensioned=true');
+export function factGaps(c: FactConcept, dimensioned: boolean): GapBody[] {
+  const gaps = [
+    gap('source_scope', 'values come from SEC company facts (consolidated values only) and the inline XBRL of filings read as they were filed; a filing neither covers is not here'),
+  ];
+  if (!dimensioned && c.dimensioned) {
+    gaps.push(gap('dimensioned_values_available', 'this concept also has dimensional values (segments, products, regions): ask with dimensioned=true', 'dimensioned'));
+  }
   return gaps;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { factValueSchema, scaleFactor, toFactValue, type ValueScale } from './fact.resource';
 import { STATEMENT_KINDS, STATEMENT_PERIODS, type BuiltStatement, type StatementCell, type StatementColumn } from './financials';
+import { gapSchema } from './gap.resource';
 import { companyReferenceSchema } from './shared.resource';
 
 const date = (what: string) => z.iso.date().describe(`${what} (YYYY-MM-DD)`);
@@ -83,7 +84,7 @@ export const financialStatementSchema = z
     as_of: date('The day the statement stands as of').nullable().describe('The day the statement stands as of (YYYY-MM-DD): only reports filed on or before it; null: the latest reports'),
     periods: z.array(financialPeriodSchema).describe('Newest first'),
     line_items: z.array(financialLineItemSchema),
-    _gaps: z.array(z.string()).describe('Why values are null, one line per line item (or line item and period)'),
+    gaps: z.array(gapSchema).describe('Why values are null: one per line item (field), or per line item and period'),
   })
   .describe('A standard financial statement built from the XBRL facts the company reported');
 
@@ -141,6 +142,6 @@ export function toFinancialStatement(s: BuiltStatement, asOf: string | null, sca
       formula: row.item.formula ? `${row.item.formula.left} ${row.item.formula.op === 'difference' ? '-' : '+'} ${row.item.formula.right}` : null,
       values: row.cells.map((c, i) => toValue(c, s.columns[i]!, scale)),
     })),
-    _gaps: s.gaps,
+    gaps: s.gaps,
   };
 }

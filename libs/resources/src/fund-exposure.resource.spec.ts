@@ -35,10 +35,14 @@ describe('percentToFraction', () => {
 describe('fundExposureAsOfGaps', () => {
   it('says only the latest report is kept, and counts the funds left out by reason', () => {
     const gaps = fundExposureAsOfGaps('2023-08-24', { funds: 0, replaced: 1, undated: 2 });
-    expect(gaps[0]).toMatch(/^as_of 2023-08-24: each fund's latest N-PORT report filed on or before the day, but only each fund's latest report is kept/);
+    expect(gaps[0]!.code).toBe('as_of_rule');
+    expect(gaps[0]!.detail).toMatch(/^as_of 2023-08-24: each fund's latest N-PORT report filed on or before the day, but only each fund's latest report is kept/);
     expect(gaps.slice(1)).toEqual([
-      'as_of 2023-08-24: 1 fund left out: their latest report came after the day and the one before it is not kept',
-      "as_of 2023-08-24: 2 funds left out: N-PORT records carry no filing date, and the filings read model does not hold their report's accession",
+      { code: 'as_of_report_not_kept', detail: 'as_of 2023-08-24: 1 fund left out: their latest report came after the day and the one before it is not kept' },
+      {
+        code: 'as_of_report_undated',
+        detail: "as_of 2023-08-24: 2 funds left out: N-PORT records carry no filing date, and the filings read model does not hold their report's accession",
+      },
     ]);
     expect(fundExposureAsOfGaps('2023-08-25', { funds: 1, replaced: 0, undated: 0 })).toHaveLength(1);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FundExposureAsOfCoverage, FundExposureRow } from '@app/persistence';
+import { gap, type GapBody, gapSchema } from './gap.resource';
 import { companyReferenceSchema, dateField, paginationSchema, provenanceSchema } from './shared.resource';
 
 export const valueObjectSchema = z.object({
@@ -27,8 +28,8 @@ export const fundExposureSchema = z.object({
   company: companyReferenceSchema,
   alpha: z.boolean().describe('Always true: this endpoint is alpha-stage'),
   fund_count: z.number().int().describe('Distinct funds holding the company\'s common equity (under the same filters)'),
-  as_of: dateField().optional().describe('With ?as_of=: the day; only reports filed on or before it are listed (see _gaps)'),
-  _gaps: z.array(z.string()).describe('What this data cannot show'),
+  as_of: dateField().optional().describe('With ?as_of=: the day; only reports filed on or before it are listed (see gaps)'),
+  gaps: z.array(gapSchema).describe('What this data cannot show, and why'),
 });
 
 export type FundExposureEntryBody = z.infer<typeof fundExposureEntrySchema>;
@@ -61,28 +62,31 @@ export function toFundExposureEntry(row: FundExposureRow): FundExposureEntryBody
   };
 }
 
-export const FUND_EXPOSURE_GAPS: readonly string[] = [
-  'unit investment trusts do not file N-PORT (e.g. SPDR S&P 500 ETF Trust, Invesco QQQ Trust): their holdings are missing',
-  'only N-PORT filings ingested so far are included; each fund shows its latest complete report (as_of_date)',
-  'only common equity (N-PORT assetCat EC) counts: bonds, preferred shares and derivatives of the issuer are left out',
-  'is_etf: N-PORT carries no ETF flag; a fund counts as an ETF only when its series or registrant name says ETF',
-  'fund_ticker: null when the filing gives no class ticker and the fund is not itself a listed registrant',
-  'holdings are matched to the company at ingestion by ISIN/CUSIP, LEI, ticker or normalized issuer name; unmatched holdings are not shown',
+export const FUND_EXPOSURE_GAPS: readonly GapBody[] = [
+  gap('source_scope', 'unit investment trusts do not file N-PORT (e.g. SPDR S&P 500 ETF Trust, Invesco QQQ Trust): their holdings are missing'),
+  gap('source_scope', 'only N-PORT filings ingested so far are included; each fund shows its latest complete report (as_of_date)'),
+  gap('source_scope', 'only common equity (N-PORT assetCat EC) counts: bonds, preferred shares and derivatives of the issuer are left out'),
+  gap('inferred_value', 'is_etf: N-PORT carries no ETF flag; a fund counts as an ETF only when its series or registrant name says ETF', 'is_etf'),
+  gap('not_in_source', 'fund_ticker: null when the filing gives no class ticker and the fund is not itself a listed registrant', 'fund_ticker'),
+  gap('matching_rule', 'holdings are matched to the company at ingestion by ISIN/CUSIP, LEI, ticker or normalized issuer name; unmatched holdings are not shown'),
 ];
 
 /**
  * What an as_of answer cannot show (pure): only each fund's latest report is kept, so a fund whose
  * report of the day was replaced is left out, as is one whose report has no stored filing date.
  */
-export function fundExposureAsOfGaps(asOf: string, coverage: FundExposureAsOfCoverage): string[] {
+export function fundExposureAsOfGaps(asOf: string, coverage: FundExposureAsOfCoverage): GapBody[] {
   const funds = (n: number) => `${n} fund${n === 1 ? '' : 's'}`;
   const gaps = [
-    `as_of ${asOf}: each fund's latest N-PORT report filed on or before the day, but only each fund's latest report is kept (earlier ones are deleted ` +
-      'when a newer one is complete): a fund whose latest report came after the day is left out, not shown with the report it had then',
+    gap(
+      'as_of_rule',
+      `as_of ${asOf}: each fund's latest N-PORT report filed on or before the day, but only each fund's latest report is kept (earlier ones are deleted ` +
+        'when a newer one is complete): a fund whose latest report came after the day is left out, not shown with the report it had then',
+    ),
   ];
-  if (coverage.replaced > 0) gaps.push(`as_of ${asOf}: ${funds(coverage.replaced)} left out: their latest report came after the day and the one before it is not kept`);
+  if (coverage.replaced > 0) gaps.push(gap('as_of_report_not_kept', `as_of ${asOf}: ${funds(coverage.replaced)} left out: their latest report came after the day and the one before it is not kept`));
   if (coverage.undated > 0) {
-    gaps.push(`as_of ${asOf}: ${funds(coverage.undated)} left out: N-PORT records carry no filing date, and the filings read model does not hold their report's accession`);
+    gaps.push(gap('as_of_report_undated', `as_of ${asOf}: ${funds(coverage.undated)} left out: N-PORT records carry no filing date, and the filings read model does not hold their report's accession`));
   }
   return gaps;
 }

@@ -30,7 +30,9 @@ export { thirteenFFilingSchema, toThirteenFFiling } from './thirteenf-filing.res
 export type { ThirteenFFilingBody } from './thirteenf-filing.resource';
 export { FUND_EXPOSURE_GAPS, fundExposureAsOfGaps, fundExposureEntrySchema, fundExposureSchema, toFundExposureEntry } from './fund-exposure.resource';
 export { SEGMENT_UNITS, segmentGaps, segmentObservationSchema, segmentsResponseSchema, toSegmentObservation } from './segment.resource';
-export { coverageSchema, GAP_CODES, toCoverage } from './coverage.resource';
+export { coverageSchema, toCoverage } from './coverage.resource';
+export { GAP_CATALOGUE, GAP_CODES, gap, gapSchema } from './gap.resource';
+export type { GapBody, GapCode } from './gap.resource';
 export type { CompanyCoverage, CoverageBody } from './coverage.resource';
 export { searchHitSchema, searchHitUrl, searchListSchema, toSearchHit } from './search.resource';
 export type { SearchHitBody, SearchListBody } from './search.resource';

@@ -1,6 +1,7 @@
 import { quarterOf } from '@app/contracts';
 import { z } from 'zod';
 import type { InstitutionalManagerRow, InstitutionalPositionRow, ManagerQuarterRow, ThirteenFFilingRow } from '@app/persistence';
+import { gap, type GapBody, gapSchema } from './gap.resource';
 import { companyReferenceSchema, dateField, paginationSchema, provenanceSchema } from './shared.resource';
 
 const optionSchema = z.object({ shares: z.number().int(), value_usd: z.number().int() });
@@ -52,8 +53,8 @@ export const companyHoldersSchema = z.object({
       .array(z.string())
       .describe("CUSIPs matched to the company (by the CUSIP itself or by its issuer prefix) among the positions of the quarter served, sorted; empty when it has none"),
   }),
-  as_of: dateField().optional().describe('With ?as_of=: the day; each manager\'s quarter as the 13F filings filed on or before it made it (see _gaps)'),
-  _gaps: z.array(z.string()),
+  as_of: dateField().optional().describe('With ?as_of=: the day; each manager\'s quarter as the 13F filings filed on or before it made it (see gaps)'),
+  gaps: z.array(gapSchema).describe('What this answer cannot show, and why'),
 });
 
 export const securityHoldersSchema = z.object({
@@ -61,7 +62,7 @@ export const securityHoldersSchema = z.object({
   pagination: paginationSchema,
   security: z.object({ cusip: z.string(), issuer: z.string().nullable(), class_title: z.string().nullable(), symbol: z.string().nullable() }),
   meta: quarterMetaSchema,
-  _gaps: z.array(z.string()),
+  gaps: z.array(gapSchema).describe('What this answer cannot show, and why'),
 });
 
 export const institutionSchema = z.object({
@@ -100,25 +101,34 @@ export const institutionHoldingsSchema = z.object({
   pagination: paginationSchema,
   institution: institutionSchema,
   meta: quarterMetaSchema,
-  _gaps: z.array(z.string()),
+  gaps: z.array(gapSchema).describe('What this answer cannot show, and why'),
 });
 
-export const INSTITUTIONAL_GAPS: readonly string[] = [
-  'Form 13F covers managers with over $100 million in 13(f) securities, 45 days after quarter end; positions under the 13F threshold and short positions are not reported',
-  'values before 2023-01-03 were filed in thousands and are scaled; a filing whose numbers contradict its date carries unit_flag on GET /v1/institutions/{cik}',
-  'companies are matched by CUSIP through the identifier crosswalk only (the CUSIP itself, else its issuer prefix when that names one company); unmatched CUSIPs: GET /v1/securities/{cusip}/institutional-holders',
-  "a company's holders are those of its CIK: every share class, and for a trust whose series share one CIK (e.g. the Select Sector SPDRs), every series",
+export const INSTITUTIONAL_GAPS: readonly GapBody[] = [
+  gap('source_scope', 'Form 13F covers managers with over $100 million in 13(f) securities, 45 days after quarter end; positions under the 13F threshold and short positions are not reported'),
+  gap('values_scaled', 'values before 2023-01-03 were filed in thousands and are scaled; a filing whose numbers contradict its date carries unit_flag on GET /v1/institutions/{cik}'),
+  gap(
+    'matching_rule',
+    'companies are matched by CUSIP through the identifier crosswalk only (the CUSIP itself, else its issuer prefix when that names one company); unmatched CUSIPs: GET /v1/securities/{cusip}/institutional-holders',
+  ),
+  gap('held_per_issuer', "a company's holders are those of its CIK: every share class, and for a trust whose series share one CIK (e.g. the Select Sector SPDRs), every series"),
 ];
 
 /** What a holders answer as of a day follows and cannot show. */
-export function institutionalAsOfGaps(asOf: string): string[] {
+export function institutionalAsOfGaps(asOf: string): GapBody[] {
   return [
-    `as_of ${asOf}: each manager's quarter as the complete 13F filings filed on or before the day made it (the latest 13F-HR or restatement, then the ` +
+    gap(
+      'as_of_rule',
+      `as_of ${asOf}: each manager's quarter as the complete 13F filings filed on or before the day made it (the latest 13F-HR or restatement, then the ` +
       'new-holdings amendments filed after it); change against the quarter before as it stood the same day; weight against the quarter\'s total then; ' +
-      'meta.quarters are the quarters some holder had filed by the day',
-    `as_of ${asOf}: managers are found through today's positions of the company at the quarter or the one before: a manager whose filings by the day held ` +
-      'the company but whose later restatement drops every position of it at both quarters is not listed',
-    `as_of ${asOf}: CUSIPs are matched to the company by today's crosswalk (N-PORT evidence read since may match a CUSIP that was unmatched on the day)`,
+        'meta.quarters are the quarters some holder had filed by the day',
+    ),
+    gap(
+      'as_of_not_point_in_time',
+      `as_of ${asOf}: managers are found through today's positions of the company at the quarter or the one before: a manager whose filings by the day held ` +
+        'the company but whose later restatement drops every position of it at both quarters is not listed',
+    ),
+    gap('as_of_not_point_in_time', `as_of ${asOf}: CUSIPs are matched to the company by today's crosswalk (N-PORT evidence read since may match a CUSIP that was unmatched on the day)`),
   ];
 }
 

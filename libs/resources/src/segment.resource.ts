@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { segmentReconciliationSchema } from '@app/contracts';
 import type { SegmentCoverage, SegmentObservation } from '@app/persistence';
+import { gap, type GapBody, gapSchema } from './gap.resource';
 import { companyReferenceSchema, dateField, paginationSchema, provenanceSchema } from './shared.resource';
 
 /** The scales value.normalized can be served in (the endpoint's `unit` parameter). */
@@ -56,7 +57,7 @@ export const segmentsResponseSchema = z.object({
   data: z.array(segmentObservationSchema),
   pagination: paginationSchema,
   company: companyReferenceSchema,
-  _gaps: z.array(z.string()).describe('Human-readable notes on what this response cannot cover'),
+  gaps: z.array(gapSchema).describe('What this response cannot cover, and why'),
 });
 
 export type SegmentObservationBody = z.infer<typeof segmentObservationSchema>;
@@ -99,15 +100,19 @@ export function toSegmentObservation(o: SegmentObservation, unit: SegmentUnit): 
 }
 
 /** Notes on what the company's segment data cannot cover. */
-export function segmentGaps(c: SegmentCoverage): string[] {
-  const gaps: string[] = [];
-  if (c.total === 0) gaps.push('no segment facts ingested yet for this company (segments come from the inline XBRL of its 10-Q and 10-K filings)');
-  if (c.annualForms === 0) gaps.push('no 10-K segment facts yet: annual figures and derived fourth quarters are unavailable');
+export function segmentGaps(c: SegmentCoverage): GapBody[] {
+  const gaps: GapBody[] = [];
+  if (c.total === 0) gaps.push(gap('no_segments_reported', 'no segment facts ingested yet for this company (segments come from the inline XBRL of its 10-Q and 10-K filings)'));
+  if (c.annualForms === 0) gaps.push(gap('no_annual_segments', 'no 10-K segment facts yet: annual figures and derived fourth quarters are unavailable'));
   gaps.push(
-    c.derivedQ4 === 0
-      ? 'Q4 derived values (annual minus nine-month year to date) are marked tier derived_q4; none are available yet'
-      : 'Q4 derived values (annual minus nine-month year to date) are marked tier derived_q4, not verified',
+    gap(
+      'derived_q4',
+      c.derivedQ4 === 0
+        ? 'Q4 derived values (annual minus nine-month year to date) are marked tier derived_q4; none are available yet'
+        : 'Q4 derived values (annual minus nine-month year to date) are marked tier derived_q4, not verified',
+      'tier',
+    ),
   );
-  gaps.push('period.kind ytd rows are year-to-date durations, not quarters; facts whose context splits a segment by a further dimension are not included');
+  gaps.push(gap('source_scope', 'period.kind ytd rows are year-to-date durations, not quarters; facts whose context splits a segment by a further dimension are not included'));
   return gaps;
 }

@@ -25,9 +25,9 @@ export const companiesRoutes = defineRoutes({
     operationId: 'getCompany',
     summary: 'Company detail',
     description:
-      'Reference fields plus detail and provenance; `_gaps` explains every field that is null. With `as_of=YYYY-MM-DD`, `name` is the name in force ' +
+      'Reference fields plus detail and provenance; `gaps` explains every field that is null. With `as_of=YYYY-MM-DD`, `name` is the name in force ' +
       "that day, from SEC's former names and their dates (a day before the first one SEC lists gets the earliest name, with a note); the other fields " +
-      'are today\'s values, and `_gaps` names them.',
+      'are today\'s values, and `gaps` names them.',
     tags: ['companies'],
     path: symbolParam,
     query: companyDetailParams,

@@ -24,7 +24,7 @@ export const executivesRoutes = defineRoutes({
       'is current while a Form 4 filed in the last 18 months shows them as officer or director and no later one shows them without it ' +
       '(current_only=false shows the others). ' +
       'With `as_of=YYYY-MM-DD`, the roster as it stood that day: issuer-page people a crawl had listed by then, current when a crawl on or after the day ' +
-      "(or today's roster) still lists them; SEC people from the Forms 4 filed by then, current within the 18 months before the day; `_gaps` says " +
+      "(or today's roster) still lists them; SEC people from the Forms 4 filed by then, current within the 18 months before the day; `gaps` says " +
       'the rule and what the stored crawls cannot tell. ' +
       "`limit` above the plan's cap answers 422 less_than_equal with the cap in ctx.",
     tags: ['companies'],
@@ -51,7 +51,7 @@ export const executivesApi: RouteModule = {
           const page = (rows: RosterRow[]) => open.body(keysetInMemory(ROSTER_ORDER, rows, open.request), (r) => toRosterEntry(r.entry));
           if (query.as_of !== undefined) {
             const { rows, gaps } = await service.listAsOf(company.cik, query.category, query.current_only, query.as_of);
-            return { company: toCompanyReference(company), ...page(rows), as_of: query.as_of, _gaps: gaps };
+            return { company: toCompanyReference(company), ...page(rows), as_of: query.as_of, gaps };
           }
           return { company: toCompanyReference(company), ...page(await service.list(company.cik, query.category, query.current_only)) };
         },

@@ -98,13 +98,21 @@ describe('rosterAsOfGaps', () => {
 
   it('states the rule first, and names a person dropped by a crawl after their last listing when that crawl may be before or after the day', () => {
     const gaps = rosterAsOfGaps({ entries: [dropped], pageFirstSeen: '2026-01-15' }, '2026-01-31');
-    expect(gaps[0]).toMatch(/^as_of 2026-01-31: is_current as of the day: /);
-    expect(gaps[1]).toBe('is_current: John D. Klopfenstein (last listed 2026-01-15): dropped from the issuer page by a crawl between their last listing and 2026-02-15, whose day is not kept; shown as not current');
+    expect(gaps[0]).toMatchObject({ code: 'as_of_rule', field: 'is_current', detail: expect.stringMatching(/^as_of 2026-01-31: is_current as of the day: /) });
+    expect(gaps[1]).toEqual({
+      code: 'as_of_drop_day_unknown',
+      field: 'is_current',
+      detail:
+        'is_current: John D. Klopfenstein (last listed 2026-01-15): dropped from the issuer page by a crawl between their last listing and 2026-02-15, whose day is not kept; shown as not current',
+    });
   });
 
   it('says nothing of a drop known by the day, and names a first crawl after it', () => {
     expect(rosterAsOfGaps({ entries: [dropped], pageFirstSeen: '2026-01-15' }, '2026-02-15')).toHaveLength(1);
-    expect(rosterAsOfGaps({ entries: [], pageFirstSeen: '2026-01-15' }, '2026-01-10')[1]).toBe('issuer page: first crawled on 2026-01-15, after as_of; before it only Form 4 filings answer');
+    expect(rosterAsOfGaps({ entries: [], pageFirstSeen: '2026-01-15' }, '2026-01-10')[1]).toEqual({
+      code: 'as_of_before_first_crawl',
+      detail: 'issuer page: first crawled on 2026-01-15, after as_of; before it only Form 4 filings answer',
+    });
     expect(rosterAsOfGaps({ entries: [], pageFirstSeen: null }, '2026-01-10')).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
 import { keysetOrder, personKey, secRosterCurrentSince, type RosterAsOf, type RosterEntryRecord, type RosterRepository } from '@app/persistence';
+import { gap, type GapBody } from '@app/resources';
 
 const EXECUTIVES = 'executives';
 
@@ -165,17 +166,23 @@ export const ROSTER_AS_OF_RULE =
  * people dropped after their last listing by a crawl whose day is not kept, so whether they were
  * still listed on the day is unknown (served as not current).
  */
-export function rosterAsOfGaps(roster: RosterAsOf, asOf: string): string[] {
-  const gaps = [`as_of ${asOf}: ${ROSTER_AS_OF_RULE}`];
+export function rosterAsOfGaps(roster: RosterAsOf, asOf: string): GapBody[] {
+  const gaps = [gap('as_of_rule', `as_of ${asOf}: ${ROSTER_AS_OF_RULE}`, 'is_current')];
   if (roster.pageFirstSeen !== null && roster.pageFirstSeen > asOf) {
-    gaps.push(`issuer page: first crawled on ${roster.pageFirstSeen}, after as_of; before it only Form 4 filings answer`);
+    gaps.push(gap('as_of_before_first_crawl', `issuer page: first crawled on ${roster.pageFirstSeen}, after as_of; before it only Form 4 filings answer`));
   }
   const unknown = roster.entries.filter(
     (e) => e.sourceProvider !== 'sec' && !e.isCurrent && utcDay(e.lastSeenAt) < asOf && utcDay(e.recordObservedAt) > asOf,
   );
   if (unknown.length > 0) {
     const who = unknown.map((e) => `${e.name} (last listed ${utcDay(e.lastSeenAt)})`).join(', ');
-    gaps.push(`is_current: ${who}: dropped from the issuer page by a crawl between their last listing and ${utcDay(unknown[0]!.recordObservedAt)}, whose day is not kept; shown as not current`);
+    gaps.push(
+      gap(
+        'as_of_drop_day_unknown',
+        `is_current: ${who}: dropped from the issuer page by a crawl between their last listing and ${utcDay(unknown[0]!.recordObservedAt)}, whose day is not kept; shown as not current`,
+        'is_current',
+      ),
+    );
   }
   return gaps;
 }
@@ -193,10 +200,10 @@ export class ExecutivesService {
   }
 
   /**
-   * The roster as it stood on `asOf`, as `list` gives it, with its _gaps. An issuer-page entry's
+   * The roster as it stood on `asOf`, as `list` gives it, with its gaps. An issuer-page entry's
    * evidence (for the merge) is its crawl, but no later than the day.
    */
-  async listAsOf(cik: string, category: string, currentOnly: boolean, asOf: string): Promise<{ rows: RosterRow[]; gaps: string[] }> {
+  async listAsOf(cik: string, category: string, currentOnly: boolean, asOf: string): Promise<{ rows: RosterRow[]; gaps: GapBody[] }> {
     const roster = await this.repo.listAllAsOf(cik, category, asOf);
     const gaps = rosterAsOfGaps(roster, asOf);
     const dayEnd = new Date(`${asOf}T23:59:59.999Z`);

@@ -46,7 +46,7 @@ export const factsRoutes = defineRoutes({
       'About 40 standard line items built from the XBRL facts the company reported, by fiscal year or quarter, newest first (`limit` periods). ' +
       "Each line item names its chain of candidate concepts; each value the concept it came from (the first of the chain the filer reported for that period), the filer's label, " +
       'and the filing that reported it, or how it was derived: a fourth quarter no filing reports is the year minus nine months (or minus its three quarters); ' +
-      'free cash flow is operating cash flow minus capital expenditure. A value that cannot be had is null with the reason (gap, _gaps); ' +
+      'free cash flow is operating cash flow minus capital expenditure. A value that cannot be had is null with the reason (gap, gaps); ' +
       'a reported value that disagrees with the same value derived is flagged. `as_of` builds the statement from the reports filed by that day.',
     tags: ['financials'],
     path: factsPathParams,
@@ -76,7 +76,7 @@ export const factsApi: RouteModule = {
             concept: toFactConcept(found.concept),
             as_of: query.as_of ?? null,
             history: query.history,
-            _gaps: factGaps(found.concept, query.dimensioned),
+            gaps: factGaps(found.concept, query.dimensioned),
           };
         },
       }),

@@ -17,10 +17,10 @@ export const fundExposureRoutes = defineRoutes({
     description:
       "Funds whose latest N-PORT report holds the company's common equity, largest first by weight (default) or value, " +
       'keyset-paginated. One entry per holding: a fund holding two share classes of the issuer appears twice; `fund_count` counts funds. ' +
-      "`limit` above the plan's cap answers 422 less_than_equal. `_gaps` says what N-PORT cannot show. " +
+      "`limit` above the plan's cap answers 422 less_than_equal. `gaps` says what N-PORT cannot show. " +
       'With `as_of=YYYY-MM-DD`, only reports filed on or before that day: each fund\'s latest report alone is kept and N-PORT records carry no filing ' +
       'date (it comes from the filings read model), so a fund whose latest report came after the day, or whose filing date is not known, is left out ' +
-      'and counted in `_gaps`; `fund_count` counts the funds listed.',
+      'and counted in `gaps`; `fund_count` counts the funds listed.',
     tags: ['funds'],
     path: symbolParam,
     query: fundExposureParams,
@@ -56,11 +56,11 @@ export const fundExposureApi: RouteModule = {
             const [rows, coverage] = await Promise.all([service.list(filter, open.request), service.asOfCoverage(company.cik, filter.etfsOnly, asOf)]);
             const page = open.body(rows, toFundExposureEntry);
             const gaps = [...FUND_EXPOSURE_GAPS, ...fundExposureAsOfGaps(asOf, coverage)];
-            return { ...page, company: toCompanyReference(company), alpha: true, fund_count: coverage.funds, as_of: asOf, _gaps: gaps };
+            return { ...page, company: toCompanyReference(company), alpha: true, fund_count: coverage.funds, as_of: asOf, gaps };
           }
           const [rows, fundCount] = await Promise.all([service.list(filter, open.request), service.countFunds(company.cik, filter.etfsOnly)]);
           const page = open.body(rows, toFundExposureEntry);
-          return { ...page, company: toCompanyReference(company), alpha: true, fund_count: fundCount, _gaps: [...FUND_EXPOSURE_GAPS] };
+          return { ...page, company: toCompanyReference(company), alpha: true, fund_count: fundCount, gaps: [...FUND_EXPOSURE_GAPS] };
         },
       }),
     ];

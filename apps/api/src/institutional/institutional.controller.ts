@@ -47,7 +47,7 @@ export const institutionalRoutes = defineRoutes({
       `of the quarter served. ${ROW_RULE} A quarter without data answers an empty list; meta.quarters names those with data. ${PAGE_RULE} ` +
       'With `as_of=YYYY-MM-DD`, each manager\'s quarter as the 13F filings filed on or before that day made it (a later 13F-HR/A restatement or ' +
       'new-holdings amendment not yet counted), the change against the quarter before as it then stood, and the quarters some holder had filed by then; ' +
-      '`_gaps` says what it cannot show.',
+      '`gaps` says what it cannot show.',
     tags: ['institutions'],
     path: companyHoldersPath,
     query: companyHoldersParams,
@@ -148,14 +148,14 @@ export const institutionalApi: RouteModule = {
                   service.repo.cusipsAsOf(company.cik, period, asOf),
                 ])
               : [EMPTY, []];
-            return { ...page, company: toCompanyReference(company), meta: { ...quarterMeta(choice), cusips }, as_of: asOf, _gaps: [...INSTITUTIONAL_GAPS, ...institutionalAsOfGaps(asOf)] };
+            return { ...page, company: toCompanyReference(company), meta: { ...quarterMeta(choice), cusips }, as_of: asOf, gaps: [...INSTITUTIONAL_GAPS, ...institutionalAsOfGaps(asOf)] };
           }
           const choice = await service.holdersQuarter(target, query.quarter);
           const [page, cusips] = await Promise.all([
             holdersPage(paging, principal, service, target, choice, query.sort, 'institutional-holders', query),
             choice.period ? service.repo.cusipsOf(company.cik, choice.period) : Promise.resolve([]),
           ]);
-          return { ...page, company: toCompanyReference(company), meta: { ...quarterMeta(choice), cusips }, _gaps: [...INSTITUTIONAL_GAPS] };
+          return { ...page, company: toCompanyReference(company), meta: { ...quarterMeta(choice), cusips }, gaps: [...INSTITUTIONAL_GAPS] };
         },
       }),
       binder.bind(institutionalRoutes.securityHolders, {
@@ -168,7 +168,7 @@ export const institutionalApi: RouteModule = {
             ...page,
             security: { cusip, issuer: security?.issuer ?? null, class_title: security?.classTitle ?? null, symbol: security?.symbol ?? null },
             meta: quarterMeta(choice),
-            _gaps: [...INSTITUTIONAL_GAPS],
+            gaps: [...INSTITUTIONAL_GAPS],
           };
         },
       }),
@@ -200,7 +200,7 @@ export const institutionalApi: RouteModule = {
             { list: 'institution-holdings', filters: { cik: manager.cik, period: choice.period, sort: query.sort }, order: PORTFOLIO_ORDER[query.sort], defaultDirection: 'desc' },
           );
           const page = choice.period ? open.body(await service.portfolio(manager.cik, choice.period, query.sort, open.request), toInstitutionalPosition) : EMPTY;
-          return { ...page, institution: toInstitution(manager), meta: quarterMeta(choice), _gaps: [...INSTITUTIONAL_GAPS] };
+          return { ...page, institution: toInstitution(manager), meta: quarterMeta(choice), gaps: [...INSTITUTIONAL_GAPS] };
         },
       }),
     ];

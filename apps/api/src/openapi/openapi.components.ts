@@ -34,6 +34,7 @@ import {
   freshnessSchema,
   fundExposureEntrySchema,
   fundExposureSchema,
+  gapSchema,
   insiderListSchema,
   insiderTransactionSchema,
   institutionalPositionSchema,
@@ -107,6 +108,7 @@ export function eventTypeName(type: (typeof EVENT_TYPES)[number]): string {
 export const COMPONENT_SCHEMAS: ReadonlyArray<readonly [string, z.ZodType]> = [
   ['Provenance', provenanceSchema],
   ['Pagination', paginationSchema],
+  ['Gap', gapSchema],
   ['Problem', problemSchema],
   ['ValidationItem', validationItemSchema],
   ['ValidationError', validationErrorSchema],

@@ -232,7 +232,7 @@ export const AS_OF_PARAM = {
   kind: 'string',
   pattern: '^\\d{4}-\\d{2}-\\d{2}$',
   format: 'date',
-  description: 'YYYY-MM-DD: as it stood that day, from what was filed by then; _gaps says what is not',
+  description: 'YYYY-MM-DD: as it stood that day, from what was filed by then; gaps says what is not',
   example: '2024-11-01',
 } as const;
 

@@ -38,7 +38,7 @@ export const segmentsApi: RouteModule = {
           // The cursor first: a bad cursor answers 422 before an unknown symbol's 404.
           const open = paging.open(principal, query, { list: 'segments', filters: { symbol }, order: SEGMENTS_ORDER, defaultDirection: 'desc' });
           const found = await service.page(symbol, open.request);
-          return { ...open.body(found.page, (o) => toSegmentObservation(o, query.unit)), company: toCompanyReference(found.company), _gaps: segmentGaps(found.coverage) };
+          return { ...open.body(found.page, (o) => toSegmentObservation(o, query.unit)), company: toCompanyReference(found.company), gaps: segmentGaps(found.coverage) };
         },
       }),
     ];

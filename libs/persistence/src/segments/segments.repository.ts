@@ -12,7 +12,7 @@ export const SEGMENTS_ORDER = keysetOrder<SegmentObservation>(
   { sql: 'record_key', type: 'text', of: (o) => o.recordKey },
 );
 
-/** What a company's segment data covers, for the `_gaps` notes. */
+/** What a company's segment data covers, for the segments `gaps`. */
 export interface SegmentCoverage {
   total: number;
   annualForms: number;

@@ -85,7 +85,7 @@ describe('derived values', () => {
     // EPS does not add up over quarters: no fourth quarter is made up.
     const eps = cell(income, 'eps_diluted', '2024-09-28');
     expect(eps).toMatchObject({ value: null, derived: false });
-    expect(income.gaps).toContain(`eps_diluted FY2024 Q4 (2024-06-30..2024-09-28): ${eps.gap}`);
+    expect(income.gaps).toContainEqual({ code: 'not_reported_for_period', field: 'eps_diluted', detail: `eps_diluted FY2024 Q4 (2024-06-30..2024-09-28): ${eps.gap}` });
   });
 
   it("derives free cash flow from its parts: Apple fiscal 2024, $118,254 million operating cash flow minus $9,447 million capital expenditure", () => {
@@ -121,7 +121,11 @@ describe('derived values', () => {
 
   it('says why a value is missing, once per item when the filer never reports it (LPA reports no cost of sales)', () => {
     const { income } = statementsAsOf('LPA', undefined);
-    expect(income.gaps).toContain('cost_of_revenue: the filer reports none of us-gaap:CostOfRevenue, us-gaap:CostOfGoodsAndServicesSold, us-gaap:CostOfGoodsSold, ifrs-full:CostOfSales');
+    expect(income.gaps).toContainEqual({
+      code: 'concept_not_reported',
+      field: 'cost_of_revenue',
+      detail: 'cost_of_revenue: the filer reports none of us-gaap:CostOfRevenue, us-gaap:CostOfGoodsAndServicesSold, us-gaap:CostOfGoodsSold, ifrs-full:CostOfSales',
+    });
     expect(income.rows.find((r) => r.item.key === 'gross_profit')!.cells.every((c) => c.value === null && c.gap !== null)).toBe(true);
   });
 

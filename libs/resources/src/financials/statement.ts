@@ -1,4 +1,5 @@
 import type { FactReport } from '@app/persistence';
+import { gap, type GapBody, type GapCode } from '../gap.resource';
 import { decimalSum, sameDecimal } from './fact-reports';
 import { lineItemsOf, type LineItem, type StatementKind, type UnitKind } from './line-items';
 
@@ -66,7 +67,9 @@ export interface StatementCell {
   /** The report the value came from (null when derived: its inputs name theirs). */
   report: FactReport | null;
   flags: StatementFlag[];
+  /** Why the value is null, and its gap code (both null when there is a value). */
   gap: string | null;
+  gapCode: GapCode | null;
 }
 
 export interface StatementRow {
@@ -80,8 +83,8 @@ export interface BuiltStatement {
   /** Newest first. */
   columns: StatementColumn[];
   rows: StatementRow[];
-  /** Why values are null, one line per item (or per item and period). */
-  gaps: string[];
+  /** Why values are null, one per item (or per item and period). */
+  gaps: GapBody[];
 }
 
 export interface BuildOptions {
@@ -248,7 +251,7 @@ function disagreement(reported: string, derivation: Derivation, what: string): S
   return { code: 'derived_disagrees', message: `reported ${reported} differs from ${what} ${derived} (${derivation.expression})`, reported, derived, difference, derivation };
 }
 
-const emptyCell = (gap: string): StatementCell => ({ value: null, unit: null, concept: null, label: null, derived: false, derivation: null, report: null, flags: [], gap });
+const emptyCell = (gapCode: GapCode, gap: string): StatementCell => ({ value: null, unit: null, concept: null, label: null, derived: false, derivation: null, report: null, flags: [], gap, gapCode });
 
 /** The cell of a formula item: its two inputs' values for the column, when both have one in one unit. */
 function formulaDerivation(item: LineItem, cells: ReadonlyMap<string, StatementCell>): { derivation: Derivation; unit: string } | { missing: string } {
@@ -313,7 +316,7 @@ function cellFor(item: LineItem, column: StatementColumn, done: ReadonlyMap<stri
     const { unit, byEnd } = found;
     const reported = byEnd.get(column.end)?.find((r) => matches(r, item, column, period));
     if (reported) {
-      cell = { value: reported.value, unit, concept, label: reported.label ?? labels.get(concept) ?? null, derived: false, derivation: null, report: reported, flags: [], gap: null };
+      cell = { value: reported.value, unit, concept, label: reported.label ?? labels.get(concept) ?? null, derived: false, derivation: null, report: reported, flags: [], gap: null, gapCode: null };
       if (quarterFlow && item.additive) {
         const derivation = deriveQuarterIndexed(byEnd, column);
         const flag = derivation && disagreement(reported.value, derivation, derivation.method === 'ytd_difference' ? 'the year-to-date difference' : 'the year minus three quarters');
@@ -327,7 +330,7 @@ function cellFor(item: LineItem, column: StatementColumn, done: ReadonlyMap<stri
     const derivation = found && deriveQuarterIndexed(found.byEnd, column);
     if (found && derivation) {
       const whole = derivation.inputs[0]!.report!;
-      cell = { value: valueOf(derivation), unit: found.unit, concept, label: whole.label ?? labels.get(concept) ?? null, derived: true, derivation, report: null, flags: [], gap: null };
+      cell = { value: valueOf(derivation), unit: found.unit, concept, label: whole.label ?? labels.get(concept) ?? null, derived: true, derivation, report: null, flags: [], gap: null, gapCode: null };
       break;
     }
   }
@@ -339,18 +342,18 @@ function cellFor(item: LineItem, column: StatementColumn, done: ReadonlyMap<stri
     }
     if (!cell) {
       if ('derivation' in formula) {
-        return { value: valueOf(formula.derivation), unit: formula.unit, concept: null, label: null, derived: true, derivation: formula.derivation, report: null, flags: [], gap: null };
+        return { value: valueOf(formula.derivation), unit: formula.unit, concept: null, label: null, derived: true, derivation: formula.derivation, report: null, flags: [], gap: null, gapCode: null };
       }
       const reported = item.concepts.length ? `not reported (${item.concepts.join(', ')}), and ` : '';
-      return emptyCell(`${reported}not derivable as ${item.formula.left} ${item.formula.op === 'difference' ? '-' : '+'} ${item.formula.right}: ${formula.missing} unavailable for this period`);
+      return emptyCell('not_derivable', `${reported}not derivable as ${item.formula.left} ${item.formula.op === 'difference' ? '-' : '+'} ${item.formula.right}: ${formula.missing} unavailable for this period`);
     }
   }
   if (cell) return cell;
   const reportsAny = item.concepts.some((c) => byConcept.has(c));
-  if (!reportsAny) return emptyCell(`the filer reports none of ${item.concepts.join(', ')}`);
-  if (quarterFlow && !item.additive) return emptyCell('not reported for this quarter; per-share amounts and share counts are not derived from other periods');
-  if (quarterFlow) return emptyCell('not reported for this quarter, and no year-to-date or annual figures of the same concept to derive it from');
-  return emptyCell(`not reported for this period (${item.concepts.filter((c) => byConcept.has(c)).join(', ')})`);
+  if (!reportsAny) return emptyCell('concept_not_reported', `the filer reports none of ${item.concepts.join(', ')}`);
+  if (quarterFlow && !item.additive) return emptyCell('not_reported_for_period', 'not reported for this quarter; per-share amounts and share counts are not derived from other periods');
+  if (quarterFlow) return emptyCell('not_reported_for_period', 'not reported for this quarter, and no year-to-date or annual figures of the same concept to derive it from');
+  return emptyCell('not_reported_for_period', `not reported for this period (${item.concepts.filter((c) => byConcept.has(c)).join(', ')})`);
 }
 
 /**
@@ -380,13 +383,15 @@ export function buildStatement(latest: readonly FactReport[], statement: Stateme
       row.cells.push(cell);
     });
   }
-  const gaps: string[] = [];
-  if (columns.length === 0) gaps.push(`no ${period === 'annual' ? 'fiscal year' : 'quarter'} found in the reports filed${period === 'quarter' ? ' (durations of 80 to 100 days)' : ' (durations of 350 to 380 days)'}`);
+  const gaps: GapBody[] = [];
+  if (columns.length === 0) {
+    gaps.push(gap('no_periods', `no ${period === 'annual' ? 'fiscal year' : 'quarter'} found in the reports filed${period === 'quarter' ? ' (durations of 80 to 100 days)' : ' (durations of 350 to 380 days)'}`));
+  }
   for (const row of rows) {
     const missing = row.cells.map((c, i) => ({ c, column: columns[i]! })).filter(({ c }) => c.value === null);
     if (missing.length === 0) continue;
-    if (missing.length === columns.length && new Set(missing.map(({ c }) => c.gap)).size === 1) gaps.push(`${row.item.key}: ${missing[0]!.c.gap}`);
-    else for (const { c, column } of missing) gaps.push(`${row.item.key} ${columnName(column)}: ${c.gap}`);
+    if (missing.length === columns.length && new Set(missing.map(({ c }) => c.gap)).size === 1) gaps.push(gap(missing[0]!.c.gapCode!, `${row.item.key}: ${missing[0]!.c.gap}`, row.item.key));
+    else for (const { c, column } of missing) gaps.push(gap(c.gapCode!, `${row.item.key} ${columnName(column)}: ${c.gap}`, row.item.key));
   }
   return { statement, period, columns, rows, gaps };
 }
