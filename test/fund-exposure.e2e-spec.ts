@@ -61,7 +61,7 @@ interface ExposureBody {
   company: { symbol: string };
   alpha: boolean;
   fund_count: number;
-  _gaps: string[];
+  gaps: Array<{ code: string; field?: string; detail: string }>;
 }
 
 async function get<T>(url: string): Promise<{ status: number; body: T }> {
@@ -202,7 +202,7 @@ interface IdentifierSource {
 
 describe('N-PORT -> company identifiers (ISIN, LEI) with their source', () => {
   it("serves MSFT:US's ISIN US5949181045, computed from the CUSIP ADX files, citing the fund filing and the holding", async () => {
-    const { status, body } = await get<{ isin: string | null; lei: string | null; identifier_sources: { isin: IdentifierSource | null; lei: IdentifierSource | null }; _gaps: string[] }>(
+    const { status, body } = await get<{ isin: string | null; lei: string | null; identifier_sources: { isin: IdentifierSource | null; lei: IdentifierSource | null }; gaps: Array<{ code: string; field?: string; detail: string }> }>(
       '/v1/companies/MSFT:US',
     );
     expect(status).toBe(200);
@@ -226,7 +226,7 @@ describe('N-PORT -> company identifiers (ISIN, LEI) with their source', () => {
     // Microsoft's submissions give no LEI ("lei": null): the LEI ADX files for it is served, with its source.
     expect(body.lei).toBe('INR2EJN1ERAN0W5ZP974');
     expect(body.identifier_sources.lei).toMatchObject({ source: 'nport_holding', derivation: 'filed', fund: { key: 'CIK0000002230' } });
-    expect(body._gaps.filter((g) => /^(isin|lei):/.test(g))).toEqual([]);
+    expect(body.gaps.filter((g) => g.field === 'isin' || g.field === 'lei')).toEqual([]);
   });
 
   it('filters the company list by ISIN (isins=), and the list item carries the ISIN', async () => {
@@ -239,9 +239,9 @@ describe('N-PORT -> company identifiers (ISIN, LEI) with their source', () => {
     // Apple's only ISIN candidates would come from the GS Bond Fund's bonds (a name match, and not equity): ADX's share gives it.
     expect((await get<{ isin: string | null }>('/v1/companies/AAPL:US')).body.isin).toBe('US0378331005');
     // A listing no holding names has no ISIN, and says why.
-    const none = await get<{ isin: string | null; _gaps: string[] }>('/v1/companies/MUR:US');
+    const none = await get<{ isin: string | null; gaps: Array<{ code: string; field?: string; detail: string }> }>('/v1/companies/MUR:US');
     expect(none.body.isin).toBeNull();
-    expect(none.body._gaps).toEqual(expect.arrayContaining([expect.stringMatching(/^isin: no N-PORT holding/)]));
+    expect(none.body.gaps).toEqual(expect.arrayContaining([{ code: 'identifier_not_found', field: 'isin', detail: expect.stringMatching(/^isin: no N-PORT holding/) }]));
   });
 
   it('POST /v1/citations/verify verifies the ISIN and LEI provenance against the re-fetched primary_doc.xml', async () => {

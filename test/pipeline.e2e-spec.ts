@@ -153,14 +153,14 @@ describe('SEC ticker map -> Kafka -> projector -> /v1/companies', () => {
       accession: null,
     });
     expect(bytes.toString('utf8')).toContain(provenance.quote as string);
-    expect(body._gaps).toEqual(expect.arrayContaining([expect.stringMatching(/^website: /), expect.stringMatching(/^sector: /)]));
+    expect(body.gaps).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'not_in_source', field: 'website' }), expect.objectContaining({ code: 'not_stored', field: 'sector' })]));
   });
 
   it('answers the detail of a listing whose submissions were not fetched, naming what is missing', async () => {
     const { status, body } = await get<Record<string, unknown>>('/v1/companies/AAPL:US');
     expect(status).toBe(200);
     expect(body).toMatchObject({ symbol: 'AAPL:US', name: 'Apple Inc.', cik: '0000320193', website: null, country: null });
-    expect(body._gaps).toEqual(expect.arrayContaining([expect.stringMatching(/^detail: SEC submissions not fetched/)]));
+    expect(body.gaps).toEqual(expect.arrayContaining([{ code: 'sec_submissions_pending', detail: expect.stringMatching(/^detail: SEC submissions not fetched/) }]));
   });
 
   it('walks the whole ticker map with limits 1, 25 and 500 in both directions: every row exactly once, in order', async () => {

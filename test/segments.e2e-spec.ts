@@ -59,7 +59,7 @@ interface SegmentsBody {
   }>;
   pagination: { next_cursor: string | null; has_more: boolean };
   company: { symbol: string; cik: string; name: string };
-  _gaps: string[];
+  gaps: Array<{ code: string; field?: string; detail: string }>;
 }
 
 async function count(table: string): Promise<number> {
@@ -186,7 +186,7 @@ describe('inline-XBRL 10-Qs -> Kafka -> projector -> /v1/companies/{symbol}/segm
       });
       expect(d.value.raw).toBe(d.value.normalized * 1e6);
     }
-    expect(body._gaps).toEqual(expect.arrayContaining([expect.stringMatching(/^no 10-K segment facts yet/)]));
+    expect(body.gaps).toEqual(expect.arrayContaining([{ code: 'no_annual_segments', detail: expect.stringMatching(/^no 10-K segment facts yet/) }]));
   });
 
   it('carries provenance whose quote occurs verbatim in the document whose sha256 is content_hash', async () => {

@@ -46,7 +46,7 @@ interface CompanyBody {
   symbol: string;
   description: string | null;
   description_provenance: Provenance | null;
-  _gaps: string[];
+  gaps: Array<{ code: string; field?: string; detail: string }>;
 }
 interface SectionBody {
   item: string;
@@ -154,7 +154,7 @@ describe("Tesla's 10-K -> Kafka -> projector -> the api", () => {
       quote: body.description,
       content_hash: `sha256:${createHash('sha256').update(BYTES).digest('hex')}`,
     });
-    expect(body._gaps.some((g) => g.startsWith('description:'))).toBe(false);
+    expect(body.gaps.some((g) => g.field === 'description')).toBe(false);
   });
 
   it('POST /v1/citations/verify verifies the description provenance', async () => {

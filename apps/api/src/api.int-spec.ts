@@ -202,9 +202,14 @@ describe('companies', () => {
       sector: null, industry: null, employee_count: null, website: null, description: null, status: 'active', is_etf: false,
     });
     expect(body.provenance).toEqual(MSFT_PROVENANCE);
-    expect(body._gaps).toEqual(expect.arrayContaining(['sector: not stored by this service', 'website: SEC submissions list no website for this issuer']));
+    expect(body.gaps).toEqual(
+      expect.arrayContaining([
+        { code: 'not_stored', field: 'sector', detail: 'sector: not stored by this service' },
+        { code: 'not_in_source', field: 'website', detail: 'website: SEC submissions list no website for this issuer' },
+      ]),
+    );
     const t = (await get('/v1/companies/T0001:US', builderKey)).json();
-    expect(t._gaps[0]).toMatch(/^detail: SEC submissions not fetched yet/);
+    expect(t.gaps[0]).toEqual({ code: 'sec_submissions_pending', detail: expect.stringMatching(/^detail: SEC submissions not fetched yet/) });
   });
 
   it('404s an unknown symbol and an unknown route; 405s a wrong method', async () => {

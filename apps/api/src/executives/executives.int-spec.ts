@@ -26,7 +26,7 @@ let key: string;
 let testKey: string;
 
 interface Entry { name: string; role: string; rank: number; is_current: boolean; category: string; [k: string]: unknown }
-interface Body { company: Record<string, unknown>; data: Entry[]; pagination: { next_cursor: string | null; has_more: boolean }; as_of?: string; _gaps?: string[] }
+interface Body { company: Record<string, unknown>; data: Entry[]; pagination: { next_cursor: string | null; has_more: boolean }; as_of?: string; gaps?: Array<{ code: string; field?: string; detail: string }> }
 
 const get = (url: string, k: string | undefined = key) => a.server.inject({ method: 'GET', url, headers: k ? { authorization: `Bearer ${k}` } : {} });
 
@@ -181,7 +181,7 @@ describe('GET /v1/companies/{symbol}/executives', () => {
 
 describe('GET /v1/companies/{symbol} with an issuer description', () => {
   it("fills description from the issuer's IR page and drops its gap note", async () => {
-    const body = (await get('/v1/companies/FRPH:US')).json<{ description: string; description_provenance: unknown; _gaps: string[] }>();
+    const body = (await get('/v1/companies/FRPH:US')).json<{ description: string; description_provenance: unknown; gaps: Array<{ code: string; field?: string; detail: string }> }>();
     expect(body.description).toBe(records.description.data.description);
     expect(body.description_provenance).toEqual({
       src_id: expect.stringMatching(/^src_/) as string,
@@ -192,10 +192,10 @@ describe('GET /v1/companies/{symbol} with an issuer description', () => {
       content_hash: 'sha256:a45110794b38560e35233e9f13d93d4a5bee1f589f75b5dd7e00928ee2473236',
       extracted_at: '2026-01-15T10:00:02.000Z',
     });
-    expect(body._gaps.some((g) => g.startsWith('description:') || g.includes('description'))).toBe(false);
-    const msft = (await get('/v1/companies/MSFT:US')).json<{ description: null; _gaps: string[] }>();
+    expect(body.gaps.some((g) => g.field === 'description' || g.detail.includes('description'))).toBe(false);
+    const msft = (await get('/v1/companies/MSFT:US')).json<{ description: null; gaps: Array<{ code: string; field?: string; detail: string }> }>();
     expect(msft.description).toBeNull();
-    expect(msft._gaps.some((g) => g.startsWith('description:'))).toBe(true);
+    expect(msft.gaps).toContainEqual({ code: 'not_captured', field: 'description', detail: expect.stringMatching(/^description: /) });
   });
 });
 
@@ -298,7 +298,7 @@ describe('GET /v1/companies/{symbol}/executives?as_of=', () => {
     const before = (await get('/v1/companies/FRPH:US/executives?as_of=2026-01-10&current_only=false')).json<Body>();
     expect(before.data).toEqual([]);
     expect(before.as_of).toBe('2026-01-10');
-    expect(before._gaps).toContain('issuer page: first crawled on 2026-01-15, after as_of; before it only Form 4 filings answer');
+    expect(before.gaps).toContainEqual({ code: 'as_of_before_first_crawl', detail: 'issuer page: first crawled on 2026-01-15, after as_of; before it only Form 4 filings answer' });
 
     const first = (await get('/v1/companies/FRPH:US/executives?as_of=2026-01-15&current_only=false')).json<Body>();
     expect(rows(first)).toContainEqual(['John D. Klopfenstein', true]);
@@ -308,13 +308,17 @@ describe('GET /v1/companies/{symbol}/executives?as_of=', () => {
     // Between his last listing and the crawl that dropped him: which crawl dropped him is not kept.
     const between = (await get('/v1/companies/FRPH:US/executives?as_of=2026-01-31&current_only=false')).json<Body>();
     expect(rows(between)).toContainEqual(['John D. Klopfenstein', false]);
-    expect(between._gaps).toContainEqual(expect.stringMatching(/^is_current: John D\. Klopfenstein \(last listed 2026-01-15\): dropped from the issuer page by a crawl between their last listing and 2026-02-15/));
+    expect(between.gaps).toContainEqual({
+      code: 'as_of_drop_day_unknown',
+      field: 'is_current',
+      detail: expect.stringMatching(/^is_current: John D\. Klopfenstein \(last listed 2026-01-15\): dropped from the issuer page by a crawl between their last listing and 2026-02-15/),
+    });
     expect((await get('/v1/companies/FRPH:US/executives?as_of=2026-01-31')).json<Body>().data.map((e) => e.name)).not.toContain('John D. Klopfenstein');
 
     const after = (await get('/v1/companies/FRPH:US/executives?as_of=2026-03-01&current_only=false')).json<Body>();
     expect(rows(after)).toContainEqual(['John D. Klopfenstein', false]);
-    expect(after._gaps!.some((g) => g.startsWith('is_current:'))).toBe(false);
-    expect(after._gaps![0]).toMatch(/^as_of 2026-03-01: is_current as of the day: an issuer-page person when/);
+    expect(after.gaps!.some((g) => g.code === 'as_of_drop_day_unknown')).toBe(false);
+    expect(after.gaps![0]).toEqual({ code: 'as_of_rule', field: 'is_current', detail: expect.stringMatching(/^as_of 2026-03-01: is_current as of the day: an issuer-page person when/) });
   });
 
   it('IR contacts as of a day: the same page rule', async () => {
@@ -339,7 +343,7 @@ describe('GET /v1/companies/{symbol}/executives?as_of=', () => {
     expect(body.data.map((e) => [e.rank, e.name, e.role, (e.provenance as { source_provider: string }).source_provider])).toEqual([
       [1, 'Dodge R Stanton', 'Chief Legal Officer', 'sec'],
     ]);
-    expect(body._gaps).toContainEqual(expect.stringMatching(/^issuer page: first crawled on \d{4}-\d{2}-\d{2}, after as_of/));
+    expect(body.gaps).toContainEqual({ code: 'as_of_before_first_crawl', detail: expect.stringMatching(/^issuer page: first crawled on \d{4}-\d{2}-\d{2}, after as_of/) });
   });
 
   it('422 for a malformed or impossible day, in the Pydantic form', async () => {
@@ -366,17 +370,18 @@ describe('GET /v1/companies/{symbol}?as_of=: the name in force that day', () => 
     await a.context.dataSource.query(`UPDATE companies SET sec_detail = $1::jsonb WHERE symbol = 'TSLA:US'`, [JSON.stringify(detail)]);
   });
 
-  it('TESLA MOTORS INC through 2017-01-27, Tesla, Inc. after; the other fields today\'s, named in _gaps; no as_of: unchanged', async () => {
-    const today = (await get('/v1/companies/TSLA:US')).json<{ name: string; former_names: unknown[]; _gaps: string[] }>();
+  it('TESLA MOTORS INC through 2017-01-27, Tesla, Inc. after; the other fields today\'s, named in gaps; no as_of: unchanged', async () => {
+    const today = (await get('/v1/companies/TSLA:US')).json<{ name: string; former_names: unknown[]; gaps: Array<{ code: string; field?: string; detail: string }> }>();
     expect(today.name).toBe('Tesla, Inc.');
     expect(today).not.toHaveProperty('as_of');
     expect(today.former_names).toEqual([{ name: 'TESLA MOTORS INC', from: '2005-02-17', to: '2017-01-27' }]);
-    const then = (await get('/v1/companies/TSLA:US?as_of=2016-12-30')).json<{ name: string; as_of: string; former_names: unknown[]; _gaps: string[] }>();
+    const then = (await get('/v1/companies/TSLA:US?as_of=2016-12-30')).json<{ name: string; as_of: string; former_names: unknown[]; gaps: Array<{ code: string; field?: string; detail: string }> }>();
     expect(then.name).toBe('TESLA MOTORS INC');
     expect(then.as_of).toBe('2016-12-30');
     expect(then.former_names).toEqual(today.former_names);
-    expect(then._gaps.slice(0, -1)).toEqual(today._gaps);
-    expect(then._gaps[then._gaps.length - 1]).toMatch(/^as_of 2016-12-30: point in time: name .* not point in time: symbol, ticker, isin, lei, figi/);
+    expect(then.gaps.slice(0, -1)).toEqual(today.gaps);
+    expect(then.gaps[then.gaps.length - 1]!.code).toBe('as_of_not_point_in_time');
+    expect(then.gaps[then.gaps.length - 1]!.detail).toMatch(/^as_of 2016-12-30: point in time: name .* not point in time: symbol, ticker, isin, lei, figi/);
     expect((await get('/v1/companies/TSLA:US?as_of=2017-01-28')).json<{ name: string }>().name).toBe('Tesla, Inc.');
   });
 

@@ -30,11 +30,12 @@ interface FactList {
   company: { symbol: string };
   concept: { concept: string };
   as_of: string | null;
+  gaps: Array<{ code: string; field?: string; detail: string }>;
 }
 interface Statement {
   periods: Array<{ fiscal_year: number; fiscal_period: string; end_date: string }>;
   line_items: Array<{ key: string; values: Array<{ end_date: string; value: { raw: number } | null; derived: boolean; filing: { accession: string } | null; derivation: { method: string } | null; gap: string | null }> }>;
-  _gaps: string[];
+  gaps: Array<{ code: string; field?: string; detail: string }>;
 }
 
 const get = (url: string) => api.server.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
@@ -76,6 +77,7 @@ describe('GET /v1/companies/{symbol}/facts', () => {
       provenance: { accession: '0000320193-24-000123', source_url: 'https://data.sec.gov/api/xbrl/companyfacts/CIK0000320193.json' },
     });
     expect(body.data.every((d) => d.period.kind === 'annual')).toBe(true);
+    expect(body.gaps[0]).toMatchObject({ code: 'source_scope', detail: expect.stringMatching(/^values come from SEC company facts/) });
   });
 
   it("as_of: Apple's fiscal 2009 net sales as first reported, then as the 10-K/A of 2010-01-25 restated them; a bare name resolves in us-gaap", async () => {
@@ -149,6 +151,7 @@ describe('GET /v1/companies/{symbol}/financials', () => {
     expect(q.periods).toEqual([{ fiscal_year: 2024, fiscal_period: 'Q4', start_date: '2024-06-30', end_date: '2024-09-28' }]);
     expect(item(q, 'revenue', '2024-09-28')).toMatchObject({ value: { raw: 94_930_000_000 }, derived: true, filing: null, derivation: { method: 'ytd_difference' } });
     expect(item(q, 'eps_diluted', '2024-09-28')).toMatchObject({ value: null, gap: expect.stringContaining('not derived') });
+    expect(q.gaps).toContainEqual({ code: 'not_reported_for_period', field: 'eps_diluted', detail: `eps_diluted: ${item(q, 'eps_diluted', '2024-09-28').gap}` });
     const b = (await get('/v1/companies/AAPL:US/financials?statement=balance&as_of=2024-11-01&limit=1')).json<Statement>();
     expect(item(b, 'total_assets', '2024-09-28').value?.raw).toBe(364_980_000_000);
     const c = (await get('/v1/companies/AAPL:US/financials?statement=cash_flow&as_of=2024-11-01&limit=1')).json<Statement>();

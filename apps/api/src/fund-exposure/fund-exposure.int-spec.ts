@@ -31,7 +31,7 @@ interface Body {
   alpha: boolean;
   fund_count: number;
   as_of?: string;
-  _gaps: string[];
+  gaps: Array<{ code: string; field?: string; detail: string }>;
   detail?: Array<{ type: string; loc: unknown[]; ctx?: Record<string, unknown> }>;
 }
 const get = async (url: string, k = key) => {
@@ -88,7 +88,7 @@ describe('GET /v1/companies/{symbol}/fund-exposure', () => {
     const { status, body } = await get('/v1/companies/MSFT:US/fund-exposure?sort=value');
     expect(status).toBe(200);
     expect(body).toMatchObject({ alpha: true, fund_count: 2, company: { symbol: 'MSFT:US', cik: '0000789019' }, pagination: { has_more: false, next_cursor: null } });
-    expect(body._gaps.join(' ')).toMatch(/unit investment trusts do not file N-PORT/);
+    expect(body.gaps).toContainEqual({ code: 'source_scope', detail: expect.stringMatching(/^unit investment trusts do not file N-PORT/) });
     expect(body.data[0]).toEqual({
       fund_ticker: 'ADX',
       fund_name: 'Adams Diversified Equity Fund, Inc.',
@@ -125,17 +125,20 @@ describe('GET /v1/companies/{symbol}/fund-exposure', () => {
     expect((await get('/v1/companies/NOPE:US/fund-exposure')).status).toBe(404);
   });
 
-  it('as_of: only reports filed by the day; a fund whose kept report came later, or is undated, is left out and counted in _gaps', async () => {
+  it('as_of: only reports filed by the day; a fund whose kept report came later, or is undated, is left out and counted in gaps', async () => {
     const ds = api.context.dataSource;
     // Both funds' kept reports are of 2023-06-30: the day before, neither can answer (no earlier report is kept).
     const early = await get('/v1/companies/MSFT:US/fund-exposure?as_of=2023-06-29');
     expect(early.status).toBe(200);
     expect(early.body).toMatchObject({ data: [], fund_count: 0, as_of: '2023-06-29' });
-    expect(early.body._gaps).toContain('as_of 2023-06-29: 2 funds left out: their latest report came after the day and the one before it is not kept');
+    expect(early.body.gaps).toContainEqual({ code: 'as_of_report_not_kept', detail: 'as_of 2023-06-29: 2 funds left out: their latest report came after the day and the one before it is not kept' });
     // After the report date, the filing dates are unknown: N-PORT records carry none and no filings row names them yet.
     const undated = await get('/v1/companies/MSFT:US/fund-exposure?as_of=2023-12-31');
     expect(undated.body).toMatchObject({ data: [], fund_count: 0 });
-    expect(undated.body._gaps).toContain('as_of 2023-12-31: 2 funds left out: N-PORT records carry no filing date, and the filings read model does not hold their report\'s accession');
+    expect(undated.body.gaps).toContainEqual({
+      code: 'as_of_report_undated',
+      detail: 'as_of 2023-12-31: 2 funds left out: N-PORT records carry no filing date, and the filings read model does not hold their report\'s accession',
+    });
     // The filings read model dates ADX's report: the day ADX signed it (the fixture's <dateSigned>), as EDGAR's index would date it.
     const signed = /<(?:\w+:)?dateSigned>(\d{4}-\d{2}-\d{2})</.exec(readFileSync(join(defaultFixturesDir(), 'nport/ADX-CIK0000002230-primary_doc.xml'), 'utf8'))![1]!;
     await ds.query(
@@ -146,7 +149,12 @@ describe('GET /v1/companies/{symbol}/fund-exposure', () => {
     const dayBefore = new Date(Date.parse(`${signed}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
     const notYet = await get(`/v1/companies/MSFT:US/fund-exposure?as_of=${dayBefore}`);
     expect(notYet.body.data).toEqual([]);
-    expect(notYet.body._gaps).toEqual(expect.arrayContaining([expect.stringContaining('1 fund left out: their latest report came after the day'), expect.stringContaining('1 fund left out: N-PORT records carry no filing date')]));
+    expect(notYet.body.gaps).toEqual(
+      expect.arrayContaining([
+        { code: 'as_of_report_not_kept', detail: expect.stringContaining('1 fund left out: their latest report came after the day') },
+        { code: 'as_of_report_undated', detail: expect.stringContaining('1 fund left out: N-PORT records carry no filing date') },
+      ]),
+    );
     const filed = await get(`/v1/companies/MSFT:US/fund-exposure?as_of=${signed}&sort=value`);
     expect(filed.body.fund_count).toBe(1);
     expect(filed.body.data.map((d) => [d.fund_name, d.shares, d.as_of_date])).toEqual([['Adams Diversified Equity Fund, Inc.', 517700, '2023-06-30']]);
@@ -154,7 +162,7 @@ describe('GET /v1/companies/{symbol}/fund-exposure', () => {
     const today = await get('/v1/companies/MSFT:US/fund-exposure');
     expect(today.body.fund_count).toBe(2);
     expect(today.body).not.toHaveProperty('as_of');
-    expect(today.body._gaps.some((g) => g.startsWith('as_of'))).toBe(false);
+    expect(today.body.gaps.some((g) => g.code.startsWith('as_of'))).toBe(false);
     // 422 for a day that does not exist.
     expect((await get('/v1/companies/MSFT:US/fund-exposure?as_of=2023-02-29')).body.detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['query', 'as_of'] })]);
   });

@@ -31,7 +31,7 @@ interface Body {
   pagination: { next_cursor: string | null; has_more: boolean };
   meta: { quarter: string | null; previous_quarter: string | null; quarters: string[]; cusips?: string[] };
   as_of?: string;
-  _gaps?: string[];
+  gaps?: Array<{ code: string; detail: string }>;
   security?: Record<string, unknown>;
   filings?: Array<Record<string, unknown>>;
   quarters?: Array<Record<string, unknown>>;
@@ -196,7 +196,8 @@ describe('GET /v1/companies/{symbol}/institutional-holders?as_of=', () => {
         expect(asOf.meta).toEqual(today.meta);
         expect(asOf.as_of).toBe('2025-01-01');
         expect(today).not.toHaveProperty('as_of');
-        expect(asOf._gaps!.slice(0, today._gaps!.length)).toEqual(today._gaps);
+        expect(asOf.gaps!.slice(0, today.gaps!.length)).toEqual(today.gaps);
+        expect(asOf.gaps!.slice(today.gaps!.length).map((g) => g.code)).toEqual(['as_of_rule', 'as_of_not_point_in_time', 'as_of_not_point_in_time']);
       }
     }
   });

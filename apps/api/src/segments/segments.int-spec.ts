@@ -30,7 +30,7 @@ interface Body {
   data: Array<{ member: string; metric_key: string; period: { end_date: string; kind: string; calendar: string }; value: { raw: number; normalized: number; conversion_factor: number; unit: string; original_unit: string }; tier: string; provenance: { quote: string; accession: string }; reconciliation: unknown }>;
   pagination: { next_cursor: string | null; has_more: boolean };
   company: { symbol: string; cik: string };
-  _gaps: string[];
+  gaps: Array<{ code: string; field?: string; detail: string }>;
 }
 
 const get = (url: string, k = key) => api.server.inject({ method: 'GET', url, headers: { authorization: `Bearer ${k}` } });
@@ -128,7 +128,12 @@ describe('GET /v1/companies/{symbol}/segments', () => {
       tier: 'verified',
       provenance: { accession: '0000320193-25-000057', quote: 'Americas:Net sales$40,315 $37,273 $92,963 $87,703', source_provider: 'sec' },
     });
-    expect(body._gaps).toEqual(expect.arrayContaining([expect.stringMatching(/^no 10-K segment facts yet/), expect.stringMatching(/derived_q4/)]));
+    expect(body.gaps).toEqual(
+      expect.arrayContaining([
+        { code: 'no_annual_segments', detail: expect.stringMatching(/^no 10-K segment facts yet/) },
+        { code: 'derived_q4', field: 'tier', detail: expect.stringMatching(/derived_q4/) },
+      ]),
+    );
   });
 
   it("serves each figure's reconciliation: Apple's Note 13 takes segment operating income $40,136M to total operating income $29,589M", async () => {
@@ -189,7 +194,7 @@ describe('GET /v1/companies/{symbol}/segments', () => {
   it('answers an empty page with gaps for a company without segment data', async () => {
     const body = (await get('/v1/companies/MSFT:US/segments')).json<Body>();
     expect(body.data).toEqual([]);
-    expect(body._gaps[0]).toMatch(/^no segment facts ingested yet/);
+    expect(body.gaps[0]).toEqual({ code: 'no_segments_reported', detail: expect.stringMatching(/^no segment facts ingested yet/) });
   });
 
   it('caps limit at the plan limit', async () => {
