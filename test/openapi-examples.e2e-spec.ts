@@ -283,7 +283,7 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       getInstitutionHoldings: [`/v1/institutions/1894188/holdings?quarter=${managerQuarter}&sort=value&limit=2`],
       listCompanyExecutives: [`/v1/companies/FRPH:US/executives?category=executives&current_only=true&limit=2&as_of=${filedDate}`],
       listCompanyInsiderTransactions: [
-        `/v1/companies/TSLA:US/insiders?codes=${trade.code as string}&classification=${trade.classification as string}&from=${trade.transaction_date as string}&to=${trade.transaction_date as string}` +
+        `/v1/companies/TSLA:US/insiders?owner=${(trade.owners as Json[])[0]!.cik as string}&codes=${trade.code as string}&classification=${trade.classification as string}&from=${trade.transaction_date as string}&to=${trade.transaction_date as string}` +
           `&derivative=false&kind=${trade.kind as string}&include_superseded=false&limit=2&direction=desc`,
       ],
       listFilings: [`/v1/filings?ciks=${msft.cik as string}&forms=10-K&filed_from=${filedDate}&filed_to=${filedDate}&limit=2&direction=desc`, '/v1/filings?forms=8-K&items=2.02&limit=2'],
