@@ -7,6 +7,7 @@
 // the openapi CLI). Without it, the test checks the committed examples against what the api
 // answers now: the same responses, the same shape (volatile values aside: times, ids, cursors).
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -14,16 +15,28 @@ import { createLogger } from '@app/observability';
 import { createApiApp } from '../apps/api/src/api.app';
 import { apiConfigSchema } from '../apps/api/src/config/api.config';
 import { buildOpenApiDocument, DOCUMENTED_ROUTES } from '../apps/api/src/openapi/openapi.document';
-import { exampleOf, RECORDED_EXAMPLES, type RecordedExamples } from '../apps/api/src/openapi/openapi.presentation';
+import {
+  exampleOf,
+  RECORDED_EVENTS,
+  RECORDED_EXAMPLES,
+  RECORDED_REQUESTS,
+  type RecordedEvents,
+  type RecordedExamples,
+  type RecordedRequests,
+} from '../apps/api/src/openapi/openapi.presentation';
 import { PROBLEM_PAGES } from '../apps/api/src/openapi/problem-pages';
 import type { ProblemSlug } from '../apps/api/src/platform/api.errors';
 import { problemBody } from '../apps/api/src/platform/problem';
-import { openApiPath } from '../apps/api/src/platform/route.registry';
+import { openApiPath, type RouteDefinition } from '../apps/api/src/platform/route.registry';
+import { EVENT_TYPES } from '@app/resources';
 import { FIXTURE_USER_AGENT, startFixturePlatform, type FixturePlatform } from './support/fixture-platform';
 
 const PUBLIC_BASE_URL = 'https://api.filings.example';
 const WRITE = process.env.OPENAPI_EXAMPLES === 'write';
-const EXAMPLES_FILE = join(__dirname, '..', 'apps', 'api', 'src', 'openapi', 'openapi.examples.json');
+const EXAMPLES_DIR = join(__dirname, '..', 'apps', 'api', 'src', 'openapi');
+const EXAMPLES_FILE = join(EXAMPLES_DIR, 'openapi.examples.json');
+const REQUESTS_FILE = join(EXAMPLES_DIR, 'openapi.request-examples.json');
+const EVENTS_FILE = join(EXAMPLES_DIR, 'openapi.event-examples.json');
 
 type Json = Record<string, unknown>;
 interface Call {
@@ -41,6 +54,8 @@ let platform: FixturePlatform;
 let degraded: NestFastifyApplication;
 let degradedUrl: string;
 const recorded: RecordedExamples = {};
+const requests: RecordedRequests = {};
+const events: RecordedEvents = {};
 
 /** Sends a call: its body as JSON, or `rawBody` as it is (with the Content-Type `headers` give). */
 async function send(base: string, call: Call, key?: string, headers: Record<string, string> = {}, rawBody?: string): Promise<Answer> {
@@ -51,6 +66,26 @@ async function send(base: string, call: Call, key?: string, headers: Record<stri
   });
   const text = await r.text();
   return { status: r.status, body: text === '' ? undefined : r.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as unknown) : text };
+}
+
+/** Sends a call with two Authorization headers (fetch would join them into one): the 400. */
+function sendTwoAuthorizations(base: string, call: Call, key: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    const req = request(
+      `${base}${call.path}`,
+      { method: call.method, headers: body === undefined ? {} : { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text === '' ? undefined : (JSON.parse(text) as unknown) }));
+      },
+    );
+    req.setHeader('authorization', [`Bearer ${key}`, `Bearer ${key}`]);
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /**
@@ -73,6 +108,21 @@ function realOrigins(body: unknown): unknown {
 function record(operationId: string, answer: Answer): void {
   if (answer.body === undefined) return;
   (recorded[operationId] ??= {})[String(answer.status)] = exampleOf(realOrigins(answer.body));
+}
+
+/**
+ * What a successful call sent: its path parameters (by the route's `:name`s), query parameters
+ * (every value of each) and body. The first call giving a parameter gives its example.
+ */
+function recordRequest(route: RouteDefinition, call: Call): void {
+  const url = new URL(call.path, 'http://api');
+  const names = [...route.url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
+  const pattern = new RegExp(`^${route.url.replace(/:[A-Za-z_]+/g, '([^/]+)')}$`);
+  const values = pattern.exec(url.pathname)?.slice(1) ?? [];
+  const entry = (requests[route.operationId] ??= { path: {}, query: {} });
+  names.forEach((name, i) => (entry.path[name] ??= decodeURIComponent(values[i]!)));
+  for (const name of new Set(url.searchParams.keys())) entry.query[name] ??= url.searchParams.getAll(name);
+  if (route.body && call.body !== undefined && entry.body === undefined) entry.body = realOrigins(call.body);
 }
 
 /** The same value with its volatile parts (times, ids, cursors, secrets, hashes of random data) replaced by their kind. */
@@ -168,16 +218,16 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       listCompanies: { method: 'GET', path: '/v1/companies?q=corp' },
       getCompany: { method: 'GET', path: '/v1/companies/MSFT:US' },
       listCompanySegments: { method: 'GET', path: '/v1/companies/AAPL:US/segments' },
-      listCompanyFacts: { method: 'GET', path: '/v1/companies/AAPL:US/facts?concept=us-gaap:EarningsPerShareDiluted&period=annual&limit=3' },
+      listCompanyFacts: { method: 'GET', path: `/v1/companies/AAPL:US/facts?concept=us-gaap:EarningsPerShareDiluted&period=annual&limit=3` },
       getCompanyFinancials: { method: 'GET', path: '/v1/companies/AAPL:US/financials?statement=income&period=annual&limit=2' },
       getCompanySection: { method: 'GET', path: '/v1/companies/TSLA:US/sections/1' },
-      getFundExposure: { method: 'GET', path: '/v1/companies/MSFT:US/fund-exposure' },
+      getFundExposure: { method: 'GET', path: `/v1/companies/MSFT:US/fund-exposure` },
       getCompanyInstitutionalHolders: { method: 'GET', path: '/v1/companies/MSFT:US/institutional-holders' },
       getSecurityInstitutionalHolders: { method: 'GET', path: '/v1/securities/594918104/institutional-holders' },
       listInstitutions: { method: 'GET', path: '/v1/institutions?q=lts' },
       getInstitution: { method: 'GET', path: '/v1/institutions/1894188' },
       getInstitutionHoldings: { method: 'GET', path: '/v1/institutions/1894188/holdings' },
-      listCompanyExecutives: { method: 'GET', path: '/v1/companies/FRPH:US/executives' },
+      listCompanyExecutives: { method: 'GET', path: `/v1/companies/FRPH:US/executives` },
       listCompanyInsiderTransactions: { method: 'GET', path: '/v1/companies/TSLA:US/insiders' },
       listFilings: { method: 'GET', path: '/v1/filings' },
       listCompanyFilings: { method: 'GET', path: '/v1/companies/MSFT:US/filings?forms=10-K' },
@@ -206,6 +256,48 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       healthz: { method: 'GET', path: '/healthz' },
       readyz: { method: 'GET', path: '/readyz' },
     };
+    const filedDate = filing.filed_date as string;
+    /** The quarter (2023Q3) of the period (2023-09-30) of a row this list serves. */
+    const quarterOf = async (path: string): Promise<string> => {
+      const period = ((await get(path)).data as Json[])[0]!.period as string;
+      return `${period.slice(0, 4)}Q${Math.ceil(Number(period.slice(5, 7)) / 3)}`;
+    };
+    const quarter = await quarterOf('/v1/companies/MSFT:US/institutional-holders?limit=1');
+    const managerQuarter = await quarterOf('/v1/institutions/1894188/holdings?limit=1');
+    const trade = ((await get('/v1/companies/TSLA:US/insiders?limit=1')).data as Json[])[0]!;
+    const callDate = (transcript.call as Json).date as string;
+    /**
+     * More successful calls, for the examples of the parameters the calls above leave out: the
+     * common filters, on values of the fixture data (answers not recorded, only what was sent).
+     */
+    const parameterCalls: Record<string, string[]> = {
+      listCompanies: ['/v1/companies?markets=US&tickers=MSFT&tickers=AAPL&active_only=true&limit=2', `/v1/companies?ciks=${msft.cik as string}&issuer_ids=${Number(msft.cik)}&direction=desc`],
+      getCompany: [`/v1/companies/MSFT:US?as_of=${filedDate}`],
+      listCompanySegments: ['/v1/companies/AAPL:US/segments?unit=million&limit=2&direction=desc'],
+      listCompanyFacts: [`/v1/companies/AAPL:US/facts?concept=us-gaap:EarningsPerShareDiluted&as_of=${filedDate}&history=true&dimensioned=false&unit=as_reported&direction=desc`],
+      getCompanyFinancials: [`/v1/companies/AAPL:US/financials?statement=income&period=annual&as_of=${filedDate}&unit=million`],
+      getFundExposure: [`/v1/companies/MSFT:US/fund-exposure?sort=weight&etfs_only=false&limit=2&as_of=${filedDate}`],
+      getCompanyInstitutionalHolders: [`/v1/companies/MSFT:US/institutional-holders?quarter=${quarter}&sort=value&limit=2&as_of=${filedDate}`],
+      getSecurityInstitutionalHolders: [`/v1/securities/594918104/institutional-holders?quarter=${quarter}&limit=2`],
+      listInstitutions: ['/v1/institutions?q=lts&limit=2'],
+      getInstitutionHoldings: [`/v1/institutions/1894188/holdings?quarter=${managerQuarter}&sort=value&limit=2`],
+      listCompanyExecutives: [`/v1/companies/FRPH:US/executives?category=executives&current_only=true&limit=2&as_of=${filedDate}`],
+      listCompanyInsiderTransactions: [
+        `/v1/companies/TSLA:US/insiders?owner=${(trade.owners as Json[])[0]!.cik as string}&codes=${trade.code as string}&classification=${trade.classification as string}&from=${trade.transaction_date as string}&to=${trade.transaction_date as string}` +
+          `&derivative=false&kind=${trade.kind as string}&include_superseded=false&limit=2&direction=desc`,
+      ],
+      listFilings: [`/v1/filings?ciks=${msft.cik as string}&forms=10-K&filed_from=${filedDate}&filed_to=${filedDate}&limit=2&direction=desc`, '/v1/filings?forms=8-K&items=2.02&limit=2'],
+      listCompanyFilings: [`/v1/companies/MSFT:US/filings?forms=10-K&filed_from=${filedDate}&filed_to=${filedDate}&limit=2&direction=desc`, '/v1/companies/MSFT:US/filings?forms=8-K&items=2.02&limit=2'],
+      listDocuments: [`/v1/documents?symbols=${doc.symbol as string}&doc_types=${doc.doc_type as string}&doc_groups=${doc.doc_group as string}&limit=2&direction=desc`],
+      listDocumentPages: [`/v1/documents/${doc.id as number}/pages?page=1&limit=2`],
+      listTranscripts: [`/v1/transcripts?symbols=${transcript.symbol as string}&from=${callDate}&to=${callDate}&limit=2&direction=desc`],
+      search: ['/v1/search?q=FRP%20Holdings&kinds=company&kinds=document&limit=2'],
+      listWebhookEndpoints: ['/v1/webhook-endpoints?limit=2&direction=desc'],
+      listWebhookDeliveries: [`/v1/webhook-endpoints/${endpointId}/deliveries?status=succeeded&limit=2`],
+      listEvents: ['/v1/events?types=filing.created&limit=2'],
+      getFreshness: ['/v1/status/freshness?last=200&form=10-K'],
+    };
+
     /** The same operation on something that does not exist. */
     const unknown = (call: Call): Call => ({
       ...call,
@@ -231,12 +323,20 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       const ok = await send(url, call, key, call.method === 'GET' ? {} : { 'idempotency-key': randomBytes(8).toString('hex') });
       expect({ operationId, status: ok.status }).toEqual({ operationId, status: route.status ?? 200 });
       record(operationId, ok);
+      recordRequest(route, call);
+      for (const path of parameterCalls[operationId] ?? []) {
+        const more = await send(url, { method: 'GET', path }, key);
+        expect({ path, status: more.status }).toEqual({ path, status: 200 });
+        recordRequest(route, { method: 'GET', path });
+      }
       // An unknown field: in the body of a route that takes one, else in the query.
       const withExtra = route.body
         ? { ...call, body: { ...(call.body as Json | undefined), expand: 'all' } }
         : { ...call, path: `${call.path}${call.path.includes('?') ? '&' : '?'}expand=all` };
       const attempts: Record<string, () => Promise<Answer>> = {
+        '400': () => sendTwoAuthorizations(url, call, key),
         '401': () => send(url, call),
+        '413': () => send(url, call, key, { 'content-type': 'application/json' }, JSON.stringify({ padding: 'x'.repeat(70 * 1024) })),
         '403': () => send(url, call, free),
         '404': () => send(url, unknown(call), key),
         '415': () => send(url, call, key, { 'content-type': 'text/plain' }, 'not JSON'),
@@ -264,13 +364,21 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
     const busy = answers.find((a) => a.status === 503);
     if (busy) record('verifyCitation', busy);
 
+    // A real payload of each event type the fixture pipeline produced, as its webhook body (the event without its id).
+    for (const type of EVENT_TYPES) {
+      const event = ((await get(`/v1/events?types=${type}&limit=1`)).data as Json[])[0];
+      if (!event) continue;
+      const { id: _id, ...body } = event;
+      events[type] = exampleOf(realOrigins(body));
+    }
+
     // What the real app cannot be made to answer here (a server fault, a dependency down, a race
     // not won): the problem the api builds for that error, with the page's words as its detail.
     const fallbacks: string[] = [];
     for (const route of DOCUMENTED_ROUTES) {
-      const responses = document.paths[openApiPath(route.url)]![route.method.toLowerCase()]!.responses as Record<string, { content?: unknown }>;
+      const responses = document.paths[openApiPath(route.url)]![route.method.toLowerCase()]!.responses as Record<string, { content?: unknown; $ref?: string }>;
       for (const [status, response] of Object.entries(responses)) {
-        if (!response.content || recorded[route.operationId]?.[status] !== undefined) continue;
+        if (!(response.content || response.$ref) || recorded[route.operationId]?.[status] !== undefined) continue;
         const slug: ProblemSlug =
           status === '500' ? 'internal-error' : status === '409' ? 'idempotency-key-in-use' : route.url === '/readyz' ? 'not-ready' : route.url === '/v1/citations/verify' ? 'busy' : 'unavailable';
         const page = PROBLEM_PAGES[slug];
@@ -283,11 +391,18 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
       }
     }
     console.log(`OpenAPI examples not recorded from a live answer (built by the api's problem mapper): ${fallbacks.join(', ')}`);
-    // Only server faults, the readiness 503 and idempotency races fall back.
-    for (const f of fallbacks) expect(f).toMatch(/ (500|409)$|^readyz 503$|^verifyCitation 503$/);
+    // Only server faults, a dependency down (503) and idempotency races fall back.
+    for (const f of fallbacks) expect(f).toMatch(/ (500|503|409)$/);
 
-    if (WRITE) writeFileSync(EXAMPLES_FILE, `${JSON.stringify(recorded, null, 2)}\n`);
-    else {
+    if (WRITE) {
+      writeFileSync(EXAMPLES_FILE, `${JSON.stringify(recorded, null, 2)}\n`);
+      writeFileSync(REQUESTS_FILE, `${JSON.stringify(requests, null, 2)}\n`);
+      writeFileSync(EVENTS_FILE, `${JSON.stringify(events, null, 2)}\n`);
+    } else {
+      // The same operations sent the same parameters and bodies (ids differ from run to run), and the same event types were produced.
+      const sent = (r: RecordedRequests) => Object.fromEntries(Object.entries(r).map(([id, q]) => [id, { path: Object.keys(q.path).sort(), query: Object.keys(q.query).sort(), body: shapeOf(q.body) }]));
+      expect(sent(RECORDED_REQUESTS)).toEqual(sent(requests));
+      expect(Object.keys(RECORDED_EVENTS).sort()).toEqual(Object.keys(events).sort());
       expect(Object.keys(RECORDED_EXAMPLES).sort()).toEqual(Object.keys(recorded).sort());
       for (const [operationId, byStatus] of Object.entries(recorded)) {
         expect({ operationId, statuses: Object.keys(RECORDED_EXAMPLES[operationId]!).sort() }).toEqual({ operationId, statuses: Object.keys(byStatus).sort() });

@@ -3,7 +3,7 @@ import { SYMBOL_PATTERN } from '../companies/companies.schemas';
 import { AS_OF_PARAM, CURSOR_PARAM, LIMIT_PARAM, params } from '../platform/query.validation';
 
 export const factsPathParams = params({
-  symbol: { kind: 'string', pattern: SYMBOL_PATTERN, description: '<TICKER>:<MARKET>, e.g. AAPL:US (case-insensitive)', example: 'AAPL:US' },
+  symbol: { kind: 'string', pattern: SYMBOL_PATTERN, description: '<TICKER>:<MARKET>, e.g. AAPL:US (case-insensitive)' },
 });
 
 const SCALE = {
@@ -22,7 +22,6 @@ export const factsQueryParams = params({
     maxLength: 200,
     pattern: '^([A-Za-z][A-Za-z0-9_.-]*:)?[A-Za-z_][A-Za-z0-9_.-]*$',
     description: 'QName (us-gaap:Revenues, ifrs-full:Revenue) or a bare name (looked up in us-gaap, ifrs-full, dei)',
-    example: 'us-gaap:Revenues',
   },
   period: {
     kind: 'enum',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '@app/resources';
 import { API_MODULES } from '../api.modules';
 import { buildOpenApiDocument, renderOpenApiDocument } from './openapi.document';
+import { RECORDED_EVENTS, RECORDED_REQUESTS } from './openapi.presentation';
 
 type Json = Record<string, unknown>;
 /** An operation as the walks below read it: its responses' schemas and recorded examples. */
@@ -31,7 +32,10 @@ describe('OpenAPI document', () => {
     const list = doc.paths['/v1/companies']!.get;
     expect(list.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['q', 'tickers', 'limit', 'cursor', 'direction', 'active_only', 'sector']));
     expect(list.parameters.find((p) => p.name === 'limit')!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 500, default: 50 });
-    expect(list.responses['422']!.content['application/problem+json']!.schema.$ref).toBe('#/components/schemas/ValidationError');
+    expect(list.responses['422']).toEqual({ $ref: '#/components/responses/InvalidQuery' });
+    expect((doc as unknown as { components: { responses: Record<string, Op['responses'][string]> } }).components.responses.InvalidQuery!.content['application/problem+json']!.schema.$ref).toBe(
+      '#/components/schemas/ValidationError',
+    );
     expect(doc.paths['/v1/companies/{symbol}']!.get.responses['404']).toBeDefined();
     expect(doc.components.schemas.CompanyDetail!.properties.provenance).toEqual({ $ref: '#/components/schemas/Provenance' });
     expect(doc.paths['/healthz']!.get.security).toEqual([]);
@@ -61,10 +65,15 @@ describe('OpenAPI document', () => {
   });
 
   it('names every resource: each response is a $ref to a component, 422 to ValidationError and other errors to Problem', () => {
-    const doc = buildOpenApiDocument() as unknown as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: Json }> }> }>> };
+    type Response = { $ref?: string; content?: Record<string, { schema: Json }> };
+    const doc = buildOpenApiDocument() as unknown as {
+      paths: Record<string, Record<string, { operationId: string; responses: Record<string, Response> }>>;
+      components: { responses: Record<string, Response> };
+    };
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
-        for (const [status, response] of Object.entries(op.responses)) {
+        for (const [status, declared] of Object.entries(op.responses)) {
+          const response = declared.$ref ? doc.components.responses[declared.$ref.split('/').pop()!]! : declared;
           for (const media of Object.values(response.content ?? {})) {
             const expected = status === '422' ? 'ValidationError' : status.startsWith('2') ? expect.stringMatching(/^[A-Z]\w+$/) : 'Problem';
             expect({ at: `${method} ${path} ${status}`, ref: String(media.schema.$ref).replace('#/components/schemas/', '') }).toEqual({ at: `${method} ${path} ${status}`, ref: expected });
@@ -77,6 +86,67 @@ describe('OpenAPI document', () => {
     expect(schemas.Problem!.properties.detail).toMatchObject({ type: 'string' });
     expect(schemas.ValidationError!.properties.detail).toEqual({ type: 'array', items: { $ref: '#/components/schemas/ValidationItem' } });
     expect(schemas.FilingList!.properties.data).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Filing' } });
+  });
+
+  it('gives every path parameter and request body a recorded example, every recorded query parameter its value, and each webhook a payload', () => {
+    const doc = buildOpenApiDocument() as unknown as {
+      paths: Record<string, Record<string, { operationId: string; parameters: { name: string; in: string; example?: unknown }[]; requestBody?: { content: Record<string, { example?: unknown }> } }>>;
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { example?: { type: string } }> } } }>;
+    };
+    const missing: string[] = [];
+    let pathParameters = 0;
+    let bodies = 0;
+    for (const ops of Object.values(doc.paths)) {
+      for (const op of Object.values(ops)) {
+        const sent = RECORDED_REQUESTS[op.operationId];
+        for (const p of op.parameters) {
+          if (p.in === 'path') pathParameters += 1;
+          if ((p.in === 'path' || sent?.query[p.name]) && p.example === undefined) missing.push(`${op.operationId} ${p.in} ${p.name}`);
+        }
+        if (op.requestBody) {
+          bodies += 1;
+          if (op.requestBody.content['application/json']!.example === undefined) missing.push(`${op.operationId} body`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(pathParameters).toBeGreaterThanOrEqual(23);
+    expect(bodies).toBeGreaterThanOrEqual(5);
+    const listCompanies = doc.paths['/v1/companies']!.get!.parameters;
+    expect(listCompanies.find((p) => p.name === 'tickers')!.example).toEqual(['MSFT', 'AAPL']);
+    expect(listCompanies.find((p) => p.name === 'active_only')!.example).toBe(true);
+    expect(listCompanies.find((p) => p.name === 'limit')!.example).toBe(2);
+    expect(doc.paths['/v1/companies/{symbol}']!.get!.parameters.find((p) => p.name === 'symbol')!.example).toBe('MSFT:US');
+    for (const type of EVENT_TYPES) expect(doc.webhooks[type]!.post.requestBody.content['application/json']!.example?.type).toBe(type);
+    // Every event type but the ping (sent only by the test route) is a real event of the fixture run.
+    expect(Object.keys(RECORDED_EVENTS).sort()).toEqual(EVENT_TYPES.filter((t) => t !== 'webhook.test').sort());
+  });
+
+  it('declares on every operation the errors it can answer, the shared ones as $refs to components.responses', () => {
+    const doc = buildOpenApiDocument() as unknown as {
+      paths: Record<string, Record<string, { operationId: string; security?: unknown[]; requestBody?: unknown; responses: Record<string, { $ref?: string }> }>>;
+      components: { responses: Record<string, { content: Record<string, { example?: unknown }> }> };
+    };
+    const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const r = op.responses;
+        const keyed = op.security === undefined;
+        const at = `${method} ${path}`;
+        expect([at, r['500']]).toEqual([at, ref('InternalError')]);
+        expect([at, r['422']]).toEqual([at, ref(method === 'get' ? 'InvalidQuery' : op.requestBody ? 'InvalidBody' : 'UnexpectedBody')]);
+        if (keyed) {
+          expect([at, r['400'], r['401'], r['429']]).toEqual([at, ref('BadRequest'), ref('Unauthorized'), ref('RateLimited')]);
+          expect([at, r['503'] !== undefined]).toEqual([at, true]);
+        } else expect([at, r['401'], r['429'], r['400']]).toEqual([at, undefined, undefined, undefined]);
+        if (method !== 'get') expect([at, r['413'], r['415']]).toEqual([at, ref('PayloadTooLarge'), ref('UnsupportedMediaType')]);
+      }
+    }
+    // Each shared response is used and carries an example recorded from the api.
+    for (const [name, response] of Object.entries(doc.components.responses)) {
+      expect([name, Object.values(response.content)[0]!.example !== undefined]).toEqual([name, true]);
+      expect([name, JSON.stringify(doc.paths).includes(`"#/components/responses/${name}"`)]).toEqual([name, true]);
+    }
   });
 
   it('has a webhook per event type, its body the envelope with typed data, and /v1/events items the union by type', () => {

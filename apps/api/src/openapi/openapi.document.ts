@@ -5,7 +5,8 @@ import { API_VERSION } from '../api.version';
 import type { ParamSpec, ParamSpecs, ScalarSpec } from '../platform/query.validation';
 import { openApiPath, type RouteDefinition } from '../platform/route.registry';
 import { COMPONENT_SCHEMAS, eventTypeName } from './openapi.components';
-import { API_TAGS, attachExamples, markdownSafeDescriptions } from './openapi.presentation';
+import { eventExamples } from './webhooks-page';
+import { API_TAGS, attachExamples, markdownSafeDescriptions, RECORDED_EXAMPLES, RECORDED_REQUESTS, type RecordedRequest } from './openapi.presentation';
 
 
 /** Every documented route, in document order. */
@@ -31,25 +32,82 @@ function paramJson(spec: ParamSpec): Json {
   return JSON.parse(JSON.stringify({ ...base, default: spec.default })) as Json;
 }
 
-function parameters(specs: ParamSpecs | undefined, where: 'query' | 'path'): Json[] {
+/** A recorded parameter value as its schema types it: an array parameter every value sent, a scalar the first. */
+function typedExample(spec: ParamSpec, sent: string | string[] | undefined): unknown {
+  if (sent === undefined) return undefined;
+  const values = Array.isArray(sent) ? sent : [sent];
+  const scalar = (s: ScalarSpec, v: string): unknown => (s.kind === 'int' ? Number(v) : s.kind === 'bool' ? v === 'true' : v);
+  return spec.kind === 'array' ? values.map((v) => scalar(spec.items, v)) : scalar(spec, values[0]!);
+}
+
+function parameters(specs: ParamSpecs | undefined, where: 'query' | 'path', sent: RecordedRequest | undefined): Json[] {
   return Object.entries(specs ?? {}).map(([name, spec]) => ({
     name,
     in: where,
     required: where === 'path' || spec.required === true,
     description: spec.description,
     schema: paramJson(spec),
-    example: spec.example,
+    example: typedExample(spec, sent?.[where][name]),
     ...(spec.kind === 'array' ? { style: 'form', explode: true } : {}),
   }));
 }
 
 const problemContent = (ref: string): Json => ({ 'application/problem+json': { schema: { $ref: `#/components/schemas/${ref}` } } });
+const retryAfter: Json = { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } };
 const rateHeaders: Json = {
   'X-RateLimit-Limit': { description: "The key's daily quota (requests per UTC day)", schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in the daily quota', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Epoch seconds of the next daily reset (00:00 UTC)', schema: { type: 'integer' } },
   'X-Request-Id': { description: "The request's id (a well-formed X-Request-Id sent is kept, else a traceparent's trace id, else req_...); the request_id of any problem body", schema: { type: 'string' } },
 };
+
+/**
+ * The errors many operations answer alike, declared once (components.responses) and referenced:
+ * each carries the example recorded on the first operation that answers it.
+ */
+const SHARED_RESPONSES: Record<string, Json> = {
+  BadRequest: {
+    description: 'The request carries more than one Authorization header (whichever is valid); type ends in /errors/bad-request',
+    content: problemContent('Problem'),
+  },
+  Unauthorized: { description: 'Missing or invalid API key (WWW-Authenticate: Bearer); type ends in /errors/invalid-key', content: problemContent('Problem') },
+  RateLimited: {
+    description: 'Burst limit or daily quota exceeded; type ends in /errors/rate-limited',
+    headers: { ...rateHeaders, ...retryAfter },
+    content: problemContent('Problem'),
+  },
+  InvalidQuery: { description: invalidDescription('GET'), content: problemContent('ValidationError') },
+  InvalidBody: { description: invalidDescription('body'), content: problemContent('ValidationError') },
+  UnexpectedBody: { description: invalidDescription('none'), content: problemContent('ValidationError') },
+  PayloadTooLarge: { description: 'The body is larger than 64 KiB; type ends in /errors/payload-too-large', content: problemContent('Problem') },
+  UnsupportedMediaType: {
+    description: 'A non-empty body that is not JSON (a Content-Type other than application/json, or no Content-Type); type ends in /errors/unsupported-media-type',
+    content: problemContent('Problem'),
+  },
+  InternalError: { description: 'Internal error (no internals disclosed; quote request_id)', content: problemContent('Problem') },
+  Unavailable: {
+    description: 'Postgres or Redis is unreachable; type ends in /errors/unavailable; retry after Retry-After seconds',
+    headers: retryAfter,
+    content: problemContent('Problem'),
+  },
+};
+const sharedResponse = (name: keyof typeof SHARED_RESPONSES): Json => ({ $ref: `#/components/responses/${name}` });
+
+/** Each shared response's example: the recorded one of the first operation referencing it that has one. */
+function sharedResponses(paths: Record<string, Json>): Record<string, Json> {
+  const shared = JSON.parse(JSON.stringify(SHARED_RESPONSES)) as Record<string, { content: Record<string, Json> }>;
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item) as { operationId: string; responses: Record<string, { $ref?: string }> }[]) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const name = response.$ref?.split('/').pop();
+        const example = RECORDED_EXAMPLES[op.operationId]?.[status];
+        if (!name || example === undefined) continue;
+        for (const media of Object.values(shared[name]!.content)) media.example ??= example;
+      }
+    }
+  }
+  return shared;
+}
 
 /**
  * What the HTTP conventions add to every operation (platform/http-conventions.ts, idempotency.ts,
@@ -82,10 +140,10 @@ function conventions(route: RouteDefinition, responses: Json): Json[] {
 }
 
 /** What a route's 422 covers: its query parameters, and its body or the absence of one. */
-function invalidDescription(route: RouteDefinition): string {
+function invalidDescription(kind: 'GET' | 'body' | 'none'): string {
   const query = 'Invalid parameters (an undeclared query parameter is extra_forbidden at ["query", name])';
-  if (route.method === 'GET') return query;
-  if (route.body) return `${query}, or an invalid body: a field the body does not declare, at any level, is extra_forbidden at its loc (["body", name])`;
+  if (kind === 'GET') return query;
+  if (kind === 'body') return `${query}, or an invalid body: a field the body does not declare, at any level, is extra_forbidden at its loc (["body", name])`;
   return `${query}, or a body: this route takes none, and any non-empty body is extra_forbidden at ["body"]`;
 }
 
@@ -137,6 +195,7 @@ const EVENT_SUMMARIES: Record<(typeof EVENT_TYPES)[number], string> = {
 
 /** The OpenAPI `webhooks`: what this service POSTs to a subscribed endpoint, one entry per event type. */
 function webhooks(): Json {
+  const examples = eventExamples();
   return Object.fromEntries(
     EVENT_TYPES.map((type) => [
       type,
@@ -148,7 +207,7 @@ function webhooks(): Json {
           tags: ['webhooks'],
           security: [],
           parameters: WEBHOOK_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: schemaRef(`${eventTypeName(type)}Webhook`) } } },
+          requestBody: { required: true, content: { 'application/json': { schema: schemaRef(`${eventTypeName(type)}Webhook`), example: examples[type] } } },
           responses: {
             '200': { description: 'Any 2xx acknowledges the delivery (the body is ignored)' },
             '410': { description: 'Gone: the endpoint is disabled (disabled_reason gone) and receives no more deliveries' },
@@ -175,21 +234,16 @@ export function buildOpenApiDocument(): Json {
         ? { description: 'No content', headers: rateHeaders }
         : { description: status === 201 ? 'Created' : status === 202 ? 'Accepted' : 'OK', headers: route.public ? undefined : rateHeaders, content: { 'application/json': { schema } } };
     if (!route.public) {
-      responses['401'] = { description: 'Missing or invalid API key (WWW-Authenticate: Bearer); type ends in /errors/invalid-key', content: problemContent('Problem') };
-      responses['429'] = {
-        description: 'Burst limit or daily quota exceeded; type ends in /errors/rate-limited',
-        headers: { ...rateHeaders, 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
-        content: problemContent('Problem'),
-      };
+      responses['400'] = sharedResponse('BadRequest');
+      responses['401'] = sharedResponse('Unauthorized');
+      responses['429'] = sharedResponse('RateLimited');
     }
     if (route.errors?.includes(403)) responses['403'] = { description: 'The plan does not include this (webhooks: builder and above; sk_test_ keys count as free); type ends in /errors/plan-required', content: problemContent('Problem') };
     // Every route: an undeclared query parameter is extra_forbidden; so is an undeclared body field, or any body on a route without one.
-    responses['422'] = { description: invalidDescription(route), content: problemContent('ValidationError') };
+    responses['422'] = sharedResponse(route.method === 'GET' ? 'InvalidQuery' : route.body ? 'InvalidBody' : 'UnexpectedBody');
     if (route.method !== 'GET') {
-      responses['415'] = {
-        description: 'A non-empty body that is not JSON (a Content-Type other than application/json, or no Content-Type); type ends in /errors/unsupported-media-type',
-        content: problemContent('Problem'),
-      };
+      responses['413'] = sharedResponse('PayloadTooLarge');
+      responses['415'] = sharedResponse('UnsupportedMediaType');
     }
     if (route.errors?.includes(404)) {
       const what = route.url.includes('/webhook-endpoints/')
@@ -201,6 +255,7 @@ export function buildOpenApiDocument(): Json {
             : 'Unknown symbol; type ends in /errors/unknown-symbol';
       responses['404'] = { description: what, content: problemContent('Problem') };
     }
+    // Every route behind an API key reads it from Postgres and counts it in Redis: 503 while either is down.
     if (route.errors?.includes(503)) {
       const searchTimeout = route.url === '/v1/search';
       const busy = route.url === '/v1/citations/verify' || searchTimeout;
@@ -209,10 +264,12 @@ export function buildOpenApiDocument(): Json {
         : searchTimeout
           ? 'The search ran longer than the server allows and was cancelled; type ends in /errors/search-timeout; retry after Retry-After seconds'
           : busy ? 'Too many verifications are running on this server; type ends in /errors/busy; retry after Retry-After seconds' : 'A dependency is down; type ends in /errors/not-ready';
-      responses['503'] = { description: what, ...(busy ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}), content: problemContent('Problem') };
-    }
-    responses['500'] = { description: 'Internal error (no internals disclosed; quote request_id)', content: problemContent('Problem') };
+      const outage = route.public ? '' : ' Or Postgres or Redis is unreachable; type ends in /errors/unavailable; retry after Retry-After seconds.';
+      responses['503'] = { description: `${what}.${outage}`, headers: busy || !route.public ? retryAfter : undefined, content: problemContent('Problem') };
+    } else if (!route.public) responses['503'] = sharedResponse('Unavailable');
+    responses['500'] = sharedResponse('InternalError');
     const headerParameters = conventions(route, responses);
+    const sent = RECORDED_REQUESTS[route.operationId];
     const path = openApiPath(route.url);
     paths[path] = {
       ...(paths[path] ?? {}),
@@ -222,8 +279,8 @@ export function buildOpenApiDocument(): Json {
         description: route.description,
         tags: route.tags,
         security: route.public ? [] : undefined,
-        parameters: [...parameters(route.path, 'path'), ...parameters(route.query, 'query'), ...headerParameters],
-        requestBody: route.body ? { required: !route.bodyOptional, content: { 'application/json': { schema: bodyJson(route.body) } } } : undefined,
+        parameters: [...parameters(route.path, 'path', sent), ...parameters(route.query, 'query', sent), ...headerParameters],
+        requestBody: route.body ? { required: !route.bodyOptional, content: { 'application/json': { schema: bodyJson(route.body), example: sent?.body } } } : undefined,
         responses,
       })) as Json,
     };
@@ -240,6 +297,7 @@ export function buildOpenApiDocument(): Json {
         '(or `sk_test_...`, clamped to the free plan). Errors are RFC 9457 problems; invalid parameters answer 422 with Pydantic-style items. ' +
         'X-RateLimit-* headers describe the daily quota; the per-second burst limit answers 429 with Retry-After. ' +
         'Send one Authorization header: a request with two is a 400 (`bad-request`), whichever of them is valid. ' +
+        'A method a path does not serve answers 405 (`method-not-allowed`) with an `Allow` header naming the ones it does: no operation lists it, as each operation is a method its path serves. ' +
         'Request bodies are JSON objects (`Content-Type: application/json`; any other media type is a 415) that declare every field they ' +
         'may hold: an unknown field is a 422 `extra_forbidden`, as an unknown query parameter is, and a route without a body refuses one ' +
         '(an empty body, with or without a Content-Type, is no body). ' +
@@ -258,6 +316,7 @@ export function buildOpenApiDocument(): Json {
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: sk_live_<id>_<secret> or sk_test_<id>_<secret>' } },
       schemas,
+      responses: sharedResponses(paths),
     },
   }) as Json;
 }

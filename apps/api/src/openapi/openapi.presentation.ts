@@ -1,4 +1,6 @@
+import recordedEvents from './openapi.event-examples.json';
 import recorded from './openapi.examples.json';
+import recordedRequests from './openapi.request-examples.json';
 
 type Json = Record<string, unknown>;
 
@@ -75,6 +77,20 @@ export function markdownSafeDescriptions(node: unknown): unknown {
 /** Examples recorded from the api on the fixture data (test/openapi-examples.e2e-spec.ts): operationId -> status -> body. */
 export type RecordedExamples = Record<string, Record<string, unknown>>;
 export const RECORDED_EXAMPLES = recorded as RecordedExamples;
+
+/** What a successful recorded call sent: path parameters, query parameters (every value given), body. */
+export interface RecordedRequest {
+  path: Record<string, string>;
+  query: Record<string, string[]>;
+  body?: unknown;
+}
+/** Per operationId, the parameters and body its successful recorded calls sent (test/openapi-examples.e2e-spec.ts). */
+export type RecordedRequests = Record<string, RecordedRequest>;
+export const RECORDED_REQUESTS = recordedRequests as RecordedRequests;
+
+/** Per event type, the webhook body of a real event of the fixture run (GET /v1/events?types=<type>&limit=1, without its id). */
+export type RecordedEvents = Record<string, unknown>;
+export const RECORDED_EVENTS = recordedEvents as RecordedEvents;
 
 /** How much of a recorded response an example keeps: docs show the shape, not every item. */
 export const EXAMPLE_LIMITS = { items: 2, chars: 400 } as const;

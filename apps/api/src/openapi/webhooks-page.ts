@@ -13,7 +13,7 @@ import {
 import { BUILT_IN_SAMPLES } from '../webhooks/webhooks.samples';
 import { testPingData } from '../webhooks/webhooks.service';
 import { codeBlock, DOCS_NAV, escapeHtml, inline, page } from './docs-html';
-import { EXAMPLE_LIMITS, RECORDED_EXAMPLES } from './openapi.presentation';
+import { EXAMPLE_LIMITS, RECORDED_EVENTS, RECORDED_EXAMPLES } from './openapi.presentation';
 
 type EventType = (typeof EVENT_TYPES)[number];
 type Json = Record<string, unknown>;
@@ -55,25 +55,26 @@ function recordedEvent(): { type: string; timestamp: string; data: unknown } {
 }
 
 /**
- * A payload of each event type, from the recorded examples (test/openapi-examples.e2e-spec.ts):
- * the recorded filing.created event, and for the other types the recorded answer of the route
- * whose mapper makes the event's data; form4.filed and 13f.filed have no such route, so theirs is
- * the built-in sample a test event of the topic sends (fixture values: webhooks.samples.ts).
+ * A payload of each event type: the recorded webhook body of a real event of the fixture run
+ * (test/openapi-examples.e2e-spec.ts); for a type the run produced none of, the recorded answer of
+ * the route whose mapper makes the event's data, else the built-in sample a test event of the
+ * topic sends (fixture values: webhooks.samples.ts). The ping is made here, as the test route makes it.
  */
 export function eventExamples(): Record<EventType, Json> {
   const filing = recordedEvent();
   const envelope = (type: EventType, data: unknown, test = false): Json => ({ type, timestamp: filing.timestamp, ...(test ? { test: true } : {}), data });
-  const recorded = (operationId: string): unknown => {
-    const body = RECORDED_EXAMPLES[operationId]?.['200'];
-    if (body === undefined) throw new Error(`openapi.examples.json has no 200 of ${operationId}`);
-    return body;
+  const recorded = (type: EventType, operationId?: string): Json => {
+    const event = RECORDED_EVENTS[type] as Json | undefined;
+    if (event) return event;
+    const body = operationId ? RECORDED_EXAMPLES[operationId]?.['200'] : undefined;
+    return envelope(type, body ?? BUILT_IN_SAMPLES[type as keyof typeof BUILT_IN_SAMPLES]);
   };
   return {
-    'filing.created': { type: filing.type, timestamp: filing.timestamp, data: filing.data },
-    'form4.filed': envelope('form4.filed', BUILT_IN_SAMPLES['form4.filed']),
-    'ir_document.created': envelope('ir_document.created', recorded('getDocument')),
-    'transcript.published': envelope('transcript.published', recorded('getTranscript')),
-    '13f.filed': envelope('13f.filed', BUILT_IN_SAMPLES['13f.filed']),
+    'filing.created': (RECORDED_EVENTS['filing.created'] as Json | undefined) ?? { type: filing.type, timestamp: filing.timestamp, data: filing.data },
+    'form4.filed': recorded('form4.filed'),
+    'ir_document.created': recorded('ir_document.created', 'getDocument'),
+    'transcript.published': recorded('transcript.published', 'getTranscript'),
+    '13f.filed': recorded('13f.filed'),
     'webhook.test': envelope('webhook.test', testPingData('we_8f14e45fceea167a5a36dedd'), true),
   };
 }

@@ -16,8 +16,6 @@ export type ParamSpec = (ScalarSpec | { kind: 'array'; items: ScalarSpec; maxIte
   default?: unknown;
   /** A query parameter the request must give (a 422 `missing` without it); path parameters always are. */
   required?: true;
-  /** A real value for the docs' "Try it out". */
-  example?: string;
 };
 
 export type ParamSpecs = Record<string, ParamSpec>;
@@ -233,7 +231,6 @@ export const AS_OF_PARAM = {
   pattern: '^\\d{4}-\\d{2}-\\d{2}$',
   format: 'date',
   description: 'YYYY-MM-DD: as it stood that day, from what was filed by then; gaps says what is not',
-  example: '2024-11-01',
 } as const;
 
 /** A route check: each named query parameter, when given, is a calendar day (value_error otherwise). */
