@@ -29,4 +29,11 @@ describe('footnotesByField', () => {
     const f = { id: 'F9', text: null };
     expect(footnotesByField({ postTransactionAmounts: [f], ownershipNature: [f] })).toEqual({ post_transaction_amounts: [f], ownership_nature: [f] });
   });
+
+  it('keeps element names that are Object members as plain keys', () => {
+    const byElement = JSON.parse('{"__proto__": [{"id": "F1", "text": null}], "constructor": [{"id": "F1", "text": null}]}') as Record<string, { id: string; text: null }[]>;
+    const out = footnotesByField(byElement);
+    expect(Object.keys(out).sort()).toEqual(['__proto__', 'constructor']);
+    expect(JSON.parse(JSON.stringify(out))).toEqual(byElement);
+  });
 });

@@ -144,13 +144,15 @@ const snakeCase = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '
  * (transactionCoding and transactionCode) share its key, each footnote once.
  */
 export function footnotesByField(byElement: Record<string, FootnoteRefBody[]>): Record<string, FootnoteRefBody[]> {
-  const out: Record<string, FootnoteRefBody[]> = {};
+  // A Map: element names come from the filing's XML, and `__proto__` must stay a plain key.
+  const out = new Map<string, FootnoteRefBody[]>();
   for (const [element, refs] of Object.entries(byElement)) {
-    const field = FOOTNOTE_FIELD_OF_ELEMENT[element] ?? snakeCase(element);
-    const list = (out[field] ??= []);
+    const field = (Object.hasOwn(FOOTNOTE_FIELD_OF_ELEMENT, element) ? FOOTNOTE_FIELD_OF_ELEMENT[element] : undefined) ?? snakeCase(element);
+    const list = out.get(field) ?? [];
+    out.set(field, list);
     for (const ref of refs) if (!list.some((r) => r.id === ref.id)) list.push(ref);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 function toOwner(o: Form4ReportingOwnerData): InsiderOwnerBody {

@@ -75,7 +75,7 @@ function evidenceDay(e: RosterEntryRecord): string {
 /**
  * Where an entry stands in its roster, the key a cursor carries: issuer-page people (group 0) by the
  * page's rank then name, then people only Form 4 shows (group 1) by seniority then name; `person`
- * (source and person key) breaks the ties two sources of one name would leave. A person's place
+ * (category, source and person key: unique per issuer) breaks the ties two sources of one name would leave. A person's place
  * does not move when others join or leave the roster, so a cursor continues after the same person.
  */
 export interface RosterPlace {
@@ -99,7 +99,7 @@ export const ROSTER_ORDER = keysetOrder<RosterRow>(
   { sql: 'person', type: 'text', of: (r) => r.place.person },
 );
 
-const placeOf = (group: 0 | 1, e: RosterEntryRecord): RosterPlace => ({ group, rank: e.rank, name: e.name, person: `${e.sourceProvider}:${e.personKey}` });
+const placeOf = (group: 0 | 1, e: RosterEntryRecord): RosterPlace => ({ group, rank: e.rank, name: e.name, person: `${e.category}:${e.sourceProvider}:${e.personKey}` });
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

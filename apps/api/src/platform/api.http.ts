@@ -255,7 +255,10 @@ export class ApiHttp {
     const limit = Number(reply.getHeader('x-ratelimit-limit'));
     if (Number.isFinite(remaining) && Number.isFinite(limit)) reply.header('x-ratelimit-remaining', Math.min(limit, remaining + 1));
     this.deps.limiter.refund(principal.keyId, Date.now() - reply.elapsedTime).catch((err: unknown) => {
-      this.deps.logger.warn({ err, request_id: request.id }, 'rate limit refund of a 304 failed');
+      // An outage is logged once by the outage tracker, not once per 304.
+      const dependency = unavailableDependency(err);
+      if (dependency) this.deps.outages?.failed(dependency, err);
+      else this.deps.logger.warn({ err, request_id: request.id }, 'rate limit refund of a 304 failed');
     });
   }
 

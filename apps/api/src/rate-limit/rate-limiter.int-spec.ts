@@ -61,6 +61,14 @@ describe('RedisRateLimiter with leases', () => {
     expect((await processB.peek('key4', limits, t)).remaining).toBe(1_000);
   });
 
+  it('refund never creates a day counter that is gone (Redis restarted, key evicted)', async () => {
+    const limiter = new RedisRateLimiter(redis, prefix);
+    const t = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 10_800_000; // 03:00 UTC today
+    await limiter.refund('key5', t, t);
+    expect(await redis.keys(`${prefix}{key5}:*`)).toEqual([]);
+    expect((await limiter.peek('key5', limits, t)).remaining).toBe(1_000);
+  });
+
   it('decides locally only while a lease lasts: the request path asks Redis once per lease', async () => {
     const limiter = new RedisRateLimiter(redis, prefix);
     const t = Math.floor(Date.now() / 1000) * 1000 + 9_000;

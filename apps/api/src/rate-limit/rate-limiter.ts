@@ -144,7 +144,16 @@ type RedisWithConsume = Redis & {
     leaseSize: number,
     refund: number,
   ): Promise<[number, number, number]>;
+  rlRefund(dailyKey: string): Promise<number>;
 };
+
+// Only a counter that still holds a spent token: DECR on a key gone (Redis restarted, key evicted)
+// would create it at -1 with no TTL, a day's extra quota that never expires.
+const REFUND_LUA = `
+local used = tonumber(redis.call('GET', KEYS[1]))
+if used and used > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+`;
 
 /** Tokens this process reserved in one Redis call and has not spent yet. */
 interface Lease {
@@ -176,6 +185,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   constructor(redis: Redis, private readonly prefix: string) {
     redis.defineCommand('rlConsume', { numberOfKeys: 2, lua: CONSUME_LUA });
+    redis.defineCommand('rlRefund', { numberOfKeys: 1, lua: REFUND_LUA });
     this.redis = redis as RedisWithConsume;
   }
 
@@ -237,7 +247,7 @@ export class RedisRateLimiter implements RateLimiter {
   async refund(keyId: string, spentAt = Date.now(), now = Date.now()): Promise<void> {
     if (windows(spentAt).day !== windows(now).day) return;
     // Straight to the day's counter: the token was spent, so no lease holds it any more.
-    await this.redis.decr(this.keys(keyId, now)[1]);
+    await this.redis.rlRefund(this.keys(keyId, now)[1]);
   }
 
   async peek(keyId: string, limits: RateLimitWindowLimits, now = Date.now()): Promise<RateLimitDecision> {

@@ -171,8 +171,8 @@ export const TRANSCRIPTS_TABLE = table('transcripts', ['id'], {
   updated_at: timestamptz().default('now()'),
 });
 
-/** The issuer's ticker when the record has none: that of its first listing. */
-const tickerOf = (alias: string) => `coalesce(${alias}.ticker, (SELECT c.ticker FROM companies c WHERE c.cik = ${alias}.cik ORDER BY c.symbol LIMIT 1)) AS ticker`;
+/** The issuer's ticker when the record has none: that of its primary listing, the one `symbol` names. */
+const tickerOf = (alias: string) => `coalesce(${alias}.ticker, split_part(${issuerSymbolSql(`${alias}.cik`)}, ':', 1)) AS ticker`;
 
 /** The issuer's symbol: its listing under the record's ticker, else its primary listing. */
 const symbolOf = (alias: string) => `${issuerSymbolSql(`${alias}.cik`, `${alias}.ticker`)} AS symbol`;
