@@ -365,7 +365,8 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
     if (busy) record('verifyCitation', busy);
 
     // A real payload of each event type the fixture pipeline produced, as its webhook body (the event without its id).
-    for (const type of EVENT_TYPES) {
+    // Not webhook.test: whether the recorder's own test event is in the feed yet is a race; the docs make the ping as the test route does.
+    for (const type of EVENT_TYPES.filter((t) => t !== 'webhook.test')) {
       const event = ((await get(`/v1/events?types=${type}&limit=1`)).data as Json[])[0];
       if (!event) continue;
       const { id: _id, ...body } = event;
