@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import Redis from 'ioredis';
 import { createLogger } from '@app/observability';
-import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { createTestDatabase, SEC_TICKERS_PROVENANCE, seedMicrosoft, type TestDatabase } from '@app/testing';
 import type { ApiContext } from './api.context';
 import { buildApiServer } from './api.server';
 import { apiConfigSchema, type ApiConfig } from './config/api.config';
@@ -18,15 +18,6 @@ let b: { server: FastifyInstance; context: ApiContext };
 let config: ApiConfig;
 let builderKey: string;
 
-const MSFT_PROVENANCE = {
-  src_id: 'src_sec_company_tickers',
-  source_provider: 'sec',
-  source_url: 'https://www.sec.gov/files/company_tickers.json',
-  accession: null,
-  quote: null,
-  content_hash: `sha256:${'a'.repeat(64)}`,
-  extracted_at: '2025-01-01T00:00:00Z',
-};
 
 async function newKey(plan: 'free' | 'builder' | 'pro' | 'enterprise', mode: 'live' | 'test' = 'live'): Promise<{ id: string; key: string }> {
   const account = await a.context.dataSource.query<{ id: string }[]>(
@@ -74,12 +65,8 @@ beforeAll(async () => {
            lpad((100000 + i)::text, 10, '0'), 'Company ' || i || CASE WHEN i % 100 = 7 THEN ' Zebra' ELSE '' END,
            100000 + i, CASE WHEN i % 10 = 0 THEN 'delisted' ELSE 'active' END,
            $1::jsonb, 'rec_' || i, 'h' || i, now()
-      FROM generate_series(1, 3000) AS i`, [JSON.stringify(MSFT_PROVENANCE)]);
-  await a.context.dataSource.query(
-    `INSERT INTO companies (symbol, ticker, market, cik, name, issuer_id, listing_exchange, provenance, record_id, data_hash, observed_at, sec_detail)
-     VALUES ('MSFT:US', 'MSFT', 'US', '0000789019', 'MICROSOFT CORP', 789019, 'Nasdaq', $1::jsonb, 'rec_msft', 'h', now(), $2::jsonb)`,
-    [JSON.stringify(MSFT_PROVENANCE), JSON.stringify({ website: null, country: 'US', is_fund: false })],
-  );
+      FROM generate_series(1, 3000) AS i`, [JSON.stringify(SEC_TICKERS_PROVENANCE)]);
+  await seedMicrosoft(a.context.dataSource);
   builderKey = (await newKey('builder')).key;
 });
 
@@ -201,7 +188,7 @@ describe('companies', () => {
       symbol: 'MSFT:US', ticker: 'MSFT', cik: '0000789019', issuer_id: 789019, listing_exchange: 'Nasdaq', country: 'US',
       sector: null, industry: null, employee_count: null, website: null, description: null, status: 'active', is_etf: false,
     });
-    expect(body.provenance).toEqual(MSFT_PROVENANCE);
+    expect(body.provenance).toEqual(SEC_TICKERS_PROVENANCE);
     expect(body.gaps).toEqual(
       expect.arrayContaining([
         { code: 'not_stored', field: 'sector', detail: 'sector: not stored by this service' },

@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
-import { createTestDatabase, expectEventually, type TestDatabase } from '@app/testing';
+import { createTestDatabase, expectEventually, seedMicrosoft, type TestDatabase } from '@app/testing';
 import { createApiApp } from './api.app';
 import type { ApiContext } from './api.context';
 import { buildApiServer } from './api.server';
@@ -264,22 +264,7 @@ describe('the Nest app (main.ts) with cold auth caches, under concurrent load', 
       { logger: pino({ level: 'info' }, logSink(nestLines)) },
     );
     nest = app.getHttpAdapter().getInstance();
-    await api.context.dataSource.query(
-      `INSERT INTO companies (symbol, ticker, market, cik, name, issuer_id, listing_exchange, provenance, record_id, data_hash, observed_at, sec_detail)
-       VALUES ('MSFT:US', 'MSFT', 'US', '0000789019', 'MICROSOFT CORP', 789019, 'Nasdaq', $1::jsonb, 'rec_msft', 'h', now(), $2::jsonb)`,
-      [
-        JSON.stringify({
-          src_id: 'src_sec_company_tickers',
-          source_provider: 'sec',
-          source_url: 'https://www.sec.gov/files/company_tickers.json',
-          accession: null,
-          quote: null,
-          content_hash: `sha256:${'a'.repeat(64)}`,
-          extracted_at: '2025-01-01T00:00:00Z',
-        }),
-        JSON.stringify({ website: null, country: 'US', is_fund: false }),
-      ],
-    );
+    await seedMicrosoft(api.context.dataSource);
   });
 
   afterAll(async () => {

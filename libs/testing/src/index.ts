@@ -15,3 +15,4 @@ export * from './thirteenf-seed';
 export * from './thirteenf-dataset';
 export * from './company-fact-reports';
 export * from './xbrl-facts.builder';
+export * from './company-seed';

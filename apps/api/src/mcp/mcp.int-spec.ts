@@ -6,22 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createLogger } from '@app/observability';
-import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { createTestDatabase, seedMicrosoft, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
 
 const PUBLIC_BASE_URL = 'https://api.filings.test';
 const DOCS = 'https://docs.filings.test';
-const PROVENANCE = {
-  src_id: 'src_sec_company_tickers',
-  source_provider: 'sec',
-  source_url: 'https://www.sec.gov/files/company_tickers.json',
-  accession: null,
-  quote: null,
-  content_hash: `sha256:${'a'.repeat(64)}`,
-  extracted_at: '2025-01-01T00:00:00Z',
-};
 
 let db: TestDatabase;
 let api: { server: FastifyInstance; context: ApiContext };
@@ -65,11 +56,7 @@ beforeAll(async () => {
     }),
     { logger: createLogger({ level: 'silent' }) },
   );
-  await api.context.dataSource.query(
-    `INSERT INTO companies (symbol, ticker, market, cik, name, issuer_id, listing_exchange, provenance, record_id, data_hash, observed_at, sec_detail)
-     VALUES ('MSFT:US', 'MSFT', 'US', '0000789019', 'MICROSOFT CORP', 789019, 'Nasdaq', $1::jsonb, 'rec_msft', 'h', now(), $2::jsonb)`,
-    [JSON.stringify(PROVENANCE), JSON.stringify({ website: null, country: 'US', is_fund: false })],
-  );
+  await seedMicrosoft(api.context.dataSource);
   url = await api.server.listen({ port: 0, host: '127.0.0.1' });
   key = await newKey('enterprise');
 });

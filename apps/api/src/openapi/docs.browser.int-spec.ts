@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser } from 'playwright-core';
 import { createLogger } from '@app/observability';
-import { createTestDatabase, type TestDatabase } from '@app/testing';
+import { createTestDatabase, seedMicrosoft, type TestDatabase } from '@app/testing';
 import type { ApiContext } from '../api.context';
 import { buildApiServer } from '../api.server';
 import { apiConfigSchema } from '../config/api.config';
@@ -16,15 +16,6 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const describeWithChromium = existsSync(CHROMIUM) ? describe : describe.skip;
 if (!existsSync(CHROMIUM)) console.warn(`docs.browser.int-spec: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
-const PROVENANCE = {
-  src_id: 'src_sec_company_tickers',
-  source_provider: 'sec',
-  source_url: 'https://www.sec.gov/files/company_tickers.json',
-  accession: null,
-  quote: null,
-  content_hash: `sha256:${'a'.repeat(64)}`,
-  extracted_at: '2025-01-01T00:00:00Z',
-};
 
 describeWithChromium('the docs in a browser', () => {
   let db: TestDatabase;
@@ -43,11 +34,7 @@ describeWithChromium('the docs in a browser', () => {
     );
     url = await api.server.listen({ port: 0, host: '127.0.0.1' });
     const ds = api.context.dataSource;
-    await ds.query(
-      `INSERT INTO companies (symbol, ticker, market, cik, name, issuer_id, listing_exchange, provenance, record_id, data_hash, observed_at, sec_detail)
-       VALUES ('MSFT:US', 'MSFT', 'US', '0000789019', 'MICROSOFT CORP', 789019, 'Nasdaq', $1::jsonb, 'rec_msft', 'h', now(), $2::jsonb)`,
-      [JSON.stringify(PROVENANCE), JSON.stringify({ website: null, country: 'US', is_fund: false })],
-    );
+    await seedMicrosoft(ds);
     const [account] = await ds.query<{ id: string }[]>(`INSERT INTO accounts (id, name, plan) VALUES ($1, 'docs reader', 'builder') RETURNING id`, [`acct_${randomBytes(6).toString('hex')}`]);
     key = (await api.context.keys.createKey({ accountId: account!.id, mode: 'live', label: 'browser' })).key;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
