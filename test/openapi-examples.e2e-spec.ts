@@ -29,6 +29,7 @@ import type { ProblemSlug } from '../apps/api/src/platform/api.errors';
 import { problemBody } from '../apps/api/src/platform/problem';
 import { openApiPath, type RouteDefinition } from '../apps/api/src/platform/route.registry';
 import { EVENT_TYPES } from '@app/resources';
+import { expectEventually } from '@app/testing';
 import { FIXTURE_USER_AGENT, startFixturePlatform, type FixturePlatform } from './support/fixture-platform';
 
 const PUBLIC_BASE_URL = 'https://api.filings.example';
@@ -364,11 +365,17 @@ describe('OpenAPI examples recorded from the api on the fixture data', () => {
     const busy = answers.find((a) => a.status === 503);
     if (busy) record('verifyCitation', busy);
 
-    // A real payload of each event type the fixture pipeline produced, as its webhook body (the event without its id).
-    // Not webhook.test: whether the recorder's own test event is in the feed yet is a race; the docs make the ping as the test route does.
+    // A real payload of each event type the fixture pipeline produces, as its webhook body (the event without its id).
+    // The projector writes events as it catches up: wait for each type. Not webhook.test: the docs make the ping as the test route does.
     for (const type of EVENT_TYPES.filter((t) => t !== 'webhook.test')) {
-      const event = ((await get(`/v1/events?types=${type}&limit=1`)).data as Json[])[0];
-      if (!event) continue;
+      const event = await expectEventually(
+        async () => {
+          const first = ((await get(`/v1/events?types=${type}&limit=1`)).data as Json[])[0];
+          if (!first) throw new Error(`no ${type} event in the feed yet`);
+          return first;
+        },
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
       const { id: _id, ...body } = event;
       events[type] = exampleOf(realOrigins(body));
     }
