@@ -101,7 +101,7 @@ async function resumedRun(): Promise<BulkBackfillSummary> {
 function recordsPerEntry(): number[] {
   const entries = fixtureSubmissionsEntries();
   const source = { url: 'https://data.sec.gov/submissions/x.json', contentHash: contentHash('x'), fetchedAt: '2025-08-02T00:00:00.000Z' };
-  const ctx = { runId: 'run_count', extractedAt: source.fetchedAt };
+  const ctx = { runId: 'run_count', origin: 'live' as const, extractedAt: source.fetchedAt };
   const names = new Map<string, string>();
   for (const e of entries) {
     if (e.name.includes('-submissions-')) continue;
@@ -137,7 +137,7 @@ beforeAll(async () => {
     const company = parseSubmissions(bytes);
     const source = { url: `https://data.sec.gov/submissions/${file}`, contentHash: 'sha256:unused', fetchedAt: '2025-08-02T00:00:00.000Z' };
     for (const f of parseRecentFilings(bytes)) {
-      const r = filingRecordFromSubmissions(company, f, source, { runId: 'run_expected', extractedAt: source.fetchedAt });
+      const r = filingRecordFromSubmissions(company, f, source, { runId: 'run_expected', origin: 'live' as const, extractedAt: source.fetchedAt });
       if (r) expectedIds.set(r.key, r.id);
     }
   }

@@ -212,7 +212,7 @@ beforeAll(async () => {
     const d = r.data;
     if (!isPdfLink(d)) continue;
     try {
-      await decks.execute({ link: { url: d.url, cik: d.cik, ticker: d.ticker, title: d.title, kind: d.kind } });
+      await decks.execute({ link: { url: d.url, cik: d.cik, ticker: d.ticker, title: d.title, kind: d.kind }, origin: 'live' });
     } catch (error) {
       // PDFs the saved pages link but the fixtures do not hold (404): the document keeps its link provenance.
       if (!(error instanceof DeckRejectedError)) throw error;

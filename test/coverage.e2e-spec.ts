@@ -35,7 +35,7 @@ import { segmentRecordsOf } from '../apps/ingest-sec/src/segments/segment.mapper
 
 const FIXTURES = defaultFixturesDir();
 const FETCHED_AT = '2025-08-02T12:00:00.500Z';
-const CTX = { runId: 'run_coverage_e2e', extractedAt: '2025-08-02T12:00:01.000Z' };
+const CTX = { runId: 'run_coverage_e2e', origin: 'live' as const, extractedAt: '2025-08-02T12:00:01.000Z' };
 const MSFT_CIK = '0000789019';
 const TSLA_CIK = '0001318605';
 const TSLA_10Q = { cik: TSLA_CIK, accession: '0001628280-25-035806', form: '10-Q', url: 'https://www.sec.gov/Archives/edgar/data/1318605/000162828025035806/tsla-20250630.htm' };

@@ -66,6 +66,7 @@ function irLink(cik: string, ticker: string, url: string, title: string, publish
     observed_at: '2026-11-28T12:00:00.000Z',
     produced_by: 'ingest-ir',
     correlation_id: 'run_int_eightk',
+    origin: 'live',
     provenance: { src_id: 'src_int_ir', source_provider: 'issuer_page', source_url: page, citation_url: url, accession: null, quote, content_hash: hash, extracted_at: '2026-11-28T12:00:00.000Z' },
     data: { cik, ticker, url, title, kind: 'press_release', published_on: publishedOn, is_pdf: false, event: null, listed_on: 'ir_page', citation: { source_url: page, content_hash: hash, quote } },
   };

@@ -32,7 +32,7 @@ function fixtureFilings(): FilingRecordV1[] {
     const company = parseSubmissions(bytes);
     const source = { url: `https://data.sec.gov/submissions/${file}`, contentHash: contentHash(bytes), fetchedAt: '2025-08-02T00:00:00.000Z' };
     for (const f of parseRecentFilings(bytes)) {
-      const r = filingRecordFromSubmissions({ cik: company.cik, name: company.name }, f, source, { runId: 'run_projector_e2e', extractedAt: source.fetchedAt });
+      const r = filingRecordFromSubmissions({ cik: company.cik, name: company.name }, f, source, { runId: 'run_projector_e2e', origin: 'live', extractedAt: source.fetchedAt });
       if (r) records.push(r);
     }
   }

@@ -82,7 +82,7 @@ async function ingestTranscript(): Promise<unknown> {
   });
   const app = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config, logger: createLogger({ level: 'silent' }) }), { logger: false });
   try {
-    return await app.get(IngestDecksService).execute({ link: { url: `${fixtures.url}${PATH}`, cik: '0000831001', ticker: 'C', title: null, kind: null }, runId: 'run_e2e_transcript' });
+    return await app.get(IngestDecksService).execute({ link: { url: `${fixtures.url}${PATH}`, cik: '0000831001', ticker: 'C', title: null, kind: null }, origin: 'live', runId: 'run_e2e_transcript' });
   } finally {
     await app.close();
   }

@@ -70,7 +70,7 @@ export function submissionsFilingRecords(path: string): FilingRecordV1[] {
   const bytes = readFileSync(path);
   const company = parseSubmissions(bytes);
   const source = { url: `https://data.sec.gov/submissions/CIK${padCik(company.cik)}.json`, contentHash: contentHash(bytes), fetchedAt: OBSERVED_AT };
-  const ctx = { runId: 'bench-api-search', extractedAt: OBSERVED_AT };
+  const ctx = { runId: 'bench-api-search', origin: 'live' as const, extractedAt: OBSERVED_AT };
   return parseRecentFilings(bytes).flatMap((f) => filingRecordFromSubmissions(company, f, source, ctx) ?? []);
 }
 
@@ -82,7 +82,7 @@ export async function pdfDocumentTextRecords(path: string, link: { url: string; 
     { ...link, title: null, kind: null },
     { bytes: bytes.length, contentHash: contentHash(bytes), fetchedAt: OBSERVED_AT_DATE },
     pdf,
-    { runId: 'bench-api-search', extractedAt: OBSERVED_AT_DATE },
+    { runId: 'bench-api-search', origin: 'live' as const, extractedAt: OBSERVED_AT_DATE },
   );
 }
 

@@ -221,6 +221,7 @@ export async function startFixturePlatform(options: FixturePlatformOptions = {})
     await runIn(nest(IngestDecksModule.forRoot({ config: decksConfig, logger })), (app) =>
       app.get(IngestDecksService).execute({
         link: { url: `${fixtures.url}${FIXTURE_INGEST.transcript.path}`, cik: FIXTURE_INGEST.transcript.cik, ticker: FIXTURE_INGEST.transcript.ticker, title: null, kind: null },
+        origin: 'backfill',
         runId: 'run_platform_transcript',
       }),
     );

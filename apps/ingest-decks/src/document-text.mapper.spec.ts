@@ -15,7 +15,7 @@ const LINK: DeckLink = {
   title: 'Annual Meeting - 2015 Annual Shareholder Meeting',
   kind: 'presentation',
 };
-const CTX = { runId: 'run_example_frph_2015', extractedAt: new Date('2026-11-20T09:00:02.000Z') };
+const CTX = { runId: 'run_example_frph_2015', origin: 'live' as const, extractedAt: new Date('2026-11-20T09:00:02.000Z') };
 
 describe('documentTextRecordsOf on the FRPH 2015 annual meeting deck', () => {
   let bytes: Uint8Array;
@@ -36,6 +36,7 @@ describe('documentTextRecordsOf on the FRPH 2015 annual meeting deck', () => {
       key: LINK.url,
       produced_by: 'ingest-decks',
       correlation_id: 'run_example_frph_2015',
+      origin: 'live' as const,
       provenance: {
         source_provider: 'issuer_page',
         source_url: LINK.url,

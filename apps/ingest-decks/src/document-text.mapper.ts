@@ -7,6 +7,7 @@ import {
   type DocumentKind,
   type DocumentPage,
   type DocumentTextRecordV1,
+  type RecordOrigin,
 } from '@app/contracts';
 import { buildDocumentText, classifyDocument, detectLanguage, layoutCaptioner, recognizeTranscript, toDocumentParts, type ExtractedPdf, type PageCaptioner } from '@app/decks';
 
@@ -30,6 +31,8 @@ export interface PdfSource {
 
 export interface MapContext {
   runId: string;
+  /** Live discovery or history: the records' origin. */
+  origin: RecordOrigin;
   extractedAt: Date;
   captioner?: PageCaptioner;
   /** Defaults to the contract's DOCUMENT_TEXT_CHARS_PER_RECORD; smaller only to make small examples. */
@@ -89,6 +92,7 @@ export function documentTextRecordsOf(link: DeckLink, source: PdfSource, pdf: Ex
     observed_at: source.fetchedAt.toISOString(),
     produced_by: PRODUCED_BY,
     correlation_id: ctx.runId,
+    origin: ctx.origin,
     provenance: {
       src_id: sourceId(link.url, source.contentHash),
       source_provider: 'issuer_page',

@@ -58,6 +58,7 @@ describe('ingest-decks: ir.documents.v1 -> PDFs from the fixture IR server -> ir
       observed_at: at,
       produced_by: 'ingest-ir',
       correlation_id: 'run_int_ir',
+      origin: 'live',
       provenance: { src_id: sourceId(page, pageHash), source_provider: 'issuer_page', source_url: page, accession: null, quote: title, content_hash: pageHash, extracted_at: at },
       data: { cik: CIK, ticker: 'FRPH', url, title, kind, published_on: null, is_pdf: isPdf, event: null, listed_on: 'ir_page', citation: { source_url: page, content_hash: pageHash, quote: title } },
     };

@@ -51,8 +51,8 @@ describe('IngestDecksService against the fixture IR server', () => {
   it('publishes the deck once, then skips the same URL with the same bytes', async () => {
     const { publisher, service: decks } = service();
     const before = server.requests.length;
-    await expect(decks.execute({ link: link(DECK_PATH), runId: 'run_spec' })).resolves.toMatchObject({ status: 'published', pages: 36, records: 1, docType: 'slide_deck' });
-    await expect(decks.execute({ link: link(DECK_PATH), runId: 'run_spec' })).resolves.toMatchObject({ status: 'unchanged' });
+    await expect(decks.execute({ link: link(DECK_PATH), origin: 'live', runId: 'run_spec' })).resolves.toMatchObject({ status: 'published', pages: 36, records: 1, docType: 'slide_deck' });
+    await expect(decks.execute({ link: link(DECK_PATH), origin: 'live', runId: 'run_spec' })).resolves.toMatchObject({ status: 'unchanged' });
     expect(publisher.calls).toEqual([1]);
     const [record] = publisher.records as [DocumentTextRecordV1];
     expect(record).toMatchObject({
@@ -74,7 +74,7 @@ describe('IngestDecksService against the fixture IR server', () => {
     ['/assets/page.pdf', 'content_type', /content type "text\/html" is not application\/pdf/],
   ])('rejects %s as %s', async (path, code, message) => {
     const { publisher, service: decks } = service();
-    const error = await decks.execute({ link: link(path) }).catch((e: unknown) => e);
+    const error = await decks.execute({ link: link(path), origin: 'live' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeckRejectedError);
     expect(error).toMatchObject({ code, message: expect.stringMatching(message) as unknown });
     expect(publisher.records).toHaveLength(0);
@@ -83,7 +83,7 @@ describe('IngestDecksService against the fixture IR server', () => {
   it('rejects a PDF on a non-public address (127.0.0.1) unless DECKS_ALLOW_PRIVATE_HOSTS, without requesting it', async () => {
     const { publisher, service: decks } = service({ DECKS_ALLOW_PRIVATE_HOSTS: 'false' });
     const before = server.requests.length;
-    await expect(decks.execute({ link: link(DECK_PATH) })).rejects.toMatchObject({
+    await expect(decks.execute({ link: link(DECK_PATH), origin: 'live' })).rejects.toMatchObject({
       code: 'non_public_address',
       message: expect.stringMatching(/resolves to 127\.0\.0\.1, a loopback, private, link-local or other special-use address$/) as unknown,
     });
@@ -98,7 +98,7 @@ describe('IngestDecksService against the fixture IR server', () => {
     const wrapped = Object.assign(new Error(protocolError.message, { cause: protocolError }), { name: 'KafkaJSNonRetriableError' });
     const refusing: RecordPublisher = { publish: () => Promise.reject(wrapped) };
     const decks = new IngestDecksService(config, refusing, TOPICS.documentTexts, createLogger({ level: 'silent' }));
-    await expect(decks.execute({ link: link(DECK_PATH) })).rejects.toMatchObject({ code: 'record_too_large', message: expect.stringMatching(/part 0 of 1 is over the broker's message size limit/) as unknown });
+    await expect(decks.execute({ link: link(DECK_PATH), origin: 'live' })).rejects.toMatchObject({ code: 'record_too_large', message: expect.stringMatching(/part 0 of 1 is over the broker's message size limit/) as unknown });
     expect(isMessageTooLarge(protocolError)).toBe(true);
     expect(isMessageTooLarge(new Error('Connection error: ECONNREFUSED'))).toBe(false);
   });
@@ -111,28 +111,28 @@ describe('IngestDecksService against the fixture IR server', () => {
       publish: (topic, records) => (down ? Promise.reject(new PublishGaveUpError(topic.name, records.length, 300_000, new Error('Connection error: connect ECONNREFUSED'))) : memory.publish(topic, records)),
     };
     const decks = new IngestDecksService(config, outage, TOPICS.documentTexts, createLogger({ level: 'silent' }));
-    const stopped = await decks.execute({ link: link(DECK_PATH) }).catch((e: unknown) => e);
+    const stopped = await decks.execute({ link: link(DECK_PATH), origin: 'live' }).catch((e: unknown) => e);
     expect(stopped).toBeInstanceOf(DeckPublishStoppedError);
     expect(stopped).not.toBeInstanceOf(DeckRejectedError);
     expect(stopped).toMatchObject({ url: `${server.url}${DECK_PATH}`, partsPublished: 0, parts: 1 });
     expect((stopped as Error).message).toMatch(/^stopped with 0 of 1 parts of http:\/\/127\.0\.0\.1:\d+\/assets\/presentations\/.*\.pdf published: gave up publishing 1 records to .* after 300 s: Connection error: connect ECONNREFUSED; run the same command again$/);
     down = false;
-    await expect(decks.execute({ link: link(DECK_PATH) })).resolves.toMatchObject({ status: 'published', records: 1 });
+    await expect(decks.execute({ link: link(DECK_PATH), origin: 'live' })).resolves.toMatchObject({ status: 'published', records: 1 });
     expect(memory.records).toHaveLength(1);
   }, 30_000); // two extractions of a 36-page deck: seconds on a loaded 2-core machine
 
   it('rejects a PDF over DECKS_MAX_BYTES while reading it', async () => {
     const { service: decks } = service({ DECKS_MAX_BYTES: '1000000' });
-    await expect(decks.execute({ link: link(DECK_PATH) })).rejects.toMatchObject({ code: 'too_large', message: expect.stringMatching(/over DECKS_MAX_BYTES \(1000000\)/) as unknown });
+    await expect(decks.execute({ link: link(DECK_PATH), origin: 'live' })).rejects.toMatchObject({ code: 'too_large', message: expect.stringMatching(/over DECKS_MAX_BYTES \(1000000\)/) as unknown });
   });
 
   it('tries a 503 again, and gives up as fetch_failed after DECKS_FETCH_ATTEMPTS', async () => {
     const { publisher, service: decks } = service({ DECKS_FETCH_ATTEMPTS: '2' });
     server.failNext(DECK_PATH, 503, 1);
-    await expect(decks.execute({ link: link(DECK_PATH) })).resolves.toMatchObject({ status: 'published' });
+    await expect(decks.execute({ link: link(DECK_PATH), origin: 'live' })).resolves.toMatchObject({ status: 'published' });
     server.failNext(DECK_PATH, 503, 2);
     const { service: fresh } = service({ DECKS_FETCH_ATTEMPTS: '2' });
-    await expect(fresh.execute({ link: link(DECK_PATH) })).rejects.toMatchObject({ code: 'fetch_failed', message: expect.stringMatching(/HTTP 503 \(2 attempts\)/) as unknown });
+    await expect(fresh.execute({ link: link(DECK_PATH), origin: 'live' })).rejects.toMatchObject({ code: 'fetch_failed', message: expect.stringMatching(/HTTP 503 \(2 attempts\)/) as unknown });
     expect(publisher.records).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { contentHash, type TopicDefinition } from '@app/contracts';
+import { contentHash, type RecordOrigin, type TopicDefinition } from '@app/contracts';
 import { DecksError, extractPdf } from '@app/decks';
 import { PublishGaveUpError } from '@app/messaging';
 import type { Logger } from '@app/observability';
@@ -102,7 +102,7 @@ export class IngestDecksService {
     });
   }
 
-  async execute(command: { link: DeckLink; runId?: string }): Promise<DeckOutcome> {
+  async execute(command: { link: DeckLink; origin: RecordOrigin; runId?: string }): Promise<DeckOutcome> {
     const { link } = command;
     const runId = command.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, url: link.url, cik: link.cik });
@@ -118,7 +118,7 @@ export class IngestDecksService {
     try {
       const pdf = await extractPdf(fetched.bytes);
       if (pdf.pageCount === 0) throw new DeckRejectedError('no_pages', `${link.url}: the PDF has no pages`);
-      records = documentTextRecordsOf(link, { bytes: fetched.bytes.byteLength, contentHash: hash, fetchedAt: fetched.fetchedAt }, pdf, { runId, extractedAt: new Date() });
+      records = documentTextRecordsOf(link, { bytes: fetched.bytes.byteLength, contentHash: hash, fetchedAt: fetched.fetchedAt }, pdf, { runId, origin: command.origin, extractedAt: new Date() });
     } catch (error) {
       if (error instanceof DecksError) throw new DeckRejectedError(error.code, `${link.url}: ${error.message}`, { cause: error });
       throw error;

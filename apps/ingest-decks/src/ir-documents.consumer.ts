@@ -55,6 +55,7 @@ export class IrDocumentsConsumer {
       try {
         const outcome = await this.service.execute({
           link: { url: document.url, cik: document.cik, ticker: document.ticker, title: document.title, kind: document.kind },
+          origin: envelope.origin,
           runId: this.runId,
         });
         counts[outcome.status] += 1;

@@ -51,8 +51,9 @@ async function bootstrap(): Promise<number> {
     case 'url': {
       const app = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config }), { logger: ['error', 'warn'] });
       app.enableShutdownHooks();
+      // A PDF an operator names is read on demand, not discovered: its records are history (no webhook event).
       try {
-        console.log(JSON.stringify(await app.get(IngestDecksService).execute({ link: command.link })));
+        console.log(JSON.stringify(await app.get(IngestDecksService).execute({ link: command.link, origin: 'backfill' })));
         return 0;
       } catch (error) {
         if (error instanceof DeckPublishStoppedError) {

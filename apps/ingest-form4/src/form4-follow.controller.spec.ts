@@ -1,15 +1,15 @@
-import { TOPICS, type FilingData, type RecordEnvelope } from '@app/contracts';
+import { TOPICS, type FilingData, type RecordEnvelope, type RecordOrigin } from '@app/contracts';
 import { PermanentError, type RecordBatch } from '@app/messaging';
 import { Form4FollowController } from './form4-follow.controller';
 import type { Form4FilingOutcome, Form4IngestService } from './form4-ingest.service';
 
-/** A filing@1 batch of the given accessions, in offset order. */
+/** A filing@1 batch of the given accessions, in offset order; an accession ending in h is a backfilled filing (history). */
 function batchOf(...accessions: string[]): RecordBatch {
   return {
     topic: TOPICS.filings.name,
     partition: 0,
     records: accessions.map((accession, i) => ({
-      envelope: { schema: 'filing@1', key: accession, data: { accession, form: '4' } } as unknown as RecordEnvelope,
+      envelope: { schema: 'filing@1', key: accession, origin: accession.endsWith('h') ? 'backfill' : 'live', data: { accession, form: '4' } } as unknown as RecordEnvelope,
       meta: { topic: TOPICS.filings.name, partition: 0, offset: String(i) },
     })),
   };
@@ -18,8 +18,8 @@ function batchOf(...accessions: string[]): RecordBatch {
 /** The use case's follow effect, scripted per accession: published, ignored (null), or an error. */
 function serviceOf(script: Record<string, 'published' | null | Error>, calls: string[] = []): Form4IngestService {
   return {
-    handleFilingRecord: (filing: FilingData, runId: string) => {
-      calls.push(`${runId}:${filing.accession}`);
+    handleFilingRecord: (filing: FilingData, origin: RecordOrigin, runId: string) => {
+      calls.push(`${runId}:${origin}:${filing.accession}`);
       const step = script[filing.accession];
       if (step instanceof Error) return Promise.reject(step);
       return Promise.resolve(step === 'published' ? ({ status: 'published' } as Form4FilingOutcome) : null);
@@ -30,10 +30,10 @@ function serviceOf(script: Record<string, 'published' | null | Error>, calls: st
 describe('Form4FollowController', () => {
   it('hands every filing record of a batch to the use case in offset order and counts published and ignored', async () => {
     const calls: string[] = [];
-    const controller = new Form4FollowController(serviceOf({ a: 'published', b: null, c: 'published' }, calls), 'run_t');
-    await controller.onFilings(batchOf('a', 'b', 'c'));
+    const controller = new Form4FollowController(serviceOf({ a: 'published', b: null, ch: 'published' }, calls), 'run_t');
+    await controller.onFilings(batchOf('a', 'b', 'ch'));
     await controller.onFilings(batchOf('b'));
-    expect(calls).toEqual(['run_t:a', 'run_t:b', 'run_t:c', 'run_t:b']);
+    expect(calls).toEqual(['run_t:live:a', 'run_t:live:b', 'run_t:backfill:ch', 'run_t:live:b']);
     expect(controller.counts).toEqual({ published: 2, ignored: 2 });
   });
 

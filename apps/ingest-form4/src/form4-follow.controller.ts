@@ -34,7 +34,7 @@ export class Form4FollowController {
     const counts: Form4FollowCounts = { published: 0, ignored: 0 };
     for (const { envelope } of batch.records) {
       // The runner validated the record against the topic's schemas: filing@1 is the only one.
-      const outcome = await this.service.handleFilingRecord(envelope.data as FilingData, this.runId);
+      const outcome = await this.service.handleFilingRecord(envelope.data as FilingData, envelope.origin, this.runId);
       if (outcome?.status === 'published') counts.published += 1;
       else counts.ignored += 1;
     }

@@ -258,23 +258,23 @@ describe('Form4IngestService', () => {
     it('throws a transient error (retried, not dead-lettered) while the covered issuers cannot be resolved, then reads the filing', async () => {
       const { svc, published, requested } = service({ FORM4_ISSUERS: 'TSLA' }, {}, { [TICKER_MAP_EXCHANGE_PATH]: 1 });
       const record = filingRecordData({});
-      const failed = svc.handleFilingRecord(record, 'run_f');
+      const failed = svc.handleFilingRecord(record, 'live', 'run_f');
       await expect(failed).rejects.toThrow(Form4CoverageError);
       await expect(failed).rejects.not.toThrow(PermanentError);
       // The consumer runner retries the same record after a backoff: the ticker map is fetched again.
-      expect(await svc.handleFilingRecord(record, 'run_f')).toMatchObject({ status: 'published' });
+      expect(await svc.handleFilingRecord(record, 'live', 'run_f')).toMatchObject({ status: 'published' });
       expect(requested.filter((p) => p === TICKER_MAP_EXCHANGE_PATH)).toHaveLength(2);
       // Resolved once, kept: later records do not fetch it again.
-      expect(await svc.handleFilingRecord(filingRecordData({ cik: '0000789019' }), 'run_f')).toBeNull();
+      expect(await svc.handleFilingRecord(filingRecordData({ cik: '0000789019' }), 'live', 'run_f')).toBeNull();
       expect(requested.filter((p) => p === TICKER_MAP_EXCHANGE_PATH)).toHaveLength(2);
       expect(published).toHaveLength(1);
     });
 
     it('reads a Form 4 of a covered issuer, ignores other forms and issuers', async () => {
       const { svc, published } = service({ FORM4_ISSUERS: 'TSLA' });
-      expect(await svc.handleFilingRecord(filingRecordData({ form: '10-K' }), 'run_f')).toBeNull();
-      expect(await svc.handleFilingRecord(filingRecordData({ cik: '0000789019' }), 'run_f')).toBeNull();
-      const outcome = await svc.handleFilingRecord(filingRecordData({}), 'run_f');
+      expect(await svc.handleFilingRecord(filingRecordData({ form: '10-K' }), 'live', 'run_f')).toBeNull();
+      expect(await svc.handleFilingRecord(filingRecordData({ cik: '0000789019' }), 'live', 'run_f')).toBeNull();
+      const outcome = await svc.handleFilingRecord(filingRecordData({}), 'live', 'run_f');
       expect(outcome).toMatchObject({ status: 'published', origin: 'filings_topic', rows: 31 });
       expect((published[0] as Form4RecordV1).data).toMatchObject({ filed_date: '2021-11-10', accepted_at: '2021-11-10T18:23:34.000Z' });
     });
@@ -283,6 +283,7 @@ describe('Form4IngestService', () => {
       const { svc } = service();
       const outcome = await svc.handleFilingRecord(
         filingRecordData({ accession: '0001104659-25-025206', cik: '0001883685', primary_document_url: 'https://www.sec.gov/Archives/edgar/data/1883685/000110465925025206/0001104659-25-025206-index.htm' }),
+        'live',
         'run_f',
       );
       expect(outcome).toMatchObject({ status: 'published', url: 'https://www.sec.gov/Archives/edgar/data/1883685/0001104659-25-025206.txt' });
@@ -292,10 +293,10 @@ describe('Form4IngestService', () => {
       const bad = '/Archives/edgar/data/1318605/000089924321999999/doc4.xml';
       const { svc } = service({}, { [bad]: Buffer.from('<ownershipDocument><documentType>4</documentType></ownershipDocument>') });
       const missing = filingRecordData({ accession: '0000899243-21-000001', primary_document_url: 'https://www.sec.gov/Archives/edgar/data/1318605/000089924321000001/xslF345X03/doc4.xml' });
-      await expect(svc.handleFilingRecord(missing, 'run_f')).rejects.toThrow(PermanentError);
-      await expect(svc.handleFilingRecord(missing, 'run_f')).rejects.toThrow(/not found at .*doc4\.xml nor .*0000899243-21-000001\.txt/);
+      await expect(svc.handleFilingRecord(missing, 'live', 'run_f')).rejects.toThrow(PermanentError);
+      await expect(svc.handleFilingRecord(missing, 'live', 'run_f')).rejects.toThrow(/not found at .*doc4\.xml nor .*0000899243-21-000001\.txt/);
       await expect(
-        svc.handleFilingRecord(filingRecordData({ accession: '0000899243-21-999999', primary_document_url: `https://www.sec.gov${bad}` }), 'run_f'),
+        svc.handleFilingRecord(filingRecordData({ accession: '0000899243-21-999999', primary_document_url: `https://www.sec.gov${bad}` }), 'live', 'run_f'),
       ).rejects.toThrow(/without issuer/);
     });
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { contentHash, padCik, type FilingData, type TopicDefinition } from '@app/contracts';
+import { contentHash, padCik, type FilingData, type RecordOrigin, type TopicDefinition } from '@app/contracts';
 import {
   archivesDocumentPath,
   EdgarClient,
@@ -32,6 +32,8 @@ export type Form4FilingOrigin = 'explicit' | 'submissions' | 'filings_topic';
 export interface Form4FilingTask {
   ref: Form4FilingRef;
   origin: Form4FilingOrigin;
+  /** What its form4@1 record carries: the filing record's origin when it followed one, else backfill (named or discovered filings are history). */
+  recordOrigin: RecordOrigin;
   listing: Form4Listing;
 }
 
@@ -119,12 +121,13 @@ export class Form4IngestService {
   ) {}
 
   /** A filing@1 record -> the Form 4 filing to read, or null when it is not a Form 4 / 4/A. */
-  static taskOfFilingRecord(filing: FilingData): Form4FilingTask | null {
+  static taskOfFilingRecord(filing: FilingData, recordOrigin: RecordOrigin): Form4FilingTask | null {
     if (!FORM4_FORMS.has(filing.form.trim().toUpperCase())) return null;
     const document = filing.primary_document_url && isXmlDocument(filing.primary_document_url) ? filing.primary_document_url : null;
     return {
       ref: { cik: filing.cik, accession: filing.accession, document },
       origin: 'filings_topic',
+      recordOrigin,
       listing: { filedDate: filing.filed_date, acceptedAt: filing.accepted_at },
     };
   }
@@ -141,7 +144,7 @@ export class Form4IngestService {
     const log = this.logger.child({ runId, useCase: 'form4' });
     const filings = command.filings ?? this.config.FORM4_FILINGS;
     const selector = command.discover ?? this.config.FORM4_SUBMISSIONS;
-    const explicit = filings.map((ref): Form4FilingTask => ({ ref, origin: 'explicit', listing: { filedDate: null, acceptedAt: null } }));
+    const explicit = filings.map((ref): Form4FilingTask => ({ ref, origin: 'explicit', recordOrigin: 'backfill', listing: { filedDate: null, acceptedAt: null } }));
     const discovered = await this.discover(selector, log);
     const tasks = [...explicit, ...discovered.tasks];
     log.info({ explicit: explicit.length, discovered: discovered.tasks.length, topic: this.topic.name }, 'Form 4 run started');
@@ -201,8 +204,8 @@ export class Form4IngestService {
    * the covered issuers not resolvable yet (Form4CoverageError), throws as is, so the consumer
    * retries the same record with backoff.
    */
-  async handleFilingRecord(filing: FilingData, runId: string): Promise<Form4FilingOutcome | null> {
-    const task = Form4IngestService.taskOfFilingRecord(filing);
+  async handleFilingRecord(filing: FilingData, origin: RecordOrigin, runId: string): Promise<Form4FilingOutcome | null> {
+    const task = Form4IngestService.taskOfFilingRecord(filing, origin);
     if (!task || !(await this.covers(task.ref.cik))) return null;
     const log = this.logger.child({ runId, useCase: 'form4-follow' });
     let outcome: Form4FilingOutcome;
@@ -244,7 +247,7 @@ export class Form4IngestService {
       return { ...base, status: 'skipped', url: fetched.url, issuerCik: doc.issuer.cik };
     }
     const source = { url: fetched.url, contentHash: contentHash(fetched.bytes), fetchedAt: fetched.fetchedAt, text: fetched.bytes.toString('utf8') };
-    const record = form4RecordOf(doc, source, task.listing, { runId, extractedAt: new Date().toISOString() });
+    const record = form4RecordOf(doc, source, task.listing, { runId, origin: task.recordOrigin, extractedAt: new Date().toISOString() });
     await this.publisher.publish(this.topic, [record]);
     log.info({ ...base, issuerCik: doc.issuer.cik, form: doc.documentType, rows: doc.rows.length, url: fetched.url }, 'Form 4 published');
     return { ...base, status: 'published', url: fetched.url, issuerCik: doc.issuer.cik, rows: doc.rows.length, recordId: record.id };
@@ -314,6 +317,7 @@ export class Form4IngestService {
           tasks.push({
             ref: { cik: padCik(cik), accession: f.accessionNumber, document: f.primaryDocument },
             origin: 'submissions',
+            recordOrigin: 'backfill',
             listing: { filedDate: f.filingDate, acceptedAt: isoOrNull(f.acceptanceDateTime) },
           });
         }

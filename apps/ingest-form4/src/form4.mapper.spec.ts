@@ -14,7 +14,7 @@ import {
 
 const DIR = join(defaultFixturesDir(), 'form4');
 const EXAMPLES = resolve(__dirname, '../../../libs/contracts/src/examples');
-const ctx = { runId: 'run_example-fixtures', extractedAt: '2025-08-02T12:00:01.000Z' };
+const ctx = { runId: 'run_example-fixtures', origin: 'live' as const, extractedAt: '2025-08-02T12:00:01.000Z' };
 const noListing: Form4Listing = { filedDate: null, acceptedAt: null };
 
 /** Each fixture at the Archive path the fixture server serves it under (see FIXTURE_ROUTES). */
@@ -128,7 +128,7 @@ describe('form4@1 mapping of every Form 4 fixture', () => {
 
   it('gives the same id whenever the same file is read, another when the content differs', () => {
     const a = recordOf('PLTR').record;
-    const b = recordOf('PLTR', noListing, { runId: 'run_other', extractedAt: '2026-01-01T00:00:00.000Z' }).record;
+    const b = recordOf('PLTR', noListing, { runId: 'run_other', origin: 'live' as const, extractedAt: '2026-01-01T00:00:00.000Z' }).record;
     expect(b.id).toBe(a.id);
     expect(recordOf('PLTR', { filedDate: '2024-09-26', acceptedAt: null }).record.id).not.toBe(a.id);
   });

@@ -9,6 +9,7 @@ import {
   type Form4RecordV1,
   type Form4ReportingOwnerData,
   type Form4RowData,
+  type RecordOrigin,
 } from '@app/contracts';
 import { archivesDocumentPath, easternToIso, type Form4Document, type Form4Number, type Form4ReportingOwner, type Form4Row } from '@app/edgar';
 
@@ -30,6 +31,8 @@ export interface Form4Listing {
 
 export interface Form4MapContext {
   runId: string;
+  /** Live discovery or history: the records' origin. */
+  origin: RecordOrigin;
   extractedAt: string;
 }
 
@@ -192,6 +195,7 @@ export function form4RecordOf(doc: Form4Document, source: FetchedForm4Source, li
     observed_at: source.fetchedAt,
     produced_by: FORM4_PRODUCED_BY,
     correlation_id: ctx.runId,
+    origin: ctx.origin,
     provenance: {
       src_id: sourceId(source.url, source.contentHash),
       source_provider: 'sec',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { IrSiteData, IrSitePages, IrSiteStatus, TopicDefinition } from '@app/contracts';
+import type { IrSiteData, IrSitePages, IrSiteStatus, RecordOrigin, TopicDefinition } from '@app/contracts';
 import { extractIssuerPage, findIrLandingIn, IrFetchError, PoliteFetcher, type IssuerIdentity, type PageFetchResult, type SiteLinks } from '@app/issuer-pages';
 import { PublishGaveUpError, type RecordPublisher } from '@app/messaging';
 import type { Logger } from '@app/observability';
@@ -230,16 +230,17 @@ export class IngestIrService {
       detail: verdict.detail,
       checked_at: new Date().toISOString(),
     };
-    await this.publishSite(data, verdict.evidence, runId);
+    // A verdict makes no event whatever its origin: it is the site's status as checked now.
+    await this.publishSite(data, verdict.evidence, runId, 'live');
     log.info({ status: verdict.status, detail: verdict.detail }, 'IR site not crawled');
     const failed = verdict.status === 'robots_disallowed' || verdict.status === 'fetch_failed';
     return { cik: identity.cik, status: failed ? 'failed' : 'none', site: verdict.status, pages: 0, error: verdict.detail };
   }
 
-  private async publishSite(data: IrSiteData, evidence: IrSiteEvidence, runId: string): Promise<void> {
+  private async publishSite(data: IrSiteData, evidence: IrSiteEvidence, runId: string, origin: RecordOrigin): Promise<void> {
     const signature = irSiteSignature(data);
     if (this.publishedSites.get(data.cik) === signature) return;
-    await this.publisher.publish(this.topics.sites, [irSiteRecordOf(data, evidence, { runId, extractedAt: new Date().toISOString() })]);
+    await this.publisher.publish(this.topics.sites, [irSiteRecordOf(data, evidence, { runId, origin, extractedAt: new Date().toISOString() })]);
     this.publishedSites.set(data.cik, signature);
   }
 
@@ -257,11 +258,13 @@ export class IngestIrService {
       detail,
       checked_at: new Date().toISOString(),
     });
+    // A site's first crawl reads what it already lists (history: no webhook event); later crawls discover what is new.
+    const origin: RecordOrigin = this.state.get(site.landing_url) ? 'live' : 'backfill';
     // This site's new validators: committed to the state only after its records are published.
     const pending = new Map<string, PageState>();
     let crawl: SiteCrawl;
     try {
-      crawl = await this.readSite(site, runId, pending, log);
+      crawl = await this.readSite(site, { runId, origin }, pending, log);
     } catch (error) {
       // Nothing of this site was published and its validators are dropped: the next run reads it in full.
       const message = error instanceof Error ? error.message : String(error);
@@ -270,13 +273,13 @@ export class IngestIrService {
       const status = error instanceof SiteFailed ? error.status : 'fetch_failed';
       // Outside the catch's reach: a publish failure stops the run.
       const evidence: IrSiteEvidence = { provider: 'issuer_page', url: error instanceof IrFetchError ? error.url : site.landing_url, contentHash: null, fetchedAt: new Date().toISOString(), quote: null };
-      await this.publishSite(siteData(status, NO_PAGES, message), target.foundOn ?? evidence, runId);
+      await this.publishSite(siteData(status, NO_PAGES, message), target.foundOn ?? evidence, runId, origin);
       return { cik: site.cik, status: 'failed', site: status, pages: 0, error: message };
     }
     const found = siteData('found', crawl.found, null);
     const evidence: IrSiteEvidence = target.foundOn ?? { provider: 'issuer_page', url: site.landing_url, contentHash: crawl.landing.contentHash, fetchedAt: crawl.landing.fetchedAt, quote: null };
     if (crawl.kind === 'unchanged') {
-      await this.publishSite(found, evidence, runId);
+      await this.publishSite(found, evidence, runId, origin);
       this.commit(pending);
       log.info({ pages: crawl.pages }, 'IR site unchanged since the last crawl: nothing published');
       return { cik: site.cik, status: 'unchanged', site: 'found', pages: crawl.pages };
@@ -286,7 +289,7 @@ export class IngestIrService {
     await this.publisher.publish(this.topics.roster, records.rosters);
     await this.publisher.publish(this.topics.documents, records.documents);
     if (records.description) await this.publisher.publish(this.topics.descriptions, [records.description]);
-    await this.publishSite(found, evidence, runId);
+    await this.publishSite(found, evidence, runId, origin);
     this.commit(pending);
     const outcome: SiteOutcome = {
       cik: site.cik,
@@ -306,7 +309,7 @@ export class IngestIrService {
   }
 
   /** Reads the site's pages and maps them: fetch -> extract -> map, no publishing. */
-  private async readSite(site: IrSite, runId: string, pending: Map<string, PageState>, log: Logger): Promise<SiteCrawl> {
+  private async readSite(site: IrSite, run: { runId: string; origin: RecordOrigin }, pending: Map<string, PageState>, log: Logger): Promise<SiteCrawl> {
     const issuer: IssuerIdentity = { cik: site.cik, name: site.name, ...(site.ticker ? { ticker: site.ticker } : {}) };
     const landing = await this.read(site.landing_url, 'landing', true, issuer, pending, log);
     const found: Partial<SiteLinks> = landing.page?.extract.links ?? this.state.get(site.landing_url)?.next ?? {};
@@ -331,7 +334,7 @@ export class IngestIrService {
     for (const [i, r] of reads.entries()) if (r.status === 'unchanged' && !r.page) reads[i] = await this.read(r.url, r.role, false, issuer, pending, log, true);
     for (const r of reads) if (r.status === 'skipped') unreadRoles.add(r.role);
     const pages = reads.map((r) => r.page).filter((p): p is ReadPage => p !== undefined);
-    const records = siteRecordsOf(site, pages, { runId, extractedAt: new Date().toISOString() }, unreadRoles);
+    const records = siteRecordsOf(site, pages, { ...run, extractedAt: new Date().toISOString() }, unreadRoles);
     return { kind: 'changed', pages: pages.length, records, found: foundPages, landing: { contentHash: pages[0]!.contentHash, fetchedAt: pages[0]!.fetchedAt } };
   }
 

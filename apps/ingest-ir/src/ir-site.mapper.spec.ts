@@ -5,7 +5,7 @@ import { defaultFixturesDir } from '@app/testing';
 import { irCompanyOf, irSiteRecordOf, irSiteSignature, noWebsiteOutcome } from './ir-site.mapper';
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'libs', 'contracts', 'src', 'examples');
-const CTX = { runId: 'run_example', extractedAt: '2026-02-20T10:00:00.000Z' };
+const CTX = { runId: 'run_example', origin: 'live' as const, extractedAt: '2026-02-20T10:00:00.000Z' };
 
 /** Examples are this mapper's output (UPDATE_EXAMPLES=1 rewrites them, as in ir.mapper.spec.ts). */
 function expectExample(name: string, record: unknown): void {

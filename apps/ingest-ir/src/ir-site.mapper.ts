@@ -100,6 +100,7 @@ export function irSiteRecordOf(data: IrSiteData, evidence: IrSiteEvidence, ctx: 
     observed_at: evidence.fetchedAt,
     produced_by: IR_PRODUCED_BY,
     correlation_id: ctx.runId,
+    origin: ctx.origin,
     provenance: {
       src_id: sourceId(evidence.url ?? `cik:${data.cik}`, evidence.contentHash ?? 'none'),
       source_provider: evidence.provider,

@@ -10,7 +10,7 @@ const FRPH: IrSite = irSiteSchema.parse({ cik: '844059', ticker: 'FRPH', name: '
 // BRAI (Braiin Limited, listed 2025) is not in the fixture ticker maps: 9999001 is a placeholder CIK
 // outside SEC's assigned range, not Braiin's real one.
 const BRAI: IrSite = irSiteSchema.parse({ cik: '9999001', ticker: 'BRAI', name: 'Braiin Limited', landing_url: 'https://braiin.com/investors' });
-const CTX = { runId: 'run_example', extractedAt: '2026-02-20T10:00:00.000Z' };
+const CTX = { runId: 'run_example', origin: 'live' as const, extractedAt: '2026-02-20T10:00:00.000Z' };
 const EXAMPLES = join(__dirname, '..', '..', '..', 'libs', 'contracts', 'src', 'examples');
 
 function read(site: IrSite, role: PageRole, file: string, url: string): ReadPage {
@@ -91,7 +91,7 @@ describe('IR records from the fixture pages', () => {
   });
 
   it('is deterministic: the same pages give the same record ids', () => {
-    const again = siteRecordsOf(FRPH, frphPages, { runId: 'run_other', extractedAt: '2026-03-01T00:00:00.000Z' });
+    const again = siteRecordsOf(FRPH, frphPages, { runId: 'run_other', origin: 'live' as const, extractedAt: '2026-03-01T00:00:00.000Z' });
     expect(again.documents.map((d) => d.id)).toEqual(frph.documents.map((d) => d.id));
     expect(again.rosters.map((d) => d.id)).toEqual(frph.rosters.map((d) => d.id));
   });

@@ -10,6 +10,7 @@ import {
   type IssuerRosterRecordV1,
   type PageCitation,
   type RosterCategory,
+  type RecordOrigin,
 } from '@app/contracts';
 import { rankExecutives, type IssuerPageExtract, type RosterItem } from '@app/issuer-pages';
 import type { IrSite } from './ingest-ir.config';
@@ -30,6 +31,8 @@ export interface ReadPage {
 
 export interface MapContext {
   runId: string;
+  /** Live discovery or history: the records' origin. */
+  origin: RecordOrigin;
   extractedAt: string;
 }
 
@@ -119,6 +122,7 @@ export function rosterRecordsOf(site: IrSite, pages: readonly ReadPage[], ctx: M
       observed_at: source.fetchedAt,
       produced_by: IR_PRODUCED_BY,
       correlation_id: ctx.runId,
+      origin: ctx.origin,
       provenance: provenance(source, entries[0]?.citation.quote ?? null, ctx),
       data,
     });
@@ -186,6 +190,7 @@ function documentRecord(data: IssuerDocumentData, page: ReadPage, quote: string 
     observed_at: page.fetchedAt,
     produced_by: IR_PRODUCED_BY,
     correlation_id: ctx.runId,
+    origin: ctx.origin,
     provenance: provenance(page, quote, ctx, data.url),
     data,
   };
@@ -204,6 +209,7 @@ export function descriptionRecordOf(site: IrSite, pages: readonly ReadPage[], ct
     observed_at: page.fetchedAt,
     produced_by: IR_PRODUCED_BY,
     correlation_id: ctx.runId,
+    origin: ctx.origin,
     provenance: provenance(page, description.quote, ctx),
     data,
   };

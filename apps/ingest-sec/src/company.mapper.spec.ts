@@ -16,7 +16,7 @@ const tickerMap: FetchedSource = {
   contentHash: contentHash(exchangeBytes),
   fetchedAt: '2025-08-02T10:00:00.000Z',
 };
-const ctx = { runId: 'run_test', extractedAt: '2025-08-02T10:00:05.000Z' };
+const ctx = { runId: 'run_test', origin: 'live' as const, extractedAt: '2025-08-02T10:00:05.000Z' };
 const entries = parseTickerMapExchange(exchangeBytes);
 const entry = (ticker: string) => entries.find((e) => e.ticker === ticker)!;
 
@@ -32,6 +32,7 @@ describe('companyRecordOf', () => {
       observed_at: '2025-08-02T10:00:01.000Z',
       produced_by: 'ingest-sec',
       correlation_id: 'run_test',
+      origin: 'live' as const,
       provenance: {
         source_provider: 'sec',
         source_url: 'https://data.sec.gov/submissions/CIK0000789019.json',
@@ -104,7 +105,7 @@ describe('companyRecordOf', () => {
 
   it('is deterministic: the same sources give the same id; other data gives another', () => {
     const a = companyRecordOf(entry('AAPL'), tickerMap, null, ctx);
-    const b = companyRecordOf(entry('AAPL'), tickerMap, null, { runId: 'run_other', extractedAt: '2030-01-01T00:00:00.000Z' });
+    const b = companyRecordOf(entry('AAPL'), tickerMap, null, { runId: 'run_other', origin: 'live' as const, extractedAt: '2030-01-01T00:00:00.000Z' });
     expect(b.id).toBe(a.id);
     expect(companyRecordOf(entry('AAPL'), { ...tickerMap, contentHash: contentHash('x') }, null, ctx).id).not.toBe(a.id);
   });
@@ -119,7 +120,7 @@ describe('companyRecordOf', () => {
 
 describe('committed example records (libs/contracts/src/examples)', () => {
   const EXAMPLES = resolve(__dirname, '../../../libs/contracts/src/examples');
-  const ctxExample = { runId: 'run_example-fixtures', extractedAt: '2025-08-02T12:00:01.000Z' };
+  const ctxExample = { runId: 'run_example-fixtures', origin: 'live' as const, extractedAt: '2025-08-02T12:00:01.000Z' };
   const tickerMapExample: FetchedSource = { ...tickerMap, url: 'https://www.sec.gov/files/company_tickers_exchange.json', fetchedAt: '2025-08-02T12:00:00.000Z' };
 
   it('are what the mapper makes of the fixture files today', () => {

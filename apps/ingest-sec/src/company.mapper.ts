@@ -6,6 +6,7 @@ import {
   type CompanyData,
   type CompanyDetail,
   type CompanyRecordV1,
+  type RecordOrigin,
 } from '@app/contracts';
 import type { SubmissionsCompany, TickerMapEntry } from '@app/edgar';
 
@@ -22,6 +23,8 @@ export interface FetchedSource {
 export interface MapContext {
   /** Id of the ingestion run (correlation_id of every record). */
   runId: string;
+  /** Live discovery or history: the records' origin. */
+  origin: RecordOrigin;
   /** When the values were extracted (ISO). */
   extractedAt: string;
 }
@@ -88,6 +91,7 @@ export function companyRecordOf(
     observed_at: source.fetchedAt,
     produced_by: PRODUCED_BY,
     correlation_id: ctx.runId,
+    origin: ctx.origin,
     provenance: {
       src_id: sourceId(source.url, source.contentHash),
       source_provider: 'sec',

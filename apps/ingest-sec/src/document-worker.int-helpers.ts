@@ -33,6 +33,7 @@ export function filingRecord(
     observed_at: '2025-08-02T12:00:00.000Z',
     produced_by: 'ingest-sec',
     correlation_id: 'run_int',
+    origin: 'live',
     provenance: { src_id: 'src_int', source_provider: 'sec', source_url: null, accession: full.accession, quote: null, content_hash: null, extracted_at: null },
     data: full,
   };

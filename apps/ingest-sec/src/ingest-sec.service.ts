@@ -161,14 +161,14 @@ export class IngestSecService {
             return;
           case 'not_found':
             summary.submissionsNotFound += 1;
-            records.push(companyRecordOf(entry, tickerMap, null, { runId, extractedAt }));
+            records.push(companyRecordOf(entry, tickerMap, null, { runId, origin: 'backfill', extractedAt }));
             return;
           case 'skipped':
-            records.push(companyRecordOf(entry, tickerMap, null, { runId, extractedAt }));
+            records.push(companyRecordOf(entry, tickerMap, null, { runId, origin: 'backfill', extractedAt }));
             return;
           case 'ok':
             summary.withDetail += 1;
-            records.push(companyRecordOf(entry, tickerMap, outcome, { runId, extractedAt }));
+            records.push(companyRecordOf(entry, tickerMap, outcome, { runId, origin: 'backfill', extractedAt }));
             return;
         }
       });

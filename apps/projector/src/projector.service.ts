@@ -33,8 +33,8 @@ export interface ProjectorCounts {
 
 /**
  * One transaction per batch: the read-model rows of every record, then the webhook events of the
- * rows that are new or changed (and one delivery per subscribed endpoint), so an event never
- * points at a row that is not there and a batch is all or nothing.
+ * entities live records discovered (and one delivery per subscribed endpoint), so an event never
+ * points at a row that is not there and a batch is all or nothing. Backfilled records make none.
  */
 @Injectable()
 export class ProjectorService {
@@ -66,7 +66,6 @@ export class ProjectorService {
           counts.updated += outcome.updated.length;
           counts.unchanged += outcome.unchanged;
           for (const f of outcome.firstServed ?? []) observations.push(() => observeFreshness(this.freshness, 'served', f.acceptedAt, f.projectedAt));
-          if (outcome.inserted.length + outcome.updated.length === 0) continue;
           const written = await writeWebhookEvents(m, records, outcome);
           counts.events += written.events;
           counts.deliveries += written.deliveries;

@@ -3,6 +3,7 @@ import { webhookEventsOf, type RecordEnvelope } from '@app/contracts';
 import { messageProducedAt, type MessageMeta } from '@app/messaging';
 import {
   documentsByUrls,
+  filingsByAccessions,
   form4FilingsByAccessions,
   insiderTransactionsByAccessions,
   thirteenFFilingsByAccessions,
@@ -32,14 +33,17 @@ interface Pending {
 }
 
 /**
- * In the caller's transaction: one event per changed key (outcome's inserted and updated) whose
- * schema makes an event (webhookEventsOf from @app/contracts), with data exactly as the API serves
- * the resource, and its deliveries. Filings come from the rows the projection returned; other
- * resources are read by their slices' write-side reads on the transaction's manager (so they see the rows just written), one query
- * per resource kind. The events go in with one statement, which inserts nothing for an event id
- * that exists (a replay, or an update of an entity already announced). A changed key whose row is
- * not there (nothing to announce) makes no event: a document text without a transcript that passed
- * the gate has no transcripts row, so makes no transcript.published.
+ * In the caller's transaction: one event per entity a live record names (history is not news:
+ * backfilled records make none), for each schema that makes an event (webhookEventsOf from
+ * @app/contracts), with data exactly as the API serves the resource, and its deliveries. A live
+ * record makes its event when its row is new or changed, and also when it changed nothing but the
+ * entity has no event yet (a backfill wrote the row first: live discovery still announces it).
+ * Filings come from the rows the projection returned (or are read, when unchanged); other
+ * resources are read by their slices' write-side reads on the transaction's manager (so they see
+ * the rows just written), one query per resource kind. The events go in with one statement, which
+ * inserts nothing for an event id that exists (a replay, or an update of an entity already
+ * announced). A key whose row is not there (nothing to announce) makes no event: a document text
+ * without a transcript that passed the gate has no transcripts row, so makes no transcript.published.
  */
 export async function writeWebhookEvents(
   m: EntityManager,
@@ -47,17 +51,25 @@ export async function writeWebhookEvents(
   outcome: BatchOutcome,
 ): Promise<InsertedEvents> {
   const changedKeys = new Set([...outcome.inserted, ...outcome.updated]);
-  // Last record of each key wins (records come in offset order): its topic, id and timestamp are the event's source.
+  // Last live record of each key wins (records come in offset order): its topic, id and timestamp are the event's source.
   const byKey = new Map<string, Pending>();
   for (const record of records) {
     const { envelope } = record;
-    if (!changedKeys.has(envelope.key)) continue;
+    // Absent on records made before origin existed: those read as live, as the schema's default says.
+    if (envelope.origin === 'backfill') continue;
     for (const event of webhookEventsOf(envelope)) byKey.set(`${event.type}\n${envelope.key}`, { ...event, key: envelope.key, record });
   }
   if (byKey.size === 0) return { events: 0, deliveries: 0, freshness: [] };
-  const pending = [...byKey.values()];
+  const repository = new WebhookEventsRepository(m);
+  // An unchanged entity already announced makes nothing: one lookup for the batch's unchanged live keys.
+  const announced = await repository.existingIds([...byKey.values()].filter((p) => !changedKeys.has(p.key)).map((p) => p.id));
+  const pending = [...byKey.values()].filter((p) => changedKeys.has(p.key) || !announced.has(p.id));
+  if (pending.length === 0) return { events: 0, deliveries: 0, freshness: [] };
   const keysOf = (type: EventType): string[] => pending.filter((p) => p.type === type).map((p) => p.key);
-  const data = await resources(m, outcome.filings ?? new Map(), {
+  const returned = outcome.filings ?? new Map<string, FilingRecord>();
+  const unchangedFilings = await filingsByAccessions(m, keysOf('filing.created').filter((k) => !returned.has(k)));
+  const filings = new Map([...returned, ...unchangedFilings.map((f): [string, FilingRecord] => [f.accession, f])]);
+  const data = await resources(m, filings, {
     form4: keysOf('form4.filed'),
     documents: keysOf('ir_document.created'),
     transcripts: keysOf('transcript.published'),
@@ -78,7 +90,7 @@ export async function writeWebhookEvents(
       sourceProducedAt: messageProducedAt(p.record.meta),
     });
   }
-  return new WebhookEventsRepository(m).insertEvents(events);
+  return repository.insertEvents(events);
 }
 
 /** The API's resources by entity key: filings as the projection returned them, the others read in bulk on the transaction's manager. */

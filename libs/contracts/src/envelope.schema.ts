@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { provenanceSchema } from './provenance.schema';
 
 /**
+ * How the producer came to the source: `live` when it discovered it as new (the live poller, a
+ * follower of a live record, a crawl finding a new link), `backfill` when it read history (bulk
+ * archives, a company's or a quarter's backfill, a follower of a backfilled record). Only live
+ * records make webhook events: history is not news (docs/webhooks.md).
+ */
+export const recordOriginSchema = z.enum(['live', 'backfill']);
+export type RecordOrigin = z.infer<typeof recordOriginSchema>;
+
+/**
  * The one envelope of every Kafka record. `key` is the Kafka message key; `id` is derived from
  * the natural key and the content hash, so re-ingesting the same source yields the same id.
  */
@@ -13,6 +22,8 @@ export function envelopeSchema<S extends string, D extends z.ZodTypeAny>(schemaI
     observed_at: z.string().datetime({ offset: true }).describe('When the ingestor observed the source'),
     produced_by: z.string().min(1).describe('The app that produced the record'),
     correlation_id: z.string().min(1).describe('Id of the ingestion run that produced the record'),
+    // Records produced before the field existed were all announced: they read as live.
+    origin: recordOriginSchema.default('live').describe('live: discovered as new; backfill: history, which makes no webhook event'),
     provenance: provenanceSchema,
     data,
   });
@@ -25,6 +36,7 @@ export interface RecordEnvelope<D = unknown> {
   observed_at: string;
   produced_by: string;
   correlation_id: string;
+  origin: RecordOrigin;
   provenance: z.infer<typeof provenanceSchema>;
   data: D;
 }

@@ -24,6 +24,7 @@ function company(ticker: string): CompanyRecordV1 {
     observed_at: '2025-01-02T03:04:05.000Z',
     produced_by: 'transport-int-spec',
     correlation_id: 'run_test',
+    origin: 'live',
     provenance: { src_id: sourceId(url, hash), source_provider: 'sec', source_url: url, accession: null, quote: null, content_hash: hash, extracted_at: '2025-01-02T03:04:05.000Z' },
     data: { cik: '0000320193', ticker, market: 'US', name: `${ticker} Inc.`, listing_exchange: 'Nasdaq', reference_source: { source_url: url, content_hash: hash }, detail: null },
   };

@@ -54,6 +54,7 @@ function company(ticker: string, name = `${ticker} Inc.`): CompanyRecordV1 {
     observed_at: '2025-01-02T03:04:05.000Z',
     produced_by: 'messaging-int-spec',
     correlation_id: 'run_test',
+    origin: 'live',
     provenance: {
       src_id: sourceId(url, hash),
       source_provider: 'sec',

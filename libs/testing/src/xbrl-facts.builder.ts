@@ -24,6 +24,7 @@ function envelope(data: XbrlFactsData, bytes: Uint8Array | string, source: Facts
     observed_at: source.fetchedAt,
     produced_by: 'test-builder',
     correlation_id: 'run_test_builder',
+    origin: 'live',
     provenance: {
       src_id: sourceId(source.url, hash),
       source_provider: 'sec',

@@ -97,7 +97,7 @@ class SubmissionsZipJob implements ZipEntryJob<QueuedRecord, BulkCheckpoint, Sub
     const { text, source } = await this.read(entry);
     let records;
     try {
-      records = mainEntityRecords(text, source, { runId: sink.runId, extractedAt: new Date().toISOString() });
+      records = mainEntityRecords(text, source, { runId: sink.runId, origin: 'backfill', extractedAt: new Date().toISOString() });
     } catch (error) {
       if (!(error instanceof EdgarParseError)) throw error;
       return sink.unreadable(entry, error);
@@ -114,7 +114,7 @@ class SubmissionsZipJob implements ZipEntryJob<QueuedRecord, BulkCheckpoint, Sub
     const { text, source } = await this.read(entry);
     let records;
     try {
-      records = overflowEntityRecords(text, company, source, { runId: sink.runId, extractedAt: new Date().toISOString() });
+      records = overflowEntityRecords(text, company, source, { runId: sink.runId, origin: 'backfill', extractedAt: new Date().toISOString() });
     } catch (error) {
       if (!(error instanceof EdgarParseError)) throw error;
       return sink.unreadable(entry, error);

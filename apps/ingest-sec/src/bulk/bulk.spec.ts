@@ -8,7 +8,7 @@ import { bulkCheckpointSchema } from './bulk.checkpoint';
 import { COMPANY_FACTS_ZIP_URL, parseZipArgs, SUBMISSIONS_ZIP_URL } from './bulk.config';
 import { bulkCompanyRecords, entityFileUrl, mainEntityRecords, overflowEntityRecords } from './bulk.mapper';
 
-const ctx = { runId: 'run_bulk_test', extractedAt: '2025-08-02T12:00:01.000Z' };
+const ctx = { runId: 'run_bulk_test', origin: 'live' as const, extractedAt: '2025-08-02T12:00:01.000Z' };
 const sourceOf = (bytes: Buffer, name: string) => ({ url: entityFileUrl('https://data.sec.gov', name), contentHash: contentHash(bytes), fetchedAt: '2025-08-02T12:00:00.000Z' });
 const fixture = (name: string) => readFileSync(join(defaultFixturesDir(), 'submissions', name));
 

@@ -135,7 +135,7 @@ describe('facts-bulk: companyfacts.zip', () => {
     for (const entry of entries) {
       const url = companyFactsEntryUrl('https://data.sec.gov', entry.name);
       const source = { url, contentHash: contentHash(entry.bytes), fetchedAt: '2026-07-09T12:00:00.000Z' };
-      const direct = companyFactsRecords(parseCompanyFacts(entry.bytes), source, { runId: 'run_x', extractedAt: '2026-07-09T12:00:01.000Z' }).records;
+      const direct = companyFactsRecords(parseCompanyFacts(entry.bytes), source, { runId: 'run_x', origin: 'live', extractedAt: '2026-07-09T12:00:01.000Z' }).records;
       const fromZip = records.filter((r) => r.provenance.source_url === url);
       expect(fromZip.map((r) => [r.key, r.id, r.provenance.content_hash])).toEqual(direct.map((r) => [r.key, r.id, r.provenance.content_hash]));
     }

@@ -70,7 +70,7 @@ class CompanyFactsZipJob implements ZipEntryJob<XbrlFactsRecordV1, CompanyFactsB
     try {
       const facts = parseCompanyFacts(bytes);
       if (facts.cik !== cik) throw new EdgarParseError('companyfacts', `${entry.name} holds the facts of CIK ${facts.cik}`);
-      mapped = companyFactsRecords(facts, source, { runId: sink.runId, extractedAt: new Date().toISOString() });
+      mapped = companyFactsRecords(facts, source, { runId: sink.runId, origin: 'backfill', extractedAt: new Date().toISOString() });
     } catch (error) {
       if (!(error instanceof EdgarParseError)) throw error;
       return sink.unreadable(entry, error);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ThirteenFHoldingsRecordV1 } from '@app/contracts';
+import type { RecordOrigin, ThirteenFHoldingsRecordV1 } from '@app/contracts';
 import { decideValueUnit, type ParsedThirteenF, type ThirteenFDatasetFiling, type ThirteenFHolding } from '@app/edgar';
 import { thirteenFHoldingsRecords } from '../thirteenf/thirteenf.mapper';
 
@@ -7,6 +7,8 @@ export interface DatasetContext {
   /** The data set's URL: every record's source_url. */
   sourceUrl: string;
   runId: string;
+  /** Live discovery or history: the records' origin. */
+  origin: RecordOrigin;
   /** When the archive was opened (observed_at). */
   fetchedAt: string;
   extractedAt: string;
@@ -51,6 +53,7 @@ export function datasetFilingRecords(filing: ThirteenFDatasetFiling, holdings: T
     contentHash: datasetFilingHash(filing, holdings),
     fetchedAt: ctx.fetchedAt,
     runId: ctx.runId,
+    origin: ctx.origin,
     extractedAt: ctx.extractedAt,
     form: filing.primary.form,
     filedDate: filing.filedDate,

@@ -158,7 +158,7 @@ class ThirteenFDatasetRun {
       orphanRows: checkpoint?.rows_without_submission ?? 0,
     };
     const now = new Date().toISOString();
-    this.ctx = { sourceUrl: command.sourceUrl, runId, fetchedAt: now, extractedAt: now };
+    this.ctx = { sourceUrl: command.sourceUrl, runId, origin: 'backfill', fetchedAt: now, extractedAt: now };
     this.window = new PublishWindow(
       this.config.THIRTEENF_BULK_PUBLISH_BATCH,
       (records) => this.publisher.publish(this.topic, records),

@@ -1,4 +1,4 @@
-import { contentHash, type FilingData, type FilingRecordV1 } from '@app/contracts';
+import { contentHash, type FilingData, type FilingRecordV1, type RecordOrigin } from '@app/contracts';
 import { archivesDocumentPath, eightKItemsFromDocument, exhibitPages, isAmendmentForm, type CompleteSubmission, type EightKItem } from '@app/edgar';
 import { filingEnvelope, SEC_WWW } from '../filings/filing.mapper';
 
@@ -49,7 +49,7 @@ export function eightKFilingRecordOf(
   submission: CompleteSubmission,
   items: SubmissionItems,
   source: { url: string; bytes: Uint8Array; fetchedAt: string },
-  ctx: { runId: string; extractedAt: string },
+  ctx: { runId: string; origin: RecordOrigin; extractedAt: string },
 ): FilingRecordV1 {
   const { cik, accession } = filing;
   const main = mainDocument(submission);

@@ -8,7 +8,7 @@ import { eightKFilingRecordOf, eightKItemsOf } from './eightk-filing.mapper';
 
 /* The real 8-K complete submissions of ../shared/fixtures/8k (SOURCES.md states their items). */
 const submission = (file: string): CompleteSubmission => parseCompleteSubmission(readFileSync(join(defaultFixturesDir(), '8k', file), 'utf8'));
-const CTX = { runId: 'run_spec', extractedAt: '2026-11-28T12:00:00.000Z' };
+const CTX = { runId: 'run_spec', origin: 'live' as const, extractedAt: '2026-11-28T12:00:00.000Z' };
 
 describe('eightKItemsOf', () => {
   it('reads the items the main document states, with those the header lists', () => {

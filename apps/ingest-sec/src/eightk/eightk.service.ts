@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { padCik, type DocumentFiling, type DocumentTextRecordV1, type FilingData, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import { padCik, type DocumentFiling, type DocumentTextRecordV1, type FilingData, type RecordEnvelope, type RecordOrigin, type TopicDefinition } from '@app/contracts';
 import { DecksError } from '@app/decks';
 import {
   archivesDocumentPath,
@@ -18,7 +18,7 @@ import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest
 import { filingRunStop, stoppedBy } from '../run-stopped.error';
 import { isUnreadable } from '../unreadable-filing';
 import { SEC_WWW } from '../filings/filing.mapper';
-import { fetchCompleteSubmission, isFilingHistory } from '../complete-submission.fetcher';
+import { fetchCompleteSubmission } from '../complete-submission.fetcher';
 import { exhibitDocumentRecordsOf } from './exhibit-document.mapper';
 import { eightKFilingRecordOf, eightKItemsOf } from './eightk-filing.mapper';
 
@@ -87,7 +87,7 @@ export class EightKService {
     return (isEightKForm(filing.form) || SIX_K_FORM.test(filing.form)) && filing.source !== 'submission_text';
   }
 
-  /** `--filing`: named 8-Ks, one after the other; a broker outage stops the run (exit 75). */
+  /** `--filing`: named 8-Ks, one after the other; a broker outage stops the run (exit 75). Named filings are read on demand, not discovered: what they publish is history (origin backfill). */
   async execute(command: { filings: readonly EightKFilingCommand[]; runId?: string }): Promise<EightKSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;
@@ -95,7 +95,7 @@ export class EightKService {
     for (const [i, filing] of command.filings.entries()) {
       let outcome: EightKOutcome;
       try {
-        outcome = await this.ingest(filing, runId, this.edgar);
+        outcome = await this.ingest(filing, runId, 'backfill', this.edgar);
       } catch (error) {
         throw stoppedBy(error, () => filingRunStop(i, command.filings.length, summary, started, filing.accession));
       }
@@ -118,9 +118,9 @@ export class EightKService {
     if (!EightKService.wants(filing)) return null;
     let outcome: EightKOutcome;
     try {
-      // New filings at the module's priority (documents); a backfill's after them.
-      const edgar = isFilingHistory(record) ? this.historyEdgar : this.edgar;
-      outcome = await this.ingest({ cik: filing.cik, accession: filing.accession, known: filing }, runId, edgar);
+      // New filings at the module's priority (documents); a backfill's after them. What it publishes keeps the filing's origin.
+      const edgar = record.origin === 'backfill' ? this.historyEdgar : this.edgar;
+      outcome = await this.ingest({ cik: filing.cik, accession: filing.accession, known: filing }, runId, record.origin, edgar);
     } catch (error) {
       if (isUnreadable(error)) throw new PermanentError(`8-K ${filing.accession}: ${error.message}`, { cause: error });
       throw error;
@@ -129,7 +129,7 @@ export class EightKService {
     return outcome;
   }
 
-  private async ingest(command: EightKFilingCommand, runId: string, edgar: EdgarClient): Promise<EightKOutcome> {
+  private async ingest(command: EightKFilingCommand, runId: string, origin: RecordOrigin, edgar: EdgarClient): Promise<EightKOutcome> {
     const cik = padCik(command.cik);
     const log = this.logger.child({ runId, useCase: 'eightk', accession: command.accession });
     const result = await fetchCompleteSubmission(edgar, cik, command.accession, this.maxBytes, { acceptedAt: command.known?.accepted_at });
@@ -188,7 +188,7 @@ export class EightKService {
             title: exhibitTitle(pages),
             fetchedAt,
           },
-          { runId, extractedAt },
+          { runId, origin, extractedAt },
         );
       } catch (error) {
         // One exhibit that cannot be a record (a page over the record size) does not cost the others or the items.
@@ -206,7 +206,7 @@ export class EightKService {
     // The filing with its items, when the record that named it did not know them (or a named run had no record).
     const needsFiling = command.known === null || command.known.items === null;
     if (needsFiling) {
-      const record = eightKFilingRecordOf(command.known, { cik, accession: command.accession, form, filedDate }, submission, items, { url: submissionUrl, bytes: result.bytes, fetchedAt }, { runId, extractedAt });
+      const record = eightKFilingRecordOf(command.known, { cik, accession: command.accession, form, filedDate }, submission, items, { url: submissionUrl, bytes: result.bytes, fetchedAt }, { runId, origin, extractedAt });
       await this.publisher.publish(this.filingsTopic, [record]);
     }
     log.info({ url: submissionUrl, items: items.numbers, documents, skipped, unreadable, filingRecord: needsFiling, unmatchedHeaderItems: items.unmatched }, '8-K read');

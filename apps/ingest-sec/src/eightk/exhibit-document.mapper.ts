@@ -10,6 +10,7 @@ import {
   type DocumentFiling,
   type DocumentPage,
   type DocumentTextRecordV1,
+  type RecordOrigin,
 } from '@app/contracts';
 import { buildDocumentText, detectLanguage, recognizeTranscript, toDocumentParts } from '@app/decks';
 import type { ExhibitKind } from '@app/edgar';
@@ -57,7 +58,7 @@ const firstLine = (text: string): string | null => (text.length > 0 ? text.split
  * the sha256 of its bytes, and its first line as the quote. Ids come from the URL, the part and
  * the hash, so the same bytes always give the same records.
  */
-export function exhibitDocumentRecordsOf(input: ExhibitInput, ctx: { runId: string; extractedAt: string; maxCharsPerRecord?: number }): DocumentTextRecordV1[] {
+export function exhibitDocumentRecordsOf(input: ExhibitInput, ctx: { runId: string; origin: RecordOrigin; extractedAt: string; maxCharsPerRecord?: number }): DocumentTextRecordV1[] {
   const hash = contentHash(input.body);
   const pageTexts = input.pages.length > 0 ? input.pages : [''];
   const document = buildDocumentText(pageTexts, DOCUMENT_PAGE_SEPARATOR);
@@ -87,6 +88,7 @@ export function exhibitDocumentRecordsOf(input: ExhibitInput, ctx: { runId: stri
     observed_at: input.fetchedAt,
     produced_by: PRODUCED_BY,
     correlation_id: ctx.runId,
+    origin: ctx.origin,
     provenance: {
       src_id: sourceId(input.url, hash),
       source_provider: 'sec',

@@ -13,7 +13,7 @@ const FILES = {
   LPA: 'LPA-companyfacts-CIK0001997711.json',
 } as const;
 
-const ctx = { runId: 'run_example-fixtures', extractedAt: '2026-07-09T12:00:01.000Z' };
+const ctx = { runId: 'run_example-fixtures', origin: 'live' as const, extractedAt: '2026-07-09T12:00:01.000Z' };
 const bytesOf = (file: string) => readFileSync(join(defaultFixturesDir(), 'xbrl', file));
 
 function mapFile(file: string, runCtx = ctx) {
@@ -93,7 +93,7 @@ describe('companyfacts -> xbrl-facts@1 on the real company facts', () => {
 
   it('the same file maps to the same keys and ids on another run', () => {
     const first = mapFile(FILES.SNOW);
-    const again = mapFile(FILES.SNOW, { runId: 'run_other', extractedAt: '2027-01-01T00:00:00.000Z' });
+    const again = mapFile(FILES.SNOW, { runId: 'run_other', origin: 'live' as const, extractedAt: '2027-01-01T00:00:00.000Z' });
     expect(again.records.map((r) => [r.key, r.id])).toEqual(first.records.map((r) => [r.key, r.id]));
   });
 

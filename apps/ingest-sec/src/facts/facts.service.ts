@@ -144,7 +144,7 @@ export class CompanyFactsService {
       result.entity_name = facts.entityName;
       if (facts.cik !== cik) throw new EdgarParseError('companyfacts', `file of CIK ${facts.cik} served for CIK ${cik}`);
       const source = { url: response.url, contentHash: contentHash(response.bytes), fetchedAt: response.fetchedAt };
-      mapped = companyFactsRecords(facts, source, { runId, extractedAt: new Date().toISOString() });
+      mapped = companyFactsRecords(facts, source, { runId, origin: 'backfill', extractedAt: new Date().toISOString() });
     } catch (error) {
       if (!(error instanceof EdgarParseError)) throw error;
       result.status = 'unreadable';

@@ -5,7 +5,7 @@ import { parseCurrentEvents, parseDailyIndex, parseLatestFilingsFeed, parseRecen
 import { filingRecordFromFeed, filingRecordFromLatestFeed, filingRecordFromSubmissions } from './filing.mapper';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? resolve(__dirname, '../../../../../shared/fixtures');
-const ctx = { runId: 'run_test', extractedAt: '2025-08-02T12:00:01.000Z' };
+const ctx = { runId: 'run_test', origin: 'live' as const, extractedAt: '2025-08-02T12:00:01.000Z' };
 const sourceOf = (bytes: Buffer, url: string) => ({ url, contentHash: contentHash(bytes), fetchedAt: '2025-08-02T12:00:00.500Z' });
 
 describe('filing mapper', () => {
@@ -13,7 +13,7 @@ describe('filing mapper', () => {
     const bytes = readFileSync(join(FIXTURES, 'submissions', 'CIK0000789019.json'));
     const company = parseSubmissions(bytes);
     const source = sourceOf(bytes, 'https://data.sec.gov/submissions/CIK0000789019.json');
-    const records = parseRecentFilings(bytes).map((f) => filingRecordFromSubmissions(company, f, source, { runId: 'run_example-fixtures', extractedAt: ctx.extractedAt }));
+    const records = parseRecentFilings(bytes).map((f) => filingRecordFromSubmissions(company, f, source, { runId: 'run_example-fixtures', origin: 'live' as const, extractedAt: ctx.extractedAt }));
     expect(records.every((r) => r !== null)).toBe(true);
     const text = bytes.toString('utf8');
     for (const r of records) {
@@ -60,6 +60,6 @@ describe('filing mapper', () => {
     // The committed example is this record, fetched from sec.gov a second after the feed was generated.
     const atSec = { url: 'https://www.sec.gov/cgi-bin/browse-edgar?action=getcurrent&count=100&start=0&type=&owner=include&output=atom', contentHash: contentHash(atom), fetchedAt: '2026-01-12T16:28:51.000Z' };
     const example: unknown = JSON.parse(readFileSync(join(__dirname, '../../../../libs/contracts/src/examples/filing@1.pgr-form-4-latest-filings.json'), 'utf8'));
-    expect(filingRecordFromLatestFeed(issuer, atSec, { runId: 'run_example-fixtures', extractedAt: '2026-01-12T16:28:51.200Z' })).toEqual(example);
+    expect(filingRecordFromLatestFeed(issuer, atSec, { runId: 'run_example-fixtures', origin: 'live' as const, extractedAt: '2026-01-12T16:28:51.200Z' })).toEqual(example);
   });
 });

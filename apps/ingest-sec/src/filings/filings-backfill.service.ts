@@ -198,7 +198,7 @@ export class FilingsBackfillService {
     const records: FilingRecordV1[] = [];
     for (const f of filings) {
       if (!f.filingDate || f.filingDate < command.from || f.filingDate > command.to) continue;
-      const record = filingRecordFromSubmissions(company, f, source, { runId, extractedAt });
+      const record = filingRecordFromSubmissions(company, f, source, { runId, origin: 'backfill', extractedAt });
       if (record) records.push(record);
     }
     for (let i = 0; i < records.length; i += PUBLISH_BATCH) {

@@ -255,7 +255,7 @@ export class FilingsLiveService implements OnApplicationShutdown {
       if (!chosen || !this.published.add(accession)) continue;
       // Cited from the page that holds the chosen entry.
       const source = sightings.find((s) => s.entry === chosen)!.source;
-      records.push(filingRecordFromLatestFeed(chosen, source, { runId, extractedAt }));
+      records.push(filingRecordFromLatestFeed(chosen, source, { runId, origin: 'live', extractedAt }));
     }
     summary.filings = filings.size;
     summary.new = newEntries.size;
@@ -345,7 +345,7 @@ export class FilingsLiveService implements OnApplicationShutdown {
           summary.duplicates += 1;
           continue;
         }
-        records.push(filingRecordFromFeed(kind, entry, source, { runId, extractedAt }, acceptedAt));
+        records.push(filingRecordFromFeed(kind, entry, source, { runId, origin: 'live', extractedAt }, acceptedAt));
       }
       await this.publishObserved(records);
       summary.published += records.length;

@@ -61,7 +61,7 @@ export class FilingsQuarterService {
     }
     const forms = new Set(command.forms.map((f) => f.trim().toUpperCase()));
     const source = { url: index.url, contentHash: contentHash(index.bytes), fetchedAt: index.fetchedAt };
-    const ctx = { runId, extractedAt: new Date().toISOString() };
+    const ctx = { runId, origin: 'backfill' as const, extractedAt: new Date().toISOString() };
     const { entries } = parseDailyIndex(index.bytes);
     // A filing with several filers is listed once per filer: one record per accession, the first row's.
     const byAccession = new Map<string, FilingRecordV1>();

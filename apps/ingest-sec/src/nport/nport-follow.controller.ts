@@ -22,6 +22,6 @@ export class NportFollowController {
   @EventPattern([TOPICS.filings.name])
   async onFilings(@Payload() batch: RecordBatch): Promise<void> {
     // The runner validated each record against the topic's schemas: filing@1 is the only one.
-    for (const { envelope } of batch.records) await this.service.handleFilingRecord(envelope.data as FilingData, this.runId);
+    for (const { envelope } of batch.records) await this.service.handleFilingRecord(envelope.data as FilingData, envelope.origin, this.runId);
   }
 }

@@ -97,8 +97,8 @@ describe('NportIngestService', () => {
     it('reads NPORT-P and NPORT-P/A records, matching against a ticker map fetched once', async () => {
       requested.length = 0;
       const { svc, published } = service({});
-      expect(await svc.handleFilingRecord(record('0000002230-23-990001', 'NPORT-P'), 'run_f')).toMatchObject({ status: 'published', fundKey: 'CIK0000002230', holdings: 95, records: 1 });
-      expect(await svc.handleFilingRecord(record('0000002230-23-990001', 'NPORT-P/A'), 'run_f')).toMatchObject({ status: 'published' });
+      expect(await svc.handleFilingRecord(record('0000002230-23-990001', 'NPORT-P'), 'live', 'run_f')).toMatchObject({ status: 'published', fundKey: 'CIK0000002230', holdings: 95, records: 1 });
+      expect(await svc.handleFilingRecord(record('0000002230-23-990001', 'NPORT-P/A'), 'live', 'run_f')).toMatchObject({ status: 'published' });
       expect(published).toHaveLength(2);
       expect(requested.filter((p) => p.startsWith('/files/'))).toEqual(['/files/company_tickers_exchange.json']);
     });
@@ -106,20 +106,20 @@ describe('NportIngestService', () => {
     it('ignores other forms without a request', async () => {
       requested.length = 0;
       const { svc, published } = service({});
-      for (const form of ['10-K', 'N-CSRS', 'NPORT-EX', '13F-HR']) expect(await svc.handleFilingRecord(record('0000002230-23-000020', form), 'run_f')).toBeNull();
+      for (const form of ['10-K', 'N-CSRS', 'NPORT-EX', '13F-HR']) expect(await svc.handleFilingRecord(record('0000002230-23-000020', form), 'live', 'run_f')).toBeNull();
       expect([requested, published]).toEqual([[], []]);
     });
 
     it('throws PermanentError (dead letter) for a filing that is missing or not an N-PORT document', async () => {
       const { svc, published } = service({});
-      await expect(svc.handleFilingRecord(record('0000002230-23-000001', 'NPORT-P'), 'run_f')).rejects.toThrow(new PermanentError('N-PORT 0000002230-23-000001: primary_doc.xml not found'));
-      await expect(svc.handleFilingRecord(record('0000002230-23-990008', 'NPORT-P'), 'run_f')).rejects.toThrow(PermanentError);
+      await expect(svc.handleFilingRecord(record('0000002230-23-000001', 'NPORT-P'), 'live', 'run_f')).rejects.toThrow(new PermanentError('N-PORT 0000002230-23-000001: primary_doc.xml not found'));
+      await expect(svc.handleFilingRecord(record('0000002230-23-990008', 'NPORT-P'), 'live', 'run_f')).rejects.toThrow(PermanentError);
       expect(published).toEqual([]);
     });
 
     it('lets a broker outage through as it is: the consumer retries the record', async () => {
       const { svc } = service({}, 0);
-      const failed = svc.handleFilingRecord(record('0000002230-23-990001', 'NPORT-P'), 'run_f');
+      const failed = svc.handleFilingRecord(record('0000002230-23-990001', 'NPORT-P'), 'live', 'run_f');
       await expect(failed).rejects.toThrow(PublishGaveUpError);
     });
   });

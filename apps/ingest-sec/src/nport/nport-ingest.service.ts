@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { contentHash, FUND_HOLDINGS_PER_RECORD, padCik, type FilingData, type FundHolding, type FundHoldingsRecordV1, type TopicDefinition } from '@app/contracts';
+import { contentHash, FUND_HOLDINGS_PER_RECORD, padCik, type FilingData, type FundHolding, type FundHoldingsRecordV1, type RecordOrigin, type TopicDefinition } from '@app/contracts';
 import {
   EdgarClient,
   EdgarError,
@@ -85,7 +85,7 @@ export class NportIngestService {
     return isNportForm(filing.form);
   }
 
-  /** Named filings (NPORT_FILINGS, --filing, NPORT_DISCOVER): a filing that fails is reported and skipped. */
+  /** Named filings (NPORT_FILINGS, --filing, NPORT_DISCOVER): a filing that fails is reported and skipped. Named or discovered filings are history (origin backfill). */
   async execute(command: { filings?: readonly NportFilingRef[]; discover?: readonly string[]; runId?: string } = {}): Promise<NportIngestSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;
@@ -96,7 +96,7 @@ export class NportIngestService {
     const outcomes: NportFilingOutcome[] = [];
     for (const [i, filing] of filings.entries()) {
       try {
-        outcomes.push(await this.ingestFiling(filing, runId, log));
+        outcomes.push(await this.ingestFiling(filing, runId, 'backfill', log));
       } catch (error) {
         if (isFailedFiling(error)) {
           log.error({ cik: filing.cik, accession: filing.accession, error: error.message }, 'N-PORT filing failed: skipped');
@@ -124,7 +124,7 @@ export class NportIngestService {
    * consumer dead-letters the filing record with the reason; EDGAR or Kafka being unavailable
    * (the ticker map included) throws as is, so the consumer retries the same record with backoff.
    */
-  async handleFilingRecord(filing: FilingData, runId: string): Promise<NportFilingOutcome | null> {
+  async handleFilingRecord(filing: FilingData, origin: RecordOrigin, runId: string): Promise<NportFilingOutcome | null> {
     if (!NportIngestService.wants(filing)) return null;
     const log = this.logger.child({ runId, useCase: 'nport-follow' });
     const ref = { cik: padCik(filing.cik), accession: filing.accession };
@@ -132,7 +132,7 @@ export class NportIngestService {
     await this.matchContext(log);
     let outcome: NportFilingOutcome;
     try {
-      outcome = await this.ingestFiling(ref, runId, log);
+      outcome = await this.ingestFiling(ref, runId, origin, log);
     } catch (error) {
       if (isUnreadable(error)) throw new PermanentError(`N-PORT ${ref.accession}: ${error.message}`, { cause: error });
       throw error;
@@ -146,7 +146,7 @@ export class NportIngestService {
    * EdgarError, EdgarParseError or RangeError when the filing cannot be read, and the publisher's
    * error when Kafka gave up.
    */
-  private async ingestFiling(filing: NportFilingRef, runId: string, log: Logger): Promise<NportFilingOutcome> {
+  private async ingestFiling(filing: NportFilingRef, runId: string, origin: RecordOrigin, log: Logger): Promise<NportFilingOutcome> {
     const base = { cik: filing.cik, accession: filing.accession };
     const { matcher, tickerByCik } = await this.matchContext(log);
     const result = await this.edgar.getWww(nportPrimaryDocPath(filing.cik, filing.accession));
@@ -164,7 +164,7 @@ export class NportIngestService {
     let batch: FundHolding[] = [];
     const flush = async () => {
       const extractedAt = new Date().toISOString();
-      const record = fundHoldingsRecordOf({ accession: filing.accession, fund: header, index: chunkIndex, count, holdingsTotal: holdingCount, holdings: batch }, source, { runId, extractedAt });
+      const record = fundHoldingsRecordOf({ accession: filing.accession, fund: header, index: chunkIndex, count, holdingsTotal: holdingCount, holdings: batch }, source, { runId, origin, extractedAt });
       await this.publisher.publish(this.topic, [record satisfies FundHoldingsRecordV1]);
       chunkIndex += 1;
       batch = [];

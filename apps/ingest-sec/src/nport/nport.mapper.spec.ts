@@ -10,7 +10,7 @@ const EXAMPLES = resolve(__dirname, '../../../../libs/contracts/src/examples');
 const entries = parseTickerMapExchange(readFileSync(join(FIXTURES, 'tickers/company_tickers_exchange.json')));
 const matcher = new HoldingMatcher(entries);
 const tickerOf = (cik: string) => entries.find((e) => e.cik === cik)?.ticker ?? null;
-const ctx = { runId: 'run_example-fixtures', extractedAt: '2025-08-02T12:00:01.000Z' };
+const ctx = { runId: 'run_example-fixtures', origin: 'live' as const, extractedAt: '2025-08-02T12:00:01.000Z' };
 
 /** The fixture accessions (the fixture server serves the files under them; see FIXTURE_ROUTES). */
 const ADX = { cik: '0000002230', accession: '0000002230-23-990001', file: 'nport/ADX-CIK0000002230-primary_doc.xml' };

@@ -128,6 +128,7 @@ export function fundHoldingsRecordOf(chunk: HoldingsChunk, source: FetchedSource
     observed_at: source.fetchedAt,
     produced_by: NPORT_PRODUCED_BY,
     correlation_id: ctx.runId,
+    origin: ctx.origin,
     provenance: {
       src_id: sourceId(source.url, source.contentHash),
       source_provider: 'sec',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { contentHash, padCik, type FilingData, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import { contentHash, padCik, type FilingData, type RecordEnvelope, type RecordOrigin, type TopicDefinition } from '@app/contracts';
 import { EdgarClient, extractTenkSections } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
@@ -11,7 +11,8 @@ import { tenkSectionRecordsOf, type TenkFiling } from './tenk-section.mapper';
 export const SECTIONS_TOPIC = Symbol('SECTIONS_TOPIC');
 
 /** One 10-K to read: the filing and its primary document or its index page (path on www.sec.gov, or an sec.gov URL). */
-export type SectionsFilingCommand = TenkFiling & { document: string };
+/** A 10-K to read; its records keep the origin of the filing record that named it; none for a named filing, read on demand: backfill. */
+export type SectionsFilingCommand = TenkFiling & { document: string; origin?: RecordOrigin };
 
 export interface SectionsSummary {
   runId: string;
@@ -52,19 +53,21 @@ export class SectionsService {
    * same batch are not fetched). Older 10-Ks of later batches are read and the projector keeps the newer.
    */
   static commandsOf(envelopes: ReadonlyArray<RecordEnvelope<FilingData>>): SectionsFilingCommand[] {
-    const newest = new Map<string, FilingData>();
-    for (const { data: f } of envelopes) {
+    const newest = new Map<string, RecordEnvelope<FilingData>>();
+    for (const envelope of envelopes) {
+      const f = envelope.data;
       if (!SectionsService.wants(f)) continue;
-      const seen = newest.get(f.cik);
-      if (!seen || f.filed_date > seen.filed_date || (f.filed_date === seen.filed_date && f.accession > seen.accession)) newest.set(f.cik, f);
+      const seen = newest.get(f.cik)?.data;
+      if (!seen || f.filed_date > seen.filed_date || (f.filed_date === seen.filed_date && f.accession > seen.accession)) newest.set(f.cik, envelope);
     }
-    return [...newest.values()].map((f) => ({
+    return [...newest.values()].map(({ data: f, origin }) => ({
       cik: f.cik,
       accession: f.accession,
       form: f.form,
       filedDate: f.filed_date,
       reportPeriod: f.report_period,
       document: f.primary_document_url!,
+      origin,
     }));
   }
 
@@ -91,7 +94,7 @@ export class SectionsService {
         extraction,
         { ...filing, cik: padCik(filing.cik) },
         { url: result.url, contentHash: contentHash(result.bytes), fetchedAt: result.fetchedAt },
-        { runId, extractedAt: new Date().toISOString() },
+        { runId, origin: filing.origin ?? 'backfill', extractedAt: new Date().toISOString() },
       );
       try {
         await this.publisher.publish(this.topic, records);

@@ -14,7 +14,7 @@ const SOURCE = {
   contentHash: contentHash(TSLA),
   fetchedAt: '2025-11-23T10:00:00.000Z',
 };
-const CTX = { runId: 'run_example', extractedAt: '2025-11-23T10:00:01.000Z' };
+const CTX = { runId: 'run_example', origin: 'live' as const, extractedAt: '2025-11-23T10:00:01.000Z' };
 
 describe('tenkSectionRecordsOf on Tesla\'s 10-K for 2024', () => {
   const records = tenkSectionRecordsOf(extractTenkSections(TSLA), FILING, SOURCE, CTX);

@@ -1,4 +1,4 @@
-import { contentHash, padCik, recordId, sourceId, stableStringify, type TenkSectionData, type TenkSectionRecordV1 } from '@app/contracts';
+import { contentHash, padCik, recordId, sourceId, stableStringify, type TenkSectionData, type TenkSectionRecordV1, type RecordOrigin } from '@app/contracts';
 import { TENK_ITEM_TITLES, type TenkSectionsExtraction } from '@app/edgar';
 
 export const PRODUCED_BY = 'ingest-sec';
@@ -35,7 +35,7 @@ export function tenkSectionRecordsOf(
   extraction: TenkSectionsExtraction,
   filing: TenkFiling,
   source: TenkSource,
-  ctx: { runId: string; extractedAt: string },
+  ctx: { runId: string; origin: RecordOrigin; extractedAt: string },
 ): TenkSectionRecordV1[] {
   const srcId = sourceId(source.url, source.contentHash);
   return extraction.sections.map((s) => {
@@ -71,6 +71,7 @@ export function tenkSectionRecordsOf(
       observed_at: source.fetchedAt,
       produced_by: PRODUCED_BY,
       correlation_id: ctx.runId,
+      origin: ctx.origin,
       provenance: {
         src_id: srcId,
         source_provider: 'sec',

@@ -15,7 +15,7 @@ const map = () =>
     // Apple's 10-Q for the quarter ended 2025-03-29 was filed on 2025-05-02 ("filed" of its entries in Apple's company facts).
     { cik: '320193', accession: '0000320193-25-000057', form: '10-Q', filedDate: '2025-05-02' },
     { url: AAPL_URL, contentHash: contentHash(bytes), fetchedAt: '2025-05-02T12:00:00.000Z' },
-    { runId: 'run_example-fixtures', extractedAt: '2025-05-02T12:00:01.000Z' },
+    { runId: 'run_example-fixtures', origin: 'live', extractedAt: '2025-05-02T12:00:01.000Z' },
   );
 const records = map();
 

@@ -1,4 +1,4 @@
-import { contentHash, padCik, recordId, sourceId, stableStringify, xbrlFactsKey, type XbrlFact, type XbrlFactsData, type XbrlFactsRecordV1 } from '@app/contracts';
+import { contentHash, padCik, recordId, sourceId, stableStringify, xbrlFactsKey, type XbrlFact, type XbrlFactsData, type XbrlFactsRecordV1, type RecordOrigin } from '@app/contracts';
 import type { FactsExtraction } from '@app/edgar';
 import { PRODUCED_BY, type SegmentFiling, type SegmentSource } from './segment.mapper';
 
@@ -15,7 +15,7 @@ export function inlineFactsRecordsOf(
   extraction: FactsExtraction,
   filing: FactsFiling,
   source: SegmentSource,
-  ctx: { runId: string; extractedAt: string },
+  ctx: { runId: string; origin: RecordOrigin; extractedAt: string },
 ): XbrlFactsRecordV1[] {
   const cik = padCik(filing.cik);
   const form = filing.form ?? extraction.document.documentType ?? 'unknown';
@@ -61,6 +61,7 @@ export function inlineFactsRecordsOf(
       observed_at: source.fetchedAt,
       produced_by: PRODUCED_BY,
       correlation_id: ctx.runId,
+      origin: ctx.origin,
       provenance: {
         src_id: srcId,
         source_provider: 'sec',

@@ -12,7 +12,7 @@ const records = segmentRecordsOf(
   extractSegments(bytes),
   { cik: '320193', accession: '0000320193-25-000057', form: '10-Q' },
   { url: AAPL_URL, contentHash: contentHash(bytes), fetchedAt: '2025-05-02T12:00:00.000Z' },
-  { runId: 'run_example-fixtures', extractedAt: '2025-05-02T12:00:01.000Z' },
+  { runId: 'run_example-fixtures', origin: 'live', extractedAt: '2025-05-02T12:00:01.000Z' },
 );
 
 describe('segment@1 mapper on the AAPL 10-Q', () => {

@@ -7,6 +7,7 @@ import {
   type SegmentData,
   type SegmentReconciliationData,
   type SegmentRecordV1,
+  type RecordOrigin,
 } from '@app/contracts';
 import type { SegmentExtraction, SegmentFact, SegmentReconciliation } from '@app/edgar';
 
@@ -64,7 +65,7 @@ export function segmentRecordsOf(
   extraction: SegmentExtraction,
   filing: SegmentFiling,
   source: SegmentSource,
-  ctx: { runId: string; extractedAt: string },
+  ctx: { runId: string; origin: RecordOrigin; extractedAt: string },
 ): SegmentRecordV1[] {
   const cik = padCik(filing.cik);
   const form = filing.form ?? extraction.document.documentType ?? 'unknown';
@@ -102,6 +103,7 @@ export function segmentRecordsOf(
       observed_at: source.fetchedAt,
       produced_by: PRODUCED_BY,
       correlation_id: ctx.runId,
+      origin: ctx.origin,
       provenance: {
         src_id: srcId,
         source_provider: 'sec',

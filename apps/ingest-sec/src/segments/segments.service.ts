@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { contentHash, type FilingData, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import { contentHash, type FilingData, type RecordEnvelope, type RecordOrigin, type TopicDefinition } from '@app/contracts';
 import { EdgarClient, EdgarParseError, extractFactsFrom, extractSegmentsFrom, parseIxbrl } from '@app/edgar';
 import type { Logger } from '@app/observability';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
@@ -17,7 +17,8 @@ export const XBRL_FACTS_TOPIC = Symbol('XBRL_FACTS_TOPIC');
  * www.sec.gov, or an sec.gov URL), and the day it was filed (null for a one-off `--filing` run:
  * its facts records, which carry the filing day, are then not published).
  */
-export type SegmentsFilingCommand = SegmentFiling & { document: string; filedDate: string | null };
+/** A filing to read; its records keep the origin of the filing record that named it; none for a named filing, read on demand: backfill. */
+export type SegmentsFilingCommand = SegmentFiling & { document: string; filedDate: string | null; origin?: RecordOrigin };
 
 export interface SegmentsSummary {
   runId: string;
@@ -62,7 +63,7 @@ export class SegmentsService {
   static commandOf(envelope: RecordEnvelope<FilingData>): SegmentsFilingCommand | null {
     const f = envelope.data;
     if (!SegmentsService.wants(f)) return null;
-    return { cik: f.cik, accession: f.accession, form: f.form, document: f.primary_document_url!, filedDate: f.filed_date };
+    return { cik: f.cik, accession: f.accession, form: f.form, document: f.primary_document_url!, filedDate: f.filed_date, origin: envelope.origin };
   }
 
   async execute(command: { filings: readonly SegmentsFilingCommand[]; runId?: string }): Promise<SegmentsSummary> {
@@ -98,7 +99,7 @@ export class SegmentsService {
         throw error;
       }
       const source = { url: result.url, contentHash: contentHash(result.bytes), fetchedAt: result.fetchedAt };
-      const run = { runId, extractedAt: new Date().toISOString() };
+      const run = { runId, origin: filing.origin ?? 'backfill', extractedAt: new Date().toISOString() };
       const records = segmentRecordsOf(extraction, filing, source, run);
       const filedDate = filing.filedDate;
       const factRecords = filedDate ? inlineFactsRecordsOf(factsExtraction, { ...filing, filedDate }, source, run) : [];

@@ -59,7 +59,7 @@ export class ThirteenFListService {
     }
     const source: FetchedSource = { url, contentHash: contentHash(bytes), fetchedAt };
     const securities = await parseThirteenFSecuritiesList(bytes);
-    const records = thirteenFSecuritiesRecords(command.quarter, securities, source, { runId, extractedAt: new Date().toISOString() });
+    const records = thirteenFSecuritiesRecords(command.quarter, securities, source, { runId, origin: 'backfill', extractedAt: new Date().toISOString() });
     for (const record of records) await this.publisher.publish(this.topic, [record]);
     log.info({ url, file: command.file ?? null, securities: securities.length, records: records.length, topic: this.topic.name }, '13(f) securities list published');
     return { runId, quarter: command.quarter, status: 'published', securities: securities.length, records: records.length };

@@ -16,7 +16,7 @@ describe('the 13(f) list location', () => {
 });
 
 describe('thirteenFSecuritiesRecords', () => {
-  const ctx = { runId: 'run_spec', extractedAt: '2026-11-28T12:00:01.000Z' };
+  const ctx = { runId: 'run_spec', origin: 'live' as const, extractedAt: '2026-11-28T12:00:01.000Z' };
 
   it("maps SEC's list for 2020Q3 (the real PDF) to valid chunks keyed <quarter>|<index>, MSFT's CUSIP among them", async () => {
     const bytes = readFileSync(join(defaultFixturesDir(), '13f', 'SEC-13flist2020q3.pdf'));

@@ -53,6 +53,7 @@ export function thirteenFSecuritiesRecords(
       observed_at: source.fetchedAt,
       produced_by: PRODUCED_BY,
       correlation_id: ctx.runId,
+      origin: ctx.origin,
       provenance: {
         src_id: sourceId(source.url, source.contentHash),
         source_provider: 'sec',

@@ -22,6 +22,7 @@ function fixture(f: (typeof FILINGS)[keyof typeof FILINGS]): { parsed: ParsedThi
       contentHash: contentHash(bytes),
       fetchedAt: '2026-11-28T12:00:00.000Z',
       runId: 'run_spec',
+      origin: 'live',
       extractedAt: '2026-11-28T12:00:01.000Z',
       filedDate: f.filedDate,
       acceptedAt: null,

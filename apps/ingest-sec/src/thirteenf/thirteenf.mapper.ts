@@ -8,6 +8,7 @@ import {
   THIRTEENF_HOLDINGS_PER_RECORD,
   type ThirteenFHoldingData,
   type ThirteenFHoldingsData,
+  type RecordOrigin,
   type ThirteenFHoldingsRecordV1,
   quarterOf,
 } from '@app/contracts';
@@ -29,6 +30,8 @@ export interface ThirteenFSource {
   fetchedAt: string;
   /** The ingestion run: the records' correlation_id. */
   runId: string;
+  /** Live discovery or history: the records' origin. */
+  origin: RecordOrigin;
   /** When the values were extracted (ISO). */
   extractedAt: string;
   /** The form as EDGAR lists it; the primary document's submissionType when not given. */
@@ -122,6 +125,7 @@ export function thirteenFHoldingsRecords(parsed: ParsedThirteenF, source: Thirte
       observed_at: source.fetchedAt,
       produced_by: PRODUCED_BY,
       correlation_id: source.runId,
+      origin: source.origin,
       provenance: {
         src_id: sourceId(source.url, source.contentHash),
         source_provider: 'sec',

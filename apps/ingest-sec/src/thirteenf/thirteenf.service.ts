@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { padCik, THIRTEENF_FORMS, type FilingData, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import { padCik, THIRTEENF_FORMS, type FilingData, type RecordEnvelope, type RecordOrigin, type TopicDefinition } from '@app/contracts';
 import { EdgarClient, parseThirteenFSubmission } from '@app/edgar';
 import { PermanentError } from '@app/messaging';
 import type { Logger } from '@app/observability';
-import { fetchCompleteSubmission, isFilingHistory } from '../complete-submission.fetcher';
+import { fetchCompleteSubmission } from '../complete-submission.fetcher';
 import { INGEST_LOGGER, RECORD_PUBLISHER, type RecordPublisher } from '../ingest.providers';
 import { filingRunStop, stoppedBy } from '../run-stopped.error';
 import { isUnreadable } from '../unreadable-filing';
@@ -64,7 +64,7 @@ export class ThirteenFService {
     return THIRTEENF_FORMS.some((f) => f === form);
   }
 
-  /** `--filing`: named 13F filings, one after the other; a broker outage stops the run (exit 75). */
+  /** `--filing`: named 13F filings, one after the other; a broker outage stops the run (exit 75). Named filings are read on demand, not discovered: what they publish is history (origin backfill). */
   async execute(command: { filings: readonly ThirteenFFilingCommand[]; runId?: string }): Promise<ThirteenFSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;
@@ -72,7 +72,7 @@ export class ThirteenFService {
     for (const [i, filing] of command.filings.entries()) {
       let outcome: ThirteenFOutcome;
       try {
-        outcome = await this.ingest(filing, runId, this.edgar);
+        outcome = await this.ingest(filing, runId, 'backfill', this.edgar);
       } catch (error) {
         throw stoppedBy(error, () => filingRunStop(i, command.filings.length, summary, started, filing.accession));
       }
@@ -96,9 +96,9 @@ export class ThirteenFService {
     if (!ThirteenFService.wants(filing)) return null;
     let outcome: ThirteenFOutcome;
     try {
-      // New filings at the module's priority (documents); a backfill's after them.
-      const edgar = isFilingHistory(record) ? this.historyEdgar : this.edgar;
-      outcome = await this.ingest({ cik: filing.cik, accession: filing.accession, known: filing }, runId, edgar);
+      // New filings at the module's priority (documents); a backfill's after them. What it publishes keeps the filing's origin.
+      const edgar = record.origin === 'backfill' ? this.historyEdgar : this.edgar;
+      outcome = await this.ingest({ cik: filing.cik, accession: filing.accession, known: filing }, runId, record.origin, edgar);
     } catch (error) {
       if (isUnreadable(error)) throw new PermanentError(`13F ${filing.accession}: ${error.message}`, { cause: error });
       throw error;
@@ -107,7 +107,7 @@ export class ThirteenFService {
     return outcome;
   }
 
-  private async ingest(command: ThirteenFFilingCommand, runId: string, edgar: EdgarClient): Promise<ThirteenFOutcome> {
+  private async ingest(command: ThirteenFFilingCommand, runId: string, origin: RecordOrigin, edgar: EdgarClient): Promise<ThirteenFOutcome> {
     const log = this.logger.child({ runId, useCase: '13f', accession: command.accession });
     const fetched = await fetchCompleteSubmission(edgar, padCik(command.cik), command.accession, this.maxBytes, { acceptedAt: command.known?.accepted_at });
     if (fetched.kind === 'not_found') {
@@ -122,6 +122,7 @@ export class ThirteenFService {
       contentHash: fetched.contentHash,
       fetchedAt: fetched.fetchedAt,
       runId,
+      origin,
       extractedAt: new Date().toISOString(),
       form: known?.form ?? null,
       filedDate: known?.filed_date ?? null,

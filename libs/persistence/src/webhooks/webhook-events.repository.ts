@@ -40,6 +40,13 @@ export class WebhookEventsRepository {
     this.db = pgQueryable(source);
   }
 
+  /** Which of these event ids exist already (an entity announced before). */
+  async existingIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const r = await this.db.query<{ id: string }>({ name: 'webhook_events_existing', text: `SELECT id FROM webhook_events WHERE id = ANY($1::text[])`, values: [ids] });
+    return new Set(r.rows.map((row) => row.id));
+  }
+
   /**
    * Inserts the events in one statement and, for the newly inserted ones only, one pending
    * delivery per enabled, not deleted endpoint subscribed to the event's type, due now. An event

@@ -1,0 +1,17 @@
+import { pgQueryable, type SqlSource } from '../repositories/pg-queryable';
+import { FILING_RECORD_COLUMNS, type FilingRecord } from './filings.table';
+
+/**
+ * Filings a live record found unchanged (a backfill wrote them first) whose event is still to be
+ * made: read on the projector's transaction, as the read side reads them. Any order; unknown
+ * accessions are absent.
+ */
+export async function filingsByAccessions(source: SqlSource, accessions: readonly string[]): Promise<FilingRecord[]> {
+  if (accessions.length === 0) return [];
+  const result = await pgQueryable(source).query<FilingRecord>({
+    name: 'filings_by_accessions',
+    text: `SELECT ${FILING_RECORD_COLUMNS} FROM filings WHERE accession = ANY($1::text[])`,
+    values: [accessions],
+  });
+  return result.rows;
+}
