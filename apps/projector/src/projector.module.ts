@@ -49,9 +49,8 @@ export class ProjectorModule {
         },
         ProjectorDatabase,
         ProjectorService,
-        ...(config.PROJECTOR_EVENTS === 'live'
-          ? [
-              {
+        config.PROJECTOR_EVENTS === 'live'
+          ? {
                 provide: PROJECTOR_EVENT_RELAY,
                 inject: [PROJECTOR_DATA_SOURCE],
                 useFactory: (ds: DataSource) =>
@@ -61,9 +60,8 @@ export class ProjectorModule {
                     namespacedTopic(TOPICS.webhookEvents, config.KAFKA_TOPIC_NAMESPACE),
                     logger,
                   ),
-              },
-            ]
-          : []),
+            }
+          : { provide: PROJECTOR_EVENT_RELAY, useValue: null },
       ],
     };
   }

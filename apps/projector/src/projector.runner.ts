@@ -40,14 +40,14 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
             port: config.OPS_PORT!,
             logger,
             checks: { postgres: () => pingDatabase(app.get<DataSource>(PROJECTOR_DATA_SOURCE)) },
-            registry: projectorMetrics(app.get(ProjectorService), relayOf(app)),
+            registry: projectorMetrics(app.get(ProjectorService), app.get<WebhookEventRelay | null>(PROJECTOR_EVENT_RELAY)),
             maxLag: config.CONSUMER_READY_MAX_LAG,
           }),
         }
       : {}),
   });
   const service = worker.app.get(ProjectorService);
-  const relay = relayOf(worker.app);
+  const relay = worker.app.get<WebhookEventRelay | null>(PROJECTOR_EVENT_RELAY);
   const runner = worker.runner;
   logger.info({ groupId: config.PROJECTOR_GROUP_ID, events: config.PROJECTOR_EVENTS, topics: runner.topics.map((t) => t.name) }, 'projector started');
   const progress = setInterval(() => logger.info({ ...runner.counters, ...service.counts }, 'projector progress'), 30_000);
@@ -68,14 +68,6 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
       return stopping;
     },
   };
-}
-
-function relayOf(app: { get<T>(token: symbol, options: { strict: boolean }): T }): WebhookEventRelay | null {
-  try {
-    return app.get<WebhookEventRelay>(PROJECTOR_EVENT_RELAY, { strict: false });
-  } catch {
-    return null;
-  }
 }
 
 /** The projector's registry: process and runtime metrics plus what the projection did. */

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { TOPICS, topicKeysConsumedBy, type WebhookEventData } from '@app/contracts';
 import { messageProducedAt, PermanentError, type ConsumedRecord, type RecordBatch } from '@app/messaging';
@@ -52,7 +52,7 @@ export class ProjectorService {
     @Inject(PROJECTOR_DATA_SOURCE) private readonly ds: DataSource,
     @Inject(PROJECTOR_LOGGER) private readonly logger: Logger,
     @Inject(PROJECTOR_EVENTS_MODE) private readonly events: 'live' | 'log',
-    @Optional() @Inject(PROJECTOR_EVENT_RELAY) private readonly relay: WebhookEventRelay | null = null,
+    @Inject(PROJECTOR_EVENT_RELAY) private readonly relay: WebhookEventRelay | null,
   ) {}
 
   /** Log mode: the logged events of a batch of the event log, inserted as they were (no delivery). */
