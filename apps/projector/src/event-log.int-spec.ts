@@ -166,12 +166,4 @@ describe('webhook event log', () => {
     const next = await replayPg.query<{ seq: string; max: string }>(`SELECT nextval('webhook_events_seq_seq')::text AS seq, (SELECT max(seq)::text FROM webhook_events) AS max`);
     expect(BigInt(next.rows[0]!.seq)).toBeGreaterThan(BigInt(next.rows[0]!.max));
   });
-
-  it('PROJECTOR_EVENTS is live or log, nothing else', () => {
-    expect(projectorConfigSchema.parse({ DATABASE_URL: 'postgres://x/y', KAFKA_BROKERS: '127.0.0.1:9092' }).PROJECTOR_EVENTS).toBe('live');
-    const bad = projectorConfigSchema.safeParse({ DATABASE_URL: 'postgres://x/y', KAFKA_BROKERS: '127.0.0.1:9092', PROJECTOR_EVENTS: 'replay' });
-    expect(bad.success ? 'ok' : bad.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
-      "PROJECTOR_EVENTS: must be 'live' (make webhook events and relay them to the log) or 'log' (a replay: insert the logged events, make none)",
-    ]);
-  });
 });
