@@ -316,10 +316,17 @@ describe('operator commands from a plain shell after the run script', () => {
     expect(await readModels()).toEqual(beforeReplay);
 
     const replayUrl = withDatabase(serverUrl, replayDbName);
-    // Every projected topic: the documents, the bulk backfill's filings and companies, the Form 4.
+    // Every projected topic (the documents, the bulk backfill's filings and companies, the Form 4)
+    // and the event log: the live projector's relay published every event it made (the last ones as it stopped).
+    const events = async (url: string) => adminQuery(url, `SELECT count(*)::int AS n, md5(string_agg(e::text, ',' ORDER BY seq)) AS digest FROM webhook_events e WHERE NOT is_test`);
+    const liveEvents = await events(dbUrl);
+    expect(await adminQuery(dbUrl, 'SELECT count(*)::int AS n FROM webhook_event_log_pending')).toEqual([{ n: 0 }]);
     const replay = ok(await ops('replay', '--into', replayUrl));
     expect(replay).toContain('migrated the target');
-    expect(replay).toContain(`projecting ${3 + bulkRecords + form4Records} records of ${PROJECTED_TOPICS.length} topic(s)`);
+    expect(replay).toContain(`projecting ${3 + bulkRecords + form4Records + Number(liveEvents[0]!.n)} records of ${PROJECTED_TOPICS.length + 1} topic(s)`);
+    // The events as the live projector made them (seq and created_at included), and none delivered again.
+    expect(await events(replayUrl)).toEqual(liveEvents);
+    expect(await adminQuery(replayUrl, 'SELECT count(*)::int AS n FROM webhook_deliveries')).toEqual([{ n: 0 }]);
     expect(replay).toContain('dead letters: none added during the replay');
     expect(replay).toMatch(/^documents\s+1$/m);
     expect(replay).toMatch(new RegExp(`^filings\\s+${bulkFilings}$`, 'm'));

@@ -49,7 +49,9 @@ export const USAGE = `Usage: npm run ops -- <command>   (from the checkout, afte
                                         back onto the source topic, each record once
   replay --into <DATABASE_URL> [--topics t1,t2]
                                         migrate the target and project every (selected) topic into it
-                                        from the beginning with a fresh group; prints rows per table
+                                        from the beginning with a fresh group; webhook events come
+                                        verbatim from webhooks.events.v1, none is made or delivered
+                                        again; prints rows per table
   replay --reset [--topics t1,t2]       rewind the projector's group to the beginning (read models kept;
                                         the projection is idempotent); refused while the projector runs
   backfill status [--dir DIR]           what each backfill checkpoint (.run/checkpoints/*.json) says

@@ -37,7 +37,7 @@ import {
   type BackfillCheckpoint,
   type GroupTopicLag,
 } from './ops.format';
-import { projectedTopics, registryTopics, resolveTopic, selectTopics } from './ops.topics';
+import { projectedTopics, registryTopics, replayedTopics, resolveTopic, selectTopics } from './ops.topics';
 
 /** An operation that could not be done (broker, database, a refused reset): exit code 1. */
 export class OpsFailure extends Error {}
@@ -199,8 +199,14 @@ function waitExit(child: ChildProcess): Promise<number | null> {
   });
 }
 
+/**
+ * Replays the topics into a fresh database with a projector of its own in `log` mode: the read
+ * models from the records, the webhook events verbatim from the event log (events are not
+ * derivable from records: their time, data as of their batch and seq were the live projector's),
+ * and no delivery: a replay announces nothing again.
+ */
 export async function replayIntoCommand(ctx: OpsContext, topics: string[] | null, into: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const all = projectedTopics(ctx.namespace);
+  const all = replayedTopics(ctx.namespace);
   const selected = selectTopics(topics, ctx.namespace, all);
   const main = ctx.root ? join(ctx.root, 'dist', 'apps', 'projector', 'src', 'main.js') : null;
   if (!main || !existsSync(main)) throw new OpsFailure(`the projector is not built (${main ?? 'dist/apps/projector/src/main.js'}): run npm run build`);
@@ -220,7 +226,7 @@ export async function replayIntoCommand(ctx: OpsContext, topics: string[] | null
   ctx.out(`projecting ${total} records of ${selected.length} topic(s) into the target with group ${group}`);
 
   const child = spawn(process.execPath, [main], {
-    env: { ...env, DATABASE_URL: into, PROJECTOR_GROUP_ID: group, OPS_PORT: '', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' },
+    env: { ...env, DATABASE_URL: into, PROJECTOR_GROUP_ID: group, PROJECTOR_EVENTS: 'log', OPS_PORT: '', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

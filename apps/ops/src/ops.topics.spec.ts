@@ -1,4 +1,4 @@
-import { projectedTopics, resolveTopic, selectTopics } from './ops.topics';
+import { projectedTopics, replayedTopics, resolveTopic, selectTopics } from './ops.topics';
 import { UsageError } from './ops.args';
 
 describe('topics by name', () => {
@@ -21,5 +21,12 @@ describe('topics by name', () => {
     expect(all.map((t) => t.name)).toContain('edgar.filings.v1');
     expect(selectTopics(null, '', all)).toHaveLength(all.length);
     expect(selectTopics(['ir.roster.v1', 'edgar.filings.v1'], '', all).map((t) => t.name)).toEqual(['edgar.filings.v1', 'ir.roster.v1']);
+  });
+
+  it('the live projector does not read the event log; a replay reads it beside the projected topics', () => {
+    expect(projectedTopics('ns1').map((t) => t.name)).not.toContain('ns1.webhooks.events.v1');
+    const replayed = replayedTopics('ns1');
+    expect(replayed.map((t) => t.name)).toEqual([...projectedTopics('ns1').map((t) => t.name), 'ns1.webhooks.events.v1']);
+    expect(selectTopics(['webhooks.events.v1'], 'ns1', replayed).map((t) => t.name)).toEqual(['ns1.webhooks.events.v1']);
   });
 });

@@ -1,4 +1,4 @@
-import { ALL_TOPICS, namespacedTopic, type TopicDefinition } from '@app/contracts';
+import { ALL_TOPICS, namespacedTopic, TOPICS, type TopicDefinition } from '@app/contracts';
 import { UsageError } from './ops.args';
 
 /** Every registry topic under the namespace (records and their `.dlq`). */
@@ -9,6 +9,15 @@ export function registryTopics(namespace: string): TopicDefinition[] {
 /** The topics the projector consumes, as the registry lists them (its `consumers`). */
 export function projectedTopics(namespace: string): TopicDefinition[] {
   return registryTopics(namespace).filter((t) => t.consumers.includes('projector'));
+}
+
+/**
+ * What `replay --into` replays: the projected topics and the webhook event log, which its
+ * projector (PROJECTOR_EVENTS=log) inserts instead of making events. The live projector never
+ * reads the log, so `lag` and `replay reset` keep to projectedTopics.
+ */
+export function replayedTopics(namespace: string): TopicDefinition[] {
+  return [...projectedTopics(namespace), namespacedTopic(TOPICS.webhookEvents, namespace)];
 }
 
 /**

@@ -4,12 +4,15 @@ import { pingDatabase } from '@app/persistence';
 import type { DataSource } from 'typeorm';
 import type { ProjectorConfig } from './projector.config';
 import { ProjectorModule } from './projector.module';
-import { PROJECTOR_DATA_SOURCE, ProjectorService } from './projector.service';
+import { PROJECTOR_DATA_SOURCE, PROJECTOR_EVENT_RELAY, ProjectorService } from './projector.service';
+import type { WebhookEventRelay } from './webhook-event.relay';
 
 export { PROJECTED_TOPICS } from './projector.service';
 
 export interface RunningProjector {
   service: ProjectorService;
+  /** The event log relay; null in log mode (a replay relays nothing). */
+  relay: WebhookEventRelay | null;
   /** The ops server's port (/healthz, /readyz, /metrics), when OPS_PORT is set. */
   opsPort: number | null;
   counters(): ConsumerCounters;
@@ -37,20 +40,22 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
             port: config.OPS_PORT!,
             logger,
             checks: { postgres: () => pingDatabase(app.get<DataSource>(PROJECTOR_DATA_SOURCE)) },
-            registry: projectorMetrics(app.get(ProjectorService)),
+            registry: projectorMetrics(app.get(ProjectorService), app.get<WebhookEventRelay | null>(PROJECTOR_EVENT_RELAY)),
             maxLag: config.CONSUMER_READY_MAX_LAG,
           }),
         }
       : {}),
   });
   const service = worker.app.get(ProjectorService);
+  const relay = worker.app.get<WebhookEventRelay | null>(PROJECTOR_EVENT_RELAY);
   const runner = worker.runner;
-  logger.info({ groupId: config.PROJECTOR_GROUP_ID, topics: runner.topics.map((t) => t.name) }, 'projector started');
+  logger.info({ groupId: config.PROJECTOR_GROUP_ID, events: config.PROJECTOR_EVENTS, topics: runner.topics.map((t) => t.name) }, 'projector started');
   const progress = setInterval(() => logger.info({ ...runner.counters, ...service.counts }, 'projector progress'), 30_000);
   progress.unref();
   let stopping: Promise<void> | undefined;
   return {
     service,
+    relay,
     opsPort: worker.opsPort,
     counters: () => runner.counters,
     notRunning: () => runner.notRunning,
@@ -66,7 +71,7 @@ export async function startProjector(config: ProjectorConfig): Promise<RunningPr
 }
 
 /** The projector's registry: process and runtime metrics plus what the projection did. */
-function projectorMetrics(service: ProjectorService): Registry {
+function projectorMetrics(service: ProjectorService, relay: WebhookEventRelay | null): Registry {
   const registry = createMetricsRegistry();
   readCounter(registry, {
     name: 'projector_records_total',
@@ -76,6 +81,10 @@ function projectorMetrics(service: ProjectorService): Registry {
   });
   readCounter(registry, { name: 'projector_webhook_events_total', help: 'Webhook events made for new or changed rows.', read: () => service.counts.events });
   readCounter(registry, { name: 'projector_webhook_deliveries_total', help: 'Deliveries queued for those events (one per subscribed endpoint).', read: () => service.counts.deliveries });
+  if (relay) {
+    readCounter(registry, { name: 'projector_event_log_published_total', help: 'Webhook events the relay published to the event log topic.', read: () => relay.counts.published });
+    readCounter(registry, { name: 'projector_event_log_failures_total', help: 'Relay steps that failed (the events stayed pending for the next step).', read: () => relay.counts.failures });
+  }
   registry.registerMetric(service.freshness);
   return registry;
 }

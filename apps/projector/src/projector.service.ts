@@ -1,13 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { TOPICS, topicKeysConsumedBy } from '@app/contracts';
+import { TOPICS, topicKeysConsumedBy, type WebhookEventData } from '@app/contracts';
 import { messageProducedAt, PermanentError, type ConsumedRecord, type RecordBatch } from '@app/messaging';
 import { filingFreshnessHistogram, observeFreshness, type Logger } from '@app/observability';
-import { BATCH_PROJECTIONS } from '@app/persistence';
+import { BATCH_PROJECTIONS, WebhookEventLogRepository } from '@app/persistence';
+import type { WebhookEventRelay } from './webhook-event.relay';
 import { writeWebhookEvents } from './webhook-events.writer';
 
 export const PROJECTOR_DATA_SOURCE = Symbol('PROJECTOR_DATA_SOURCE');
 export const PROJECTOR_LOGGER = Symbol('PROJECTOR_LOGGER');
+/** PROJECTOR_EVENTS: 'live' makes webhook events, 'log' (a replay) inserts the logged ones. */
+export const PROJECTOR_EVENTS_MODE = Symbol('PROJECTOR_EVENTS_MODE');
+/** The event log relay (live mode only). */
+export const PROJECTOR_EVENT_RELAY = Symbol('PROJECTOR_EVENT_RELAY');
 
 /** Topics the projector reads: those whose registry entry lists 'projector' among its consumers. */
 export const PROJECTED_TOPICS = topicKeysConsumedBy('projector').map((k) => TOPICS[k]);
@@ -33,8 +38,14 @@ export interface ProjectorCounts {
 
 /**
  * One transaction per batch: the read-model rows of every record, then the webhook events of the
+<<<<<<< HEAD
  * entities live records discovered (and one delivery per subscribed endpoint), so an event never
  * points at a row that is not there and a batch is all or nothing. Backfilled records make none.
+=======
+ * rows that are new or changed (and one delivery per subscribed endpoint), so an event never
+ * points at a row that is not there and a batch is all or nothing. In `log` mode (a replay into a
+ * fresh database) it makes no event: they come verbatim from the event log (insertLogged).
+>>>>>>> evlog
  */
 @Injectable()
 export class ProjectorService {
@@ -45,7 +56,23 @@ export class ProjectorService {
   constructor(
     @Inject(PROJECTOR_DATA_SOURCE) private readonly ds: DataSource,
     @Inject(PROJECTOR_LOGGER) private readonly logger: Logger,
+    @Inject(PROJECTOR_EVENTS_MODE) private readonly events: 'live' | 'log',
+    @Inject(PROJECTOR_EVENT_RELAY) private readonly relay: WebhookEventRelay | null,
   ) {}
+
+  /** Log mode: the logged events of a batch of the event log, inserted as they were (no delivery). */
+  async insertLogged(batch: RecordBatch): Promise<void> {
+    let inserted: number;
+    try {
+      inserted = await this.ds.transaction((m) => new WebhookEventLogRepository(m).insertLogged(batch.records.map((r) => r.envelope.data as WebhookEventData)));
+    } catch (err) {
+      // A logged seq taken by another event of this database (it was not fresh): to the dead letters, said.
+      if (isPermanentDbError(err)) throw new PermanentError(`logged event rejected: ${(err as Error).message}`, { cause: err });
+      throw err;
+    }
+    this.counts.events += inserted;
+    this.logger.debug({ topic: batch.topic, partition: batch.partition, records: batch.records.length, inserted }, 'logged events inserted');
+  }
 
   async project(batch: RecordBatch): Promise<void> {
     const bySchema = new Map<string, ConsumedRecord[]>();
@@ -66,6 +93,8 @@ export class ProjectorService {
           counts.updated += outcome.updated.length;
           counts.unchanged += outcome.unchanged;
           for (const f of outcome.firstServed ?? []) observations.push(() => observeFreshness(this.freshness, 'served', f.acceptedAt, f.projectedAt));
+          // A replay (log mode) takes the events from the event log instead.
+          if (this.events === 'log') continue;
           const written = await writeWebhookEvents(m, records, outcome);
           counts.events += written.events;
           counts.deliveries += written.deliveries;
@@ -78,6 +107,8 @@ export class ProjectorService {
     }
     for (const k of Object.keys(counts) as Array<keyof ProjectorCounts>) this.counts[k] += counts[k];
     for (const observe of observations) observe();
+    // The batch's events are committed in the outbox: relay them now rather than at the next tick.
+    if (counts.events > 0) this.relay?.kick();
     this.logger.debug({ topic: batch.topic, partition: batch.partition, records: batch.records.length, ...counts }, 'batch projected');
   }
 }

@@ -13,6 +13,7 @@ export * from './ir-site.schema';
 export * from './transcript.schema';
 export * from './form4.schema';
 export * from './webhook-events';
+export * from './webhook-event.schema';
 export * from './tenk-section.schema';
 export * from './examples';
 export * from './document-subject';

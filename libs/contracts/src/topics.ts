@@ -10,6 +10,7 @@ import { irSiteRecordV1 } from './ir-site.schema';
 import { thirteenFHoldingsRecordV1, thirteenFSecuritiesRecordV1, type ThirteenFHoldingsData } from './thirteenf.schema';
 import { xbrlFactsRecordV1, type XbrlFactsData } from './xbrl-facts.schema';
 import type { RecordEnvelope } from './envelope.schema';
+import { webhookEventRecordV1 } from './webhook-event.schema';
 
 /**
  * The topic registry: every topic with its key, producers, consumers, schema versions and
@@ -187,6 +188,19 @@ export const TOPICS = {
     compacted: true,
     partitions: 3,
     schemas: { 'xbrl-facts@1': xbrlFactsRecordV1 },
+  }),
+  webhookEvents: topic({
+    name: 'webhooks.events.v1',
+    // The event log: the live projector's relay publishes every webhook event it made (the outbox
+    // webhook_event_log_pending), and a replay into a fresh database (PROJECTOR_EVENTS=log) inserts
+    // them verbatim. Compacted: an event is immutable, one record per id. The live projector never
+    // reads it (its consumer is the replay's projector), so it is not among the 'projector' topics.
+    key: 'event id (evt_ + 32 hex)',
+    producers: ['projector'],
+    consumers: ['projector-replay'],
+    compacted: true,
+    partitions: 3,
+    schemas: { 'webhook-event@1': webhookEventRecordV1 },
   }),
 } as const satisfies Record<string, TopicDefinition>;
 

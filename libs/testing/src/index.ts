@@ -16,3 +16,4 @@ export * from './thirteenf-dataset';
 export * from './company-fact-reports';
 export * from './xbrl-facts.builder';
 export * from './company-seed';
+export * from './table-hash';

@@ -189,6 +189,8 @@ export function webhooksPageHtml(publicBaseUrl: string): string {
       'Its <code>next_cursor</code> is set even on the last page: keep it and call again later to get what happened since, so a receiver that was down fills any gap from the feed without waiting for retries.</li>\n' +
       '<li><code>POST /v1/webhook-endpoints/{id}/test</code> sends a test event now: with <code>{"topic": "filing.created"}</code> a sample of that topic&#39;s data (the newest such resource) marked <code>"test": true</code>; without, a <code>webhook.test</code> ping.</li>\n' +
       '</ul>\n' +
+      '<p>When the platform rebuilds its database from its records (a replay into a fresh database), every event comes back as it was: ' +
+      'the same id, <code>timestamp</code>, data and place in the feed. A replay sends no delivery: nothing reaches your endpoint twice because of it.</p>\n' +
       '<h2 id="local">Local runs: http and private addresses</h2>\n' +
       '<p>Endpoint URLs must be https and resolve to public addresses: <code>POST</code> and <code>PATCH</code> answer 422 otherwise, and the dispatcher checks the address again at every attempt. ' +
       'A deployment that sets <code>WEBHOOKS_ALLOW_HTTP=true</code> accepts plain <code>http://</code> URLs, and <code>WEBHOOKS_ALLOW_PRIVATE_HOSTS=true</code> loopback, private and link-local addresses ' +

@@ -29,6 +29,7 @@ import { FilingFirstSeen1764510000000 } from './1764510000000-filing-first-seen'
 import { SegmentReconciliation1764530000000 } from './1764530000000-segment-reconciliation';
 import { XbrlFacts1764600000000 } from './1764600000000-xbrl-facts';
 import { DocumentsDatedOrder1764700000000 } from './1764700000000-documents-dated-order';
+import { WebhookEventLog1764800000000 } from './1764800000000-webhook-event-log';
 
 /** Every migration, in order. Explicit imports: works the same from ts (tests) and js (dist). */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   FilingItems1764300000000, FilingDocuments1764300100000, DocumentSources1764300200000,
   InstitutionalHoldings1764400000000, FilingFreshness1764500000000, FilingFirstSeen1764510000000,
   SegmentReconciliation1764530000000, XbrlFacts1764600000000, DocumentsDatedOrder1764700000000,
+  WebhookEventLog1764800000000,
 ];

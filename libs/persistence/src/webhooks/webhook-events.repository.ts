@@ -49,7 +49,9 @@ export class WebhookEventsRepository {
 
   /**
    * Inserts the events in one statement and, for the newly inserted ones only, one pending
-   * delivery per enabled, not deleted endpoint subscribed to the event's type, due now. An event
+   * delivery per enabled, not deleted endpoint subscribed to the event's type, due now, and their
+   * seq into webhook_event_log_pending (the outbox the projector's relay publishes to the event
+   * log, webhooks.events.v1: committed together, so no event escapes the log). An event
    * whose id exists (a replay, a re-ingested entity) inserts nothing: ON CONFLICT on the event id,
    * and on (event_id, endpoint_id) as a second guard. Ids must be distinct within one call.
    * Notifies WEBHOOK_DELIVERIES_CHANNEL when it inserted deliveries.
@@ -76,7 +78,9 @@ export class WebhookEventsRepository {
             AS t(n int, id text, type text, entity_key text, data jsonb, source_topic text, source_record_id text, source_produced_at timestamptz)
           ORDER BY n
           ON CONFLICT (id) DO NOTHING
-          RETURNING id, type, entity_key, created_at
+          RETURNING seq, id, type, entity_key, created_at
+        ), logged AS (
+          INSERT INTO webhook_event_log_pending (seq) SELECT seq FROM ev
         ), del AS (
           INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
           SELECT 'del_' || substr(md5(gen_random_uuid()::text), 1, 24), ev.id, e.id, 'pending', now()

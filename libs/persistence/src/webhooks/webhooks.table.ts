@@ -1,4 +1,4 @@
-import { bigserial, boolean, integer, jsonb, text, textArray, timestamptz, uuid, table } from '../table';
+import { bigint, bigserial, boolean, integer, jsonb, text, textArray, timestamptz, uuid, table } from '../table';
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -92,6 +92,15 @@ export const WEBHOOK_EVENTS_TABLE = table('webhook_events', ['id'], {
   /** Kafka message timestamp of the source record. */
   source_produced_at: timestamptz().nullable(),
   created_at: timestamptz().default('now()'),
+});
+
+/**
+ * The event log's outbox: events made by the projector that its relay has not published to
+ * webhooks.events.v1 yet (test events are never logged: account state, like endpoints).
+ */
+export const WEBHOOK_EVENT_LOG_PENDING_TABLE = table('webhook_event_log_pending', ['seq'], {
+  /** webhook_events.seq of the event. */
+  seq: bigint(),
 });
 
 /**
