@@ -603,6 +603,7 @@ async function bulkPart(tag: string): Promise<void> {
     await sleep(100);
   }
   const doneAt = Date.now();
+  const load = loadavg();
   // The projector and its pool's backends are alive until it is stopped: read them first.
   const projectorMemory = memoryOf(projector.pid);
   const projectorCpu = cpuSecondsOf(projector.pid);
@@ -625,6 +626,7 @@ async function bulkPart(tag: string): Promise<void> {
   console.log(
     `end to end, first entry read to the projector's lag 0: ${e2e.toFixed(1)} s (${fromSpawn.toFixed(1)} s from the backfill's process start): ${int(s.records_published / e2e)} records/s, ${int(rows / e2e)} rows/s at the read model`,
   );
+  console.log(`  load average at lag 0 (1/5/15 min): ${load.map((l) => l.toFixed(1)).join(' / ')}: the machine's other work shares these cores`);
   console.log(`  rows ${int(rows)}: ${written.map(([n, c]) => `${n} ${int(c)}`).join(', ')}`);
   if (filingRows !== s.filings_published) console.log(`  NOTE: ${int(filingRows)} filings rows for ${int(s.filings_published)} filing records published (dead-lettered or merged records?)`);
   const backendNote = `${backends.backends} Postgres backends ${backends.seconds.toFixed(0)} s`;
