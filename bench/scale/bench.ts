@@ -652,6 +652,12 @@ async function bulkPart(tag: string): Promise<void> {
       endToEndMin < BULK_TARGET_MINUTES,
     ),
   );
+  // A floor that the machine's other work does not move: the CPU a filing costs, all of the cores on it.
+  const perFiling = (cpu: number) => (cpu / s.filings_published) * 1e6;
+  const floorMin = (REAL_ARCHIVE.filings * cpuTotal) / s.filings_published / cpus().length / 60;
+  console.log(
+    `  CPU per filing ${perFiling(cpuTotal).toFixed(0)} µs (backfill ${perFiling(backfill.cpuSeconds).toFixed(0)}, projector ${perFiling(projectorCpu ?? 0).toFixed(0)}, Postgres ${perFiling(backends.seconds).toFixed(0)}): the real archive in no less than ${floorMin.toFixed(0)} min with all ${cpus().length} cores on it and nothing else running (the broker's CPU not counted)`,
+  );
   if (settings.keep) console.log(`kept database: ${db.name} (drop it with DROP DATABASE ${db.name})`);
 }
 
