@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { freePort } from '@app/testing';
+import { cpuSecondsOf } from '../bench-support';
 
 /** One server under test, in its own process. */
 export interface ServerProcess {
@@ -21,8 +21,6 @@ export interface SpawnOptions {
   ipcExit?: boolean;
 }
 
-const CLK_TCK = 100;
-
 /**
  * Starts `node <script>` with PORT set. stdout goes to /dev/null (request logs must not flow
  * through the load generator's process); stderr is passed through, prefixed.
@@ -41,7 +39,7 @@ export async function spawnServer(opts: SpawnOptions): Promise<ServerProcess> {
     label: opts.label,
     baseUrl,
     pid,
-    cpuSeconds: () => cpuSecondsOf(pid),
+    cpuSeconds: () => cpuSecondsOf(pid) ?? Number.NaN,
     stop: () => stopChild(child, opts.ipcExit === true),
   };
   try {
@@ -57,7 +55,8 @@ function prefixLines(prefix: string, text: string): string {
   return text.replace(/^(?=.)/gm, prefix);
 }
 
-async function waitReady(url: string, child: ChildProcess, label: string, timeoutMs = 30_000): Promise<void> {
+/** Until `url` answers 2xx (the child's health or readiness route); fails when the child exits or after `timeoutMs`. */
+export async function waitReady(url: string, child: ChildProcess, label: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${label} exited with code ${child.exitCode} before it was ready`);
@@ -70,13 +69,6 @@ async function waitReady(url: string, child: ChildProcess, label: string, timeou
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${label} not ready after ${timeoutMs} ms`);
-}
-
-function cpuSecondsOf(pid: number): number {
-  // /proc/<pid>/stat: fields after the command name; utime and stime are fields 14 and 15.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
 }
 
 async function stopChild(child: ChildProcess, ipcExit: boolean): Promise<void> {

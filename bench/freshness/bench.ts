@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { freePort, firstPolledVisibility, maxRequestsInAnyWindow, type DayManifest } from '@app/testing';
-import { cleanup, cleanups, cleanUpOnSignals, positiveNumberEnv } from '../bench-support';
+import { cleanup, cleanups, cleanUpOnSignals, cpuSecondsOf, positiveNumberEnv } from '../bench-support';
 
 /*
  * `npm run bench:freshness`: a peak hour of EDGAR through the whole live set (`npm run live --
@@ -293,16 +293,11 @@ function expectedDeliveries(manifest: DayManifest): Record<(typeof EVENT_TYPES)[
 /** CPU seconds (user + system) the live set's processes used so far, from /proc. */
 async function processCpuSeconds(checkout: string): Promise<number> {
   const pids = await run('bash', ['-c', `cat ${join(checkout, '.run', 'live')}/*.pid 2>/dev/null`], checkout, process.env);
-  let ticks = 0;
-  for (const pid of pids.stdout.split(/\s+/).filter(Boolean)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // exited
-    }
-  }
-  return ticks / 100;
+  // A process that exited counts nothing.
+  return pids.stdout
+    .split(/\s+/)
+    .filter(Boolean)
+    .reduce((sum, pid) => sum + (cpuSecondsOf(Number(pid)) ?? 0), 0);
 }
 
 function print(label: string, f: RunFigures): void {

@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { namespacedTopic, TOPICS, type TopicDefinition } from '@app/contracts';
 import { consumerLag, ensureTopics, RecordProducer, type KafkaSettings } from '@app/messaging';
 import { runMigrations } from '@app/persistence';
-import { cleanup, cleanups, cleanUpOnSignals, positiveNumberEnv } from '../bench-support';
+import { backendCpuSeconds, cleanup, cleanups, cleanUpOnSignals, cpuSecondsOf, memoryOf, positiveNumberEnv, projectorEnv, spawnProjector } from '../bench-support';
 import { anyRowSql, copyTables, loadOrder, rowCounts, tableHash, tablesOf } from './copy-baseline';
 import { BenchRecords, fixturesDir, type TopicKey } from './records.generator';
 import { deleteNamespacedTopics } from './topics-cleanup';
@@ -41,8 +40,6 @@ const settings = {
 const ROOT = process.cwd();
 const DIST = resolve(__dirname, '..', '..');
 const PRODUCED: Record<TopicKey, TopicDefinition> = { companies: TOPICS.companies, fundHoldings: TOPICS.fundHoldings, form4: TOPICS.form4, filings: TOPICS.filings };
-/** The projector's own knobs pass through to the child (batch sizes, pool size, consumer settings). */
-const PASSTHROUGH = /^(PROJECTOR_|CONSUMER_|KAFKA_CONSUMER_|DATABASE_POOL|NODE_OPTIONS$)/;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -96,58 +93,6 @@ async function scratchDatabase(label: string): Promise<string> {
   return url.toString();
 }
 
-/** Peak and current resident set of a process, in MiB (null once it is gone). */
-function memoryOf(pid: number): { hwm: number; rss: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-    return { hwm: kb('VmHWM') / 1024, rss: kb('VmRSS') / 1024 };
-  } catch {
-    return null;
-  }
-}
-
-/** User + system CPU seconds a process has used (null once it is gone, or when /proc is not readable). */
-function cpuSecondsOf(pid: number): number | null {
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
-interface Projector {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  stop(): Promise<void>;
-}
-
-/** The built projector in its own process, as deployed; its output is prefixed and passed on. */
-function spawnProjector(childEnv: Record<string, string>): Projector {
-  const script = join(DIST, 'apps', 'projector', 'src', 'main.js');
-  if (!existsSync(script)) throw new Error(`${script} not found: build first (npm run build)`);
-  const child = spawn(process.execPath, [script], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (c: Buffer) => process.stderr.write(c.toString().replace(/^(?=.)/gm, '[projector] ')));
-  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
-  let stopping: Promise<void> | undefined;
-  return {
-    child,
-    exited,
-    stop() {
-      stopping ??= (async () => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        await exited;
-        clearTimeout(killer);
-      })();
-      return stopping;
-    },
-  };
-}
-
 async function main(): Promise<number> {
   cleanUpOnSignals();
   const namespace = `bench${randomBytes(4).toString('hex')}`;
@@ -193,9 +138,7 @@ async function main(): Promise<number> {
 
   // 3. Replay: a fresh group into the fresh database, until its lag is 0.
   const groupId = `projector-${namespace}`;
-  const childEnv: Record<string, string> = { PATH: env.PATH ?? '', LOG_LEVEL: 'warn' };
-  for (const [k, v] of Object.entries(env)) if (PASSTHROUGH.test(k) && v !== undefined) childEnv[k] = v;
-  Object.assign(childEnv, { DATABASE_URL: replayUrl, KAFKA_BROKERS: settings.brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, PROJECTOR_GROUP_ID: groupId });
+  const childEnv = projectorEnv({ DATABASE_URL: replayUrl, KAFKA_BROKERS: settings.brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, PROJECTOR_GROUP_ID: groupId });
   const anyRow = anyRowSql(readModels.map((x) => x.name));
   const pg = new Client({ connectionString: replayUrl, application_name: 'bench-projector-watch' });
   await pg.connect();
@@ -203,9 +146,9 @@ async function main(): Promise<number> {
 
   await checkpoint(replayUrl);
   const started = performance.now();
-  const projector = spawnProjector(childEnv);
+  const projector = spawnProjector(join(DIST, 'apps', 'projector', 'src', 'main.js'), childEnv);
   cleanups.push(() => projector.stop());
-  const pid = projector.child.pid!;
+  const pid = projector.pid;
   let exitCode: number | null | undefined;
   void projector.exited.then((c) => (exitCode = c));
   let peak = memoryOf(pid);
@@ -245,8 +188,8 @@ async function main(): Promise<number> {
   const final = memoryOf(pid);
   // Where the replay's CPU went: the projector process, and the Postgres backends of its pool (they live as long as it does).
   const projectorCpu = cpuSecondsOf(pid);
-  const backends = (await pg.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows;
-  const backendCpu = backends.reduce((sum, b) => sum + (cpuSecondsOf(b.pid) ?? 0), 0);
+  const backends = await backendCpuSeconds(pg);
+  const backendCpu = backends.seconds;
   if (final && (!peak || final.hwm > peak.hwm)) peak = final;
   await projector.stop();
 
@@ -299,7 +242,7 @@ async function main(): Promise<number> {
   console.log(`  rows/s        ${int(rate(rowsTotal, replayMs)).padStart(11)}   (${int(rate(rowsTotal, wallMs))} from projector start)`);
   console.log(`  projector peak RSS (VmHWM) ${peak ? peak.hwm.toFixed(0) : '?'} MiB`);
   const share = (cpu: number) => `${cpu.toFixed(0)} s (${((cpu / (wallMs / 1000)) * 100).toFixed(0)} % of a core)`;
-  console.log(`  CPU from projector start to lag 0: projector ${projectorCpu === null ? '?' : share(projectorCpu)}, its ${backends.length} Postgres backends ${share(backendCpu)}`);
+  console.log(`  CPU from projector start to lag 0: projector ${projectorCpu === null ? '?' : share(projectorCpu)}, its ${backends.backends} Postgres backends ${share(backendCpu)}`);
   console.log(`\nCOPY of the same rows into a second migrated database (same schema and indexes; loads only)`);
   for (const l of loads) console.log(`  ${l.table.padEnd(22)} ${int(l.rows).padStart(11)} rows  ${secs(l.ms).padStart(8)}  ${int(rate(l.rows, l.ms)).padStart(9)} rows/s`);
   console.log(`  ${'total'.padEnd(22)} ${int(rowsTotal).padStart(11)} rows  ${secs(copyMs).padStart(8)}  ${int(rate(rowsTotal, copyMs)).padStart(9)} rows/s`);

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Client, Pool } from 'pg';
@@ -18,7 +17,7 @@ import {
 } from '@app/persistence';
 import { buildStatement, latestReports, LINE_ITEM_CONCEPTS, type BuiltStatement, type StatementKind } from '@app/resources';
 import { createScratchDb, migrate } from '../api-companies/scratch-db';
-import { cleanups } from '../bench-support';
+import { cleanups, cpuSecondsOf } from '../bench-support';
 import { copyFrom } from '../projector/copy-from';
 import { copyValue } from './copy.stream';
 import { benchFactsCik, factTemplates, fillFacts, loadedCiks, rekeyed, type FactTemplate } from './facts-scale';
@@ -136,7 +135,7 @@ interface ReadRun {
 /** CPU seconds of the backends serving the pool (application_name bench-scale-facts), from /proc. */
 async function poolBackendsCpu(pg: Client): Promise<number> {
   const { rows } = await pg.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'bench-scale-facts'`);
-  return rows.reduce((sum, r) => sum + processCpuSeconds(r.pid), 0);
+  return rows.reduce((sum, r) => sum + (cpuSecondsOf(r.pid) ?? Number.NaN), 0);
 }
 
 /** `reads` statement reads at `concurrency`, each for a random company (and day, with as_of); latency as the caller sees it (pool waits included). */
@@ -257,16 +256,6 @@ export async function factsReadPart(s: FactsBenchSettings, tag: string): Promise
   console.log(`\ndatabase size at the end: ${await databaseSize(db.url)}`);
 }
 
-/** CPU seconds (user + system) of a local process, from /proc (Postgres runs on this machine). */
-function processCpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
 /** Records in the batches the projector's consumer hands over: at most 500 records and 1 MiB of message bytes. */
 function consumerBatches(records: ReadonlyArray<RecordEnvelope<XbrlFactsData>>): Array<Array<RecordEnvelope<XbrlFactsData>>> {
   const batches: Array<Array<RecordEnvelope<XbrlFactsData>>> = [];
@@ -342,12 +331,12 @@ export async function factsLoaderPart(s: FactsBenchSettings, tag: string): Promi
     await truncate();
     await pg.query('VACUUM ANALYZE xbrl_fact_reports, xbrl_concepts');
     const cpu0 = process.cpuUsage();
-    const b0 = processCpuSeconds(pid);
+    const b0 = cpuSecondsOf(pid) ?? Number.NaN;
     const t = performance.now();
     await fn();
     const seconds = (performance.now() - t) / 1000;
     const cpu = process.cpuUsage(cpu0);
-    return { seconds, nodeCpu: (cpu.user + cpu.system) / 1e6, backendCpu: processCpuSeconds(pid) - b0 };
+    return { seconds, nodeCpu: (cpu.user + cpu.system) / 1e6, backendCpu: (cpuSecondsOf(pid) ?? Number.NaN) - b0 };
   };
   const project = () =>
     timedRun(async () => {
