@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { contentHash, stableStringify, type FilingData, type RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from '../projections/batch-outcome';
+import { pgQueryable } from '../repositories/pg-queryable';
 import { upsertColumns } from '../table';
 import { FILING_RECORD_COLUMNS, FILINGS_TABLE, type FilingRecord } from './filings.table';
 import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql } from '../projections/batch-upsert';
@@ -115,7 +116,10 @@ export async function projectFilings(
     VERSIONS_SQL,
   );
   const upserted = withBatchFacts(rows, all);
-  const written = upserted.length > 0 ? await m.query<Array<FilingRecord & { key: string; inserted: boolean }>>(UPSERT_SQL, columnArrays(upserted, FILING_COLUMNS)) : [];
+  // Named: prepared once per connection, not parsed and planned again for every batch.
+  const written = upserted.length > 0
+    ? (await pgQueryable(m).query<FilingRecord & { key: string; inserted: boolean }>({ name: 'filings_upsert', text: UPSERT_SQL, values: columnArrays(upserted, FILING_COLUMNS) })).rows
+    : [];
   const filings = new Map(written.map(({ key, inserted: _inserted, ...record }) => [key, record]));
   // Only a filing this batch made is news: one already served (backfilled, or found before without an acceptance time) is not timed again.
   const inserted = new Set(written.filter((w) => w.inserted).map((w) => w.key));

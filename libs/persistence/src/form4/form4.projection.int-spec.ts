@@ -382,4 +382,15 @@ describe('SEC roster entries from Form 4 reporting owners', () => {
     await projectBatch(...FIXTURE_NAMES.map((name) => records[name]), later, earlier, again);
     expect(await snapshot()).toEqual(oneByOne);
   });
+
+  it('a re-read filing that no longer shows the officer retires the entry its first reading made', async () => {
+    await reset();
+    await projectOne(dkng);
+    const isCurrent = () => ds.query(`SELECT person_key, is_current FROM roster_entries WHERE cik = '0001883685'`);
+    expect(await isCurrent()).toEqual([{ person_key: expect.any(String), is_current: true }]);
+    const owner = dkng.data.reporting_owners[0]!;
+    const reread = variant(dkng, { ...dkng.data, reporting_owners: [{ ...owner, is_officer: false, officer_title: null, is_other: true, other_text: 'Former Chief Legal Officer' }] }, '2025-08-05T00:00:00.000Z');
+    expect(await projectOne(reread)).toBe('updated');
+    expect(await isCurrent()).toEqual([{ person_key: expect.any(String), is_current: false }]);
+  });
 });

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { Form4Data, Form4ReportingOwnerData, RecordEnvelope } from '@app/contracts';
 import type { BatchOutcome } from '../projections/batch-outcome';
 import { latestPerKey, lockKeys } from '../projections/batch-reduction';
+import { columnArrays, unnestUpsertSql } from '../projections/batch-upsert';
 import type { ResolvedFootnote } from './form4.table';
 import { form4OwnerKey, secRosterEntryOf, type OwnerFiling } from './sec-roster';
 
@@ -200,18 +201,14 @@ const TRANSACTION_COLUMNS: ReadonlyArray<[keyof TransactionRow, string]> = [
   ['record_id', 'text'], ['observed_at', 'timestamptz'],
 ];
 
-/** INSERT ... SELECT FROM jsonb_to_recordset($1) ... ON CONFLICT DO UPDATE of every column but the key (and what the projection derives later). */
-function upsertSql(table: string, columns: ReadonlyArray<readonly [string, string]>, key: readonly string[]): string {
-  const names = columns.map(([c]) => c);
-  return `
-    INSERT INTO ${table} (${names.join(', ')})
-    SELECT ${names.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${columns.map(([c, t]) => `${c} ${t}`).join(', ')})
-    ON CONFLICT (${key.join(', ')}) DO UPDATE SET
-      ${names.filter((c) => !key.includes(c)).map((c) => `${c} = EXCLUDED.${c}`).join(',\n      ')}`;
-}
-
-const UPSERT_FILING_SQL = `${upsertSql('form4_filings', FILING_COLUMNS, ['accession'])}, updated_at = now()`;
-const UPSERT_TRANSACTIONS_SQL = upsertSql('insider_transactions', TRANSACTION_COLUMNS, ['accession', 'row_table', 'sequence']);
+/*
+ * One multi-row upsert per table, every column an unnest array (unnestUpsertSql), updating every
+ * column but the key (and what the projection derives later: superseded_by, amendment_note). One
+ * JSON document of the batch's rows (jsonb_to_recordset) cost Postgres about 3.7x what COPY of the
+ * same rows costs (insider rows carry their footnotes and owners as jsonb; see bench/projector/README.md).
+ */
+const UPSERT_FILING_SQL = unnestUpsertSql('form4_filings', FILING_COLUMNS, 'accession', 'true', null);
+const UPSERT_TRANSACTIONS_SQL = unnestUpsertSql('insider_transactions', TRANSACTION_COLUMNS, 'accession, row_table, sequence', 'true', null, { updatedAt: false });
 
 /* A reprocessed filing (same accession) that no longer has a row drops it: that is a new reading of one document, not a restatement. */
 const DELETE_STALE_ROWS_SQL = `
@@ -424,12 +421,18 @@ const UPSERT_ROSTER_SQL = `
 
 /*
  * Owners who (no longer) appear as officer or director of the issuer in any filing: no entry, and
- * an entry left by an earlier reading of a reprocessed filing stops being current.
+ * an entry left by an earlier reading of a reprocessed filing stops being current. Each owner is
+ * probed on the unique key by a scalar subquery: as a join, a fresh table without statistics was
+ * planned as a nested loop over every roster entry per owner (3,110 x 3,110 rows: 7 s).
  */
 const RETIRE_ROSTER_SQL = `
   UPDATE roster_entries r SET is_current = false
-  FROM jsonb_to_recordset($1::jsonb) AS x(cik text, person_key text)
-  WHERE r.cik = x.cik AND r.category = '${EXECUTIVES}' AND r.source_provider = '${SEC}' AND r.person_key = x.person_key AND r.is_current`;
+  WHERE r.id = ANY (ARRAY(
+    SELECT id FROM (
+      SELECT (SELECT e.id FROM roster_entries e
+               WHERE e.cik = x.cik AND e.category = '${EXECUTIVES}' AND e.source_provider = '${SEC}' AND e.person_key = x.person_key AND e.is_current) AS id
+        FROM jsonb_to_recordset($1::jsonb) AS x(cik bpchar, person_key text)) AS current
+    WHERE id IS NOT NULL))`;
 
 /** An owner of an issuer whose SEC roster entry is rebuilt. */
 interface IssuerOwner {
@@ -501,8 +504,8 @@ export async function projectForm4Filings(m: EntityManager, envelopes: ReadonlyA
 
   const filings = winners.map((w) => form4FilingRow(w.winner));
   const rows = winners.flatMap((w) => insiderTransactionRows(w.winner));
-  await m.query(UPSERT_FILING_SQL, [JSON.stringify(filings)]);
-  if (rows.length) await m.query(UPSERT_TRANSACTIONS_SQL, [JSON.stringify(rows)]);
+  await m.query(UPSERT_FILING_SQL, columnArrays(filings, FILING_COLUMNS));
+  if (rows.length) await m.query(UPSERT_TRANSACTIONS_SQL, columnArrays(rows, TRANSACTION_COLUMNS));
   const reread = new Set(filings.filter((f) => storedBy.has(f.accession)).map((f) => f.accession));
   if (reread.size) {
     const kept = rows.filter((r) => reread.has(r.accession)).map((r) => ({ accession: r.accession, row_table: r.row_table, sequence: r.sequence }));
