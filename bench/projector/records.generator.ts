@@ -54,7 +54,7 @@ import { completeSubmissionPath, form4RecordOf, ownershipXmlPath } from '../../a
 
 /** When the fixtures were "fetched" and the values extracted: fixed, so a run is reproducible. */
 const FETCHED_AT = '2025-08-02T12:00:00.000Z';
-const CTX: MapContext = { runId: 'run_bench-projector', origin: 'live', extractedAt: FETCHED_AT };
+const CTX: MapContext = { runId: 'run_bench-projector', origin: 'backfill', extractedAt: FETCHED_AT };
 const SEC_WWW = 'https://www.sec.gov';
 const SEC_DATA = 'https://data.sec.gov';
 
