@@ -3,7 +3,9 @@
 // EDGAR server at SEC's path -> the built `ingest-sec bulk` over HTTP range requests, SIGKILLed
 // once its checkpoint counts two entries, then run again -> Kafka -> the batched projector ->
 // Postgres -> /v1/filings: the same rows as the unsplit files give, and nothing published twice
-// beyond the records of the entries the checkpoint had not yet counted (the window).
+// beyond the records of the entries the checkpoint had not yet counted (the window). History is not
+// news: the backfill makes no webhook event; the live poller's first read of the real latest-filings
+// feed afterwards makes exactly one per filing it discovered.
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,8 +16,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { contentHash, namespacedTopic, TOPICS } from '@app/contracts';
-import { parseRecentFilings, parseSubmissions } from '@app/edgar';
-import { consumerLag, ensureTopics, readTopic, type KafkaSettings } from '@app/messaging';
+import { EdgarClient, isEightKForm, parseRecentFilings, parseSubmissions, RequestLimiter } from '@app/edgar';
+import { consumerLag, ensureTopics, KafkaRecordPublisher, readTopic, type KafkaSettings } from '@app/messaging';
 import { createLogger } from '@app/observability';
 import {
   createTestDatabase,
@@ -38,6 +40,8 @@ import { bulkConfigSchema } from '../apps/ingest-sec/src/bulk/bulk.config';
 import { mainEntityRecords, overflowEntityRecords } from '../apps/ingest-sec/src/bulk/bulk.mapper';
 import { BulkModule } from '../apps/ingest-sec/src/bulk/bulk.module';
 import { filingRecordFromSubmissions } from '../apps/ingest-sec/src/filings/filing.mapper';
+import { FilingsLiveService } from '../apps/ingest-sec/src/filings/filings-live.service';
+import { parseFilingsConfig } from '../apps/ingest-sec/src/filings/filings.config';
 import { projectorConfigSchema } from '../apps/projector/src/projector.config';
 import { PROJECTED_TOPICS, startProjector, type RunningProjector } from '../apps/projector/src/projector.runner';
 
@@ -243,5 +247,63 @@ describe('submissions.zip -> ingest-sec bulk -> Kafka -> projector -> /v1/filing
     expect(body).toMatchObject({ cik: '0000789019', company_name: 'MICROSOFT CORP' });
     expect(body.provenance.source_url).toBe('https://data.sec.gov/submissions/CIK0000789019-submissions-001.json');
     expect(overflow.bytes.toString('utf8')).toContain(body.provenance.quote);
+  });
+});
+
+describe('history is not news: the backfill announces nothing, live discovery announces each filing once', () => {
+  interface EventItem { id: string; type: string; data: { accession: string } }
+  const listEvents = async (): Promise<EventItem[]> => {
+    const { status, body } = await get<{ data: EventItem[] }>('/v1/events?limit=100');
+    expect(status).toBe(200);
+    return body.data;
+  };
+
+  it('the bulk backfill wrote no webhook event and /v1/events is empty', async () => {
+    const { rows } = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_events');
+    expect(rows[0]!.n).toBe(0);
+    expect(await listEvents()).toEqual([]);
+  });
+
+  it('the live poller reads the real feed: one filing.created per filing it found, none for history', async () => {
+    const config = parseFilingsConfig({
+      EDGAR_USER_AGENT: UA, EDGAR_WWW_BASE_URL: fixtures.url, EDGAR_DATA_BASE_URL: fixtures.url,
+      KAFKA_BROKERS: settings.brokers.join(','), KAFKA_TOPIC_NAMESPACE: namespace, SEC_COVERAGE: 'all', LOG_LEVEL: 'silent',
+    });
+    const edgar = new EdgarClient({ userAgent: UA, wwwBaseUrl: fixtures.url, dataBaseUrl: fixtures.url, maxRps: 10, budget: new RequestLimiter(10), maxAttempts: 1 });
+    const publisher = new KafkaRecordPublisher({ ...settings, clientId: 'bulk-e2e-live' });
+    try {
+      const summary = await new FilingsLiveService(config, edgar, publisher, namespacedTopic(TOPICS.filings, namespace), silent).pollFeed();
+      expect(summary.published).toBeGreaterThan(50);
+      await expectEventually(
+        async () => {
+          const { rows } = await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM filings WHERE source = 'latest_filings'`);
+          expect(rows[0]!.n).toBe(summary.published);
+        },
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
+    } finally {
+      await publisher.close();
+    }
+    const { rows: live } = await pg.query<{ accession: string; form: string }>(`SELECT accession, form FROM filings WHERE source = 'latest_filings' ORDER BY accession`);
+    // An 8-K is announced once the 8-K worker has read its items (none runs here).
+    const announced = live.filter((f) => !isEightKForm(f.form)).map((f) => f.accession);
+    const { rows: events } = await pg.query<{ type: string; entity_key: string }>('SELECT type, entity_key FROM webhook_events ORDER BY entity_key');
+    expect(events.map((e) => e.entity_key)).toEqual(announced);
+    expect(new Set(events.map((e) => e.type))).toEqual(new Set(['filing.created']));
+    expect(events.filter((e) => expectedIds.has(e.entity_key))).toEqual([]);
+    // The feed shows an event once it has settled (FEED_SETTLE_SECONDS); its next_cursor is set on its last page too: has_more says whether to go on.
+    await expectEventually(
+      async () => {
+        const items: EventItem[] = [];
+        for (let cursor: string | null = null, more = true; more; ) {
+          const page: { body: { data: EventItem[]; pagination: { next_cursor: string | null; has_more: boolean } } } = await get(`/v1/events?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+          items.push(...page.body.data);
+          cursor = page.body.pagination.next_cursor;
+          more = page.body.pagination.has_more;
+        }
+        expect(items.map((e) => e.data.accession).sort()).toEqual(announced);
+      },
+      { timeoutMs: 30_000, intervalMs: 1_000 },
+    );
   });
 });

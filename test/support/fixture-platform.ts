@@ -2,8 +2,9 @@
 // EDGAR/IR server, a test database, a Kafka namespace and the projector; every ingestor run through
 // its own composition root, as scripts/run.sh runs them (ticker map + submissions, filings backfill
 // and one live poll of the daily index and of the feed, segments, 10-K sections, N-PORT, 13F,
-// Form 4, the FRPH IR site and its PDFs); then the api
-// (the Nest app) listening on an ephemeral port, with an enterprise key.
+// Form 4, the FRPH IR site and its PDFs); then the api (the Nest app) listening on an ephemeral
+// port, with an enterprise key. Unlike run.sh, the named Form 4 and 13F filings, the IR site's first
+// crawl and the transcript are read as live discovery (origin live), so every event type is made.
 /* eslint-disable no-restricted-imports -- tests may import apps (CONVENTIONS 5); this helper is one folder deeper than test/*.ts, so its paths start with ../../ */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
@@ -194,11 +195,11 @@ export async function startFixturePlatform(options: FixturePlatformOptions = {})
       app.get(NportIngestService).execute({ runId: 'run_platform_nport' }),
     );
     await runIn(nest(ThirteenFModule.forRoot({ config: loadConfig(thirteenfConfigSchema, env), logger })), async (app) => {
-      await app.get(ThirteenFService).execute({ filings: FIXTURE_INGEST.thirteenF, runId: 'run_platform_13f' });
+      await app.get(ThirteenFService).execute({ filings: FIXTURE_INGEST.thirteenF, origin: 'live', runId: 'run_platform_13f' });
       await app.get(ThirteenFListService).execute({ quarter: FIXTURE_INGEST.thirteenFListQuarter, runId: 'run_platform_13f_list' });
     });
     await runIn(nest(IngestForm4Module.forRoot({ config: loadConfig(ingestForm4ConfigSchema, { ...env, FORM4_SUBMISSIONS: 'none' }), logger })), (app) =>
-      app.get(Form4IngestService).execute({ filings: FIXTURE_INGEST.form4.map((f) => parseForm4FilingRef(f)!), runId: 'run_platform_form4' }),
+      app.get(Form4IngestService).execute({ filings: FIXTURE_INGEST.form4.map((f) => parseForm4FilingRef(f)!), origin: 'live', runId: 'run_platform_form4' }),
     );
     // FRPH's saved IR site, plus two PDFs its saved pages do not link (as scripts/run.sh registers them).
     const site = {
@@ -214,14 +215,14 @@ export async function startFixturePlatform(options: FixturePlatformOptions = {})
     };
     // *_ALLOW_PRIVATE_HOSTS: the fixture server listens on 127.0.0.1.
     const irConfig = loadIngestIrConfig({ ...env, IR_USER_AGENT: FIXTURE_USER_AGENT, IR_SITES: JSON.stringify([site]), IR_MAX_RPS_PER_HOST: '10', IR_ALLOW_PRIVATE_HOSTS: 'true' }, () => '');
-    await runIn(nest(IngestIrModule.forRoot({ config: irConfig, logger })), (app) => app.get(IngestIrService).execute({ runId: 'run_platform_ir' }));
+    await runIn(nest(IngestIrModule.forRoot({ config: irConfig, logger })), (app) => app.get(IngestIrService).execute({ firstCrawl: 'live', runId: 'run_platform_ir' }));
     const decksConfig = loadConfig(ingestDecksConfigSchema, { ...env, DECKS_USER_AGENT: FIXTURE_USER_AGENT, DECKS_FETCH_ATTEMPTS: '1', DECKS_ALLOW_PRIVATE_HOSTS: 'true' });
     await drainIrDocuments({ config: decksConfig, logger, checkMs: 250 });
     // A call transcript through the one-PDF path (ingest-decks --url), as scripts/run.sh does.
     await runIn(nest(IngestDecksModule.forRoot({ config: decksConfig, logger })), (app) =>
       app.get(IngestDecksService).execute({
         link: { url: `${fixtures.url}${FIXTURE_INGEST.transcript.path}`, cik: FIXTURE_INGEST.transcript.cik, ticker: FIXTURE_INGEST.transcript.ticker, title: null, kind: null },
-        origin: 'backfill',
+        origin: 'live',
         runId: 'run_platform_transcript',
       }),
     );

@@ -138,14 +138,16 @@ export class Form4IngestService {
    * take a record within the retry bound the run writes the checkpoint and throws
    * Form4IngestStoppedError. A run that gets to the end removes the checkpoint.
    */
-  async execute(command: { filings?: readonly Form4FilingRef[]; discover?: IssuerSelector; runId?: string } = {}): Promise<Form4IngestSummary> {
+  async execute(command: { filings?: readonly Form4FilingRef[]; discover?: IssuerSelector; origin?: RecordOrigin; runId?: string } = {}): Promise<Form4IngestSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, useCase: 'form4' });
     const filings = command.filings ?? this.config.FORM4_FILINGS;
     const selector = command.discover ?? this.config.FORM4_SUBMISSIONS;
-    const explicit = filings.map((ref): Form4FilingTask => ({ ref, origin: 'explicit', recordOrigin: 'backfill', listing: { filedDate: null, acceptedAt: null } }));
-    const discovered = await this.discover(selector, log);
+    // Named or discovered filings are history unless the operator says they were missed live (--live).
+    const recordOrigin = command.origin ?? 'backfill';
+    const explicit = filings.map((ref): Form4FilingTask => ({ ref, origin: 'explicit', recordOrigin, listing: { filedDate: null, acceptedAt: null } }));
+    const discovered = await this.discover(selector, recordOrigin, log);
     const tasks = [...explicit, ...discovered.tasks];
     log.info({ explicit: explicit.length, discovered: discovered.tasks.length, topic: this.topic.name }, 'Form 4 run started');
 
@@ -280,7 +282,7 @@ export class Form4IngestService {
   }
 
   /** Form 4 / 4/A filings in the submissions JSON of each selected issuer: within FORM4_FROM..FORM4_TO, newest FORM4_LATEST. */
-  private async discover(selector: IssuerSelector, log: Logger): Promise<{ tasks: Form4FilingTask[]; errors: number }> {
+  private async discover(selector: IssuerSelector, recordOrigin: RecordOrigin, log: Logger): Promise<{ tasks: Form4FilingTask[]; errors: number }> {
     if (selector.kind !== 'list') return { tasks: [], errors: 0 };
     const ciks = new Set(selector.ciks);
     let errors = 0;
@@ -317,7 +319,7 @@ export class Form4IngestService {
           tasks.push({
             ref: { cik: padCik(cik), accession: f.accessionNumber, document: f.primaryDocument },
             origin: 'submissions',
-            recordOrigin: 'backfill',
+            recordOrigin,
             listing: { filedDate: f.filingDate, acceptedAt: isoOrNull(f.acceptanceDateTime) },
           });
         }

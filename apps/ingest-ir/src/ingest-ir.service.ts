@@ -149,7 +149,7 @@ export class IngestIrService {
    * Crawls `companies` (the follower: each company's target as above), or else the registry's
    * sites (`ciks`: those only), in order.
    */
-  async execute(command: { ciks?: readonly string[]; companies?: readonly IrCompany[]; runId?: string } = {}): Promise<IrIngestSummary> {
+  async execute(command: { ciks?: readonly string[]; companies?: readonly IrCompany[]; firstCrawl?: RecordOrigin; runId?: string } = {}): Promise<IrIngestSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, useCase: 'ir' });
@@ -164,7 +164,7 @@ export class IngestIrService {
       const siteLog = log.child({ cik: identity.cik, ticker: identity.ticker });
       try {
         const resolved = await target(siteLog);
-        outcomes.push(resolved.kind === 'crawl' ? await this.crawlSite(resolved, runId, siteLog) : await this.publishVerdict(identity, resolved, runId, siteLog));
+        outcomes.push(resolved.kind === 'crawl' ? await this.crawlSite(resolved, runId, command.firstCrawl ?? 'backfill', siteLog) : await this.publishVerdict(identity, resolved, runId, siteLog));
       } catch (error) {
         if (!(error instanceof PublishGaveUpError)) throw error;
         const summary = { runId, sites: outcomes, durationMs: Date.now() - started };
@@ -244,7 +244,7 @@ export class IngestIrService {
     this.publishedSites.set(data.cik, signature);
   }
 
-  private async crawlSite(target: CrawlTarget, runId: string, log: Logger): Promise<SiteOutcome> {
+  private async crawlSite(target: CrawlTarget, runId: string, firstCrawl: RecordOrigin, log: Logger): Promise<SiteOutcome> {
     const { site } = target;
     log.info({ landing: site.landing_url, source: target.source }, 'IR site: crawling');
     const identity: Identity = { cik: site.cik, ticker: site.ticker, name: site.name };
@@ -258,8 +258,8 @@ export class IngestIrService {
       detail,
       checked_at: new Date().toISOString(),
     });
-    // A site's first crawl reads what it already lists (history: no webhook event); later crawls discover what is new.
-    const origin: RecordOrigin = this.state.get(site.landing_url) ? 'live' : 'backfill';
+    // A site's first crawl reads what it already lists (history: no webhook event, unless `firstCrawl` says live); later crawls discover what is new.
+    const origin: RecordOrigin = this.state.get(site.landing_url) ? 'live' : firstCrawl;
     // This site's new validators: committed to the state only after its records are published.
     const pending = new Map<string, PageState>();
     let crawl: SiteCrawl;

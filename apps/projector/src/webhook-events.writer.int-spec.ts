@@ -46,6 +46,11 @@ function record(accession: string, offset: number, timestamp: number, id = `rec_
   return { envelope, meta: { topic: TOPIC, partition: 0, offset: String(offset), timestamp: String(timestamp) } };
 }
 
+/** The same record as a backfill published it (history). */
+function backfilled(r: ProjectedRecord): ProjectedRecord {
+  return { ...r, envelope: { ...r.envelope, origin: 'backfill' } };
+}
+
 /** What the projector does with one batch: the rows, then the events of the changed keys, in one transaction. */
 async function projectBatch(records: ProjectedRecord[]): Promise<{ events: number; deliveries: number }> {
   return ds.transaction(async (m) => {
@@ -109,13 +114,14 @@ describe('writeWebhookEvents', () => {
     expect(await deliveriesOf(events[0]!.id)).toHaveLength(1);
   });
 
-  it('makes no event for an unchanged key, a key whose row is missing, or a schema that makes none', async () => {
+  it('makes no event for a backfilled record, a key whose row is missing, or a schema that makes none', async () => {
     const accession = '0000950170-25-900003';
-    const batch = [record(accession, 1, Date.now())];
+    const batch = [backfilled(record(accession, 1, Date.now()))];
     await ds.transaction(async (m) => {
       const outcome = await projectFilings(m, batch.map((r) => r.envelope as RecordEnvelope<FilingData>));
-      // Not among the changed keys.
-      expect(await writeWebhookEvents(m, batch, { ...outcome, inserted: [], unchanged: 1 })).toEqual({ events: 0, deliveries: 0, freshness: [] });
+      expect(outcome.inserted).toEqual([accession]);
+      // History is not news: a new row, no event.
+      expect(await writeWebhookEvents(m, batch, outcome)).toEqual({ events: 0, deliveries: 0, freshness: [] });
       // Changed, but no row (nothing to announce).
       const missing = '0000950170-25-999999';
       expect(await writeWebhookEvents(m, [record(missing, 1, Date.now())], { inserted: [missing], updated: [], unchanged: 0, filings: new Map() })).toEqual({ events: 0, deliveries: 0, freshness: [] });
@@ -124,6 +130,21 @@ describe('writeWebhookEvents', () => {
       expect(await writeWebhookEvents(m, [company], outcome)).toEqual({ events: 0, deliveries: 0, freshness: [] });
     });
     expect(await eventsOf(accession)).toEqual([]);
+  });
+
+  it('announces once a filing a backfill loaded first and live discovery then finds unchanged', async () => {
+    const accession = '0000950170-25-900005';
+    const produced = Date.now();
+    expect(await projectBatch([backfilled(record(accession, 1, produced))])).toEqual({ events: 0, deliveries: 0, freshness: [] });
+    // The live poller finds the same filing: the row does not change, the entity is still announced, from the live record.
+    const live = record(accession, 1, produced, 'rec_live_sighting');
+    expect(await projectBatch([live])).toEqual({ events: 1, deliveries: 1, freshness: [] });
+    const events = await eventsOf(accession);
+    expect(events.map((e) => e.source_record_id)).toEqual(['rec_live_sighting']);
+    expect(events[0]!.data).toEqual(JSON.parse(JSON.stringify(toFiling((await new FilingsRepository(ds).findByAccession(accession))!))));
+    // Seen live again (a rewound group): announced already, nothing more.
+    expect(await projectBatch([live])).toEqual({ events: 0, deliveries: 0, freshness: [] });
+    expect(await eventsOf(accession)).toHaveLength(1);
   });
 
   it("writes in the caller's transaction: rolled back with it", async () => {

@@ -5,7 +5,7 @@ import { provenanceSchema } from './provenance.schema';
  * How the producer came to the source: `live` when it discovered it as new (the live poller, a
  * follower of a live record, a crawl finding a new link), `backfill` when it read history (bulk
  * archives, a company's or a quarter's backfill, a follower of a backfilled record). Only live
- * records make webhook events: history is not news (docs/webhooks.md).
+ * records make webhook events: history is not news (the /docs/webhooks page, README).
  */
 export const recordOriginSchema = z.enum(['live', 'backfill']);
 export type RecordOrigin = z.infer<typeof recordOriginSchema>;

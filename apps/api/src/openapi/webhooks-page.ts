@@ -153,6 +153,11 @@ export function webhooksPageHtml(publicBaseUrl: string): string {
       '<p>Every delivery&#39;s body is <code>{"type", "timestamp", ["test": true,] "data"}</code>: <code>type</code> is the event type, <code>timestamp</code> when the event was made (ISO 8601, ' +
       'not when this attempt was sent), <code>test</code> is present on test events only, and <code>data</code> is the resource exactly as the API serves it. ' +
       'Clients should ignore fields they do not know: new ones may appear.</p>\n' +
+      '<p id="history"><strong>History is not news.</strong> Events announce what the platform discovers live: a filing the live poller finds on EDGAR, ' +
+      'the Form 4, 13F or 8-K exhibits read because of it, a document that appears on an investor-relations site after its first crawl. ' +
+      'What a backfill loads (SEC&#39;s bulk archives, a company&#39;s or a quarter&#39;s past filings, a site&#39;s first crawl) is history: it makes no event, ' +
+      'neither delivered nor in the events feed, however many years it covers. So after a backfill you receive nothing for the history it loaded, ' +
+      'and exactly one event for each entity discovered live afterwards, also when the backfill had already loaded it.</p>\n' +
       `<p>The payloads below are real: recorded from the API on the fixture data, cut for this page as the API reference&#39;s examples are (lists to their first ${EXAMPLE_LIMITS.items} items, ` +
       `texts to ${EXAMPLE_LIMITS.chars} characters and an ellipsis); a delivery carries the whole resource.</p>\n` +
       catalog +

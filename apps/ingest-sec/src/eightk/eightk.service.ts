@@ -87,15 +87,15 @@ export class EightKService {
     return (isEightKForm(filing.form) || SIX_K_FORM.test(filing.form)) && filing.source !== 'submission_text';
   }
 
-  /** `--filing`: named 8-Ks, one after the other; a broker outage stops the run (exit 75). Named filings are read on demand, not discovered: what they publish is history (origin backfill). */
-  async execute(command: { filings: readonly EightKFilingCommand[]; runId?: string }): Promise<EightKSummary> {
+  /** `--filing`: named 8-Ks, one after the other; a broker outage stops the run (exit 75). Named filings are read on demand, not discovered: what they publish is history (origin backfill), unless the operator says they were missed live (`origin`, --live). */
+  async execute(command: { filings: readonly EightKFilingCommand[]; origin?: RecordOrigin; runId?: string }): Promise<EightKSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;
     const summary: EightKSummary = { runId, filings: command.filings.length, published: 0, notFound: 0, documents: 0, durationMs: 0 };
     for (const [i, filing] of command.filings.entries()) {
       let outcome: EightKOutcome;
       try {
-        outcome = await this.ingest(filing, runId, 'backfill', this.edgar);
+        outcome = await this.ingest(filing, runId, command.origin ?? 'backfill', this.edgar);
       } catch (error) {
         throw stoppedBy(error, () => filingRunStop(i, command.filings.length, summary, started, filing.accession));
       }

@@ -85,8 +85,8 @@ export class NportIngestService {
     return isNportForm(filing.form);
   }
 
-  /** Named filings (NPORT_FILINGS, --filing, NPORT_DISCOVER): a filing that fails is reported and skipped. Named or discovered filings are history (origin backfill). */
-  async execute(command: { filings?: readonly NportFilingRef[]; discover?: readonly string[]; runId?: string } = {}): Promise<NportIngestSummary> {
+  /** Named filings (NPORT_FILINGS, --filing, NPORT_DISCOVER): a filing that fails is reported and skipped. Named or discovered filings are history (origin backfill) unless the operator says they were missed live (`origin`, --live). */
+  async execute(command: { filings?: readonly NportFilingRef[]; discover?: readonly string[]; origin?: RecordOrigin; runId?: string } = {}): Promise<NportIngestSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;
     const log = this.logger.child({ runId, useCase: 'nport' });
@@ -96,7 +96,7 @@ export class NportIngestService {
     const outcomes: NportFilingOutcome[] = [];
     for (const [i, filing] of filings.entries()) {
       try {
-        outcomes.push(await this.ingestFiling(filing, runId, 'backfill', log));
+        outcomes.push(await this.ingestFiling(filing, runId, command.origin ?? 'backfill', log));
       } catch (error) {
         if (isFailedFiling(error)) {
           log.error({ cik: filing.cik, accession: filing.accession, error: error.message }, 'N-PORT filing failed: skipped');

@@ -64,15 +64,15 @@ export class ThirteenFService {
     return THIRTEENF_FORMS.some((f) => f === form);
   }
 
-  /** `--filing`: named 13F filings, one after the other; a broker outage stops the run (exit 75). Named filings are read on demand, not discovered: what they publish is history (origin backfill). */
-  async execute(command: { filings: readonly ThirteenFFilingCommand[]; runId?: string }): Promise<ThirteenFSummary> {
+  /** `--filing`: named 13F filings, one after the other; a broker outage stops the run (exit 75). Named filings are read on demand, not discovered: what they publish is history (origin backfill), unless the operator says they were missed live (`origin`, --live). */
+  async execute(command: { filings: readonly ThirteenFFilingCommand[]; origin?: RecordOrigin; runId?: string }): Promise<ThirteenFSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;
     const summary: ThirteenFSummary = { runId, filings: command.filings.length, published: 0, notFound: 0, holdings: 0, durationMs: 0 };
     for (const [i, filing] of command.filings.entries()) {
       let outcome: ThirteenFOutcome;
       try {
-        outcome = await this.ingest(filing, runId, 'backfill', this.edgar);
+        outcome = await this.ingest(filing, runId, command.origin ?? 'backfill', this.edgar);
       } catch (error) {
         throw stoppedBy(error, () => filingRunStop(i, command.filings.length, summary, started, filing.accession));
       }
