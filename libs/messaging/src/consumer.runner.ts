@@ -325,7 +325,11 @@ export class ConsumerRunner {
         if (interrupted()) return;
         const done = await this.applySlice(def, slice, heartbeat, interrupted);
         if (!done) return;
-        await this.consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(slice.lastOffset) + 1n).toString() }]);
+        try {
+          await this.consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(slice.lastOffset) + 1n).toString() }]);
+        } catch (err) {
+          throw groupMembershipError(err);
+        }
         payload.resolveOffset(slice.lastOffset);
         await heartbeat();
       }
@@ -469,4 +473,18 @@ export class ConsumerRunner {
       if (!this.isStopping) await heartbeat();
     }
   }
+}
+
+/** Group errors kafkajs's runner recovers from by joining the group again (kafkajs's isRebalancing, and UNKNOWN_MEMBER_ID). */
+const REJOIN_TYPES = new Set(['UNKNOWN_MEMBER_ID', 'REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'NOT_COORDINATOR_FOR_GROUP']);
+
+/**
+ * A commit refused because the broker dropped the member (a session expired under load) comes
+ * wrapped by kafkajs's retrier in a KafkaJSNonRetriableError, which its runner does not recognise:
+ * the consumer crashed for good. The protocol error itself makes the runner join again (the slice
+ * not committed is redelivered; handlers are idempotent). Any other error is returned as it is.
+ */
+export function groupMembershipError(err: unknown): unknown {
+  const cause = (err as { cause?: { type?: unknown } } | null)?.cause;
+  return cause && typeof cause.type === 'string' && REJOIN_TYPES.has(cause.type) ? cause : err;
 }
