@@ -20,7 +20,7 @@ describe('zip archive of a local file', () => {
 
   it('reads every entry as written, stored or deflated, across the 1 MiB blocks it reads the file in', async () => {
     // Incompressible entries of 300-700 KB: entries, local headers and central directory records straddle block boundaries.
-    const entries = Array.from({ length: 12 }, (_, i) => ({ name: `CIK${String(i).padStart(10, '0')}.json`, bytes: randomBytes(300_000 + i * 37_000), store: i % 2 === 0 }));
+    const entries: Array<{ name: string; bytes: Buffer; store?: boolean }> = Array.from({ length: 12 }, (_, i) => ({ name: `CIK${String(i).padStart(10, '0')}.json`, bytes: randomBytes(300_000 + i * 37_000), store: i % 2 === 0 }));
     entries.push({ name: 'text.json', bytes: Buffer.from(JSON.stringify({ rows: Array.from({ length: 50_000 }, (_, i) => `row ${i}`) })) });
     const path = join(dir, 'a.zip');
     await writeZip(path, entries);
