@@ -102,6 +102,14 @@ export function parseSubmissions(bytes: Uint8Array | string): SubmissionsCompany
   return companyOf(json, text);
 }
 
+/** A whole submissions JSON read once: its company part and `filings.recent` (what the bulk backfill maps). */
+export function parseSubmissionsFile(bytes: Uint8Array | string): { company: SubmissionsCompany; recent: RecentFiling[] } {
+  const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8');
+  const json = parseJsonBytes(text, SOURCE);
+  if (!isRecord(json)) throw new EdgarParseError(SOURCE, 'expected an object');
+  return { company: companyOf(json, text), recent: filingColumnsOf(isRecord(json.filings) ? json.filings.recent : undefined) };
+}
+
 /** Parses `filings.recent` into one object per filing (index i of every column). */
 export function parseRecentFilings(bytes: Uint8Array | string): RecentFiling[] {
   const json = parseJsonBytes(bytes, SOURCE);

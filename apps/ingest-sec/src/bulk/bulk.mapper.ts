@@ -1,5 +1,5 @@
 import type { CompanyRecordV1, FilingRecordV1 } from '@app/contracts';
-import { filingColumnsOf, parseSubmissions, parseSubmissionsOverflow, type RecentFiling, type SubmissionsCompany } from '@app/edgar';
+import { parseSubmissionsFile, parseSubmissionsOverflow, type RecentFiling, type SubmissionsCompany } from '@app/edgar';
 import { companyRecordOf, type FetchedSource, type MapContext } from '../company.mapper';
 import { filingRecordFromSubmissions } from '../filings/filing.mapper';
 
@@ -47,10 +47,9 @@ export function bulkCompanyRecords(company: SubmissionsCompany, source: FetchedS
 
 /** A main entity file -> its company, company@1 records and the filing@1 records of `filings.recent`. Pure. */
 export function mainEntityRecords(text: string, source: FetchedSource, ctx: MapContext): EntityRecords & { company: SubmissionsCompany } {
-  const company = parseSubmissions(text);
-  // parseSubmissions has read it as JSON already: this cannot throw.
-  const json = JSON.parse(text.replace(/^\uFEFF/, '')) as { filings?: { recent?: unknown } };
-  const { filings, skipped } = filingRecords(company, filingColumnsOf(json.filings?.recent), source, ctx);
+  // The file is parsed once: JSON.parse of an entity file is a good part of the backfill's CPU.
+  const { company, recent } = parseSubmissionsFile(text);
+  const { filings, skipped } = filingRecords(company, recent, source, ctx);
   return { company, filings, companies: bulkCompanyRecords(company, source, ctx), skipped };
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash, TOPICS, validateRecord } from '@app/contracts';
@@ -80,6 +81,26 @@ describe('bulk mapping', () => {
     const unsplit = mainEntityRecords(original.toString('utf8'), sourceOf(original, 'CIK0001318605.json'), ctx);
     // Same data, same record ids: a bulk load and a per-company backfill dedupe against each other.
     expect([...fromMain.filings, ...fromOverflow.filings].map((r) => r.id)).toEqual(unsplit.filings.map((r) => r.id));
+  });
+
+  it('maps the fixture files to exactly the records it did before its CPU was cut (issue 39): same ids, same bytes', () => {
+    // The sha256 of every record's JSON (the Kafka message value), as the mapper of main 7a11264 made them.
+    const golden = { records: 6035, sha256: '559500c9bd92cea0ad0a1f8cb9fabe516ab477265f8df77fd98250c07410cc2e' };
+    const at = { runId: 'run_golden', origin: 'backfill' as const, extractedAt: '2026-11-29T09:00:00.000Z' };
+    const hash = createHash('sha256');
+    let records = 0;
+    for (const name of ['CIK0000717423.json', 'CIK0000789019.json', 'CIK0001318605.json']) {
+      const bytes = fixture(name);
+      const source = { url: `https://data.sec.gov/submissions/${name}`, contentHash: contentHash(bytes), fetchedAt: '2026-11-29T08:59:00.000Z' };
+      const main = mainEntityRecords(bytes.toString('utf8'), source, at);
+      const recent = JSON.stringify((JSON.parse(bytes.toString('utf8')) as { filings: { recent: unknown } }).filings.recent);
+      const overflow = overflowEntityRecords(recent, main.company, { ...source, url: source.url.replace('.json', '-submissions-001.json') }, at);
+      for (const record of [...main.companies, ...main.filings, ...overflow.filings]) {
+        hash.update(`${JSON.stringify(record)}\n`);
+        records += 1;
+      }
+    }
+    expect({ records, sha256: hash.digest('hex') }).toEqual(golden);
   });
 
   it('refuses an overflow file that has no filing columns', () => {

@@ -23,6 +23,18 @@ function filingIndexUrl(cik: string, accession: string): string {
   return `${SEC_WWW}${archivesDocumentPath(cik, accession, `${accession}-index.htm`)}`;
 }
 
+/** The last source's src_id: the filings of one entity file share their source (a bulk backfill saves a sha256 per filing). */
+const lastSourceId = { url: '', contentHash: '', id: '' };
+
+function sourceIdOf(source: FetchedSource): string {
+  if (source.url !== lastSourceId.url || source.contentHash !== lastSourceId.contentHash) {
+    lastSourceId.id = sourceId(source.url, source.contentHash);
+    lastSourceId.url = source.url;
+    lastSourceId.contentHash = source.contentHash;
+  }
+  return lastSourceId.id;
+}
+
 /** A filing@1 record of data read from `source`; the quote is where the source states the accession. Pure. */
 export function filingEnvelope(data: FilingData, source: FetchedSource, quote: string, ctx: MapContext): FilingRecordV1 {
   return {
@@ -34,7 +46,7 @@ export function filingEnvelope(data: FilingData, source: FetchedSource, quote: s
     correlation_id: ctx.runId,
     origin: ctx.origin,
     provenance: {
-      src_id: sourceId(source.url, source.contentHash),
+      src_id: sourceIdOf(source),
       source_provider: 'sec',
       source_url: source.url,
       accession: data.accession,
