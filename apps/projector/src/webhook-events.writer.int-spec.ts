@@ -46,6 +46,9 @@ function record(accession: string, offset: number, timestamp: number, id = `rec_
   return { envelope, meta: { topic: TOPIC, partition: 0, offset: String(offset), timestamp: String(timestamp) } };
 }
 
+/** The same record, as a backfill sent it. */
+const backfilled = (r: ProjectedRecord): ProjectedRecord => ({ ...r, envelope: { ...r.envelope, origin: 'backfill' } });
+
 /** What the projector does with one batch: the rows, then the events of the changed keys, in one transaction. */
 async function projectBatch(records: ProjectedRecord[]): Promise<{ events: number; deliveries: number }> {
   return ds.transaction(async (m) => {
@@ -109,21 +112,33 @@ describe('writeWebhookEvents', () => {
     expect(await deliveriesOf(events[0]!.id)).toHaveLength(1);
   });
 
-  it('makes no event for an unchanged key, a key whose row is missing, or a schema that makes none', async () => {
+  it('makes no event for a backfilled record, a key whose row is missing, or a schema that makes none', async () => {
     const accession = '0000950170-25-900003';
-    const batch = [record(accession, 1, Date.now())];
+    const batch = [backfilled(record(accession, 1, Date.now()))];
     await ds.transaction(async (m) => {
       const outcome = await projectFilings(m, batch.map((r) => r.envelope as RecordEnvelope<FilingData>));
-      // Not among the changed keys.
-      expect(await writeWebhookEvents(m, batch, { ...outcome, inserted: [], unchanged: 1 })).toEqual({ events: 0, deliveries: 0, freshness: [] });
+      // A new row, but history is not news.
+      expect(outcome.inserted).toEqual([accession]);
+      expect(await writeWebhookEvents(m, batch, outcome)).toEqual({ events: 0, deliveries: 0, freshness: [] });
       // Changed, but no row (nothing to announce).
       const missing = '0000950170-25-999999';
-      expect(await writeWebhookEvents(m, [record(missing, 1, Date.now())], { inserted: [missing], updated: [], unchanged: 0, filings: new Map() })).toEqual({ events: 0, deliveries: 0, freshness: [] });
+      expect(await writeWebhookEvents(m, [record(missing, 1, Date.now())], { inserted: [missing], updated: [], unchanged: 0 })).toEqual({ events: 0, deliveries: 0, freshness: [] });
       // A company record makes no event.
-      const company = { ...batch[0]!, envelope: { ...batch[0]!.envelope, schema: 'company@1' } };
+      const company = { ...batch[0]!, envelope: { ...batch[0]!.envelope, origin: 'live' as const, schema: 'company@1' } };
       expect(await writeWebhookEvents(m, [company], outcome)).toEqual({ events: 0, deliveries: 0, freshness: [] });
     });
     expect(await eventsOf(accession)).toEqual([]);
+  });
+
+  it('announces a backfilled filing once when a live record finds its row unchanged, with the data the API serves', async () => {
+    const accession = '0000950170-25-900005';
+    const live = record(accession, 2, Date.now());
+    expect(await projectBatch([backfilled(live)])).toEqual({ events: 0, deliveries: 0, freshness: [] });
+    // The same data from live discovery: the row is unchanged, the filing not yet announced.
+    expect(await projectBatch([live])).toEqual({ events: 1, deliveries: 1, freshness: [] });
+    expect(await projectBatch([live])).toEqual({ events: 0, deliveries: 0, freshness: [] });
+    const row = await new FilingsRepository(ds).findByAccession(accession);
+    expect((await eventsOf(accession)).map((e) => [e.source_record_id, e.data])).toEqual([[live.envelope.id, JSON.parse(JSON.stringify(toFiling(row!))) as unknown]]);
   });
 
   it("writes in the caller's transaction: rolled back with it", async () => {
