@@ -83,7 +83,9 @@ const VERSIONS_SQL = `
  * batch gave one (the latest known one wins), and the earliest sighting of any of them: the batch
  * counterpart of the upsert's COALESCE and LEAST.
  */
-function withBatchFacts<R extends { accession: string; accepted_at: string | null; first_seen_at: string }>(survivors: ReadonlyArray<R>, all: ReadonlyArray<R>): R[] {
+function withBatchFacts<R extends { accession: string; accepted_at: string | null; first_seen_at: string }>(survivors: ReadonlyArray<R>, all: ReadonlyArray<R>): ReadonlyArray<R> {
+  // Every accession once (a replay's usual batch): each survivor is the only record of its accession.
+  if (survivors.length === all.length) return survivors;
   const known = new Map<string, string>();
   const earliest = new Map<string, string>();
   for (const r of all) {
