@@ -38,14 +38,10 @@ export interface ProjectorCounts {
 
 /**
  * One transaction per batch: the read-model rows of every record, then the webhook events of the
-<<<<<<< HEAD
  * entities live records discovered (and one delivery per subscribed endpoint), so an event never
  * points at a row that is not there and a batch is all or nothing. Backfilled records make none.
-=======
- * rows that are new or changed (and one delivery per subscribed endpoint), so an event never
- * points at a row that is not there and a batch is all or nothing. In `log` mode (a replay into a
- * fresh database) it makes no event: they come verbatim from the event log (insertLogged).
->>>>>>> evlog
+ * In `log` mode (a replay into a fresh database) it makes no event: they come verbatim from the
+ * event log (insertLogged).
  */
 @Injectable()
 export class ProjectorService {

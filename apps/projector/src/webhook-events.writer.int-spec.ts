@@ -124,9 +124,9 @@ describe('writeWebhookEvents', () => {
       expect(await writeWebhookEvents(m, batch, outcome)).toEqual({ events: 0, deliveries: 0, freshness: [] });
       // Changed, but no row (nothing to announce).
       const missing = '0000950170-25-999999';
-      expect(await writeWebhookEvents(m, [record(missing, 1, Date.now())], { inserted: [missing], updated: [], unchanged: 0, filings: new Map() })).toEqual({ events: 0, deliveries: 0, freshness: [] });
+      expect(await writeWebhookEvents(m, [record(missing, 1, Date.now())], { inserted: [missing], updated: [], unchanged: 0 })).toEqual({ events: 0, deliveries: 0, freshness: [] });
       // A company record makes no event.
-      const company = { ...batch[0]!, envelope: { ...batch[0]!.envelope, schema: 'company@1' } };
+      const company = { ...batch[0]!, envelope: { ...batch[0]!.envelope, origin: 'live' as const, schema: 'company@1' } };
       expect(await writeWebhookEvents(m, [company], outcome)).toEqual({ events: 0, deliveries: 0, freshness: [] });
     });
     expect(await eventsOf(accession)).toEqual([]);

@@ -10,7 +10,6 @@ import {
   transcriptsByUrls,
   WebhookEventsRepository,
   type BatchOutcome,
-  type FilingRecord,
   type InsertedEvents,
   type InsiderTransactionRecord,
   type NewWebhookEvent,
@@ -38,8 +37,7 @@ interface Pending {
  * @app/contracts), with data exactly as the API serves the resource, and its deliveries. A live
  * record makes its event when its row is new or changed, and also when it changed nothing but the
  * entity has no event yet (a backfill wrote the row first: live discovery still announces it).
- * Filings come from the rows the projection returned (or are read, when unchanged); other
- * resources are read by their slices' write-side reads on the transaction's manager (so they see
+ * Resources are read by their slices' write-side reads on the transaction's manager (so they see
  * the rows just written), one query per resource kind. The events go in with one statement, which
  * inserts nothing for an event id that exists (a replay, or an update of an entity already
  * announced). A key whose row is not there (nothing to announce) makes no event: a document text
@@ -66,10 +64,8 @@ export async function writeWebhookEvents(
   const pending = [...byKey.values()].filter((p) => changedKeys.has(p.key) || !announced.has(p.id));
   if (pending.length === 0) return { events: 0, deliveries: 0, freshness: [] };
   const keysOf = (type: EventType): string[] => pending.filter((p) => p.type === type).map((p) => p.key);
-  const returned = outcome.filings ?? new Map<string, FilingRecord>();
-  const unchangedFilings = await filingsByAccessions(m, keysOf('filing.created').filter((k) => !returned.has(k)));
-  const filings = new Map([...returned, ...unchangedFilings.map((f): [string, FilingRecord] => [f.accession, f])]);
-  const data = await resources(m, filings, {
+  const data = await resources(m, {
+    filings: keysOf('filing.created'),
     form4: keysOf('form4.filed'),
     documents: keysOf('ir_document.created'),
     transcripts: keysOf('transcript.published'),
@@ -93,13 +89,13 @@ export async function writeWebhookEvents(
   return repository.insertEvents(events);
 }
 
-/** The API's resources by entity key: filings as the projection returned them, the others read in bulk on the transaction's manager. */
+/** The API's resources by entity key, read in bulk on the transaction's manager. */
 async function resources(
   m: EntityManager,
-  filings: ReadonlyMap<string, FilingRecord>,
-  keys: { form4: string[]; documents: string[]; transcripts: string[]; thirteenF: string[] },
+  keys: { filings: string[]; form4: string[]; documents: string[]; transcripts: string[]; thirteenF: string[] },
 ): Promise<Record<EventType, Map<string, unknown>>> {
   // One after the other: they share the transaction's one connection.
+  const filings = await filingsByAccessions(m, keys.filings);
   const form4Filings = await form4FilingsByAccessions(m, keys.form4);
   const form4Rows = form4Filings.length ? await insiderTransactionsByAccessions(m, keys.form4) : [];
   const documents = await documentsByUrls(m, keys.documents);
@@ -115,7 +111,7 @@ async function resources(
   return {
     // An 8-K is announced once its items are known (the 8-K worker reads them from the submission),
     // so filing.created always carries them: while null, the filing makes no event yet.
-    'filing.created': new Map([...filings].filter(([, f]) => f.items !== null).map(([accession, f]) => [accession, toFiling(f)])),
+    'filing.created': new Map(filings.filter((f) => f.items !== null).map((f) => [f.accession, toFiling(f)])),
     'form4.filed': new Map(form4Filings.map((f) => [f.accession, toForm4Filing(f, rowsByAccession.get(f.accession) ?? [])])),
     'ir_document.created': new Map(documents.map((d) => [d.url, toDocumentDetail(d)])),
     'transcript.published': new Map(transcripts.map((t) => [t.url, toTranscriptDetail(t)])),

@@ -2,9 +2,9 @@ import { pgQueryable, type SqlSource } from '../repositories/pg-queryable';
 import { FILING_RECORD_COLUMNS, type FilingRecord } from './filings.table';
 
 /**
- * Filings a live record found unchanged (a backfill wrote them first) whose event is still to be
- * made: read on the projector's transaction, as the read side reads them. Any order; unknown
- * accessions are absent.
+ * The filings live records announce (written by the batch, or found unchanged with their event
+ * still to be made): read on the projector's transaction, after the upsert, as the read side reads
+ * them. Any order; unknown accessions are absent.
  */
 export async function filingsByAccessions(source: SqlSource, accessions: readonly string[]): Promise<FilingRecord[]> {
   if (accessions.length === 0) return [];

@@ -25,8 +25,8 @@ const other = (n: number): RecordEnvelope<FilingData> => {
 let db: TestDatabase;
 let ds: DataSource;
 /** The outcome's keys and count (the written rows are checked on their own). */
-const project = async (envelopes: RecordEnvelope<FilingData>[]): Promise<Omit<BatchOutcome, 'filings' | 'firstServed'>> => {
-  const { filings: _rows, firstServed: _served, ...outcome } = await ds.transaction((m) => projectFilings(m, envelopes));
+const project = async (envelopes: RecordEnvelope<FilingData>[]): Promise<Omit<BatchOutcome, 'firstServed'>> => {
+  const { firstServed: _served, ...outcome } = await ds.transaction((m) => projectFilings(m, envelopes));
   return outcome;
 };
 const size = async (accession: string) => (await new FilingsRepository(ds).findByAccession(accession))?.size;
@@ -48,14 +48,12 @@ describe('filings read model', () => {
     expect(differences).toEqual([]);
   });
 
-  it('returns the rows it wrote, as the read side reads them, and none it left alone', async () => {
+  it('returns the keys it inserted and updated, and counts the records it left alone', async () => {
     const changed = { ...other(2), id: 'rec_other_2_changed', data: { ...other(2).data, size: 12345 } };
     await project([other(2)]);
-    const outcome = await ds.transaction((m) => projectFilings(m, [other(2), changed, other(3)]));
-    expect(outcome).toMatchObject({ inserted: [other(3).key], updated: [other(2).key], unchanged: 1 });
-    const repo = new FilingsRepository(ds);
-    expect(outcome.filings).toEqual(new Map([[other(2).key, await repo.findByAccession(other(2).key)], [other(3).key, await repo.findByAccession(other(3).key)]]));
-    expect(outcome.filings?.get(other(2).key)?.size).toBe(12345);
+    expect(await project([other(2), changed, other(3)])).toEqual({ inserted: [other(3).key], updated: [other(2).key], unchanged: 1 });
+    expect(await size(other(2).key)).toBe(12345);
+    expect(await size(other(3).key)).toBe(other(3).data.size);
   });
 
   it('projects a batch idempotently: the same record twice is one row, and a replay writes nothing', async () => {

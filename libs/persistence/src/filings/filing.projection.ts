@@ -3,7 +3,7 @@ import { contentHash, stableStringify, type FilingData, type RecordEnvelope } fr
 import type { BatchOutcome } from '../projections/batch-outcome';
 import { pgQueryable } from '../repositories/pg-queryable';
 import { upsertColumns } from '../table';
-import { FILING_RECORD_COLUMNS, FILINGS_TABLE, type FilingRecord } from './filings.table';
+import { FILINGS_TABLE } from './filings.table';
 import { batchOutcome, columnArrays, survivingRows, unnestUpsertSql } from '../projections/batch-upsert';
 import { filingSightings, recordFilingSightings } from '../freshness/filing-freshness.projection';
 
@@ -70,7 +70,7 @@ const UPSERT_SQL = unnestUpsertSql(
   `filings.data_hash IS DISTINCT FROM EXCLUDED.data_hash
     AND filings.observed_at <= EXCLUDED.observed_at
     AND ${RANK('filings.source')} <= ${RANK('EXCLUDED.source')}`,
-  `accession AS key, (xmax = 0) AS inserted, ${FILING_RECORD_COLUMNS}`,
+  'accession AS key, (xmax = 0) AS inserted',
   { set: { accepted_at: 'COALESCE(EXCLUDED.accepted_at, filings.accepted_at)', first_seen_at: 'LEAST(filings.first_seen_at, EXCLUDED.first_seen_at)' } },
 );
 
@@ -83,7 +83,9 @@ const VERSIONS_SQL = `
  * batch gave one (the latest known one wins), and the earliest sighting of any of them: the batch
  * counterpart of the upsert's COALESCE and LEAST.
  */
-function withBatchFacts<R extends { accession: string; accepted_at: string | null; first_seen_at: string }>(survivors: ReadonlyArray<R>, all: ReadonlyArray<R>): R[] {
+function withBatchFacts<R extends { accession: string; accepted_at: string | null; first_seen_at: string }>(survivors: ReadonlyArray<R>, all: ReadonlyArray<R>): ReadonlyArray<R> {
+  // Every accession once (a replay's usual batch): each survivor is the only record of its accession.
+  if (survivors.length === all.length) return survivors;
   const known = new Map<string, string>();
   const earliest = new Map<string, string>();
   for (const r of all) {
@@ -98,10 +100,12 @@ function withBatchFacts<R extends { accession: string; accepted_at: string | nul
  * Projects a batch of filing@1 records (one topic-partition, offset order) in the caller's
  * transaction with one upsert: same record twice -> one row, unchanged hash -> no write, an older
  * record or a poorer source never overwrites the row, a known acceptance time is never blanked; per
- * accession the batch ends as applying it one record at a time would. Keys are accessions; the
- * written rows come back for their webhook events. Records of live discovery also record when the
- * filing was first seen, published (`producedAt[i]`: the Kafka timestamp of `envelopes[i]`, when
- * known) and served, in filing_freshness; the filings served for the first time come back.
+ * accession the batch ends as applying it one record at a time would. Keys are accessions; only
+ * the keys come back: the few rows live records announce are read again by the webhook events
+ * writer, rather than every replayed row returned with its issuer symbol. Records of live
+ * discovery also record when the filing was first seen, published (`producedAt[i]`: the Kafka
+ * timestamp of `envelopes[i]`, when known) and served, in filing_freshness; the filings served for
+ * the first time come back.
  */
 export async function projectFilings(
   m: EntityManager,
@@ -118,11 +122,10 @@ export async function projectFilings(
   const upserted = withBatchFacts(rows, all);
   // Named: prepared once per connection, not parsed and planned again for every batch.
   const written = upserted.length > 0
-    ? (await pgQueryable(m).query<FilingRecord & { key: string; inserted: boolean }>({ name: 'filings_upsert', text: UPSERT_SQL, values: columnArrays(upserted, FILING_COLUMNS) })).rows
+    ? (await pgQueryable(m).query<{ key: string; inserted: boolean }>({ name: 'filings_upsert', text: UPSERT_SQL, values: columnArrays(upserted, FILING_COLUMNS) })).rows
     : [];
-  const filings = new Map(written.map(({ key, inserted: _inserted, ...record }) => [key, record]));
   // Only a filing this batch made is news: one already served (backfilled, or found before without an acceptance time) is not timed again.
   const inserted = new Set(written.filter((w) => w.inserted).map((w) => w.key));
   const firstServed = await recordFilingSightings(m, filingSightings(envelopes, producedAt).filter((s) => inserted.has(s.accession)));
-  return { ...batchOutcome(envelopes, survivors, rows.map((r) => r.accession), written), filings, firstServed };
+  return { ...batchOutcome(envelopes, survivors, rows.map((r) => r.accession), written), firstServed };
 }

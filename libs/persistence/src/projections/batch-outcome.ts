@@ -1,4 +1,3 @@
-import type { FilingRecord } from '../filings/filings.table';
 import type { FirstServedFiling } from '../freshness/filing-freshness.projection';
 
 /**
@@ -12,11 +11,6 @@ export interface BatchOutcome {
   inserted: string[];
   updated: string[];
   unchanged: number;
-  /**
-   * The filings projection returns the rows it wrote (inserted or updated), as the read side reads
-   * them, by accession: the projector makes their webhook events from them without reading them again.
-   */
-  filings?: ReadonlyMap<string, FilingRecord>;
   /** The filings projection also returns the filings live discovery found that it served for the first time (freshness). */
   firstServed?: ReadonlyArray<FirstServedFiling>;
 }
