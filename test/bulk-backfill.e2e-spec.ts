@@ -290,7 +290,6 @@ describe('history is not news: the backfill announces nothing, live discovery an
     const { rows: events } = await pg.query<{ type: string; entity_key: string }>('SELECT type, entity_key FROM webhook_events ORDER BY entity_key');
     expect(events.map((e) => e.entity_key)).toEqual(announced);
     expect(new Set(events.map((e) => e.type))).toEqual(new Set(['filing.created']));
-    expect(events.filter((e) => expectedIds.has(e.entity_key))).toEqual([]);
     // The feed shows an event once it has settled (FEED_SETTLE_SECONDS); its next_cursor is set on its last page too: has_more says whether to go on.
     await expectEventually(
       async () => {

@@ -144,7 +144,7 @@ export class Form4IngestService {
     const log = this.logger.child({ runId, useCase: 'form4' });
     const filings = command.filings ?? this.config.FORM4_FILINGS;
     const selector = command.discover ?? this.config.FORM4_SUBMISSIONS;
-    // Named or discovered filings are history unless the operator says they were missed live (--live).
+    // Named or discovered filings are history unless the caller says they were missed live (`origin`).
     const recordOrigin = command.origin ?? 'backfill';
     const explicit = filings.map((ref): Form4FilingTask => ({ ref, origin: 'explicit', recordOrigin, listing: { filedDate: null, acceptedAt: null } }));
     const discovered = await this.discover(selector, recordOrigin, log);

@@ -135,12 +135,16 @@ export class IngestIrService {
     this.state = IngestIrService.openState(config.IR_STATE_FILE, logger);
   }
 
-  /** The state only saves requests: an unreadable state file is reported and the crawl starts fresh. */
+  /**
+   * The state saves requests and tells a site's first crawl (history) from later ones (news): an
+   * unreadable state file is reported and the crawl starts fresh, every site's crawl then a first one.
+   */
   private static openState(path: string | undefined, logger: Logger): CrawlStateStore {
+    if (!path) logger.warn('IR_STATE_FILE not set: every crawl is a site\'s first, whose documents are history and make no webhook event');
     try {
       return new CrawlStateStore(path);
     } catch (error) {
-      logger.warn({ path, error: error instanceof Error ? error.message : String(error) }, 'IR state file unreadable: starting without it');
+      logger.warn({ path, error: error instanceof Error ? error.message : String(error) }, 'IR state file unreadable: starting without it (every site\'s next crawl is a first one: no webhook event for its documents)');
       return new CrawlStateStore(path, { ignoreExisting: true });
     }
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contentHash, type FilingData, type RecordEnvelope } from '@app/contracts';
+import { contentHash } from '@app/contracts';
 import { archivesDocumentPath, type EdgarClient } from '@app/edgar';
 import { SEC_WWW } from './filings/filing.mapper';
 
@@ -49,19 +49,4 @@ export async function fetchCompleteSubmission(edgar: EdgarClient, cik: string, a
     if (now() + SUBMISSION_RETRY_MS > assembledBy) return { kind: 'not_found', url: result.url };
     await sleep(SUBMISSION_RETRY_MS);
   }
-}
-
-/** A backfill's filing filed this many days ago or more is history. */
-export const HISTORY_AFTER_DAYS = 3;
-
-/**
- * Whether a filing record is history, read at backfill priority after new filings' documents:
- * one a quarter's full index listed, or one a backfill published from a company's submissions,
- * HISTORY_AFTER_DAYS old or more on `today` (YYYY-MM-DD, UTC). What the live poller found (the
- * daily index, current events) is new, whatever day it lists.
- */
-export function isFilingHistory(record: Pick<RecordEnvelope<Pick<FilingData, 'filed_date' | 'source'>>, 'data' | 'provenance'>, today: string = new Date().toISOString().slice(0, 10)): boolean {
-  if (record.provenance.source_url?.includes('/Archives/edgar/full-index/')) return true;
-  if (record.data.source !== 'submissions') return false;
-  return Date.parse(`${today}T00:00:00Z`) - Date.parse(`${record.data.filed_date}T00:00:00Z`) >= HISTORY_AFTER_DAYS * 86_400_000;
 }

@@ -156,4 +156,16 @@ describe('transcripts: projection and transcript.published', () => {
     expect(doc).toEqual({ doc_type: 'slide_deck', transcript_gate: 'no speaker turns found' });
     expect(await eventsOf(gated.key)).toEqual([]);
   });
+  it('makes no event for an old transcript read again live (a crawl lists old links again; the decks follower restarted)', async () => {
+    const url = 'http://ir.citigroup.example/transcripts/history-copy.pdf';
+    const loaded: RecordEnvelope<DocumentTextData> = { ...CITI, key: url, id: 'rec_history_copy', origin: 'backfill', data: { ...CITI.data, url } };
+    // The first crawl's record: history, a transcripts row and no event.
+    expect(await projectBatch([projected(loaded, 7)])).toEqual({ events: 0, deliveries: 0, freshness: [] });
+    expect(await ds.query(`SELECT 1 AS one FROM transcripts WHERE url = $1`, [url])).toEqual([{ one: 1 }]);
+    // The same text again from a live record: nothing changed, nothing announced.
+    const again = projected({ ...loaded, origin: 'live' }, 8);
+    const written = await ds.transaction(async (m) => writeWebhookEvents(m, [again], await projectDocumentTexts(m, [again.envelope as RecordEnvelope<DocumentTextData>])));
+    expect(written).toEqual({ events: 0, deliveries: 0, freshness: [] });
+    expect(await eventsOf(url)).toEqual([]);
+  });
 });

@@ -23,6 +23,14 @@ export interface ProjectedRecord {
 
 type EventType = ReturnType<typeof webhookEventsOf>[number]['type'];
 
+/**
+ * Events whose live records only ever name new entities (the live poller's filings and what the
+ * followers read of them): one found unchanged was loaded by a backfill first and is still news. A
+ * crawl lists a site's old documents again on every change, and the decks follower reads them
+ * again after a restart: unchanged, those are history.
+ */
+const ANNOUNCED_WHEN_FOUND_UNCHANGED: ReadonlySet<EventType> = new Set(['filing.created', 'form4.filed', '13f.filed']);
+
 /** What an event is made from: its id and type, and the last record of its key in the batch. */
 interface Pending {
   id: string;
@@ -35,8 +43,9 @@ interface Pending {
  * In the caller's transaction: one event per entity a live record names (history is not news:
  * backfilled records make none), for each schema that makes an event (webhookEventsOf from
  * @app/contracts), with data exactly as the API serves the resource, and its deliveries. A live
- * record makes its event when its row is new or changed, and also when it changed nothing but the
- * entity has no event yet (a backfill wrote the row first: live discovery still announces it).
+ * record makes its event when its row is new or changed, and also, for filings, Form 4s and 13Fs,
+ * when it changed nothing but the entity has no event yet (a backfill wrote the row first: live
+ * discovery still announces it).
  * Resources are read by their slices' write-side reads on the transaction's manager (so they see
  * the rows just written), one query per resource kind. The events go in with one statement, which
  * inserts nothing for an event id that exists (a replay, or an update of an entity already
@@ -59,9 +68,10 @@ export async function writeWebhookEvents(
   }
   if (byKey.size === 0) return { events: 0, deliveries: 0, freshness: [] };
   const repository = new WebhookEventsRepository(m);
-  // An unchanged entity already announced makes nothing: one lookup for the batch's unchanged live keys.
-  const announced = await repository.existingIds([...byKey.values()].filter((p) => !changedKeys.has(p.key)).map((p) => p.id));
-  const pending = [...byKey.values()].filter((p) => changedKeys.has(p.key) || !announced.has(p.id));
+  // An unchanged entity makes its event only when its source lists nothing but new entities and it has none yet: one lookup.
+  const unchanged = [...byKey.values()].filter((p) => !changedKeys.has(p.key) && ANNOUNCED_WHEN_FOUND_UNCHANGED.has(p.type));
+  const announced = await repository.existingIds(unchanged.map((p) => p.id));
+  const pending = [...byKey.values()].filter((p) => changedKeys.has(p.key) || (ANNOUNCED_WHEN_FOUND_UNCHANGED.has(p.type) && !announced.has(p.id)));
   if (pending.length === 0) return { events: 0, deliveries: 0, freshness: [] };
   const keysOf = (type: EventType): string[] => pending.filter((p) => p.type === type).map((p) => p.key);
   const data = await resources(m, {

@@ -87,7 +87,7 @@ export class EightKService {
     return (isEightKForm(filing.form) || SIX_K_FORM.test(filing.form)) && filing.source !== 'submission_text';
   }
 
-  /** `--filing`: named 8-Ks, one after the other; a broker outage stops the run (exit 75). Named filings are read on demand, not discovered: what they publish is history (origin backfill), unless the operator says they were missed live (`origin`, --live). */
+  /** `--filing`: named 8-Ks, one after the other; a broker outage stops the run (exit 75). Named filings are read on demand, not discovered: what they publish is history (origin backfill), unless the caller says they were missed live (`origin`). */
   async execute(command: { filings: readonly EightKFilingCommand[]; origin?: RecordOrigin; runId?: string }): Promise<EightKSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;

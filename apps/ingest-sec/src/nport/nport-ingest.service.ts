@@ -85,7 +85,7 @@ export class NportIngestService {
     return isNportForm(filing.form);
   }
 
-  /** Named filings (NPORT_FILINGS, --filing, NPORT_DISCOVER): a filing that fails is reported and skipped. Named or discovered filings are history (origin backfill) unless the operator says they were missed live (`origin`, --live). */
+  /** Named filings (NPORT_FILINGS, --filing, NPORT_DISCOVER): a filing that fails is reported and skipped. Named or discovered filings are history (origin backfill) unless the caller says they were missed live (`origin`). */
   async execute(command: { filings?: readonly NportFilingRef[]; discover?: readonly string[]; origin?: RecordOrigin; runId?: string } = {}): Promise<NportIngestSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;

@@ -64,7 +64,7 @@ export class ThirteenFService {
     return THIRTEENF_FORMS.some((f) => f === form);
   }
 
-  /** `--filing`: named 13F filings, one after the other; a broker outage stops the run (exit 75). Named filings are read on demand, not discovered: what they publish is history (origin backfill), unless the operator says they were missed live (`origin`, --live). */
+  /** `--filing`: named 13F filings, one after the other; a broker outage stops the run (exit 75). Named filings are read on demand, not discovered: what they publish is history (origin backfill), unless the caller says they were missed live (`origin`). */
   async execute(command: { filings: readonly ThirteenFFilingCommand[]; origin?: RecordOrigin; runId?: string }): Promise<ThirteenFSummary> {
     const started = Date.now();
     const runId = command.runId ?? `run_${randomUUID()}`;
