@@ -111,7 +111,7 @@ export async function setGroupOffsets(
     const wanted = [...(at.earliest ?? []).map((t) => [t, 'earliest'] as const), ...(at.latest ?? []).map((t) => [t, 'latest'] as const)];
     for (const [topic, to] of wanted) {
       if (!existing.has(topic)) continue;
-      for (const e of await admin.fetchTopicOffsets(topic)) offsets.push({ topic, partition: e.partition, offset: to === 'earliest' ? e.low : e.high });
+      for (const e of await whileLeaderMoves(() => admin.fetchTopicOffsets(topic))) offsets.push({ topic, partition: e.partition, offset: to === 'earliest' ? e.low : e.high });
     }
   } finally {
     await admin.disconnect();
@@ -179,5 +179,23 @@ export async function groupsLag(
     return out;
   } finally {
     await admin.disconnect();
+  }
+}
+
+/**
+ * Retries a read of a topic's offsets while its partitions' leadership is still settling (a topic
+ * another process just created answers NOT_LEADER_FOR_PARTITION for a moment: a worker starting
+ * beside it exited), for up to about 10 s; any other error at once.
+ */
+export async function whileLeaderMoves<T>(read: () => Promise<T>, attempts = 20, delayMs = 500): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await read();
+    } catch (err) {
+      const type = (err as { type?: unknown; cause?: { type?: unknown } }).type ?? (err as { cause?: { type?: unknown } }).cause?.type;
+      const leaderMoving = type === 'NOT_LEADER_FOR_PARTITION' || type === 'LEADER_NOT_AVAILABLE' || /not the leader|leader not available/i.test(String((err as Error)?.message));
+      if (!leaderMoving || attempt >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, delayMs));
+    }
   }
 }
