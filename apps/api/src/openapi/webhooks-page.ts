@@ -157,7 +157,7 @@ export function webhooksPageHtml(publicBaseUrl: string): string {
       'the Form 4, 13F or 8-K exhibits read because of it, a document that appears on an investor-relations site after its first crawl. ' +
       'What a backfill loads (SEC&#39;s bulk archives, a company&#39;s or a quarter&#39;s past filings, a site&#39;s first crawl) is history: it makes no event, ' +
       'neither delivered nor in the events feed, however many years it covers. So after a backfill you receive nothing for the history it loaded, ' +
-      'and exactly one event for each entity discovered live afterwards, also when the backfill had already loaded it.</p>\n' +
+      'and exactly one event for each entity discovered live afterwards: for a filing, Form 4 or 13F also when the backfill had already loaded it (an IR site&#39;s old documents found again stay history).</p>\n' +
       `<p>The payloads below are real: recorded from the API on the fixture data, cut for this page as the API reference&#39;s examples are (lists to their first ${EXAMPLE_LIMITS.items} items, ` +
       `texts to ${EXAMPLE_LIMITS.chars} characters and an ellipsis); a delivery carries the whole resource.</p>\n` +
       catalog +
