@@ -1,6 +1,7 @@
 import type { TopicDefinition } from '@app/contracts';
 import { createKafka } from './kafka.client';
 import type { KafkaSettings } from './kafka.settings';
+import { topicOffsets } from './topic-offsets.query';
 
 export interface PartitionLag {
   topic: string;
@@ -22,7 +23,7 @@ export async function consumerLag(settings: KafkaSettings, groupId: string, topi
     const committed = await admin.fetchOffsets({ groupId, topics: names });
     const out: PartitionLag[] = [];
     for (const name of names) {
-      const ends = await admin.fetchTopicOffsets(name);
+      const ends = await topicOffsets(admin, name);
       const group = committed.find((c) => c.topic === name)?.partitions ?? [];
       for (const end of ends) {
         const offset = group.find((p) => p.partition === end.partition)?.offset ?? '-1';

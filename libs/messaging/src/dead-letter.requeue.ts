@@ -5,6 +5,7 @@ import { createKafka } from './kafka.client';
 import type { KafkaSettings } from './kafka.settings';
 import { RecordProducer } from './record.producer';
 import type { RawMessage } from './topic.reader';
+import { topicOffsets } from './topic-offsets.query';
 
 /** A range of one partition to read: offsets from `from` (inclusive) to `to` (exclusive). */
 export interface PartitionRange {
@@ -194,7 +195,7 @@ export async function requeueDeadLetters(settings: KafkaSettings, request: Reque
   let ends: Array<{ partition: number; low: string; high: string }>;
   const marks = new Map<number, RequeueMark>();
   try {
-    ends = (await admin.fetchTopicOffsets(request.dlq)).map((e) => ({ partition: e.partition, low: e.low, high: e.high }));
+    ends = (await topicOffsets(admin, request.dlq)).map((e) => ({ partition: e.partition, low: e.low, high: e.high }));
     const committed = await admin.fetchOffsets({ groupId: request.groupId, topics: [request.dlq] });
     for (const p of committed[0]?.partitions ?? []) {
       if (BigInt(p.offset) < 0n) continue;

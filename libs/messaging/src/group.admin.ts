@@ -1,6 +1,7 @@
 import type { PartitionLag } from './consumer-lag.query';
 import { createKafka } from './kafka.client';
 import type { KafkaSettings } from './kafka.settings';
+import { topicOffsets } from './topic-offsets.query';
 
 export interface PartitionDepth {
   partition: number;
@@ -52,7 +53,7 @@ export async function topicDepths(settings: KafkaSettings, topics: readonly stri
     const out: TopicDepth[] = [];
     for (const topic of topics) {
       if (!existing.has(topic)) continue;
-      const ends = await admin.fetchTopicOffsets(topic);
+      const ends = await topicOffsets(admin, topic);
       const partitions = ends
         .map((e) => ({ partition: e.partition, low: e.low, high: e.high }))
         .sort((a, b) => a.partition - b.partition);
@@ -111,7 +112,7 @@ export async function setGroupOffsets(
     const wanted = [...(at.earliest ?? []).map((t) => [t, 'earliest'] as const), ...(at.latest ?? []).map((t) => [t, 'latest'] as const)];
     for (const [topic, to] of wanted) {
       if (!existing.has(topic)) continue;
-      for (const e of await whileLeaderMoves(() => admin.fetchTopicOffsets(topic))) offsets.push({ topic, partition: e.partition, offset: to === 'earliest' ? e.low : e.high });
+      for (const e of await topicOffsets(admin, topic)) offsets.push({ topic, partition: e.partition, offset: to === 'earliest' ? e.low : e.high });
     }
   } finally {
     await admin.disconnect();
@@ -159,7 +160,7 @@ export async function groupsLag(
   await admin.connect();
   try {
     const ends = new Map<string, Array<{ partition: number; low: string; high: string }>>();
-    for (const topic of topics) ends.set(topic, await admin.fetchTopicOffsets(topic));
+    for (const topic of topics) ends.set(topic, await topicOffsets(admin, topic));
     const out = new Map<string, PartitionLag[]>();
     for (const groupId of groupIds) {
       const committed = await admin.fetchOffsets({ groupId, topics: [...topics] });
@@ -179,23 +180,5 @@ export async function groupsLag(
     return out;
   } finally {
     await admin.disconnect();
-  }
-}
-
-/**
- * Retries a read of a topic's offsets while its partitions' leadership is still settling (a topic
- * another process just created answers NOT_LEADER_FOR_PARTITION for a moment: a worker starting
- * beside it exited), for up to about 10 s; any other error at once.
- */
-export async function whileLeaderMoves<T>(read: () => Promise<T>, attempts = 20, delayMs = 500): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await read();
-    } catch (err) {
-      const type = (err as { type?: unknown; cause?: { type?: unknown } }).type ?? (err as { cause?: { type?: unknown } }).cause?.type;
-      const leaderMoving = type === 'NOT_LEADER_FOR_PARTITION' || type === 'LEADER_NOT_AVAILABLE' || /not the leader|leader not available/i.test(String((err as Error)?.message));
-      if (!leaderMoving || attempt >= attempts) throw err;
-      await new Promise((r) => setTimeout(r, delayMs));
-    }
   }
 }

@@ -1,5 +1,5 @@
 import { KafkaJSProtocolError } from 'kafkajs';
-import { whileLeaderMoves } from './group.admin';
+import { topicOffsets, whileLeaderMoves } from './topic-offsets.query';
 
 const notLeader = () => new KafkaJSProtocolError({ type: 'NOT_LEADER_FOR_PARTITION', code: 6, retriable: true, message: 'This server is not the leader for that topic-partition' } as unknown as Error);
 
@@ -18,5 +18,15 @@ describe('whileLeaderMoves', () => {
     calls = 0;
     await expect(whileLeaderMoves(() => (calls++, Promise.reject(new Error('socket hang up'))), 4, 1)).rejects.toThrow('socket hang up');
     expect(calls).toBe(1);
+  });
+});
+
+describe('topicOffsets', () => {
+  it("reads the topic's offsets again while its leader moves", async () => {
+    const asked: string[] = [];
+    const ends = [{ partition: 0, offset: '5', low: '2', high: '5' }];
+    const admin = { fetchTopicOffsets: (topic: string) => (asked.push(topic) < 2 ? Promise.reject(notLeader()) : Promise.resolve(ends)) };
+    await expect(topicOffsets(admin, 'filings')).resolves.toEqual(ends);
+    expect(asked).toEqual(['filings', 'filings']);
   });
 });
