@@ -1,4 +1,4 @@
-import { pgQueryable, type SqlSource } from '../repositories/pg-queryable';
+import { rowsByKeys, type SqlSource } from '../repositories/pg-queryable';
 import { FILING_RECORD_COLUMNS, type FilingRecord } from './filings.table';
 
 /**
@@ -6,12 +6,9 @@ import { FILING_RECORD_COLUMNS, type FilingRecord } from './filings.table';
  * still to be made): read on the projector's transaction, after the upsert, as the read side reads
  * them. Any order; unknown accessions are absent.
  */
-export async function filingsByAccessions(source: SqlSource, accessions: readonly string[]): Promise<FilingRecord[]> {
-  if (accessions.length === 0) return [];
-  const result = await pgQueryable(source).query<FilingRecord>({
+export function filingsByAccessions(source: SqlSource, accessions: readonly string[]): Promise<FilingRecord[]> {
+  return rowsByKeys<FilingRecord>(source, accessions, {
     name: 'filings_by_accessions',
     text: `SELECT ${FILING_RECORD_COLUMNS} FROM filings WHERE accession = ANY($1::text[])`,
-    values: [accessions],
   });
-  return result.rows;
 }

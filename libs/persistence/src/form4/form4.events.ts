@@ -1,4 +1,4 @@
-import { pgQueryable, type SqlSource } from '../repositories/pg-queryable';
+import { pgQueryable, rowsByKeys, type SqlSource } from '../repositories/pg-queryable';
 import { FORM4_FILING_RECORD_COLUMNS, INSIDER_TRANSACTION_RECORD_COLUMNS, type Form4FilingRecord, type InsiderTransactionRecord } from './form4.table';
 
 /*
@@ -7,14 +7,11 @@ import { FORM4_FILING_RECORD_COLUMNS, INSIDER_TRANSACTION_RECORD_COLUMNS, type F
  */
 
 /** Many filings in one query (any order; unknown accessions are absent). */
-export async function form4FilingsByAccessions(source: SqlSource, accessions: readonly string[]): Promise<Form4FilingRecord[]> {
-  if (accessions.length === 0) return [];
-  const result = await pgQueryable(source).query<Form4FilingRecord>({
+export function form4FilingsByAccessions(source: SqlSource, accessions: readonly string[]): Promise<Form4FilingRecord[]> {
+  return rowsByKeys<Form4FilingRecord>(source, accessions, {
     name: 'form4_filings_by_accessions',
     text: `SELECT ${FORM4_FILING_RECORD_COLUMNS} FROM form4_filings WHERE accession = ANY($1::text[])`,
-    values: [accessions],
   });
-  return result.rows;
 }
 
 /** Every row of many filings in one query, each filing's rows in the insider list's order (table, then sequence). */

@@ -30,3 +30,13 @@ export function pgQueryable(source: SqlSource): PgQueryable {
     },
   };
 }
+
+/**
+ * The rows a named statement selects for a list of keys, passed as its `$1` (a text[]); no keys,
+ * no round trip. The statement says the table, the columns and any order.
+ */
+export async function rowsByKeys<R extends QueryResultRow>(source: SqlSource, keys: readonly string[], statement: { name: string; text: string }): Promise<R[]> {
+  if (keys.length === 0) return [];
+  const result = await pgQueryable(source).query<R>({ ...statement, values: [keys] });
+  return result.rows;
+}
