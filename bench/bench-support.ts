@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Client } from 'pg';
 
 /**
@@ -86,6 +87,20 @@ export function cpuSecondsOf(pid: number): number | null {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The pid of the project's own Kafka broker for `broker` (host:port) when scripts/kafka.sh runs it
+ * here (its `.run/kafka-<port>.pid`, from the repository root); null for any other broker.
+ */
+export function localBrokerPid(broker: string): number | null {
+  const port = broker.split(':').pop();
+  try {
+    const pid = Number(readFileSync(join(process.cwd(), '.run', `kafka-${port}.pid`), 'utf8').trim());
+    return Number.isInteger(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('kafka.Kafka') ? pid : null;
   } catch {
     return null;
   }
