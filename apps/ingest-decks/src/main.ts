@@ -11,7 +11,7 @@ import { drainIrDocuments, startDecksWorker } from './ingest-decks.runner';
  * Worker: slide-deck PDFs linked from IR pages -> document-text@1 records.
  *   node dist/apps/ingest-decks/src/main.js              long-running consumer of ir.documents.v1
  *   node dist/apps/ingest-decks/src/main.js --once       drain the topic to its current end, then exit
- *   node dist/apps/ingest-decks/src/main.js --url <pdf> --cik <cik> [--ticker --title --kind]
+ *   node dist/apps/ingest-decks/src/main.js --url <pdf> --cik <cik> [--ticker --title --kind --live]
  * Returns the exit code; the consumer runs until SIGINT/SIGTERM, which stop it gracefully. --url
  * exits 1 when the PDF is rejected, 75 (EX_TEMPFAIL) when a broker outage outlasted
  * KAFKA_PUBLISH_RETRY_MS: run it again.
@@ -51,9 +51,10 @@ async function bootstrap(): Promise<number> {
     case 'url': {
       const app = await NestFactory.createApplicationContext(IngestDecksModule.forRoot({ config }), { logger: ['error', 'warn'] });
       app.enableShutdownHooks();
-      // A PDF an operator names is read on demand, not discovered: its records are history (no webhook event).
+      // A PDF an operator names is read on demand, not discovered: its records are history (no webhook
+      // event) unless --live says the crawl missed it.
       try {
-        console.log(JSON.stringify(await app.get(IngestDecksService).execute({ link: command.link, origin: 'backfill' })));
+        console.log(JSON.stringify(await app.get(IngestDecksService).execute({ link: command.link, origin: command.origin })));
         return 0;
       } catch (error) {
         if (error instanceof DeckPublishStoppedError) {
