@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TOPICS, validateRecord, type FilingData, type Form4RecordV1, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import { TOPICS, validateRecord, type FilingData, type Form4RecordV1, type RecordEnvelope, type RecordOrigin, type TopicDefinition } from '@app/contracts';
 import { EdgarError, TICKER_MAP_EXCHANGE_PATH, type EdgarClient, type EdgarFetchResult } from '@app/edgar';
 import { PermanentError, PublishGaveUpError } from '@app/messaging';
 import { createLogger } from '@app/observability';
@@ -223,6 +223,16 @@ describe('Form4IngestService', () => {
       expect(existsSync(FORM4_CHECKPOINT)).toBe(false);
     });
 
+    it('a live run (--live) does not resume a stopped backfill run of the same filings: it publishes every one as live', async () => {
+      const FORM4_CHECKPOINT = join(CHECKPOINTS, 'origin.json');
+      await service({ FORM4_CHECKPOINT }, {}, {}, 3).svc.execute({ filings: ALL_FIXTURES.slice(0, 4) }).catch((e: unknown) => e);
+      expect(form4CheckpointSchema.parse(JSON.parse(readFileSync(FORM4_CHECKPOINT, 'utf8'))).published).toHaveLength(2);
+      const live = service({ FORM4_CHECKPOINT });
+      const summary = await live.svc.execute({ filings: ALL_FIXTURES.slice(0, 4), origin: 'live' });
+      expect(summary).toMatchObject({ resumedFrom: 0, counts: { published: 4 } });
+      expect(live.published.map((r) => r.origin)).toEqual(['live', 'live', 'live', 'live']);
+    });
+
     it('keeps a failure that is not the broker a failure (no checkpoint)', async () => {
       const boom: RecordPublisher = { publish: () => Promise.reject(new Error('not a broker outage')) };
       const config = ingestForm4ConfigSchema.parse({ EDGAR_USER_AGENT: 'Test ops@test.example', LOG_LEVEL: 'silent', FORM4_CHECKPOINT: join(CHECKPOINTS, 'boom.json') });
@@ -234,9 +244,9 @@ describe('Form4IngestService', () => {
 
   describe('form4SelectionHash', () => {
     const config = (env: Record<string, string> = {}) => ingestForm4ConfigSchema.parse({ EDGAR_USER_AGENT: 'Test ops@test.example', ...env });
-    const hash = (filings: Form4FilingRef[], env: Record<string, string> = {}, topic = 'edgar.form4.v1') => {
+    const hash = (filings: Form4FilingRef[], env: Record<string, string> = {}, topic = 'edgar.form4.v1', origin: RecordOrigin = 'backfill') => {
       const c = config(env);
-      return form4SelectionHash({ filings, discover: c.FORM4_SUBMISSIONS, topic }, c);
+      return form4SelectionHash({ filings, discover: c.FORM4_SUBMISSIONS, topic, origin }, c);
     };
 
     it('is the same for the same command, and changes with anything that changes what is published', () => {
@@ -250,6 +260,7 @@ describe('Form4IngestService', () => {
       expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'MSFT', FORM4_TO: '2024-01-01' })).not.toBe(base);
       expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'MSFT', FORM4_LATEST: '21' })).not.toBe(base);
       expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'MSFT' }, 'test.form4')).not.toBe(base);
+      expect(hash(ALL_FIXTURES, { FORM4_SUBMISSIONS: 'MSFT' }, 'edgar.form4.v1', 'live')).not.toBe(base);
       expect(hash([ref('789019:0001062993-24-016587')])).not.toBe(hash([ref('789019:0001062993-24-016587:form4.xml')]));
     });
   });

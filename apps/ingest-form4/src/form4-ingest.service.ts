@@ -152,7 +152,7 @@ export class Form4IngestService {
     log.info({ explicit: explicit.length, discovered: discovered.tasks.length, topic: this.topic.name }, 'Form 4 run started');
 
     const checkpointPath = this.config.FORM4_CHECKPOINT;
-    const checkpoint = await this.openCheckpoint(checkpointPath, form4SelectionHash({ filings, discover: selector, topic: this.topic.name }, this.config), started, log);
+    const checkpoint = await this.openCheckpoint(checkpointPath, form4SelectionHash({ filings, discover: selector, topic: this.topic.name, origin: recordOrigin }, this.config), started, log);
     const done = new Set(checkpoint.published);
     const outcomes: Form4FilingOutcome[] = [];
     const counts = { filings: 0, published: 0, not_found: 0, failed: 0, skipped: 0, discovery_errors: discovered.errors };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RecordOrigin } from '@app/contracts';
 import { readJsonCheckpoint, removeJsonCheckpoint, selectionHash, writeJsonCheckpoint } from '@app/checkpoints';
 import type { Form4FilingRef, IngestForm4Config, IssuerSelector } from './ingest-form4.config';
 
@@ -21,9 +22,9 @@ export const form4CheckpointSchema = z.object({
 });
 export type Form4Checkpoint = z.infer<typeof form4CheckpointSchema>;
 
-/** What decides which records a one-shot run publishes: its filings, its discovery and the issuers it covers, the topic. */
+/** What decides which records a one-shot run publishes: its filings, its discovery and the issuers it covers, the topic, their origin. */
 export function form4SelectionHash(
-  selection: { filings: readonly Form4FilingRef[]; discover: IssuerSelector; topic: string },
+  selection: { filings: readonly Form4FilingRef[]; discover: IssuerSelector; topic: string; origin: RecordOrigin },
   config: Pick<IngestForm4Config, 'FORM4_ISSUERS' | 'FORM4_FROM' | 'FORM4_TO' | 'FORM4_LATEST'>,
 ): string {
   return selectionHash({
@@ -34,6 +35,9 @@ export function form4SelectionHash(
     to: config.FORM4_TO,
     latest: config.FORM4_LATEST,
     topic: selection.topic,
+    // A live run (`--live`) must not skip filings a stopped backfill run published as history, nor
+    // the other way round. Named only when live: a backfill's hash stays what it was before origin.
+    ...(selection.origin === 'live' ? { origin: 'live' } : {}),
   });
 }
 

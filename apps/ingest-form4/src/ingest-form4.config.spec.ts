@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '@app/config';
-import { ingestForm4ConfigSchema, parseForm4Args, parseForm4FilingRef } from './ingest-form4.config';
+import { form4LiveRefusal, ingestForm4ConfigSchema, parseForm4Args, parseForm4FilingRef } from './ingest-form4.config';
 
 const UA = { EDGAR_USER_AGENT: 'Filings Platform ops@filings.example' };
 
@@ -58,7 +58,24 @@ describe('ingest-form4 arguments', () => {
       ],
       follow: true,
       once: true,
+      live: false,
     });
+  });
+
+  it('takes --live: the named filings are live discoveries the poller missed', () => {
+    expect(parseForm4Args(['--filing', '789019:0001062993-24-016587', '--live'])).toMatchObject({ filings: [{ accession: '0001062993-24-016587' }], live: true, follow: false });
+    expect(parseForm4Args(['--live', '--filing', '789019:0001062993-24-016587'])).toMatchObject({ live: true });
+    expect(parseForm4Args(['--filing', '789019:0001062993-24-016587'])).toMatchObject({ live: false });
+  });
+
+  it('refuses --live without a named filing, or with submissions discovery (an issuer history is not news)', () => {
+    const config = (env: Record<string, string> = {}) => loadConfig(ingestForm4ConfigSchema, { ...UA, ...env });
+    expect(form4LiveRefusal(1, config())).toBeNull();
+    expect(form4LiveRefusal(2, config({ FORM4_ISSUERS: 'MSFT', FORM4_SUBMISSIONS: 'none' }))).toBeNull();
+    expect(form4LiveRefusal(0, config())).toMatch(/^--live announces named filings: give --filing/);
+    // FORM4_ISSUERS as a list makes FORM4_SUBMISSIONS default to it: discovery would be announced too.
+    expect(form4LiveRefusal(1, config({ FORM4_ISSUERS: 'MSFT,TSLA' }))).toMatch(/FORM4_SUBMISSIONS.*set FORM4_SUBMISSIONS=none/);
+    expect(form4LiveRefusal(1, config({ FORM4_SUBMISSIONS: '789019' }))).toMatch(/set FORM4_SUBMISSIONS=none/);
   });
 
   it('explains malformed arguments', () => {

@@ -103,11 +103,14 @@ export interface Form4Command {
   filings: Form4FilingRef[];
   follow: boolean;
   once: boolean;
+  /** The named filings are ones the live poller missed: their records are live (webhook events), not history. */
+  live: boolean;
 }
 
-export const USAGE = `usage: node dist/apps/ingest-form4/src/main.js [--filing <issuerCik>:<accession>[:<path>] ...] [--follow [--once]]
+export const USAGE = `usage: node dist/apps/ingest-form4/src/main.js [--filing <issuerCik>:<accession>[:<path>] ... [--live]] [--follow [--once]]
   --filing  read one filing (repeatable); <path> is the ownership XML's Archive path or file name
             (an xsl.../ rendering prefix is dropped); without it the complete submission .txt is read
+  --live    the named filings are ones the live poller missed: publish them as live (webhook events)
   --follow  then consume edgar.filings.v1 and read every Form 4 / 4/A of a covered issuer (until SIGINT/SIGTERM)
   --once    with --follow: stop when the group has caught up with the topic
 FORM4_FILINGS and the submissions of FORM4_SUBMISSIONS (default: the FORM4_ISSUERS list) are read first.
@@ -117,11 +120,12 @@ Exit codes: 0 done, 1 some filings failed or were not found, 2 configuration or 
 /** Parses the arguments; an error message when they are malformed. */
 export function parseForm4Args(argv: readonly string[]): Form4Command | { help: true } | { error: string } {
   if (argv.includes('--help') || argv.includes('-h')) return { help: true };
-  const command: Form4Command = { filings: [], follow: false, once: false };
+  const command: Form4Command = { filings: [], follow: false, once: false, live: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--follow') command.follow = true;
     else if (arg === '--once') command.once = true;
+    else if (arg === '--live') command.live = true;
     else if (arg === '--filing') {
       const ref = parseForm4FilingRef(argv[i + 1] ?? '');
       if (!ref) return { error: `--filing wants <issuerCik>:<accession>[:<path>], got ${JSON.stringify(argv[i + 1] ?? '')}` };
@@ -131,4 +135,17 @@ export function parseForm4Args(argv: readonly string[]): Form4Command | { help: 
   }
   if (command.once && !command.follow) return { error: '--once only goes with --follow' };
   return command;
+}
+
+/**
+ * Why `--live` does not go with this run, or null when it does. It announces named filings
+ * (`--filing`, FORM4_FILINGS) only: never the history discovery reads from issuers' submissions.
+ * The filings followed with `--follow` keep their own filing record's origin.
+ */
+export function form4LiveRefusal(namedFilings: number, config: Pick<IngestForm4Config, 'FORM4_SUBMISSIONS'>): string | null {
+  if (config.FORM4_SUBMISSIONS.kind === 'list') {
+    return '--live announces named filings only, and FORM4_SUBMISSIONS (default: the FORM4_ISSUERS list) reads issuers\' submissions too: set FORM4_SUBMISSIONS=none';
+  }
+  if (namedFilings === 0) return '--live announces named filings: give --filing <issuerCik>:<accession>[:<path>] (or FORM4_FILINGS)';
+  return null;
 }

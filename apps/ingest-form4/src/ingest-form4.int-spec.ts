@@ -1,17 +1,22 @@
 import 'reflect-metadata';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { TOPICS, namespacedTopic, recordId, type FilingData, type FilingRecordV1, type Form4RecordV1 } from '@app/contracts';
 import { loadConfig } from '@app/config';
 import { RecordProducer, ensureTopics, readTopic, type KafkaSettings } from '@app/messaging';
 import { createLogger } from '@app/observability';
-import { kafkaBrokersForTests, startFixtureServer, uniqueGroupId, uniqueTopic, type FixtureServer } from '@app/testing';
+import { kafkaBrokersForTests, startFixtureServer, swcRegisterScript, uniqueGroupId, uniqueTopic, type FixtureServer } from '@app/testing';
 import { ingestForm4ConfigSchema, parseForm4FilingRef, type Form4FilingRef } from './ingest-form4.config';
 import { IngestForm4Module } from './ingest-form4.module';
 import { Form4IngestService, type Form4IngestSummary } from './form4-ingest.service';
 import { startForm4Follow } from './form4-follow.runner';
 
 const UA = 'Filings Platform Tests ops@filings.example';
+const ROOT = resolve(__dirname, '../../..');
 const logger = createLogger({ level: 'silent' });
 
 /** Fixture filings by explicit reference, as an operator would name them. */
@@ -129,6 +134,56 @@ describe('ingest-form4 -> Kafka (fixture EDGAR server, real broker)', () => {
     const archive = server.requests.filter((r) => r.path.startsWith('/Archives/'));
     expect(archive.length).toBeGreaterThanOrEqual(12);
     expect(archive.every((r) => r.userAgent === UA)).toBe(true);
+  });
+
+  it('the command line: --filing ... --live publishes the named filing as live; without --live as backfill; --live with discovery is refused', async () => {
+    const namespace = `test-form4-live-${randomBytes(4).toString('hex')}`;
+    const dir = mkdtempSync(join(tmpdir(), 'form4-main-'));
+    const register = join(dir, 'register.js');
+    writeFileSync(register, swcRegisterScript(ROOT));
+    // main.ts as an operator runs it (compiled on the fly), against the fixture server and the broker; nothing of the test's environment.
+    const main = (args: string[], env: Record<string, string> = {}) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+        const child = spawn(process.execPath, ['-r', register, join(ROOT, 'apps/ingest-form4/src/main.ts'), ...args], {
+          cwd: dir,
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            EDGAR_USER_AGENT: UA,
+            EDGAR_WWW_BASE_URL: server.url,
+            EDGAR_DATA_BASE_URL: server.url,
+            KAFKA_BROKERS: brokers.join(','),
+            KAFKA_TOPIC_NAMESPACE: namespace,
+            FORM4_CHECKPOINT: join(dir, 'checkpoint.json'),
+            LOG_LEVEL: 'warn',
+            ...env,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('exit', (code) => done({ code, stdout, stderr }));
+      });
+    try {
+      const live = await main(['--filing', '789019:0001062993-24-016587:xslF345X05/form4.xml', '--live']);
+      expect({ code: live.code, stderr: live.stderr }).toEqual({ code: 0, stderr: '' });
+      const history = await main(['--filing', '1321655:0001321655-24-000181:wk-form4_1727395357.xml']);
+      expect({ code: history.code, stderr: history.stderr }).toEqual({ code: 0, stderr: '' });
+      // FORM4_ISSUERS as a list makes the run read those issuers' submissions too: history, so --live is refused before anything is read.
+      const refused = await main(['--filing', '1572616:0000950170-24-012830:ownership.xml', '--live'], { FORM4_ISSUERS: 'MSFT' });
+      expect({ code: refused.code, stdout: refused.stdout }).toEqual({ code: 2, stdout: '' });
+      expect(refused.stderr).toMatch(/^ingest-form4: --live announces named filings only, .*set FORM4_SUBMISSIONS=none\nusage:/);
+
+      const messages = await readTopic(settings, namespacedTopic(TOPICS.form4, namespace).name, { count: 2, timeoutMs: 30_000 });
+      const records = messages.map((m) => JSON.parse(m.value!) as Form4RecordV1).sort((a, b) => a.key.localeCompare(b.key));
+      expect(records.map((r) => [r.key, r.origin])).toEqual([
+        ['0001062993-24-016587', 'live'],
+        ['0001321655-24-000181', 'backfill'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('--follow --once: reads Form 4 filing records, ignores other forms, dead-letters an unreadable filing, then stops', async () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '@app/config';
 import { createLogger } from '@app/observability';
-import { USAGE, ingestForm4ConfigSchema, parseForm4Args, type IngestForm4Config } from './ingest-form4.config';
+import { USAGE, form4LiveRefusal, ingestForm4ConfigSchema, parseForm4Args, type IngestForm4Config } from './ingest-form4.config';
 import { IngestForm4Module } from './ingest-form4.module';
 import { Form4IngestService, Form4IngestStoppedError, type Form4IngestSummary } from './form4-ingest.service';
 import { startForm4Follow } from './form4-follow.runner';
@@ -35,17 +35,24 @@ async function bootstrap(): Promise<number> {
     throw error;
   }
   const filings = [...config.FORM4_FILINGS, ...command.filings];
+  const liveRefusal = command.live ? form4LiveRefusal(filings.length, config) : null;
+  if (liveRefusal) {
+    console.error(`ingest-form4: ${liveRefusal}\n${USAGE}`);
+    return 2;
+  }
   if (filings.length === 0 && config.FORM4_SUBMISSIONS.kind !== 'list' && !command.follow) {
     console.error(`ingest-form4: nothing to do (no --filing, FORM4_FILINGS, FORM4_SUBMISSIONS or --follow)\n${USAGE}`);
     return 2;
   }
+  // Named filings are history unless --live says the live poller missed them.
+  const origin = command.live ? 'live' : 'backfill';
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'ingest-form4' });
   const runId = `run_${randomUUID()}`;
   if (!command.follow) {
     const app = await NestFactory.createApplicationContext(IngestForm4Module.forRoot({ config, logger, edgarPriority: 'backfill' }), { logger: ['error', 'warn'] });
     app.enableShutdownHooks();
     try {
-      return report(await app.get(Form4IngestService).execute({ filings, runId }));
+      return report(await app.get(Form4IngestService).execute({ filings, origin, runId }));
     } catch (error) {
       return stopped(error);
     } finally {
@@ -65,7 +72,7 @@ async function bootstrap(): Promise<number> {
     const aborted = new Promise<null>((resolve) => stop.signal.addEventListener('abort', () => resolve(null), { once: true }));
     let summary: Form4IngestSummary | null;
     try {
-      summary = await Promise.race([follower.service.execute({ filings, runId }), aborted]);
+      summary = await Promise.race([follower.service.execute({ filings, origin, runId }), aborted]);
     } catch (error) {
       return stopped(error);
     }
