@@ -5,9 +5,10 @@ import { eightkConfigSchema } from './eightk/eightk.config';
 import { EightKModule, startEightKFollow } from './eightk/eightk.module';
 import { EightKService, type EightKFilingCommand } from './eightk/eightk.service';
 
-const USAGE = `usage: npm run ingest-sec -- eightk (--filing <cik>:<accession> ... | --follow)
+const USAGE = `usage: npm run ingest-sec -- eightk (--filing <cik>:<accession> ... [--live] | --follow)
   --filing  read one 8-K's complete submission (repeatable): its items and its exhibits as documents,
             e.g. --filing 796343:0000796343-23-000044
+  --live    the --filing 8-Ks are ones the live poller missed: publish them as live (webhook events)
   --follow  consume edgar.filings.v1 and read every 8-K as it arrives (group EIGHTK_GROUP_ID; until SIGINT/SIGTERM)`;
 
 function filingOf(arg: string): EightKFilingCommand {
@@ -25,4 +26,5 @@ runDocumentWorker({
   module: (options) => EightKModule.forRoot(options),
   service: EightKService,
   startFollow: startEightKFollow,
+  offersLive: true,
 });

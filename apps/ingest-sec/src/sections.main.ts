@@ -20,4 +20,6 @@ runDocumentWorker({
   module: (options) => SectionsModule.forRoot(options),
   service: SectionsService,
   startFollow: startSectionsFollow,
+  // Its records make no webhook event: named filings stay history.
+  offersLive: false,
 });

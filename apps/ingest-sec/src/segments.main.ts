@@ -22,4 +22,6 @@ runDocumentWorker({
   module: (options) => SegmentsModule.forRoot(options),
   service: SegmentsService,
   startFollow: startSegmentsFollow,
+  // Its records make no webhook event: named filings stay history.
+  offersLive: false,
 });

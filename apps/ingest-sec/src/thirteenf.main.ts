@@ -5,9 +5,10 @@ import { thirteenfConfigSchema } from './thirteenf/thirteenf.config';
 import { startThirteenFFollow, ThirteenFModule } from './thirteenf/thirteenf.module';
 import { ThirteenFService, type ThirteenFFilingCommand } from './thirteenf/thirteenf.service';
 
-const USAGE = `usage: npm run ingest-sec -- 13f (--filing <cik>:<accession> ... | --follow)
+const USAGE = `usage: npm run ingest-sec -- 13f (--filing <cik>:<accession> ... [--live] | --follow)
   --filing  read one 13F filing's complete submission (repeatable): its holdings, value unit and amendment,
             e.g. --filing 1619124:0001619124-21-000002
+  --live    the --filing filings are ones the live poller missed: publish them as live (webhook events)
   --follow  consume edgar.filings.v1 and read every 13F-HR, 13F-HR/A, 13F-NT and 13F-NT/A as it arrives
             (group THIRTEENF_GROUP_ID; until SIGINT/SIGTERM)`;
 
@@ -26,4 +27,5 @@ runDocumentWorker({
   module: (options) => ThirteenFModule.forRoot(options),
   service: ThirteenFService,
   startFollow: startThirteenFFollow,
+  offersLive: true,
 });
