@@ -3,10 +3,20 @@
 // projector's relay logs every event to webhooks.events.v1, the replay inserts them verbatim and
 // delivers nothing.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { namespacedTopic, TOPICS, type FilingData, type RecordEnvelope, type TopicDefinition } from '@app/contracts';
+import {
+  namespacedTopic,
+  TOPICS,
+  validateRecord,
+  webhookEventId,
+  webhookEventRecord,
+  type FilingData,
+  type RecordEnvelope,
+  type TopicDefinition,
+  type WebhookEventData,
+} from '@app/contracts';
 import { readTopic, RecordProducer, type KafkaSettings } from '@app/messaging';
 import { TABLES } from '@app/persistence';
 import { createTestDatabase, expectEventually, kafkaBrokersForTests, tableContentHash, type TestDatabase } from '@app/testing';
@@ -165,5 +175,43 @@ describe('webhook event log', () => {
     // The seq sequence moved past the logged events: an event made later here takes a new seq.
     const next = await replayPg.query<{ seq: string; max: string }>(`SELECT nextval('webhook_events_seq_seq')::text AS seq, (SELECT max(seq)::text FROM webhook_events) AS max`);
     expect(BigInt(next.rows[0]!.seq)).toBeGreaterThan(BigInt(next.rows[0]!.max));
+  });
+});
+
+describe('the webhook-event@1 example', () => {
+  /** The committed example: what the relay logged of a run's event (UPDATE_EXAMPLES=1 rewrites it from this run). */
+  const path = join(EXAMPLES, 'webhook-event@1.msft-10-k-filing-created.json');
+  const json = (record: unknown): string => `${JSON.stringify(record, null, 2)}\n`;
+
+  it("is the log record of the MSFT 10-K's filing.created, as the live projector logs it", async () => {
+    const db = await createTestDatabase('evlog_example');
+    try {
+      const namespace = `t${randomBytes(4).toString('hex')}`;
+      const projector = await start(db, namespace, 'projector-example', 'live');
+      // The company first, as ingest-sec publishes it: the filing the event carries has its symbol.
+      await producer.publish(namespacedTopic(TOPICS.companies, namespace), [example('company@1.msft.json')]);
+      await expectEventually(() => expect(projector.counters().processed).toBe(1), { timeoutMs: 60_000 });
+      const tenK = example('filing@1.msft-10-k.json');
+      await producer.publish(namespacedTopic(TOPICS.filings, namespace), [tenK]);
+      await expectEventually(() => expect(projector.relay!.counts.published).toBe(1), { timeoutMs: 60_000 });
+      const [logged] = await readTopic(settings, namespacedTopic(TOPICS.webhookEvents, namespace).name, { count: 1, timeoutMs: 30_000 });
+      const made = JSON.parse(logged!.value!) as RecordEnvelope<WebhookEventData>;
+
+      expect(validateRecord(TOPICS.webhookEvents, made)).toMatchObject({ ok: true });
+      expect(made.data).toMatchObject({ id: webhookEventId('filing.created', tenK.key), type: 'filing.created', entity_key: tenK.key, source_record_id: tenK.id, data: { symbol: 'MSFT:US' } });
+      // The record is the event row made into a record by webhookEventRecord, nothing added on the way.
+      expect(made).toEqual(webhookEventRecord(made.data));
+      // As a projector without a topic namespace logs it: the test's namespace taken off the source topic.
+      expect(made.data.source_topic).toBe(namespacedTopic(TOPICS.filings, namespace).name);
+      const event: WebhookEventData = { ...made.data, source_topic: TOPICS.filings.name };
+      if (process.env.UPDATE_EXAMPLES === '1' || !existsSync(path)) writeFileSync(path, json(webhookEventRecord(event)));
+      // Its clocks (feed position, Kafka timestamp, when the projector made it) are the committed run's; all else is this run's.
+      const committed = (JSON.parse(readFileSync(path, 'utf8')) as RecordEnvelope<WebhookEventData>).data;
+      const clocks = { seq: committed.seq, source_produced_at: committed.source_produced_at, created_at: committed.created_at };
+      expect(json(webhookEventRecord({ ...event, ...clocks }))).toBe(readFileSync(path, 'utf8'));
+    } finally {
+      await Promise.all(running.splice(0).map((p) => p.stop()));
+      await db.drop();
+    }
   });
 });

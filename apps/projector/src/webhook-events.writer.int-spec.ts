@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { webhookEventId, type FilingData, type RecordEnvelope, type ThirteenFHoldingsData } from '@app/contracts';
-import { createDataSource, FilingsRepository, projectFilings, projectThirteenFHoldings } from '@app/persistence';
+import { contentHash, recordId, stableStringify, webhookEventId, type DocumentTextData, type FilingData, type IssuerDocumentData, type RecordEnvelope, type ThirteenFHoldingsData } from '@app/contracts';
+import { createDataSource, FilingsRepository, projectDocumentTexts, projectFilings, projectIssuerDocuments, projectThirteenFHoldings } from '@app/persistence';
 import { toFiling } from '@app/resources';
 import { createTestDatabase, type TestDatabase } from '@app/testing';
 import { writeWebhookEvents, type ProjectedRecord } from './webhook-events.writer';
@@ -200,5 +200,48 @@ describe('13f.filed', () => {
     // Redelivered chunks (and the whole filing again) announce nothing more.
     expect(await projectChunks([chunk(0, 3), chunk(1, 4)])).toEqual({ events: 0, deliveries: 0, freshness: [] });
     expect(await eventsOf(actiam.key)).toHaveLength(1);
+  });
+});
+
+describe('ir_document.created', () => {
+  /** FRPH's September 2017 presentation as ingest-ir publishes it (the example record), and the 2015 annual meeting deck's text. */
+  const link = JSON.parse(readFileSync(join(EXAMPLES, 'ir-document@1.frph-presentation.json'), 'utf8')) as RecordEnvelope<IssuerDocumentData>;
+  const deckText = JSON.parse(readFileSync(join(EXAMPLES, 'document-text@1.frph-2015-presentation.json'), 'utf8')) as RecordEnvelope<DocumentTextData>;
+  const TOPIC_LINKS = 'ir.documents.v1';
+  const projected = (envelope: RecordEnvelope<IssuerDocumentData>, offset: number): ProjectedRecord => ({
+    envelope,
+    meta: { topic: TOPIC_LINKS, partition: 0, offset: String(offset), timestamp: String(Date.parse('2026-11-24T10:00:00.000Z') + offset) },
+  });
+  const projectLinks = (records: ProjectedRecord[]) =>
+    ds.transaction(async (m) => writeWebhookEvents(m, records, await projectIssuerDocuments(m, records.map((r) => r.envelope as RecordEnvelope<IssuerDocumentData>))));
+  /** The link as a later crawl of its changed page lists it: the same document, citing the page's new hash. */
+  const listedAgain = (e: RecordEnvelope<IssuerDocumentData>, pageHash: string, observedAt: string): RecordEnvelope<IssuerDocumentData> => {
+    const data = { ...e.data, citation: { ...e.data.citation!, content_hash: pageHash } };
+    return { ...e, id: recordId(e.key, contentHash(stableStringify(data))), observed_at: observedAt, origin: 'live', provenance: { ...e.provenance, content_hash: pageHash }, data };
+  };
+
+  it("announces none of the links a site's first crawl found when a later crawl lists them again, changed", async () => {
+    expect(await projectLinks([projected({ ...link, origin: 'backfill' }, 1)])).toEqual({ events: 0, deliveries: 0, freshness: [] });
+    const again = listedAgain(link, `sha256:${'1'.repeat(64)}`, '2026-11-24T09:00:00.000Z');
+    const written = await ds.transaction(async (m) => {
+      const outcome = await projectIssuerDocuments(m, [again]);
+      // The row changed (the citation's hash) ...
+      expect(outcome).toEqual({ inserted: [], updated: [link.key], unchanged: 0 });
+      return writeWebhookEvents(m, [projected(again, 2)], outcome);
+    });
+    // ... but the document is history: no event.
+    expect(written).toEqual({ events: 0, deliveries: 0, freshness: [] });
+    expect(await eventsOf(link.key)).toEqual([]);
+  });
+
+  it('announces a live link whose document only its text had made (the text was projected first), once', async () => {
+    const url = deckText.key;
+    await ds.transaction((m) => projectDocumentTexts(m, [deckText]));
+    const first = listedAgain({ ...link, key: url, data: { ...link.data, url } }, link.data.citation!.content_hash, '2026-11-24T09:00:00.000Z');
+    expect(await projectLinks([projected(first, 3)])).toEqual({ events: 1, deliveries: 1, freshness: [] });
+    expect((await eventsOf(url)).map((e) => [e.id, e.type, e.source_record_id])).toEqual([[webhookEventId('ir_document.created', url), 'ir_document.created', first.id]]);
+    // Listed again on a changed page: an update, nothing more.
+    expect(await projectLinks([projected(listedAgain(first, `sha256:${'2'.repeat(64)}`, '2026-11-25T09:00:00.000Z'), 4)])).toEqual({ events: 0, deliveries: 0, freshness: [] });
+    expect(await eventsOf(url)).toHaveLength(1);
   });
 });

@@ -31,6 +31,14 @@ type EventType = ReturnType<typeof webhookEventsOf>[number]['type'];
  */
 const ANNOUNCED_WHEN_FOUND_UNCHANGED: ReadonlySet<EventType> = new Set(['filing.created', 'form4.filed', '13f.filed']);
 
+/**
+ * Record schemas whose records announce only what they made new (the projection's `inserted`): an
+ * IR link is news when it is its document's first link. A crawl of a changed page publishes its
+ * old links again, changed (they cite the page's new hash): updates of documents a backfill or an
+ * earlier crawl found, history either way.
+ */
+const ANNOUNCED_ONLY_WHEN_NEW: ReadonlySet<string> = new Set(['ir-document@1']);
+
 /** What an event is made from: its id and type, and the last record of its key in the batch. */
 interface Pending {
   id: string;
@@ -43,9 +51,9 @@ interface Pending {
  * In the caller's transaction: one event per entity a live record names (history is not news:
  * backfilled records make none), for each schema that makes an event (webhookEventsOf from
  * @app/contracts), with data exactly as the API serves the resource, and its deliveries. A live
- * record makes its event when its row is new or changed, and also, for filings, Form 4s and 13Fs,
- * when it changed nothing but the entity has no event yet (a backfill wrote the row first: live
- * discovery still announces it).
+ * record makes its event when its row is new or changed (an IR link: when it is its document's
+ * first, ANNOUNCED_ONLY_WHEN_NEW), and also, for filings, Form 4s and 13Fs, when it changed nothing
+ * but the entity has no event yet (a backfill wrote the row first: live discovery still announces it).
  * Resources are read by their slices' write-side reads on the transaction's manager (so they see
  * the rows just written), one query per resource kind. The events go in with one statement, which
  * inserts nothing for an event id that exists (a replay, or an update of an entity already
@@ -58,6 +66,7 @@ export async function writeWebhookEvents(
   outcome: BatchOutcome,
 ): Promise<InsertedEvents> {
   const changedKeys = new Set([...outcome.inserted, ...outcome.updated]);
+  const insertedKeys = new Set(outcome.inserted);
   // Last live record of each key wins (records come in offset order): its topic, id and timestamp are the event's source.
   const byKey = new Map<string, Pending>();
   for (const record of records) {
@@ -71,7 +80,8 @@ export async function writeWebhookEvents(
   // An unchanged entity makes its event only when its source lists nothing but new entities and it has none yet: one lookup.
   const unchanged = [...byKey.values()].filter((p) => !changedKeys.has(p.key) && ANNOUNCED_WHEN_FOUND_UNCHANGED.has(p.type));
   const announced = await repository.existingIds(unchanged.map((p) => p.id));
-  const pending = [...byKey.values()].filter((p) => changedKeys.has(p.key) || (ANNOUNCED_WHEN_FOUND_UNCHANGED.has(p.type) && !announced.has(p.id)));
+  const isNews = (p: Pending): boolean => (ANNOUNCED_ONLY_WHEN_NEW.has(p.record.envelope.schema) ? insertedKeys.has(p.key) : changedKeys.has(p.key));
+  const pending = [...byKey.values()].filter((p) => isNews(p) || (ANNOUNCED_WHEN_FOUND_UNCHANGED.has(p.type) && !announced.has(p.id)));
   if (pending.length === 0) return { events: 0, deliveries: 0, freshness: [] };
   const keysOf = (type: EventType): string[] => pending.filter((p) => p.type === type).map((p) => p.key);
   const data = await resources(m, {

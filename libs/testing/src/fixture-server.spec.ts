@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectEventually } from './eventually';
 import { fixtureDayFilings } from './edgar-day';
@@ -41,6 +42,22 @@ describe('startFixtureServer', () => {
     const post = (path: string) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"filing.created"}' });
     expect((await post(WEBHOOK_SINK_PATH)).status).toBe(204);
     expect((await post('/webhooks/other')).status).toBe(404);
+  });
+
+  it('serves another file at a path from the next request on (a page that changed)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fixture-serve-'));
+    try {
+      const changed = join(dir, 'investor-relations.html');
+      writeFileSync(changed, '<p>changed</p>');
+      const before = await (await fetch(`${server.url}/investor-relations.html`)).text();
+      expect(before).toBe(readFileSync(join(defaultFixturesDir(), 'ir-pages/FRPH-investor-relations.html'), 'utf8'));
+      server.serve({ path: '/investor-relations.html', file: changed });
+      expect(await (await fetch(`${server.url}/investor-relations.html`)).text()).toBe('<p>changed</p>');
+      server.serve({ path: '/investor-relations.html', file: 'ir-pages/FRPH-investor-relations.html' });
+      expect(await (await fetch(`${server.url}/investor-relations.html`)).text()).toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('injects failures for a path, then serves it again', async () => {

@@ -132,6 +132,11 @@ export interface FixtureServer {
   paths(): string[];
   /** Answer the next `times` requests for `path` with `status` (429/503/...), then serve normally. */
   failNext(path: string, status: number, times?: number): void;
+  /**
+   * Adds or replaces a route while the server runs (a page that changes between two crawls). Give
+   * it a file not served before: each file is read once, then answered from memory.
+   */
+  serve(route: FixtureRoute): void;
   /** The simulated day, when one was asked for. */
   day: EdgarDay | null;
   fixturesDir: string;
@@ -300,6 +305,9 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     paths: () => [...routes.keys()].sort(),
     failNext: (path, status, times = 1) => {
       failures.set(path, { status, remaining: times });
+    },
+    serve: (route) => {
+      routes.set(route.path, route);
     },
     day,
     fixturesDir,

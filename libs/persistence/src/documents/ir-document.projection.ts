@@ -114,13 +114,17 @@ async function applyIssuerDocument(m: EntityManager, envelope: RecordEnvelope<Is
     documentSubject({ docType, docGroup, title: d.title, items: null }),
     d.url,
   ]);
-  return result[0]?.inserted ? 'inserted' : 'updated';
+  // Inserted when the link is new to its document (the row is new, or only its text or its filing
+  // made it): the document's first sighting on an IR page, which ir_document.created announces. A
+  // later link of it (a crawl of a changed page lists its old links again, citing the new page hash) updates.
+  return result[0]?.inserted || !current?.link_record_id ? 'inserted' : 'updated';
 }
 
 /**
  * Projects a batch of ir-document@1 records (offset order) in the caller's transaction: the
  * per-URL and per-issuer locks of the whole batch first (shared with the text projection, taken in
- * one ordered statement), then the records one by one. The keys returned are document URLs (ir_document.created).
+ * one ordered statement), then the records one by one. The keys returned are document URLs (ir_document.created),
+ * inserted when the link is new to its document, updated when it replaces an earlier link.
  */
 export async function projectIssuerDocuments(m: EntityManager, envelopes: ReadonlyArray<RecordEnvelope<IssuerDocumentData>>): Promise<BatchOutcome> {
   await lockKeys(m, envelopes.flatMap((e) => [documentLock(e.data.url), documentIssuerLock(e.data.cik)]));

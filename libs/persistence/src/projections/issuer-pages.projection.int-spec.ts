@@ -294,7 +294,8 @@ describe('ir-document@1 and document-text@1', () => {
     const [textOnly] = await ds.query<Array<Record<string, unknown>>>('SELECT title, kind, doc_type, published_at_source, sort_at FROM documents');
     expect(textOnly).toMatchObject({ title: part0.data.title, kind: null, doc_type: 'slide_deck', published_at_source: 'pdf_metadata' });
     expect((textOnly!.sort_at as Date).toISOString()).toBe('2015-02-19T15:42:41.000Z');
-    expect(await projectIssuerDocument(link)).toBe('updated');
+    // The document's first link: inserted (the document's first sighting on a page), though its row was there.
+    expect(await projectIssuerDocument(link)).toBe('inserted');
     expect(await snapshot()).toEqual(linkFirst);
   });
 
@@ -386,10 +387,11 @@ describe('ir-document@1 and document-text@1', () => {
     expect(await inBatch(projectDocumentTexts, v2, part1, part0)).toEqual({ inserted: [], updated: [url], unchanged: 2 });
     expect(await snapshot()).toEqual(v2State);
 
-    // Text first, then links, as single batches: the same as link first.
+    // Text first, then links, as single batches: the same as link first. The row was there, but the
+    // link is new to it (the document's first sighting on a page): inserted.
     await reset();
     expect(await inBatch(projectDocumentTexts, ...texts)).toEqual({ inserted: [url], updated: [], unchanged: 3 });
-    expect(await inBatch(projectIssuerDocuments, ...links)).toEqual({ inserted: [records.documentQ4Release2016.key], updated: [url], unchanged: 1 });
+    expect(await inBatch(projectIssuerDocuments, ...links)).toEqual({ inserted: [url, records.documentQ4Release2016.key], updated: [], unchanged: 1 });
     expect(await snapshot()).toEqual(v1);
   });
 });
