@@ -151,7 +151,7 @@ describe('webhook event log', () => {
     const second = await start(replay, namespace, 'projector-replay', 'log');
     expect(second.relay).toBeNull();
     await expectEventually(() => expect(second.counters().processed).toBe(total + events), { timeoutMs: 60_000 });
-    expect(second.service.counts.events).toBe(events);
+    expect(second.service.counts).toMatchObject({ events: 0, loggedEvents: events });
 
     const differ: string[] = [];
     for (const table of TABLES.filter((t) => !ACCOUNT_STATE.has(t.name))) {

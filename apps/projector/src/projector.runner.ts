@@ -81,6 +81,7 @@ function projectorMetrics(service: ProjectorService, relay: WebhookEventRelay | 
   });
   readCounter(registry, { name: 'projector_webhook_events_total', help: 'Webhook events made for new or changed rows.', read: () => service.counts.events });
   readCounter(registry, { name: 'projector_webhook_deliveries_total', help: 'Deliveries queued for those events (one per subscribed endpoint).', read: () => service.counts.deliveries });
+  readCounter(registry, { name: 'projector_logged_webhook_events_total', help: 'Logged webhook events a replay inserted as they were (PROJECTOR_EVENTS=log).', read: () => service.counts.loggedEvents });
   if (relay) {
     readCounter(registry, { name: 'projector_event_log_published_total', help: 'Webhook events the relay published to the event log topic.', read: () => relay.counts.published });
     readCounter(registry, { name: 'projector_event_log_failures_total', help: 'Relay steps that failed (the events stayed pending for the next step).', read: () => relay.counts.failures });

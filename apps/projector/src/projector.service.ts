@@ -34,6 +34,8 @@ export interface ProjectorCounts {
   /** Webhook events made, and deliveries queued for them. */
   events: number;
   deliveries: number;
+  /** Log mode: the logged events inserted as they were (made by the live projector, not here). */
+  loggedEvents: number;
 }
 
 /**
@@ -45,7 +47,7 @@ export interface ProjectorCounts {
  */
 @Injectable()
 export class ProjectorService {
-  readonly counts: ProjectorCounts = { inserted: 0, updated: 0, unchanged: 0, events: 0, deliveries: 0 };
+  readonly counts: ProjectorCounts = { inserted: 0, updated: 0, unchanged: 0, events: 0, deliveries: 0, loggedEvents: 0 };
   /** The projector's stages of filing freshness: served and event_created, observed once the batch commits. */
   readonly freshness = filingFreshnessHistogram();
 
@@ -66,7 +68,7 @@ export class ProjectorService {
       if (isPermanentDbError(err)) throw new PermanentError(`logged event rejected: ${(err as Error).message}`, { cause: err });
       throw err;
     }
-    this.counts.events += inserted;
+    this.counts.loggedEvents += inserted;
     this.logger.debug({ topic: batch.topic, partition: batch.partition, records: batch.records.length, inserted }, 'logged events inserted');
   }
 
@@ -78,7 +80,7 @@ export class ProjectorService {
       if (group) group.push(r);
       else bySchema.set(r.envelope.schema, [r]);
     }
-    const counts = { inserted: 0, updated: 0, unchanged: 0, events: 0, deliveries: 0 };
+    const counts: ProjectorCounts = { inserted: 0, updated: 0, unchanged: 0, events: 0, deliveries: 0, loggedEvents: 0 };
     // Observed only after the commit: a batch rolled back and retried must not count twice.
     const observations: Array<() => void> = [];
     try {
