@@ -234,6 +234,20 @@ describe('ir_document.created', () => {
     expect(await eventsOf(link.key)).toEqual([]);
   });
 
+  it("announces none of a site's first-crawl links when its recrawl lands in the same batch", async () => {
+    const url = `${link.key}?first-crawl-and-recrawl`;
+    const first = { ...link, key: url, origin: 'backfill' as const, data: { ...link.data, url } };
+    const again = listedAgain(first, `sha256:${'3'.repeat(64)}`, '2026-11-24T09:00:00.000Z');
+    const written = await ds.transaction(async (m) => {
+      const outcome = await projectIssuerDocuments(m, [first, again]);
+      // The backfill record made the link (inserted), the live one changed it: history still.
+      expect(outcome.inserted).toEqual([url]);
+      return writeWebhookEvents(m, [projected(first, 5), projected(again, 6)], outcome);
+    });
+    expect(written).toEqual({ events: 0, deliveries: 0, freshness: [] });
+    expect(await eventsOf(url)).toEqual([]);
+  });
+
   it('announces a live link whose document only its text had made (the text was projected first), once', async () => {
     const url = deckText.key;
     await ds.transaction((m) => projectDocumentTexts(m, [deckText]));

@@ -31,18 +31,12 @@ type EventType = ReturnType<typeof webhookEventsOf>[number]['type'];
  */
 const ANNOUNCED_WHEN_FOUND_UNCHANGED: ReadonlySet<EventType> = new Set(['filing.created', 'form4.filed', '13f.filed']);
 
-/**
- * Record schemas whose records announce only what they made new (the projection's `inserted`): an
- * IR link is news when it is its document's first link. A crawl of a changed page publishes its
- * old links again, changed (they cite the page's new hash): updates of documents a backfill or an
- * earlier crawl found, history either way.
- */
-const ANNOUNCED_ONLY_WHEN_NEW: ReadonlySet<string> = new Set(['ir-document@1']);
-
 /** What an event is made from: its id and type, and the last record of its key in the batch. */
 interface Pending {
   id: string;
   type: EventType;
+  /** The source announces only what its record made new (WebhookEventSource.onlyWhenNew). */
+  onlyWhenNew: boolean;
   key: string;
   record: ProjectedRecord;
 }
@@ -51,8 +45,8 @@ interface Pending {
  * In the caller's transaction: one event per entity a live record names (history is not news:
  * backfilled records make none), for each schema that makes an event (webhookEventsOf from
  * @app/contracts), with data exactly as the API serves the resource, and its deliveries. A live
- * record makes its event when its row is new or changed (an IR link: when it is its document's
- * first, ANNOUNCED_ONLY_WHEN_NEW), and also, for filings, Form 4s and 13Fs, when it changed nothing
+ * record makes its event when its row is new or changed (a source marked onlyWhenNew, the IR link:
+ * when a live record made it new), and also, for filings, Form 4s and 13Fs, when it changed nothing
  * but the entity has no event yet (a backfill wrote the row first: live discovery still announces it).
  * Resources are read by their slices' write-side reads on the transaction's manager (so they see
  * the rows just written), one query per resource kind. The events go in with one statement, which
@@ -66,7 +60,16 @@ export async function writeWebhookEvents(
   outcome: BatchOutcome,
 ): Promise<InsertedEvents> {
   const changedKeys = new Set([...outcome.inserted, ...outcome.updated]);
-  const insertedKeys = new Set(outcome.inserted);
+  // An entity made new is news only when a live record made it: the first record of its key in the
+  // batch (a site's first crawl and its recrawl can land in one batch: the backfill record made the link).
+  const inserted = new Set(outcome.inserted);
+  const madeNewLive = new Set<string>();
+  const seen = new Set<string>();
+  for (const { envelope } of records) {
+    if (seen.has(envelope.key)) continue;
+    seen.add(envelope.key);
+    if (envelope.origin !== 'backfill' && inserted.has(envelope.key)) madeNewLive.add(envelope.key);
+  }
   // Last live record of each key wins (records come in offset order): its topic, id and timestamp are the event's source.
   const byKey = new Map<string, Pending>();
   for (const record of records) {
@@ -80,7 +83,7 @@ export async function writeWebhookEvents(
   // An unchanged entity makes its event only when its source lists nothing but new entities and it has none yet: one lookup.
   const unchanged = [...byKey.values()].filter((p) => !changedKeys.has(p.key) && ANNOUNCED_WHEN_FOUND_UNCHANGED.has(p.type));
   const announced = await repository.existingIds(unchanged.map((p) => p.id));
-  const isNews = (p: Pending): boolean => (ANNOUNCED_ONLY_WHEN_NEW.has(p.record.envelope.schema) ? insertedKeys.has(p.key) : changedKeys.has(p.key));
+  const isNews = (p: Pending): boolean => (p.onlyWhenNew ? madeNewLive.has(p.key) : changedKeys.has(p.key));
   const pending = [...byKey.values()].filter((p) => isNews(p) || (ANNOUNCED_WHEN_FOUND_UNCHANGED.has(p.type) && !announced.has(p.id)));
   if (pending.length === 0) return { events: 0, deliveries: 0, freshness: [] };
   const keysOf = (type: EventType): string[] => pending.filter((p) => p.type === type).map((p) => p.key);

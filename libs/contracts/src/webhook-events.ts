@@ -18,6 +18,12 @@ export interface WebhookEventSource {
   entity: string;
   /** Only records whose data passes make the event (absent: every record of the schema). */
   when?: (data: unknown) => boolean;
+  /**
+   * The record announces only an entity it made new (the projection's `inserted`), never a change
+   * of one: an IR link listed again by a crawl of a changed page cites the page's new hash, which
+   * changes its row but is no news.
+   */
+  onlyWhenNew?: true;
 }
 
 export const WEBHOOK_EVENT_SOURCES: readonly WebhookEventSource[] = [
@@ -28,7 +34,7 @@ export const WEBHOOK_EVENT_SOURCES: readonly WebhookEventSource[] = [
   { type: '13f.filed', topic: TOPICS.thirteenFHoldings, schema: '13f-holdings@1', entity: 'accession number' },
   // A document is first seen when its link is found on an IR page (or configured); the PDF text
   // arriving later, or the link found again, is the same document and makes no new event.
-  { type: 'ir_document.created', topic: TOPICS.issuerDocuments, schema: 'ir-document@1', entity: 'absolute document URL' },
+  { type: 'ir_document.created', topic: TOPICS.issuerDocuments, schema: 'ir-document@1', entity: 'absolute document URL', onlyWhenNew: true },
   // A document's text makes one only when it carries a transcript that passed the serving gate (the
   // projector finds its transcripts row); a new version of the same PDF is the same transcript.
   { type: 'transcript.published', topic: TOPICS.documentTexts, schema: 'document-text@1', entity: 'absolute document URL' },
@@ -48,6 +54,10 @@ export function webhookEventId(type: WebhookEventSource['type'], entityKey: stri
 }
 
 /** The events a record may make: their types and stable ids (the caller keeps first-seen state). */
-export function webhookEventsOf(record: Pick<RecordEnvelope, 'schema' | 'key' | 'data'>): Array<{ type: WebhookEventSource['type']; id: string }> {
-  return WEBHOOK_EVENT_SOURCES.filter((s) => s.schema === record.schema && (!s.when || s.when(record.data))).map((s) => ({ type: s.type, id: webhookEventId(s.type, record.key) }));
+export function webhookEventsOf(record: Pick<RecordEnvelope, 'schema' | 'key' | 'data'>): Array<{ type: WebhookEventSource['type']; id: string; onlyWhenNew: boolean }> {
+  return WEBHOOK_EVENT_SOURCES.filter((s) => s.schema === record.schema && (!s.when || s.when(record.data))).map((s) => ({
+    type: s.type,
+    id: webhookEventId(s.type, record.key),
+    onlyWhenNew: s.onlyWhenNew === true,
+  }));
 }
