@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash, TOPICS, validateRecord, type CompanyData, type IrSiteData, type RecordEnvelope } from '@app/contracts';
 import { defaultFixturesDir } from '@app/testing';
@@ -11,7 +11,7 @@ const CTX = { runId: 'run_example', origin: 'live' as const, extractedAt: '2026-
 function expectExample(name: string, record: unknown): void {
   const path = join(EXAMPLES, name);
   const json = `${JSON.stringify(record, null, 2)}\n`;
-  if (process.env.UPDATE_EXAMPLES === '1' || !existsSync(path)) writeFileSync(path, json);
+  if (process.env.UPDATE_EXAMPLES === '1') writeFileSync(path, json);
   expect(readFileSync(path, 'utf8')).toBe(json);
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash, TOPICS, validateRecord, type TopicDefinition } from '@app/contracts';
 import { extractIssuerPage } from '@app/issuer-pages';
@@ -34,7 +34,7 @@ const braiPages = [read(BRAI, 'landing', 'BRAI-investors.html', 'https://braiin.
 function expectExample(name: string, record: unknown): void {
   const path = join(EXAMPLES, name);
   const json = `${JSON.stringify(record, null, 2)}\n`;
-  if (process.env.UPDATE_EXAMPLES === '1' || !existsSync(path)) writeFileSync(path, json);
+  if (process.env.UPDATE_EXAMPLES === '1') writeFileSync(path, json);
   expect(readFileSync(path, 'utf8')).toBe(json);
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FUND_HOLDINGS_PER_RECORD, TOPICS, contentHash, validateRecord, type FundHolding } from '@app/contracts';
 import { HoldingMatcher, nportPrimaryDocPath, parseNport, parseTickerMapExchange } from '@app/edgar';
@@ -91,7 +91,7 @@ describe('fund-holdings@1 mapping of the real N-PORT fixtures', () => {
   ])('%s is what the mapper makes', (file, make) => {
     const path = join(EXAMPLES, file);
     const json = `${JSON.stringify(make(), null, 2)}\n`;
-    if (process.env.UPDATE_EXAMPLES === '1' || !existsSync(path)) writeFileSync(path, json);
+    if (process.env.UPDATE_EXAMPLES === '1') writeFileSync(path, json);
     expect(readFileSync(path, 'utf8')).toBe(json);
   });
 });
