@@ -4,15 +4,14 @@ import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '@app/config';
 import { createLogger } from '@app/observability';
-import { nportConfigSchema, nportLiveRefusal, parseFilingRef, type NportConfig, type NportFilingRef } from './nport/nport.config';
+import { nportConfigSchema, parseFilingRef, type NportConfig, type NportFilingRef } from './nport/nport.config';
 import { NportModule, startNportFollow } from './nport/nport.module';
 import { NportIngestService } from './nport/nport-ingest.service';
 import { exitStopped } from './run-stopped.error';
 
-const USAGE = `usage: npm run ingest-sec -- nport (--filing <cik>:<accession> ... [--live] | --follow)
+const USAGE = `usage: npm run ingest-sec -- nport (--filing <cik>:<accession> ... | --follow)
   --filing  read one N-PORT filing's primary_doc.xml (repeatable; NPORT_FILINGS and NPORT_DISCOVER add to it),
             e.g. --filing 2230:0000002230-23-000034
-  --live    the named filings (--filing, NPORT_FILINGS) are ones the live poller missed: publish them as live
   --follow  consume edgar.filings.v1 and read every NPORT-P and NPORT-P/A as it arrives, whoever filed it
             (group NPORT_GROUP_ID; until SIGINT/SIGTERM)`;
 
@@ -24,9 +23,9 @@ const USAGE = `usage: npm run ingest-sec -- nport (--filing <cik>:<accession> ..
  * configuration error.
  */
 async function bootstrap(): Promise<number> {
-  let args: { filing?: string[]; follow?: boolean; live?: boolean; help?: boolean };
+  let args: { filing?: string[]; follow?: boolean; help?: boolean };
   try {
-    args = parseArgs({ options: { filing: { type: 'string', multiple: true }, follow: { type: 'boolean' }, live: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }).values;
+    args = parseArgs({ options: { filing: { type: 'string', multiple: true }, follow: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }).values;
   } catch (error) {
     // parseArgs throws a TypeError for an unknown option or a missing value.
     if (!(error instanceof TypeError)) throw error;
@@ -56,17 +55,10 @@ async function bootstrap(): Promise<number> {
   }
   const filings = [...config.NPORT_FILINGS, ...extra];
   const named = filings.length > 0 || config.NPORT_DISCOVER.length > 0;
-  const liveRefusal = args.live ? nportLiveRefusal(filings.length, config) : null;
-  if (liveRefusal) {
-    console.error(`ingest-sec nport: ${liveRefusal}\n${USAGE}`);
-    return 2;
-  }
   if (!args.follow && !named) {
     console.error(`ingest-sec nport: no filings (give --filing <cik>:<accession>, NPORT_FILINGS or --follow)\n${USAGE}`);
     return 2;
   }
-  // Named filings are history unless --live says the live poller missed them.
-  const origin = args.live ? 'live' : 'backfill';
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'ingest-sec-nport' });
   const runId = `run_${randomUUID()}`;
 
@@ -74,7 +66,7 @@ async function bootstrap(): Promise<number> {
     const app = await NestFactory.createApplicationContext(NportModule.forRoot({ config, logger }), { logger: ['error', 'warn'] });
     app.enableShutdownHooks();
     try {
-      const summary = await app.get(NportIngestService).execute({ filings, origin, runId });
+      const summary = await app.get(NportIngestService).execute({ filings, runId });
       return summary.filings.every((f) => f.status === 'published') ? 0 : 1;
     } catch (error) {
       return exitStopped(error, 'ingest-sec nport');
@@ -90,7 +82,7 @@ async function bootstrap(): Promise<number> {
   process.once('SIGTERM', onSignal);
   const running = await startNportFollow(config, { logger, runId });
   try {
-    if (named) await running.app.get(NportIngestService).execute({ filings, origin, runId });
+    if (named) await running.app.get(NportIngestService).execute({ filings, runId });
     // Until SIGINT/SIGTERM; throws when the consumer died.
     await running.follow({ once: false, signal: stop.signal });
     return 0;

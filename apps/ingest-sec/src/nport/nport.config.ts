@@ -50,14 +50,3 @@ export const nportConfigSchema = edgarConfig
   });
 
 export type NportConfig = z.infer<typeof nportConfigSchema>;
-
-/**
- * Why `--live` does not go with this run, or null when it does. It announces named filings
- * (`--filing`, NPORT_FILINGS) only: never what NPORT_DISCOVER finds in registrants' submissions.
- * What `--follow` reads keeps its filing record's origin.
- */
-export function nportLiveRefusal(namedFilings: number, config: Pick<NportConfig, 'NPORT_DISCOVER'>): string | null {
-  if (config.NPORT_DISCOVER.length > 0) return '--live announces named filings only, and NPORT_DISCOVER reads registrants\' latest filings too: unset NPORT_DISCOVER';
-  if (namedFilings === 0) return '--live announces named filings: give --filing <cik>:<accession> (or NPORT_FILINGS)';
-  return null;
-}
