@@ -10,7 +10,7 @@ export const USAGE = [
   'ingest-decks --once               consume up to the end of the topic, then exit',
   'ingest-decks --url <pdf-url> --cik <cik> [--ticker T] [--title T] [--kind presentation|annual_report|...] [--live]',
   '                                  process one PDF without the topic (publishes its records)',
-  '  --live                          with --url: a PDF the crawl missed, published as a live discovery (webhook events)',
+  '  --live                          with --url: a PDF the crawl missed, published as a live discovery (a transcript in it is announced)',
   'Exit codes: 0 done, 1 failed (--url: the PDF was rejected), 2 configuration or usage error,',
   '75 a broker outage outlasted KAFKA_PUBLISH_RETRY_MS (run it again).',
 ].join('\n');

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,6 +142,7 @@ describe('ingest-form4 -> Kafka (fixture EDGAR server, real broker)', () => {
     const register = join(dir, 'register.js');
     writeFileSync(register, swcRegisterScript(ROOT));
     // main.ts as an operator runs it (compiled on the fly), against the fixture server and the broker; nothing of the test's environment.
+    const children = new Set<ChildProcess>();
     const main = (args: string[], env: Record<string, string> = {}) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
         const child = spawn(process.execPath, ['-r', register, join(ROOT, 'apps/ingest-form4/src/main.ts'), ...args], {
@@ -163,7 +164,11 @@ describe('ingest-form4 -> Kafka (fixture EDGAR server, real broker)', () => {
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.on('exit', (code) => done({ code, stdout, stderr }));
+        children.add(child);
+        child.on('exit', (code) => {
+          children.delete(child);
+          done({ code, stdout, stderr });
+        });
       });
     try {
       const live = await main(['--filing', '789019:0001062993-24-016587:xslF345X05/form4.xml', '--live']);
@@ -182,6 +187,8 @@ describe('ingest-form4 -> Kafka (fixture EDGAR server, real broker)', () => {
         ['0001321655-24-000181', 'backfill'],
       ]);
     } finally {
+      // A run still going when the test gave up must not outlive it.
+      for (const child of children) child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -56,6 +56,8 @@ describe('startFixtureServer', () => {
       server.serve({ path: '/investor-relations.html', file: 'ir-pages/FRPH-investor-relations.html' });
       expect(await (await fetch(`${server.url}/investor-relations.html`)).text()).toBe(before);
     } finally {
+      // The server is shared by the other cases: the real page again, whatever failed.
+      server.serve({ path: '/investor-relations.html', file: 'ir-pages/FRPH-investor-relations.html' });
       rmSync(dir, { recursive: true, force: true });
     }
   });

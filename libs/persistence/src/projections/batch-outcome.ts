@@ -5,7 +5,9 @@ import type { FirstServedFiling } from '../freshness/filing-freshness.projection
  * of the records whose rows were created or changed (in offset order, each key once: the last
  * record of a key decides); `unchanged` counts the records that wrote nothing (same content hash,
  * older than the row, a poorer source, or superseded by a later record of the same key in the batch).
- * inserted.length + updated.length + unchanged === the number of records given.
+ * inserted.length + updated.length + unchanged === the number of records given. IR links
+ * (ir-document@1) count as inserted when the link is new to its document, also on a row its text
+ * or its filing had made: ir_document.created announces the first link.
  */
 export interface BatchOutcome {
   inserted: string[];
