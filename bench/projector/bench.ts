@@ -156,7 +156,7 @@ async function main(): Promise<number> {
   void projector.exited.then((c) => (exitCode = c));
   let peak = memoryOf(pid);
   let firstRow: number | null = null;
-  // Projector + backends + broker CPU seconds so far: the ceiling counts from the first row, as the ratio does.
+  // Projector + backends + broker CPU seconds so far (the broker's since it started): the ceiling counts from the first row, as the ratio does.
   const replayCpu = async (): Promise<number | null> => {
     const projectorSeconds = cpuSecondsOf(pid);
     if (projectorSeconds === null) return null;
@@ -206,6 +206,7 @@ async function main(): Promise<number> {
   const backendCpu = backends.seconds;
   const brokerCpuAtEnd = brokerPid === null ? null : cpuSecondsOf(brokerPid);
   const brokerCpu = brokerCpuAtStart === null || brokerCpuAtEnd === null ? null : brokerCpuAtEnd - brokerCpuAtStart;
+  const cpuAtLagZero = await replayCpu();
   if (final && (!peak || final.hwm > peak.hwm)) peak = final;
   await projector.stop();
 
@@ -266,10 +267,9 @@ async function main(): Promise<number> {
   console.log(`  ${'total'.padEnd(22)} ${int(rowsTotal).padStart(11)} rows  ${secs(copyMs).padStart(8)}  ${int(rate(rowsTotal, copyMs)).padStart(9)} rows/s`);
   const ratio = rate(rowsTotal, replayMs) / rate(rowsTotal, copyMs);
   console.log(`\nratio replay rows/s / COPY rows/s: ${ratio.toFixed(2)}x (target >= 0.8x, issue 39: ${ratio >= 0.8 ? 'met' : 'NOT met'}); from projector start ${(rate(rowsTotal, wallMs) / rate(rowsTotal, copyMs)).toFixed(2)}x`);
-  const startCpu = cpuAtFirstRow;
-  if (projectorCpu !== null && startCpu !== null) {
+  if (cpuAtFirstRow !== null && cpuAtLagZero !== null) {
     // COPY keeps one backend busy (its load time is its CPU, at most); the replay's processes share the machine's cores.
-    const spent = projectorCpu + backendCpu + (brokerCpu ?? 0) - startCpu;
+    const spent = cpuAtLagZero - cpuAtFirstRow;
     const cores = cpus().length;
     console.log(
       `  ceiling at this CPU cost: from the first row to lag 0 the replay spends ${((spent * 1e6) / rowsTotal).toFixed(0)} µs of CPU a row (projector, backends${brokerCpu === null ? '' : ', broker'}) against COPY's ${((copyMs * 1e3) / rowsTotal).toFixed(0)} µs of load time; with all ${cores} cores busy it would reach ${((copyMs / 1000) * cores / spent).toFixed(2)}x`,
