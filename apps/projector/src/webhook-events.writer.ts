@@ -59,17 +59,6 @@ export async function writeWebhookEvents(
   records: ReadonlyArray<ProjectedRecord>,
   outcome: BatchOutcome,
 ): Promise<InsertedEvents> {
-  const changedKeys = new Set([...outcome.inserted, ...outcome.updated]);
-  // An entity made new is news only when a live record made it: the first record of its key in the
-  // batch (a site's first crawl and its recrawl can land in one batch: the backfill record made the link).
-  const inserted = new Set(outcome.inserted);
-  const madeNewLive = new Set<string>();
-  const seen = new Set<string>();
-  for (const { envelope } of records) {
-    if (seen.has(envelope.key)) continue;
-    seen.add(envelope.key);
-    if (envelope.origin !== 'backfill' && inserted.has(envelope.key)) madeNewLive.add(envelope.key);
-  }
   // Last live record of each key wins (records come in offset order): its topic, id and timestamp are the event's source.
   const byKey = new Map<string, Pending>();
   for (const record of records) {
@@ -79,6 +68,8 @@ export async function writeWebhookEvents(
     for (const event of webhookEventsOf(envelope)) byKey.set(`${event.type}\n${envelope.key}`, { ...event, key: envelope.key, record });
   }
   if (byKey.size === 0) return { events: 0, deliveries: 0, freshness: [] };
+  const changedKeys = new Set([...outcome.inserted, ...outcome.updated]);
+  const madeNewLive = [...byKey.values()].some((p) => p.onlyWhenNew) ? keysMadeNewLive(records, outcome) : new Set<string>();
   const repository = new WebhookEventsRepository(m);
   // An unchanged entity makes its event only when its source lists nothing but new entities and it has none yet: one lookup.
   const unchanged = [...byKey.values()].filter((p) => !changedKeys.has(p.key) && ANNOUNCED_WHEN_FOUND_UNCHANGED.has(p.type));
@@ -140,4 +131,15 @@ async function resources(
     'transcript.published': new Map(transcripts.map((t) => [t.url, toTranscriptDetail(t)])),
     '13f.filed': new Map(thirteenF.map((f) => [f.accession, toThirteenFFiling(f)])),
   };
+}
+
+/**
+ * The keys a live record made new: inserted, and the first record of the key in the batch is live
+ * (a site's first crawl and its recrawl can land in one batch: then the backfill record made the link).
+ */
+function keysMadeNewLive(records: ReadonlyArray<ProjectedRecord>, outcome: BatchOutcome): Set<string> {
+  const inserted = new Set(outcome.inserted);
+  const firstOfKey = new Map<string, ProjectedRecord>();
+  for (const record of records) if (!firstOfKey.has(record.envelope.key)) firstOfKey.set(record.envelope.key, record);
+  return new Set([...firstOfKey].filter(([key, first]) => inserted.has(key) && first.envelope.origin !== 'backfill').map(([key]) => key));
 }
